@@ -1,0 +1,38 @@
+package dev.firedrill.fault;
+
+import dev.firedrill.experiment.FaultSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One injected fault. The engine appends a fault to its started list before {@link #inject()}, so
+ * {@link #revert()} must cope with a fault that half-started, and with one that never started.
+ */
+public interface Fault {
+
+  FaultSpec spec();
+
+  /**
+   * The exact actions {@link #inject()} would take, as text, with no side effects (reading
+   * {@code /proc} is allowed). Throws {@link FaultRefusedException} when the blast radius forbids it.
+   */
+  List<String> plan() throws FaultException;
+
+  /** Starts the fault, with its TTL enforced by something that outlives firedrill. */
+  void inject() throws FaultException;
+
+  /** Undoes the fault. Idempotent: reverting twice, or reverting what never started, is fine. */
+  void revert() throws FaultException;
+
+  /** Checks against the system, not against this object's memory, that nothing of the fault remains. */
+  Verification verify();
+
+  /** The command a human runs when {@link #revert()} keeps failing. Never contains a secret. */
+  String manualRevertCommand();
+
+  /**
+   * What {@code firedrill cleanup} needs to revert this fault after firedrill died: plain JSON
+   * values (strings, numbers, lists, maps). Recorded in the journal after injection.
+   */
+  Map<String, Object> state();
+}

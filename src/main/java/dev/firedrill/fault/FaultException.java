@@ -1,0 +1,13 @@
+package dev.firedrill.fault;
+
+/** A fault could not be planned, injected or reverted. The message is one line, naming what failed. */
+public class FaultException extends Exception {
+
+  public FaultException(String message) {
+    super(message);
+  }
+
+  public FaultException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
