@@ -1,0 +1,246 @@
+package dev.firedrill.engine;
+
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.fault.Fault;
+import dev.firedrill.fault.FaultException;
+import dev.firedrill.guard.AbortDecision;
+import dev.firedrill.guard.AbortGuards;
+import dev.firedrill.guard.ErrorBudget;
+import dev.firedrill.guard.Measurement;
+import dev.firedrill.guard.Reading;
+import dev.firedrill.time.Clock;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One drill, phase by phase: plan, preflight, inject, observe, rollback (on every path), recover,
+ * verdict. Time is read and waited for only through the clock port; the stop signal is polled
+ * every {@link #POLL} while the faults are on and never during the rollback.
+ */
+public final class Drill {
+
+  static final Duration POLL = Duration.ofMillis(200);
+
+  private final Experiment experiment;
+  private final DrillPorts ports;
+  private final Clock clock;
+  private final Journal journal;
+  private final Rollback rollback;
+  private final long startNanos;
+  private final Instant start;
+  private final List<Measurement> during = new ArrayList<>();
+  private final List<Measurement> after = new ArrayList<>();
+  private boolean journalBroken;
+
+  public Drill(Experiment experiment, String sourceFile, DrillPorts ports) {
+    this.experiment = experiment;
+    this.ports = ports;
+    this.clock = ports.clock();
+    this.start = clock.now();
+    this.startNanos = clock.nanoTime();
+    this.journal = Journal.start(experiment, sourceFile, start);
+    this.rollback = new Rollback(clock, journal, this::emit);
+  }
+
+  /** Runs the whole drill. Never throws for anything the drill itself can report. */
+  public DrillResult run() {
+    Plan plan = new Planner(ports.faults()).plan(experiment);
+    journal.plan(plan.refusals(), plan.budget().map(ErrorBudget::text).orElse(null));
+    plan.budget().ifPresent(budget -> emit(Phase.PLAN, budget.text()));
+    for (Plan.PlannedFault planned : plan.faults()) {
+      journal.fault(planned.fault().spec(), planned.actions());
+      planned.actions().forEach(action -> emit(Phase.PLAN, planned.fault().spec().kind() + ": " + action));
+    }
+    if (plan.refused()) {
+      plan.refusals().forEach(refusal -> emit(Phase.PLAN, "refused: " + refusal));
+      return finish(Verdict.REFUSED, String.join("; ", plan.refusals()));
+    }
+    boolean interrupted = false;
+    try {
+      Optional<VerdictRules.Decision> early = preflight(plan);
+      if (early.isPresent()) {
+        return finish(early.get().verdict(), early.get().reason());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return finish(Verdict.NOT_RUN, "interrupted before injection; nothing was injected");
+    }
+
+    List<Fault> started = new ArrayList<>();
+    Optional<String> injectFailure = Optional.empty();
+    Optional<String> abortReason = Optional.empty();
+    try {
+      journal.time("injected_at", clock.now());
+      for (int i = 0; i < plan.faults().size(); i++) {
+        Fault fault = plan.faults().get(i).fault();
+        started.add(fault);
+        journal.faultStarting(i, clock.now());
+        writeJournal();
+        try {
+          fault.inject();
+        } finally {
+          journal.faultState(i, fault.state());
+        }
+        journal.faultInjected(i, clock.now());
+        emit(Phase.INJECT, fault.spec().kind() + ": " + String.join("; ", plan.faults().get(i).actions()));
+      }
+      abortReason = observe().map(AbortDecision::reason);
+    } catch (FaultException e) {
+      injectFailure = Optional.of(e.getMessage());
+      emit(Phase.INJECT, "failed: " + e.getMessage());
+    } catch (InterruptedException e) {
+      interrupted = true;
+      abortReason = Optional.of("interrupted");
+    } catch (RuntimeException e) {
+      abortReason = Optional.of("internal error while the faults were on: " + e);
+    } finally {
+      abortReason.ifPresent(reason -> {
+        journal.time("aborted_at", clock.now());
+        journal.text("abort_reason", reason);
+        emit(Phase.ABORT, reason);
+      });
+      journal.time("rollback_at", clock.now());
+      rollback.revertAll(started);
+      journal.time("rollback_done_at", clock.now());
+    }
+    Optional<Duration> recoveredAfter = Optional.empty();
+    if (!interrupted) {
+      try {
+        recoveredAfter = recover();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    VerdictRules.Decision decision = new VerdictRules(experiment.steadyState()).decide(new VerdictRules.Evidence(
+        start, injectFailure, abortReason, during, after, recoveredAfter, experiment.hypothesis().recovery()));
+    DrillResult result = finish(decision.verdict(), decision.reason());
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return result;
+  }
+
+  private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
+    Measurement before = ports.measurer().measure();
+    record(Phase.PREFLIGHT, before);
+    if (!before.withinSteadyState()) {
+      return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
+          "outside steady state before injection, nothing was injected: " + before.text()));
+    }
+    if (plan.budget().isPresent()) {
+      Optional<Reading> remaining = ports.measurer().remainingBudget();
+      if (remaining.isPresent()) {
+        Reading reading = remaining.get();
+        if (reading.value().isEmpty()) {
+          return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
+              "the remaining error budget could not be measured, nothing was injected: " + reading.text()));
+        }
+        ErrorBudget budget = plan.budget().get().withRemainingShare(reading.value().getAsDouble());
+        journal.text("budget_preflight", budget.text());
+        emit(Phase.PREFLIGHT, budget.text());
+        Optional<String> refusal = budget.refusal();
+        if (refusal.isPresent()) {
+          return Optional.of(new VerdictRules.Decision(Verdict.REFUSED, refusal.get()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Measures every interval until the method's duration ends or an abort condition holds. */
+  private Optional<AbortDecision> observe() throws InterruptedException {
+    AbortGuards guards = new AbortGuards(experiment.abort(), experiment.steadyState());
+    long interval = experiment.steadyState().interval().toNanos();
+    long begin = clock.nanoTime();
+    long end = begin + experiment.method().duration().toNanos();
+    long next = begin + interval;
+    while (true) {
+      Optional<String> stop = ports.stop().requested();
+      if (stop.isPresent()) {
+        return Optional.of(new AbortDecision(stop.get()));
+      }
+      long now = clock.nanoTime();
+      if (now >= next) {
+        Measurement measurement = ports.measurer().measure();
+        during.add(measurement);
+        record(Phase.DURING, measurement);
+        Optional<AbortDecision> decision = guards.check(during);
+        if (decision.isPresent()) {
+          return decision;
+        }
+        next = Math.max(next + interval, clock.nanoTime());
+        continue;
+      }
+      if (now >= end) {
+        return Optional.empty();
+      }
+      clock.sleep(Duration.ofNanos(Math.min(POLL.toNanos(), Math.min(next, end) - now)));
+    }
+  }
+
+  /** Measures until one measurement is fully within steady state or the recovery time runs out. */
+  private Optional<Duration> recover() throws InterruptedException {
+    long rolledBack = clock.nanoTime();
+    long limit = rolledBack + experiment.hypothesis().recovery().toNanos();
+    Duration interval = experiment.steadyState().interval();
+    while (true) {
+      Measurement measurement = ports.measurer().measure();
+      after.add(measurement);
+      record(Phase.AFTER, measurement);
+      long now = clock.nanoTime();
+      if (measurement.withinSteadyState()) {
+        Duration took = Duration.ofNanos(now - rolledBack);
+        journal.time("recovered_at", clock.now());
+        journal.number("recovery_seconds", took.toMillis() / 1000.0);
+        return Optional.of(took);
+      }
+      if (now >= limit) {
+        return Optional.empty();
+      }
+      clock.sleep(Duration.ofNanos(Math.min(interval.toNanos(), limit - now)));
+    }
+  }
+
+  private DrillResult finish(Verdict verdict, String reason) {
+    boolean rollbackOk = rollback.manualCommands().isEmpty();
+    journal.verdict(verdict, reason, rollbackOk, clock.now());
+    emit(Phase.VERDICT, verdict.text() + ": " + reason);
+    if (!rollbackOk) {
+      emit(Phase.VERDICT, "ROLLBACK FAILED: run by hand: " + String.join(" && ", rollback.manualCommands()));
+    }
+    return new DrillResult(verdict, reason, rollbackOk, rollback.manualCommands(), journal);
+  }
+
+  private void record(Phase phase, Measurement measurement) {
+    journal.measurement(phase, offset(), measurement);
+    emit(phase, measurement.status().text() + ": " + measurement.text());
+  }
+
+  private void emit(Phase phase, String text) {
+    DrillEvent event = new DrillEvent(offset(), phase, text);
+    journal.event(clock.now(), event);
+    writeJournal();
+    ports.listener().onEvent(event);
+  }
+
+  private Duration offset() {
+    return Duration.ofNanos(clock.nanoTime() - startNanos);
+  }
+
+  /** A journal that cannot be written is reported once and never stops the drill or its rollback. */
+  private void writeJournal() {
+    if (ports.journalFile().isEmpty() || journalBroken) {
+      return;
+    }
+    try {
+      ports.journalFile().get().write(journal);
+    } catch (UncheckedIOException e) {
+      journalBroken = true;
+      ports.listener().onEvent(new DrillEvent(offset(), Phase.PLAN, "journal: " + e.getMessage()));
+    }
+  }
+}

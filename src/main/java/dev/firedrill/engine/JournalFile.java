@@ -1,0 +1,70 @@
+package dev.firedrill.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes the journal by writing a temp file beside it and renaming it over the old one, so a
+ * reader (or a drill killed with SIGKILL) only ever sees a whole journal.
+ */
+public final class JournalFile {
+
+  private final Path path;
+
+  public JournalFile(Path path) {
+    this.path = path.toAbsolutePath();
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public void write(Journal journal) {
+    try {
+      Path parent = path.getParent();
+      Files.createDirectories(parent);
+      Path temp = Files.createTempFile(parent, "." + path.getFileName(), ".tmp");
+      try {
+        Jsons.MAPPER.writeValue(temp.toFile(), journal.json());
+        try {
+          Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(path + ": cannot write the journal: " + e.getMessage(), e);
+    }
+  }
+
+  public Journal read() throws IOException {
+    JsonNode node;
+    try {
+      node = Jsons.MAPPER.readTree(path.toFile());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException(path + ": not a firedrill journal: " + e.getOriginalMessage()
+          + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+    }
+    if (!(node instanceof ObjectNode object) || !node.has("firedrill_journal")) {
+      throw new IOException(path + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
+    }
+    return Journal.of(object);
+  }
+
+  /** The journal as pretty-printed JSON, for {@code --json}. */
+  public static String toJson(Journal journal) {
+    try {
+      return Jsons.MAPPER.writeValueAsString(journal.json());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.firedrill.engine;
+
+import dev.firedrill.experiment.BlastRadius;
+import dev.firedrill.experiment.Durations;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.Fault;
+import dev.firedrill.fault.FaultException;
+import dev.firedrill.guard.ErrorBudget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** The plan phase: static refusals, the error-budget arithmetic and each fault's exact actions. */
+public final class Planner {
+
+  private final FaultProvider faults;
+
+  public Planner(FaultProvider faults) {
+    this.faults = faults;
+  }
+
+  public Plan plan(Experiment experiment) {
+    List<String> refusals = new ArrayList<>();
+    BlastRadius blast = experiment.blastRadius();
+    var method = experiment.method();
+    if (method.duration().compareTo(blast.maxDuration()) > 0) {
+      refusals.add("method.duration " + Durations.format(method.duration()) + " is above blast_radius.max_duration "
+          + Durations.format(blast.maxDuration()));
+    }
+    if (experiment.steadyState().interval().compareTo(method.duration()) > 0) {
+      refusals.add("steady_state.interval " + Durations.format(experiment.steadyState().interval())
+          + " is longer than method.duration " + Durations.format(method.duration())
+          + ": no measurement would be taken while the faults are on");
+    }
+    if (experiment.abort().rules().isEmpty() && experiment.abort().burnRate().isEmpty()) {
+      refusals.add("abort has neither rules nor burn_rate: nothing could stop the drill early");
+    }
+    Optional<ErrorBudget> budget = budget(experiment);
+    budget.flatMap(ErrorBudget::refusal).ifPresent(refusals::add);
+
+    List<Plan.PlannedFault> planned = new ArrayList<>();
+    for (int i = 0; i < method.faults().size(); i++) {
+      FaultSpec spec = method.faults().get(i);
+      Fault fault = faults.create(spec);
+      try {
+        planned.add(new Plan.PlannedFault(fault, fault.plan()));
+      } catch (FaultException e) {
+        refusals.add("method.faults[" + i + "] (" + spec.kind() + "): " + e.getMessage());
+        planned.add(new Plan.PlannedFault(fault, List.of()));
+      }
+    }
+    return new Plan(refusals, budget, planned);
+  }
+
+  /** The budget needs an objective, which only the burn-rate guard gives. */
+  public static Optional<ErrorBudget> budget(Experiment experiment) {
+    BlastRadius blast = experiment.blastRadius();
+    return experiment.abort().burnRate().map(guard -> new ErrorBudget(guard.objective(), guard.window(),
+        blast.trafficShare(), experiment.method().duration(), blast.budgetCeiling(), OptionalDouble.empty()));
+  }
+}
