@@ -1,0 +1,36 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.engine.DrillResult;
+import dev.firedrill.engine.Verdict;
+
+/** Every exit code firedrill returns, decided here and nowhere else. */
+final class ExitCode {
+
+  static final int HELD = 0;
+  static final int DEVIATED = 1;
+  static final int INVALID = 2;
+  static final int ABORTED = 3;
+  static final int INCONCLUSIVE = 4;
+  static final int NOT_RUN = 5;
+  static final int INJECT_FAILED = 6;
+  static final int ROLLBACK_FAILED = 7;
+
+  private ExitCode() {}
+
+  /** A failed rollback outranks every verdict: it is what a pipeline most needs to see. */
+  static int of(DrillResult result) {
+    return result.rollbackOk() ? of(result.verdict()) : ROLLBACK_FAILED;
+  }
+
+  static int of(Verdict verdict) {
+    return switch (verdict) {
+      case HELD -> HELD;
+      case DEVIATED -> DEVIATED;
+      case ABORTED -> ABORTED;
+      case INCONCLUSIVE -> INCONCLUSIVE;
+      case NOT_RUN -> NOT_RUN;
+      case REFUSED -> INVALID;
+      case FAILED -> INJECT_FAILED;
+    };
+  }
+}

@@ -1,0 +1,50 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.engine.Plan;
+import dev.firedrill.engine.Planner;
+import dev.firedrill.experiment.Durations;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.guard.ErrorBudget;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "plan", description = "Print the refusals, the error-budget arithmetic and each fault's exact actions. Executes nothing.")
+final class PlanCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
+  Path file;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Experiment experiment = Wiring.load(file);
+    Plan plan = new Planner(Wiring.faults(experiment)).plan(experiment);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("experiment " + experiment.id() + ": " + experiment.title());
+    out.println("method: " + Durations.format(experiment.method().duration()) + ", measured every "
+        + Durations.format(experiment.steadyState().interval()) + ", recovery within "
+        + Durations.format(experiment.hypothesis().recovery()));
+    out.println(plan.budget().map(ErrorBudget::text)
+        .orElse("error budget: not computed (abort.burn_rate gives the objective it needs)"));
+    for (int i = 0; i < plan.faults().size(); i++) {
+      Plan.PlannedFault fault = plan.faults().get(i);
+      out.println("fault " + i + " (" + fault.fault().spec().kind() + ", ttl "
+          + fault.fault().spec().ttl().map(Durations::format).orElse("none") + "):");
+      fault.actions().forEach(action -> out.println("  " + action));
+    }
+    if (plan.refused()) {
+      plan.refusals().forEach(refusal -> out.println("refused: " + refusal));
+      return ExitCode.INVALID;
+    }
+    out.println("nothing was executed");
+    return ExitCode.HELD;
+  }
+}

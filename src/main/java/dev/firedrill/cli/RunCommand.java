@@ -1,0 +1,81 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.engine.Drill;
+import dev.firedrill.engine.DrillListener;
+import dev.firedrill.engine.DrillPorts;
+import dev.firedrill.engine.DrillResult;
+import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.StopSignal;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.time.Clock;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "run", description = "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
+final class RunCommand implements Callable<Integer> {
+
+  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+  @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
+  Path file;
+
+  @Option(names = "--journal", paramLabel = "PATH",
+      description = "Where to write the journal (default: journals/<id>-<UTC time>.json).")
+  Path journal;
+
+  @Option(names = "--json", description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
+  boolean json;
+
+  @Option(names = "--abort-file", paramLabel = "PATH",
+      description = "Abort as soon as this file exists (in addition to abort.abort_file).")
+  Path abortFile;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Experiment experiment = Wiring.load(file);
+    Clock clock = Clock.system();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter events = json ? spec.commandLine().getErr() : out;
+    JournalFile journalFile = new JournalFile(journal != null ? journal
+        : Path.of("journals", experiment.id() + "-" + STAMP.format(clock.now()) + ".json"));
+
+    StopSignal.Flag flag = new StopSignal.Flag();
+    StopSignal stop = flag;
+    for (Path path : experiment.abort().abortFile().stream().toList()) {
+      stop = StopSignal.anyOf(stop, StopSignal.abortFile(path));
+    }
+    if (abortFile != null) {
+      stop = StopSignal.anyOf(stop, StopSignal.abortFile(abortFile));
+    }
+    DrillListener console = event -> {
+      events.println(event.line());
+      events.flush();
+    };
+    DrillPorts ports = new DrillPorts(Wiring.measurer(experiment, System.getenv(), clock), Wiring.faults(experiment),
+        stop, clock, console, Optional.of(journalFile));
+
+    DrillResult result;
+    try (Signals ignored = Signals.install(flag, events)) {
+      result = new Drill(experiment, file.toString(), ports).run();
+    }
+    events.println("journal: " + journalFile.path());
+    if (json) {
+      out.println(JournalFile.toJson(result.journal()));
+    }
+    out.flush();
+    return ExitCode.of(result);
+  }
+}

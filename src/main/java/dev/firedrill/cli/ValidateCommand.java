@@ -1,0 +1,30 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.experiment.Experiment;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "validate", description = "Check an experiment file. Touches no network and no process.")
+final class ValidateCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
+  Path file;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Experiment experiment = Wiring.load(file);
+    spec.commandLine().getOut().println(file + ": valid: experiment " + experiment.id() + ", "
+        + experiment.steadyState().slis().size() + " SLI(s), " + experiment.method().faults().size() + " fault(s), "
+        + experiment.abort().rules().size() + " abort rule(s)"
+        + (experiment.abort().burnRate().isPresent() ? " and a burn-rate guard" : ""));
+    return ExitCode.HELD;
+  }
+}
