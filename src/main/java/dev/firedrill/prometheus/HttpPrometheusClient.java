@@ -1,0 +1,195 @@
+package dev.firedrill.prometheus;
+
+import dev.firedrill.experiment.Durations;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Instant queries over Prometheus's HTTP API: {@code POST <base>/api/v1/query}, form-encoded.
+ * Every failure becomes one line naming the server and the query; the token never appears.
+ */
+public final class HttpPrometheusClient implements PrometheusClient {
+
+  private final ServerAddress server;
+  private final Duration timeout;
+  private final Optional<String> bearerToken;
+  private final Consumer<String> warnings;
+  private final HttpClient http;
+
+  public HttpPrometheusClient(URI baseUrl, Duration timeout, Optional<String> bearerToken) {
+    this(baseUrl, timeout, bearerToken, warning -> {});
+  }
+
+  /** As above; {@code warnings} receives each of Prometheus's {@code warnings}, one line each. */
+  public HttpPrometheusClient(
+      URI baseUrl, Duration timeout, Optional<String> bearerToken, Consumer<String> warnings) {
+    this.server = ServerAddress.of(baseUrl);
+    if (timeout == null || timeout.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "Prometheus timeout " + timeout + " is not usable (expected at least 1ms)");
+    }
+    this.timeout = timeout;
+    this.bearerToken = Objects.requireNonNull(bearerToken, "bearerToken");
+    bearerToken.ifPresent(HttpPrometheusClient::checkToken);
+    this.warnings = Objects.requireNonNull(warnings, "warnings");
+    this.http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(timeout)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  /** The server as messages name it: {@code scheme://host:port/path}, without user-info. */
+  public String server() {
+    return server.display();
+  }
+
+  @Override
+  public QueryResult query(String promql) throws PrometheusException {
+    Objects.requireNonNull(promql, "promql");
+    HttpResponse<String> response = send(promql);
+    return interpret(promql, response.statusCode(), response.body());
+  }
+
+  private HttpResponse<String> send(String promql) throws PrometheusException {
+    String form = "query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+        + "&timeout=" + timeout.toMillis() + "ms";
+    HttpRequest.Builder request = HttpRequest.newBuilder(server.queryEndpoint())
+        .timeout(timeout)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Accept", "application/json")
+        .header("User-Agent", "firedrill")
+        .POST(HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8));
+    bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    CompletableFuture<HttpResponse<String>> future =
+        http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw fail("interrupted while waiting for Prometheus at " + server() + " to answer query " + quote(promql), e);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw timedOut(promql, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (has(cause, HttpTimeoutException.class)) {
+        throw timedOut(promql, cause);
+      }
+      throw fail("cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for query " + quote(promql), cause);
+    }
+  }
+
+  private QueryResult interpret(String promql, int status, String body) throws PrometheusException {
+    String prefix = "Prometheus at " + server() + " ";
+    ResponseParser.Envelope envelope;
+    try {
+      envelope = ResponseParser.parse(body);
+    } catch (ResponseParser.NotJson e) {
+      if (body == null || body.isBlank()) {
+        throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + " with an empty body", null);
+      }
+      if (status / 100 == 2) {
+        throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+            + " with a body that is not JSON: " + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
+      }
+      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + ": "
+          + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
+    } catch (ResponseParser.Malformed e) {
+      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+          + " with an unexpected response: " + e.getMessage(), null);
+    }
+    if (envelope instanceof ResponseParser.Failure failure) {
+      if (status == 400 || status == 422 || status / 100 == 2) {
+        throw fail(prefix + "refused query " + quote(promql) + ": " + failure.describe(), null);
+      }
+      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + ": " + failure.describe(), null);
+    }
+    ResponseParser.Success success = (ResponseParser.Success) envelope;
+    if (status / 100 != 2) {
+      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+          + " with a success envelope (expected 2xx)", null);
+    }
+    success.warnings().forEach(w -> warnings.accept(redact("Prometheus at " + server() + " warned about query " + quote(promql) + ": " + w)));
+    return success.result();
+  }
+
+  private PrometheusException timedOut(String promql, Throwable cause) {
+    return fail("Prometheus at " + server() + ": query " + quote(promql) + " timed out after "
+        + Durations.format(timeout), cause);
+  }
+
+  private PrometheusException fail(String message, Throwable cause) {
+    // The cause is kept for debugging but its text may hold anything; our message is the contract.
+    return cause == null
+        ? new PrometheusException(redact(message))
+        : new PrometheusException(redact(message), cause);
+  }
+
+  private String redact(String message) {
+    String line = OneLine.of(message);
+    return bearerToken.map(token -> line.replace(token, "<redacted>")).orElse(line);
+  }
+
+  static String quote(String promql) {
+    return "\"" + OneLine.of(promql) + "\"";
+  }
+
+  private static String reason(Throwable cause) {
+    if (has(cause, ConnectException.class)) {
+      return "connection refused";
+    }
+    UnknownHostException unknown = find(cause, UnknownHostException.class);
+    if (unknown != null) {
+      return "unknown host " + unknown.getMessage();
+    }
+    if (has(cause, javax.net.ssl.SSLException.class)) {
+      return "TLS failed: " + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());
+    }
+    if (cause instanceof IOException && cause.getMessage() != null
+        && cause.getMessage().contains("header parser received no bytes")) {
+      return "connection closed without a response";
+    }
+    String message = cause.getMessage();
+    return message == null || message.isBlank()
+        ? cause.getClass().getSimpleName()
+        : OneLine.shortened(message, OneLine.BODY_LIMIT);
+  }
+
+  private static boolean has(Throwable error, Class<? extends Throwable> type) {
+    return find(error, type) != null;
+  }
+
+  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+
+  private static void checkToken(String token) {
+    if (token.isBlank() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      throw new IllegalArgumentException(
+          "bearer token for Prometheus is blank or holds a line break or control character (expected one line of text)");
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.firedrill.testing;
+
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A {@link TestExporter} and a {@link RealPrometheus} scraping it, shared by a test class:
+ *
+ * <pre>{@code @RegisterExtension static final DemoStack stack = new DemoStack();}</pre>
+ *
+ * Must be a static field (started before all tests, closed after). Also usable with
+ * try-with-resources via {@link #start()}.
+ */
+public final class DemoStack implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+
+  private final List<String> ruleFiles;
+  private TestExporter exporter;
+  private RealPrometheus prometheus;
+
+  public DemoStack() {
+    this(List.of());
+  }
+
+  /** With rule files given as YAML text. */
+  public DemoStack(List<String> ruleFiles) {
+    this.ruleFiles = List.copyOf(ruleFiles);
+  }
+
+  public DemoStack start() {
+    exporter = TestExporter.start();
+    try {
+      prometheus = RealPrometheus.start(List.of(exporter.address()), ruleFiles);
+    } catch (RuntimeException | Error e) { // includes a skipped test's abort
+      exporter.close();
+      throw e;
+    }
+    return this;
+  }
+
+  public TestExporter exporter() {
+    return exporter;
+  }
+
+  public RealPrometheus prometheus() {
+    return prometheus;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
+  }
+
+  @Override
+  public void close() {
+    if (prometheus != null) {
+      prometheus.close();
+    }
+    if (exporter != null) {
+      exporter.close();
+    }
+  }
+}
