@@ -1,56 +1,35 @@
 package dev.firedrill.testing;
 
+import dev.firedrill.lab.LocalPrometheus;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.firedrill.time.Clock;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real {@code prometheus} binary on 127.0.0.1, a free port and a temp dir, scraping the given
- * targets every second (job {@code demo}) and evaluating the given rule files every second.
- *
- * <p>The binary is {@code $FIREDRILL_PROMETHEUS} or {@code prometheus} on the PATH. When it is
- * missing the test is skipped, or fails when {@code CI=true}.
+ * {@link LocalPrometheus} for tests: the real binary, skipped when it is missing, or failing the
+ * test when {@code CI=true}; plus {@link #awaitQuery} to wait for what a test expects.
  */
 public final class RealPrometheus implements AutoCloseable {
 
-  public static final String JOB = "demo";
-  static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+  public static final String JOB = LocalPrometheus.JOB;
   private static final Duration POLL = Duration.ofMillis(200);
 
-  private final Path dir;
-  private final URI url;
-  private final List<String> command;
+  private final LocalPrometheus prometheus;
   private final HttpPrometheusClient client;
-  private final Thread reaper;
-  private Process process;
 
-  private RealPrometheus(Path dir, URI url, List<String> command) {
-    this.dir = dir;
-    this.url = url;
-    this.command = command;
-    this.client = new HttpPrometheusClient(url, Duration.ofSeconds(5), Optional.empty());
-    this.reaper = new Thread(this::kill, "kill prometheus " + url);
+  private RealPrometheus(LocalPrometheus prometheus) {
+    this.prometheus = prometheus;
+    this.client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
   }
 
   /** Starts Prometheus scraping {@code targets} ({@code host:port}) and waits until it is ready. */
@@ -60,51 +39,33 @@ public final class RealPrometheus implements AutoCloseable {
 
   /** As {@link #start(List)}, with rule files given as YAML text. */
   public static RealPrometheus start(List<String> targets, List<String> ruleFiles) {
-    Path binary = binary();
-    IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // a free port can be taken before we bind it
-      Path dir = tempDir();
-      try {
-        RealPrometheus prometheus = prepare(binary, dir, targets, ruleFiles);
-        Runtime.getRuntime().addShutdownHook(prometheus.reaper);
-        try {
-          prometheus.launch();
-        } catch (RuntimeException e) {
-          Runtime.getRuntime().removeShutdownHook(prometheus.reaper);
-          throw e;
-        }
-        return prometheus;
-      } catch (IllegalStateException e) {
-        delete(dir);
-        last = e;
-        if (!e.getMessage().contains("address already in use")) {
-          break;
-        }
-      }
-    }
-    throw last;
+    return new RealPrometheus(LocalPrometheus.start(binary(), targets, ruleFiles, Clock.system()));
   }
 
   public URI url() {
-    return url;
+    return prometheus.url();
   }
 
-  /** A client for this server with a 5s timeout and no token. */
+  /** A client for this server with a 5 s timeout and no token. */
   public HttpPrometheusClient client() {
     return client;
   }
 
-  /** Where Prometheus's output goes. */
   public Path logFile() {
-    return dir.resolve("prometheus.log");
+    return prometheus.logFile();
+  }
+
+  public String logTail(int lines) {
+    return prometheus.logTail(lines);
   }
 
   /**
-   * Polls every 200ms until {@code until} accepts the result, and returns that result. Query errors
+   * Polls every 200 ms until {@code until} accepts the result, and returns that result. Query errors
    * count as "not yet". Fails the test with the last result or error when {@code timeout} passes.
    */
   public QueryResult awaitQuery(String promql, Predicate<QueryResult> until, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    Clock clock = Clock.system();
+    long deadline = clock.nanoTime() + timeout.toNanos();
     Object last = "no answer yet";
     while (true) {
       try {
@@ -116,166 +77,50 @@ public final class RealPrometheus implements AutoCloseable {
       } catch (PrometheusException e) {
         last = e.getMessage();
       }
-      if (System.nanoTime() - deadline > 0) {
+      if (clock.nanoTime() - deadline > 0) {
         return Assertions.fail("query \"" + promql + "\" did not reach the expected result within "
             + timeout.toMillis() + "ms; last: " + last);
       }
-      sleep(POLL);
-    }
-  }
-
-  /** Stops Prometheus (SIGTERM, then SIGKILL after 5s); the temp dir stays until {@link #close}. */
-  public void stop() {
-    Process p = process;
-    if (p == null) {
-      return;
-    }
-    p.destroy();
-    try {
-      if (!p.waitFor(5, TimeUnit.SECONDS)) {
-        p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      try {
+        clock.sleep(POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Assertions.fail("interrupted while waiting for query \"" + promql + "\"");
       }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
     }
   }
 
-  /** Kills Prometheus at once (SIGKILL), like a crash. */
+  public void stop() {
+    prometheus.stop();
+  }
+
   public void kill() {
-    Process p = process;
-    if (p == null) {
-      return;
-    }
-    p.destroyForcibly();
-    try {
-      p.waitFor(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    prometheus.kill();
   }
 
-  /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */
   public void restart() {
-    stop();
-    launch();
+    prometheus.restart();
   }
 
   public boolean isRunning() {
-    return process != null && process.isAlive();
+    return prometheus.isRunning();
   }
 
   @Override
   public void close() {
-    stop();
-    try {
-      Runtime.getRuntime().removeShutdownHook(reaper);
-    } catch (IllegalStateException | IllegalArgumentException e) {
-      // shutting down already, or never registered
-    }
-    delete(dir);
+    prometheus.close();
   }
 
-  private static RealPrometheus prepare(Path binary, Path dir, List<String> targets, List<String> ruleFiles) {
-    int port = freePort();
-    StringBuilder config = new StringBuilder()
-        .append("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n");
-    try {
-      if (!ruleFiles.isEmpty()) {
-        config.append("rule_files:\n");
-        for (int i = 0; i < ruleFiles.size(); i++) {
-          Path rules = Files.writeString(dir.resolve("rules-" + i + ".yml"), ruleFiles.get(i));
-          config.append("  - '").append(rules).append("'\n");
-        }
-      }
-      config.append("scrape_configs:\n  - job_name: ").append(JOB).append("\n    static_configs:\n      - targets: [");
-      for (int i = 0; i < targets.size(); i++) {
-        config.append(i == 0 ? "" : ", ").append('\'').append(targets.get(i)).append('\'');
-      }
-      config.append("]\n");
-      Files.writeString(dir.resolve("prometheus.yml"), config);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the Prometheus config in " + dir, e);
-    }
-    List<String> command = List.of(
-        binary.toString(),
-        "--config.file=" + dir.resolve("prometheus.yml"),
-        "--storage.tsdb.path=" + dir.resolve("data"),
-        "--web.listen-address=127.0.0.1:" + port,
-        "--log.level=info");
-    return new RealPrometheus(dir, URI.create("http://127.0.0.1:" + port), command);
-  }
-
-  private void launch() {
-    try {
-      process = new ProcessBuilder(command)
-          .directory(dir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(logFile().toFile())
-          .start();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + command.get(0) + ": " + e.getMessage(), e);
-    }
-    awaitReady();
-  }
-
-  private void awaitReady() {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    HttpRequest ready = HttpRequest.newBuilder(url.resolve("/-/ready")).timeout(Duration.ofSeconds(1)).build();
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      if (!process.isAlive()) {
-        throw startFailure("exited with status " + process.exitValue());
-      }
-      try {
-        if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        kill();
-        throw startFailure("was interrupted while waiting");
-      }
-      sleep(Duration.ofMillis(100));
-    }
-    kill();
-    throw startFailure("was not ready within " + READY_TIMEOUT.toSeconds() + "s");
-  }
-
-  private IllegalStateException startFailure(String what) {
-    kill();
-    return new IllegalStateException("prometheus at " + url + " " + what + "; command: "
-        + String.join(" ", command) + "; log tail:\n" + logTail(40));
-  }
-
-  /** The last lines of Prometheus's log, for failure messages. */
-  public String logTail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
-  }
-
+  /** The binary, or a skipped test (a failed one when {@code CI=true}) that says how to get it. */
   static Path binary() {
-    String configured = System.getenv("FIREDRILL_PROMETHEUS");
-    if (configured != null && !configured.isBlank()) {
-      Path path = Path.of(configured);
-      if (!Files.isExecutable(path)) {
-        Assertions.fail("FIREDRILL_PROMETHEUS=" + configured + " is not an executable file (expected the prometheus binary)");
+    Optional<Path> found = LocalPrometheus.findBinary();
+    if (found.isPresent()) {
+      if (!Files.isExecutable(found.get())) {
+        Assertions.fail(found.get() + " is not an executable file (expected the prometheus binary; check FIREDRILL_PROMETHEUS)");
       }
-      return path;
+      return found.get();
     }
-    String pathVar = Optional.ofNullable(System.getenv("PATH")).orElse("");
-    for (String entry : pathVar.split(File.pathSeparator)) {
-      if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, "prometheus"))) {
-        return Path.of(entry, "prometheus");
-      }
-    }
-    String why = "the prometheus binary is not on the PATH; install it (apt-get install prometheus)"
+    String why = "the prometheus binary is not on the PATH; install it (bin/install-deps or apt-get install prometheus)"
         + " or set FIREDRILL_PROMETHEUS to its path";
     if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       Assertions.fail(why + " (CI=true, so this fails instead of skipping)");
@@ -283,41 +128,5 @@ public final class RealPrometheus implements AutoCloseable {
     System.err.println("SKIPPED (Surefire counts a skipped class as 0 tests): " + why);
     Assumptions.abort(why);
     throw new AssertionError("unreachable");
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("firedrill-prometheus-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temp dir for Prometheus", e);
-    }
-  }
-
-  static void delete(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // best effort: a temp dir left behind is not worth failing a test for
-    }
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for Prometheus", e);
-    }
   }
 }
