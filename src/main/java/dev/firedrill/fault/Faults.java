@@ -1,0 +1,29 @@
+package dev.firedrill.fault;
+
+import dev.firedrill.experiment.FaultSpec;
+import java.util.Map;
+
+/** Turns fault specs into faults, fresh for a drill or rebuilt from a journal for cleanup. */
+public final class Faults {
+
+  private Faults() {}
+
+  public static Fault create(FaultSpec spec, FaultContext context) {
+    if (spec instanceof FaultSpec.ProcessKill kill) {
+      return new ProcessKillFault(kill, context);
+    }
+    return new CpuBurnFault((FaultSpec.CpuBurn) spec, context);
+  }
+
+  /** Rebuilds a fault from the {@link Fault#state()} a journal recorded, so it can be reverted. */
+  public static Fault restore(FaultSpec spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
+    if (state == null) {
+      throw new FaultException(spec.kind() + ": no recorded state; expected the map the journal wrote");
+    }
+    if (spec instanceof FaultSpec.ProcessKill kill) {
+      return ProcessKillFault.restore(kill, context, state);
+    }
+    return CpuBurnFault.restore((FaultSpec.CpuBurn) spec, context, state);
+  }
+}
