@@ -46,7 +46,7 @@ final class SourceTree {
   private static final YAMLFactory YAML = new YAMLFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   /** Quoted excerpts in parser messages may be a secret the user pasted; they are never echoed. */
-  private static final Pattern QUOTED = Pattern.compile("'(?!(?:null|true|false|NaN)'|<[a-z ]+>')[^']{2,}'");
+  private static final Pattern QUOTED = Pattern.compile("'(?!(?:null|true|false|NaN)')[^'\\s]{2,}'");
 
   /** The document, or null when it is empty. */
   JsonNode root;
