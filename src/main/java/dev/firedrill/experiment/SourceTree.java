@@ -46,7 +46,7 @@ final class SourceTree {
   private static final YAMLFactory YAML = new YAMLFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   /** Quoted excerpts in parser messages may be a secret the user pasted; they are never echoed. */
-  private static final Pattern QUOTED = Pattern.compile("'(?!(?:null|true|false|NaN)')[^'\\s]{2,}'");
+  private static final Pattern QUOTED = Pattern.compile("'(?!(?:null|true|false|NaN)'|\\\\)[^'\\s]{2,}'");
 
   /** The document, or null when it is empty. */
   JsonNode root;
@@ -73,14 +73,14 @@ final class SourceTree {
       return false;
     }
     String start = content.stripLeading();
-    if (start.startsWith("\uFEFF")) {
-      start = start.substring(1).stripLeading();
-    }
     return start.startsWith("{") || start.startsWith("[");
   }
 
   /** Reads the text in one pass; throws on malformed text. */
   static SourceTree read(String file, String content) throws Malformed {
+    if (content.startsWith("\uFEFF")) {
+      content = content.substring(1);
+    }
     boolean json = isJson(file, content);
     SourceTree tree = new SourceTree(file);
     try (JsonParser parser = (json ? JSON : YAML).createParser(content)) {

@@ -419,6 +419,13 @@ class ExperimentLoaderTest {
   }
 
   @Test
+  void tabsAndByteOrderMarks() {
+    assertThat(problems("id: x\ntitle:\t\tt\n")).containsExactly("exp.yaml: /: malformed YAML: found character"
+        + " '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation) (line 2, column 7)");
+    assertThat(problems("exp.json", "\uFEFF{\"id\": 5}")).contains("exp.json: /id: expected a string, got 5 (line 1, column 2)");
+  }
+
+  @Test
   void malformedJsonHasLineAndColumnAndHidesTheToken() {
     assertThat(problems("exp.json", "{\"id\": \"x\",\n \"prometheus\": {\"bearer_token\": s3cr3t}}")).containsExactly(
         "exp.json: /prometheus: malformed JSON: Unrecognized token (not shown): was expecting (JSON String, Number,"
