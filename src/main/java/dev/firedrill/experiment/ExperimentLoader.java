@@ -1,0 +1,421 @@
+package dev.firedrill.experiment;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an experiment file (YAML, or JSON for {@code .json} or text starting with {@code {}) and
+ * checks all of it, reporting every problem at once with its JSON pointer, line and column.
+ */
+public final class ExperimentLoader {
+
+  private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]*");
+  private static final Pattern SLI_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern SECRET = Pattern.compile(
+      "(?i).*(token|password|passwd|secret|api_?key|authorization|credential|basic_?auth).*");
+  private static final List<String> KINDS = List.of("process-kill", "cpu-burn");
+  private static final List<String> PROCESS_KILL_KEYS = List.of("kind", "match", "signal", "percent", "ttl");
+  private static final List<String> CPU_BURN_KEYS = List.of("kind", "workers", "ttl");
+  private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
+  private static final List<String> MISSING = List.of("fail", "inconclusive");
+  private static final String USE_TOKEN_KEYS = "use bearer_token_env or bearer_token_file";
+  private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
+
+  private final Node.Context context;
+  /** The SLI names of the steady state, for the abort rules. */
+  private final Set<String> sliNames = new LinkedHashSet<>();
+
+  private ExperimentLoader(Node.Context context) {
+    this.context = context;
+  }
+
+  /** Reads and checks a file; the problems name the file as given. */
+  public static Experiment load(Path file) throws ExperimentException {
+    String name = file.toString();
+    String content;
+    try {
+      content = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw unreadable(name, "no such file");
+    } catch (AccessDeniedException e) {
+      throw unreadable(name, "permission denied");
+    } catch (MalformedInputException e) {
+      throw unreadable(name, "not UTF-8 text");
+    } catch (IOException e) {
+      throw unreadable(name, Files.isDirectory(file) ? "a directory, not a file" : String.valueOf(e.getMessage()));
+    }
+    return load(name, content);
+  }
+
+  /** Reads and checks text; {@code fileName} names it in problems and chooses YAML or JSON. */
+  public static Experiment load(String fileName, String content) throws ExperimentException {
+    SourceTree tree;
+    try {
+      tree = SourceTree.read(fileName, content);
+    } catch (SourceTree.Malformed e) {
+      throw new ExperimentException(List.of(e.problem));
+    }
+    Node.Context context = new Node.Context(fileName, tree.positions, new ArrayList<>(tree.problems));
+    Experiment experiment;
+    try {
+      experiment = new ExperimentLoader(context).experiment(new Node(context, "", tree.root));
+    } catch (IllegalArgumentException e) { // a model check the loader missed: still a problem, not a crash
+      context.add("", String.valueOf(e.getMessage()));
+      experiment = null;
+    }
+    if (!context.clean()) {
+      List<Problem> problems = new ArrayList<>(context.problems);
+      problems.sort(Comparator.comparingInt(Problem::line).thenComparingInt(Problem::column));
+      throw new ExperimentException(problems);
+    }
+    return experiment;
+  }
+
+  private static ExperimentException unreadable(String file, String why) {
+    return new ExperimentException(List.of(new Problem(file, "", "cannot read: " + why, 0, 0)));
+  }
+
+  private Experiment experiment(Node root) {
+    String expected = "expected an experiment: a mapping with id, title, prometheus, steady_state, method,"
+        + " abort and blast_radius";
+    if (!root.present()) {
+      root.problem(expected + "; the file is empty");
+      return null;
+    }
+    if (!root.json.isObject()) {
+      return root.fail(expected);
+    }
+    String id = root.get("id").required("an experiment needs an id such as checkout-latency")
+        .text(ID, "expected an id of lowercase letters, digits, '.', '_' and '-', such as checkout-latency");
+    String title = root.get("title").required("an experiment needs a title that says what the drill shows").text();
+    String owner = root.get("owner").text();
+    PrometheusSource prometheus = prometheus(
+        root.section("prometheus", "an experiment needs a prometheus section with the url of Prometheus"));
+    SteadyState steadyState = steadyState(root.section("steady_state",
+        "a steady state is measured, not assumed; an experiment needs steady_state with at least one SLI"));
+    Hypothesis hypothesis = hypothesis(root.section("hypothesis", null));
+    Method method = method(
+        root.section("method", "an experiment needs a method: a duration and at least one fault"));
+    Abort abort = abort(root.section("abort", "an experiment needs an abort section"));
+    BlastRadius blastRadius = blastRadius(root.section("blast_radius",
+        "an experiment needs a blast_radius section: how much the drill may break"));
+    root.rejectUnknownKeys(null);
+    return context.clean()
+        ? new Experiment(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius)
+        : null;
+  }
+
+  private PrometheusSource prometheus(Node section) {
+    if (section == null) {
+      return null;
+    }
+    refuseSecrets(section, true);
+    URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"));
+    Duration timeout = section.get("timeout").duration(true);
+    Node env = section.get("bearer_token_env");
+    Node file = section.get("bearer_token_file");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as PROM_TOKEN");
+    Path path = file.path();
+    if (env.present() && file.present()) {
+      file.problem("expected bearer_token_env or bearer_token_file, not both");
+    }
+    section.rejectUnknownKeys(null);
+    if (!context.clean()) {
+      return null;
+    }
+    TokenSource token = variable != null ? new TokenSource.FromEnv(variable)
+        : path != null ? new TokenSource.FromFile(path) : TokenSource.none();
+    return new PrometheusSource(url, timeout, token);
+  }
+
+  /** Refuses keys that look like secrets anywhere under the node, without ever showing their values. */
+  private void refuseSecrets(Node node, boolean top) {
+    if (node.json == null || !node.json.isContainerNode()) {
+      return;
+    }
+    if (node.json.isArray()) {
+      node.list().forEach(item -> refuseSecrets(item, false));
+      return;
+    }
+    for (var names = node.json.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      boolean allowed = top && (key.equals("bearer_token_env") || key.equals("bearer_token_file"));
+      if (!allowed && SECRET.matcher(key).matches()) {
+        node.problemAt(key, "secrets are refused in an experiment file; " + USE_TOKEN_KEYS);
+        node.claim(key);
+      } else {
+        refuseSecrets(new Node(context, node.pointer + "/" + SourceTree.escape(key), node.json.get(key)), false);
+      }
+    }
+  }
+
+  private static URI url(Node node) {
+    String text = node.text();
+    if (text == null) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = new URI(text.strip());
+    } catch (URISyntaxException e) {
+      uri = null;
+    }
+    if (text.contains("@") && (uri == null || uri.getRawUserInfo() != null)) {
+      node.problem("credentials in the URL are refused; " + USE_TOKEN_KEYS);
+      return null;
+    }
+    if (uri == null || uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+      return node.fail("expected an http or https URL such as http://127.0.0.1:9090");
+    }
+    return uri;
+  }
+
+  private SteadyState steadyState(Node section) {
+    if (section == null) {
+      return null;
+    }
+    Duration interval = section.get("interval").duration(true);
+    Node slisNode = section.get("slis");
+    List<Node> items = slisNode.list();
+    if (items != null && items.isEmpty()) {
+      slisNode.problem("missing; a steady state is measured, not assumed: list at least one SLI");
+    }
+    List<Sli> slis = new ArrayList<>();
+    for (Node item : items == null ? List.<Node>of() : items) {
+      Sli sli = sli(item.object());
+      if (sli != null) {
+        slis.add(sli);
+      }
+    }
+    section.rejectUnknownKeys(null);
+    return context.clean() ? new SteadyState(interval, slis) : null;
+  }
+
+  private Sli sli(Node item) {
+    if (item == null) {
+      return null;
+    }
+    Node nameNode = item.get("name").required("expected a name such as error_ratio");
+    String name = nameNode.text(SLI_NAME,
+        "expected a name of letters, digits and '_' that does not start with a digit, such as error_ratio");
+    String written = nameNode.present() && nameNode.json.isTextual() ? nameNode.json.asText() : null;
+    if (written != null && !sliNames.add(written)) {
+      nameNode.problem("duplicate SLI name " + Node.quote(written) + "; SLI names must be unique");
+    }
+    String query = item.get("query").required("expected a PromQL query").text();
+    Node maxNode = item.get("max");
+    Node minNode = item.get("min");
+    Double max = maxNode.number();
+    Double min = minNode.number();
+    if (!maxNode.present() && !minNode.present()) {
+      item.problemAt("max", "missing; an SLI needs max, min or both");
+    }
+    if (min != null && max != null && min > max) {
+      minNode.problem("expected min <= max, got min " + minNode.raw() + " above max " + maxNode.raw());
+    }
+    Missing missing = missing(item.get("missing"));
+    item.rejectUnknownKeys(null);
+    return context.clean() ? new Sli(name, query, optional(min), optional(max), missing) : null;
+  }
+
+  private static Missing missing(Node node) {
+    String value = node.choice("value", MISSING, text -> text.toLowerCase(Locale.ROOT));
+    return value == null ? null : Missing.valueOf(value.toUpperCase(Locale.ROOT));
+  }
+
+  private Hypothesis hypothesis(Node section) {
+    if (section == null) {
+      return new Hypothesis(null, null);
+    }
+    String description = section.get("description").text();
+    Duration recovery = section.get("recovery").duration(false);
+    section.rejectUnknownKeys(null);
+    return new Hypothesis(description, recovery);
+  }
+
+  private Method method(Node section) {
+    if (section == null) {
+      return null;
+    }
+    Duration duration = section.get("duration").required("expected how long the faults stay on, such as 10m")
+        .duration(true);
+    Node faultsNode = section.get("faults");
+    List<Node> items = faultsNode.list();
+    if (items != null && items.isEmpty()) {
+      faultsNode.problem("missing; a drill needs at least one fault, such as process-kill or cpu-burn");
+    }
+    List<FaultSpec> faults = new ArrayList<>();
+    for (Node item : items == null ? List.<Node>of() : items) {
+      FaultSpec fault = fault(item.object());
+      if (fault != null) {
+        faults.add(fault);
+      }
+    }
+    section.rejectUnknownKeys(null);
+    return context.clean() ? new Method(duration, faults) : null;
+  }
+
+  private FaultSpec fault(Node item) {
+    if (item == null) {
+      return null;
+    }
+    String kind = item.get("kind").required("expected a fault kind: process-kill or cpu-burn")
+        .choice("fault kind", KINDS, UnaryOperator.identity());
+    Optional<Duration> ttl = Optional.ofNullable(item.get("ttl").duration(true));
+    if ("process-kill".equals(kind)) {
+      String match = item.get("match")
+          .required("process-kill needs match: text to look for in the command line of the processes").text();
+      String signal = item.get("signal").choice("signal", SIGNALS, ExperimentLoader::signal);
+      Node percentNode = item.get("percent");
+      Double percent = percentNode.percent();
+      if (percent != null && !(percent > 0 && percent <= 100)) {
+        percent = percentNode.fail("expected a percentage in (0, 100], such as 50");
+      }
+      item.rejectUnknownKeys(key -> elsewhere(key, CPU_BURN_KEYS, "cpu-burn", "process-kill"));
+      return context.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(percent), ttl) : null;
+    }
+    if ("cpu-burn".equals(kind)) {
+      Integer workers = item.get("workers")
+          .required("cpu-burn needs workers: how many busy processes to start, at least 1").integer(1);
+      item.rejectUnknownKeys(key -> elsewhere(key, PROCESS_KILL_KEYS, "process-kill", "cpu-burn"));
+      return context.clean() ? new FaultSpec.CpuBurn(workers, ttl) : null;
+    }
+    PROCESS_KILL_KEYS.forEach(item::claim); // kind unknown or missing: only keys no fault has are unknown
+    CPU_BURN_KEYS.forEach(item::claim);
+    item.rejectUnknownKeys(null);
+    return null;
+  }
+
+  private static String elsewhere(String key, List<String> otherKeys, String otherKind, String kind) {
+    return otherKeys.contains(key) ? key + " applies to " + otherKind + ", not " + kind : null;
+  }
+
+  /** {@code sigterm}, {@code SIGTERM} and {@code term} are all {@code TERM}. */
+  private static String signal(String text) {
+    String upper = text.toUpperCase(Locale.ROOT);
+    return upper.startsWith("SIG") ? upper.substring(3) : upper;
+  }
+
+  private Abort abort(Node section) {
+    if (section == null) {
+      return null;
+    }
+    List<AbortRule> rules = new ArrayList<>();
+    List<Node> items = section.get("rules").list();
+    for (Node item : items == null ? List.<Node>of() : items) {
+      AbortRule rule = rule(item.object());
+      if (rule != null) {
+        rules.add(rule);
+      }
+    }
+    BurnRateGuard burnRate = burnRate(section.section("burn_rate", null));
+    Integer probeErrors = section.get("probe_errors").integer(1);
+    Path abortFile = section.get("abort_file").path();
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new Abort(rules, Optional.ofNullable(burnRate),
+            probeErrors == null ? Abort.DEFAULT_PROBE_ERRORS : probeErrors, Optional.ofNullable(abortFile))
+        : null;
+  }
+
+  private AbortRule rule(Node item) {
+    if (item == null) {
+      return null;
+    }
+    Node sliNode = item.get("sli").required("an abort rule needs the name of the SLI it watches");
+    String sli = sliNode.text();
+    if (sli != null && !sliNames.isEmpty() && !sliNames.contains(sli)) {
+      sliNode.problem("no SLI named " + Node.quote(sli) + " in steady_state; "
+          + Node.suggest(sli, sliNames, "the SLIs are: "));
+    }
+    Node above = item.get("above");
+    Node below = item.get("below");
+    Double aboveValue = above.number();
+    Double belowValue = below.number();
+    if (above.present() && below.present()) {
+      below.problem("expected above or below, not both");
+    } else if (!above.present() && !below.present()) {
+      item.problemAt("above", "missing; an abort rule needs above or below: the threshold that stops the drill");
+    }
+    Integer consecutive = item.get("for").integer(1);
+    item.rejectUnknownKeys(null);
+    if (!context.clean()) {
+      return null;
+    }
+    return new AbortRule(sli, aboveValue != null ? AbortRule.Direction.ABOVE : AbortRule.Direction.BELOW,
+        aboveValue != null ? aboveValue : belowValue, consecutive == null ? 1 : consecutive);
+  }
+
+  private BurnRateGuard burnRate(Node section) {
+    if (section == null) {
+      return null;
+    }
+    Node objectiveNode = section.get("objective").required("expected the SLO objective, such as 0.999 or \"99.9%\"");
+    Double objective = objectiveNode.fraction();
+    if (objective != null && !(objective > 0 && objective < 1)) {
+      objective = objectiveNode.fail("expected an objective strictly between 0 and 1, such as 0.999 or \"99.9%\"");
+    }
+    Duration window = section.get("window").duration(true);
+    String errorRatio = section.get("error_ratio").required("expected a PromQL query for the error ratio").text();
+    Node maxNode = section.get("max").required("expected the highest burn rate allowed, such as 14.4");
+    Double max = maxNode.number();
+    if (max != null && max <= 0) {
+      max = maxNode.fail("expected a burn rate greater than 0, such as 14.4");
+    }
+    Missing missing = missing(section.get("missing"));
+    String remaining = section.get("remaining_budget").text();
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new BurnRateGuard(objective, window, errorRatio, max, missing, Optional.ofNullable(remaining))
+        : null;
+  }
+
+  private BlastRadius blastRadius(Node section) {
+    if (section == null) {
+      return null;
+    }
+    Double trafficShare = share(section.get("traffic_share")
+        .required("expected the share of traffic the faults may touch, such as 0.05 or \"5%\""));
+    Duration maxDuration = section.get("max_duration").required("expected the longest the drill may run, such as 15m")
+        .duration(true);
+    Double budgetCeiling = share(section.get("budget_ceiling"));
+    Integer maxProcesses = section.get("max_processes").integer(1);
+    Integer maxWorkers = section.get("max_workers").integer(1);
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new BlastRadius(trafficShare, maxDuration,
+            budgetCeiling == null ? BlastRadius.DEFAULT_BUDGET_CEILING : budgetCeiling,
+            maxProcesses == null ? BlastRadius.DEFAULT_MAX_PROCESSES : maxProcesses,
+            maxWorkers == null ? BlastRadius.DEFAULT_MAX_WORKERS : maxWorkers)
+        : null;
+  }
+
+  private static Double share(Node node) {
+    Double value = node.fraction();
+    return value == null || (value > 0 && value <= 1) ? value : node.fail(SHARE);
+  }
+
+  private static OptionalDouble optional(Double value) {
+    return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
+  }
+}
