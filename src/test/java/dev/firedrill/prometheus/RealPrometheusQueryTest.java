@@ -1,19 +1,19 @@
 package dev.firedrill.prometheus;
 
+import dev.firedrill.lab.SyntheticService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.RealPrometheus;
 import dev.firedrill.testing.Results;
-import dev.firedrill.testing.TestExporter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The client against the real prometheus binary scraping a {@link TestExporter}. One instance per class. */
+/** The client against the real prometheus binary scraping a {@link SyntheticService}. One instance per class. */
 class RealPrometheusQueryTest {
 
   @RegisterExtension static final DemoStack stack = new DemoStack();
@@ -97,11 +97,11 @@ class RealPrometheusQueryTest {
   void errorRatioFollowsTheExporter() {
     stack.exporter().setErrorRatio(0.25);
     try {
-      prometheus().awaitQuery(TestExporter.ERROR_RATIO, Results.valueNear(0.25, 0.01), WAIT);
+      prometheus().awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0.25, 0.01), WAIT);
     } finally {
       stack.exporter().setErrorRatio(0);
     }
-    prometheus().awaitQuery(TestExporter.ERROR_RATIO, Results.valueNear(0, 0.001), WAIT);
+    prometheus().awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0.001), WAIT);
   }
 
   @Test
@@ -109,22 +109,22 @@ class RealPrometheusQueryTest {
     stack.exporter().setLatency(0.3);
     try {
       // 0.3s falls in the (0.25, 0.5] bucket; the 99th percentile interpolates inside it.
-      prometheus().awaitQuery(TestExporter.P99_LATENCY, Results.valueMatches(v -> v > 0.25 && v <= 0.5), WAIT);
+      prometheus().awaitQuery(SyntheticService.P99_LATENCY, Results.valueMatches(v -> v > 0.25 && v <= 0.5), WAIT);
     } finally {
       stack.exporter().setLatency(0.05);
     }
-    prometheus().awaitQuery(TestExporter.REQUEST_RATE, Results.valueNear(10, 1), WAIT);
+    prometheus().awaitQuery(SyntheticService.REQUEST_RATE, Results.valueNear(10, 1), WAIT);
   }
 
   @Test
   void hiddenSeriesBecomesAnEmptyVector() {
     String query = "demo_request_duration_seconds_count";
     prometheus().awaitQuery(query, Results.nonEmptyVector(), WAIT);
-    stack.exporter().hide(TestExporter.DURATION);
+    stack.exporter().hide(SyntheticService.DURATION);
     try {
       prometheus().awaitQuery(query, Results.emptyVector(), WAIT);
     } finally {
-      stack.exporter().show(TestExporter.DURATION);
+      stack.exporter().show(SyntheticService.DURATION);
     }
     prometheus().awaitQuery(query, Results.nonEmptyVector(), WAIT);
   }

@@ -1,12 +1,13 @@
 package dev.firedrill.testing;
 
+import dev.firedrill.lab.SyntheticService;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A {@link TestExporter} and a {@link RealPrometheus} scraping it, shared by a test class:
+ * A {@link SyntheticService} and a {@link RealPrometheus} scraping it, shared by a test class:
  *
  * <pre>{@code @RegisterExtension static final DemoStack stack = new DemoStack();}</pre>
  *
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class DemoStack implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
   private final List<String> ruleFiles;
-  private TestExporter exporter;
+  private SyntheticService exporter;
   private RealPrometheus prometheus;
 
   public DemoStack() {
@@ -29,7 +30,7 @@ public final class DemoStack implements BeforeAllCallback, AfterAllCallback, Aut
   }
 
   public DemoStack start() {
-    exporter = TestExporter.start();
+    exporter = SyntheticService.start();
     try {
       prometheus = RealPrometheus.start(List.of(exporter.address()), ruleFiles);
     } catch (RuntimeException | Error e) { // includes a skipped test's abort
@@ -39,7 +40,7 @@ public final class DemoStack implements BeforeAllCallback, AfterAllCallback, Aut
     return this;
   }
 
-  public TestExporter exporter() {
+  public SyntheticService exporter() {
     return exporter;
   }
 

@@ -1,5 +1,6 @@
 package dev.firedrill.testing;
 
+import dev.firedrill.lab.SyntheticService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ class RealPrometheusTest {
                 expr: vector(42)
         """;
     Path dir;
-    try (TestExporter exporter = TestExporter.start();
+    try (SyntheticService exporter = SyntheticService.start();
         RealPrometheus prometheus = RealPrometheus.start(List.of(exporter.address()), List.of(rules))) {
       dir = prometheus.logFile().getParent();
       prometheus.awaitQuery("demo:answer", Results.valueNear(42, 0), Duration.ofSeconds(15));

@@ -1,4 +1,4 @@
-package dev.firedrill.testing;
+package dev.firedrill.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class TestExporterTest {
+class SyntheticServiceTest {
 
   private final AtomicLong nanos = new AtomicLong();
 
@@ -20,7 +20,7 @@ class TestExporterTest {
 
   @Test
   void countersIntegrateTheRatesOverTime() {
-    try (TestExporter exporter = TestExporter.start(nanos::get)) {
+    try (SyntheticService exporter = SyntheticService.start(nanos::get)) {
       exporter.setRequestRate(10);
       exporter.setErrorRatio(0.5);
       advanceSeconds(2); // 20 requests: 10 ok, 10 errors, all at 50ms
@@ -46,10 +46,10 @@ class TestExporterTest {
 
   @Test
   void hideAndShowAFamily() {
-    try (TestExporter exporter = TestExporter.start(nanos::get)) {
-      exporter.hide(TestExporter.REQUESTS);
+    try (SyntheticService exporter = SyntheticService.start(nanos::get)) {
+      exporter.hide(SyntheticService.REQUESTS);
       assertThat(exporter.exposition()).doesNotContain("demo_requests_total").contains("demo_request_duration_seconds_count");
-      exporter.show(TestExporter.REQUESTS);
+      exporter.show(SyntheticService.REQUESTS);
       assertThat(exporter.exposition()).contains("demo_requests_total{code=\"500\"}");
       assertThatThrownBy(() -> exporter.hide("nope"))
           .hasMessage("unknown metric \"nope\" (expected demo_requests_total or demo_request_duration_seconds)");
@@ -60,7 +60,7 @@ class TestExporterTest {
 
   @Test
   void servesMetricsOverHttpAndCanFailScrapes() throws Exception {
-    try (TestExporter exporter = TestExporter.start()) {
+    try (SyntheticService exporter = SyntheticService.start()) {
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://" + exporter.address() + "/metrics")).build();
       HttpResponse<String> response = http.send(scrape, HttpResponse.BodyHandlers.ofString());

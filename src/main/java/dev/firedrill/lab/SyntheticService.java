@@ -1,4 +1,4 @@
-package dev.firedrill.testing;
+package dev.firedrill.lab;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Starts at 10 requests/s, no errors, 50 ms latency.
  */
-public final class TestExporter implements AutoCloseable {
+public final class SyntheticService implements AutoCloseable {
 
   public static final String REQUESTS = "demo_requests_total";
   public static final String DURATION = "demo_request_duration_seconds";
@@ -47,22 +47,31 @@ public final class TestExporter implements AutoCloseable {
   private boolean failing;
   private long scrapes;
 
-  private TestExporter(LongSupplier nanoTime) throws IOException {
+  private SyntheticService(LongSupplier nanoTime, int port) throws IOException {
     this.nanoTime = nanoTime;
     this.last = nanoTime.getAsLong();
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.createContext("/metrics", this::serve);
     server.start();
   }
 
-  public static TestExporter start() {
+  public static SyntheticService start() {
     return start(System::nanoTime);
   }
 
-  /** With a custom time source, for testing the exporter itself. */
-  static TestExporter start(LongSupplier nanoTime) {
+  /** On a given port of 127.0.0.1, for a service run as its own process. */
+  public static SyntheticService start(int port) {
     try {
-      return new TestExporter(nanoTime);
+      return new SyntheticService(System::nanoTime, port);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the synthetic service on 127.0.0.1:" + port, e);
+    }
+  }
+
+  /** With a custom time source, for testing the exporter itself. */
+  static SyntheticService start(LongSupplier nanoTime) {
+    try {
+      return new SyntheticService(nanoTime, 0);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the test exporter on 127.0.0.1", e);
     }
