@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       MeasureCommand.class,
       RunCommand.class,
       CleanupCommand.class,
+      DemoCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -1,15 +1,11 @@
 package dev.firedrill.cli;
 
-import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillListener;
-import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
-import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Experiment;
-import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
@@ -23,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", description = "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
 final class RunCommand implements Callable<Integer> {
 
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+  static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
   Path file;
@@ -46,32 +42,11 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Experiment experiment = Wiring.load(file);
-    Clock clock = Clock.system();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter events = json ? spec.commandLine().getErr() : out;
     JournalFile journalFile = new JournalFile(journal != null ? journal
-        : Path.of("journals", experiment.id() + "-" + STAMP.format(clock.now()) + ".json"));
-
-    StopSignal.Flag flag = new StopSignal.Flag();
-    StopSignal stop = flag;
-    for (Path path : experiment.abort().abortFile().stream().toList()) {
-      stop = StopSignal.anyOf(stop, StopSignal.abortFile(path));
-    }
-    if (abortFile != null) {
-      stop = StopSignal.anyOf(stop, StopSignal.abortFile(abortFile));
-    }
-    DrillListener console = event -> {
-      events.println(event.line());
-      events.flush();
-    };
-    DrillPorts ports = new DrillPorts(Wiring.measurer(experiment, System.getenv(), clock), Wiring.faults(experiment),
-        stop, clock, console, Optional.of(journalFile));
-
-    DrillResult result;
-    try (Signals ignored = Signals.install(flag, events)) {
-      result = new Drill(experiment, file.toString(), ports).run();
-    }
-    events.println("journal: " + journalFile.path());
+        : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
+    DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events, Optional.ofNullable(abortFile));
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }
