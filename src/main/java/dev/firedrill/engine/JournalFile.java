@@ -47,11 +47,15 @@ public final class JournalFile {
 
   public Journal read() throws IOException {
     JsonNode node;
+    if (!Files.isRegularFile(path)) {
+      throw new IOException(path + ": no such journal (expected the file written by firedrill run --journal)");
+    }
     try {
       node = Jsons.MAPPER.readTree(path.toFile());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IOException(path + ": not a firedrill journal: " + e.getOriginalMessage()
-          + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+      String where = e.getLocation() == null ? ""
+          : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+      throw new IOException(path + ": not a firedrill journal: expected JSON, " + e.getOriginalMessage() + where);
     }
     if (!(node instanceof ObjectNode object) || !node.has("firedrill_journal")) {
       throw new IOException(path + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
