@@ -46,6 +46,10 @@ public final class JournalFile {
   }
 
   public Journal read() throws IOException {
+    if (!Files.isRegularFile(path)) {
+      throw new IOException(path + (Files.exists(path) ? ": not a file" : ": no such file")
+          + " (expected a firedrill journal)");
+    }
     JsonNode node;
     if (!Files.isRegularFile(path)) {
       throw new IOException(path + ": no such journal (expected the file written by firedrill run --journal)");

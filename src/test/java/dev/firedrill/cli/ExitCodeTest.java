@@ -1,0 +1,42 @@
+package dev.firedrill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firedrill.engine.DrillResult;
+import dev.firedrill.engine.Verdict;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The exit codes DESIGN.md promises, decided in one place. */
+class ExitCodeTest {
+
+  private static final Map<Verdict, Integer> DESIGN = Map.of(
+      Verdict.HELD, 0,
+      Verdict.DEVIATED, 1,
+      Verdict.REFUSED, 2,
+      Verdict.ABORTED, 3,
+      Verdict.INCONCLUSIVE, 4,
+      Verdict.NOT_RUN, 5,
+      Verdict.FAILED, 6);
+
+  @Test
+  void eachVerdictMapsToItsDocumentedCode() {
+    assertThat(DESIGN).containsOnlyKeys(Verdict.values());
+    for (Verdict verdict : Verdict.values()) {
+      assertThat(ExitCode.of(verdict)).as(verdict.text()).isEqualTo(DESIGN.get(verdict));
+      DrillResult clean = new DrillResult(verdict, "reason", true, List.of(), null);
+      assertThat(ExitCode.of(clean)).as(verdict.text()).isEqualTo(DESIGN.get(verdict));
+    }
+  }
+
+  @Test
+  void aFailedRollbackIsSevenWhateverTheVerdict() {
+    for (Verdict verdict : Verdict.values()) {
+      DrillResult stuck = new DrillResult(verdict, "reason", false, List.of("kill -9 4242"), null);
+      assertThat(ExitCode.of(stuck)).as(verdict.text()).isEqualTo(7);
+    }
+    assertThat(List.of(ExitCode.HELD, ExitCode.DEVIATED, ExitCode.INVALID, ExitCode.ABORTED, ExitCode.INCONCLUSIVE,
+        ExitCode.NOT_RUN, ExitCode.INJECT_FAILED, ExitCode.ROLLBACK_FAILED)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+  }
+}
