@@ -72,6 +72,6 @@ class JournalFileTest {
     assertThatThrownBy(() -> new JournalFile(otherJson).read())
         .hasMessage(otherJson + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
     assertThatThrownBy(() -> new JournalFile(dir.resolve("missing.json")).read())
-        .hasMessage(dir.resolve("missing.json") + ": no such journal (expected the file written by firedrill run --journal)");
+        .hasMessage(dir.resolve("missing.json") + ": no such file (expected a firedrill journal)");
   }
 }
