@@ -5,7 +5,7 @@ import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.lab.DemoServiceProcess;
-import dev.firedrill.lab.LocalPrometheus;
+import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;

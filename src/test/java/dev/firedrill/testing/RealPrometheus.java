@@ -1,6 +1,6 @@
 package dev.firedrill.testing;
 
-import dev.firedrill.lab.LocalPrometheus;
+import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;

@@ -1,0 +1,150 @@
+package dev.firedrill.lab.stack;
+
+import dev.firedrill.time.Clock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The real {@code prometheus} binary on 127.0.0.1 with a temp storage dir, 1 s scrape and
+ * evaluation intervals, and a one-second alert resend delay (the default minute would delay the
+ * first notification whenever the first send is dropped).
+ */
+public final class LocalPrometheus implements AutoCloseable {
+
+  public static final String JOB = "demo";
+  static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+
+  private final Path dir;
+  private final URI url;
+  private final ManagedProcess process;
+
+  private LocalPrometheus(Path dir, URI url, ManagedProcess process) {
+    this.dir = dir;
+    this.url = url;
+    this.process = process;
+  }
+
+  /** {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH. */
+  public static Optional<Path> findBinary() {
+    return Binaries.find("FIREDRILL_PROMETHEUS", "prometheus");
+  }
+
+  /** Scrapes {@code targets} ({@code host:port}) as job {@code demo}, with rule files given as YAML text. */
+  public static LocalPrometheus start(Path binary, List<String> targets, List<String> ruleFiles, Clock clock) {
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) { // a free port can be taken before Prometheus binds it
+      Path dir = Loopback.tempDir("firedrill-prometheus-");
+      StringBuilder config = new StringBuilder(global());
+      try {
+        if (!ruleFiles.isEmpty()) {
+          config.append("rule_files:\n");
+          for (int i = 0; i < ruleFiles.size(); i++) {
+            Path rules = Files.writeString(dir.resolve("rules-" + i + ".yml"), ruleFiles.get(i));
+            config.append("  - '").append(rules).append("'\n");
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write Prometheus rule files in " + dir, e);
+      }
+      config.append("scrape_configs:\n  - job_name: ").append(JOB).append("\n    static_configs:\n      - targets: [");
+      for (int i = 0; i < targets.size(); i++) {
+        config.append(i == 0 ? "" : ", ").append('\'').append(targets.get(i)).append('\'');
+      }
+      config.append("]\n");
+      try {
+        return start(binary, Loopback.freePort(), config.toString(), dir, false, clock);
+      } catch (IllegalStateException e) {
+        Loopback.delete(dir);
+        last = e;
+        if (!e.getMessage().contains("address already in use")) {
+          break;
+        }
+      }
+    }
+    throw last;
+  }
+
+  /** The global section every generated config starts with. */
+  public static String global() {
+    return "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n";
+  }
+
+  /** Runs {@code config} on {@code port}, keeping its data and log in {@code dir}. */
+  public static LocalPrometheus start(Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException(binary + " is not an executable file (expected the prometheus binary)");
+    }
+    try {
+      Files.writeString(dir.resolve("prometheus.yml"), config);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the Prometheus config in " + dir, e);
+    }
+    URI url = URI.create("http://127.0.0.1:" + port);
+    List<String> command = List.of(
+        binary.toString(),
+        "--config.file=" + dir.resolve("prometheus.yml"),
+        "--storage.tsdb.path=" + dir.resolve("data"),
+        "--web.listen-address=127.0.0.1:" + port,
+        "--rules.alert.resend-delay=1s",
+        "--log.level=info");
+    ManagedProcess process = ManagedProcess.start("prometheus", command, dir.resolve("prometheus.log"),
+        url.resolve("/-/ready"), READY_TIMEOUT, detached, clock);
+    return new LocalPrometheus(dir, url, process);
+  }
+
+  public URI url() {
+    return url;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Path logFile() {
+    return process.log();
+  }
+
+  public String logTail(int lines) {
+    return process.logTail(lines);
+  }
+
+  /** SIGTERM, then SIGKILL after 5 s; the temp dir stays until {@link #close}. */
+  public void stop() {
+    process.stop();
+  }
+
+  /** SIGKILL at once, like a crash. */
+  public void kill() {
+    process.kill();
+  }
+
+  /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */
+  public void restart() {
+    process.restart(url.resolve("/-/ready"), READY_TIMEOUT);
+  }
+
+  public boolean isRunning() {
+    return process.isAlive();
+  }
+
+  /** Leaves the process running after this JVM exits: for {@code lab up}. */
+  public void release() {
+    process.release();
+  }
+
+  @Override
+  public void close() {
+    process.close();
+    Loopback.delete(dir);
+  }
+}
