@@ -47,7 +47,7 @@ class RealPrometheusTest {
     assertThatThrownBy(() -> RealPrometheus.start(List.of("127.0.0.1:1"), List.of("groups: [this is not a rule group")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("exited with status")
-        .hasMessageContaining("log tail:")
+        .hasMessageContaining("prometheus.log, tail:")
         .hasMessageContaining("rules-0.yml");
   }
 
