@@ -1,0 +1,7 @@
+package dev.firedrill.cli;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "lab", description = "The lab: demo services and the stack that watches them, on loopback.",
+    subcommands = {LabUpCommand.class, LabDownCommand.class})
+final class LabCommand {}

@@ -1,0 +1,229 @@
+package dev.firedrill.lab.stack;
+
+import dev.firedrill.prometheus.HttpPrometheusClient;
+import dev.firedrill.prometheus.PrometheusException;
+import dev.firedrill.prometheus.QueryResult;
+import dev.firedrill.time.Clock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The whole lab on loopback: payments, the fault proxy in front of it, checkout calling payments
+ * through the proxy, the open-loop load generator on checkout, and the real Alertmanager and
+ * Prometheus with the configs of {@code fixtures/lab/} and the rules of {@code alert-rules/}.
+ * Stopped in reverse order by {@link #close}, or handed over by {@link #release} for {@code lab up}.
+ */
+public final class LabStack implements AutoCloseable {
+
+  static final Duration COMPONENT_READY = Duration.ofSeconds(30);
+  static final Duration DATA_TIMEOUT = Duration.ofSeconds(45);
+  /** What the SLIs need before a drill can measure a steady state: the checkout request rate. */
+  public static final String TRAFFIC_QUERY = "service:http_requests:rate5s{service=\"checkout\"}";
+
+  /**
+   * Where the lab's files are and how to run it. {@code firedrill} is the command that starts a
+   * firedrill JVM ({@code java -cp ... dev.firedrill.cli.Main}); {@code experimentId}, when set,
+   * goes into the load generator's baggage.
+   */
+  public record Settings(
+      LabPorts ports,
+      Path labDir,
+      Path alertRulesDir,
+      Path workDir,
+      List<String> firedrill,
+      double loadRate,
+      Duration loadDuration,
+      Optional<String> experimentId,
+      boolean detached) {
+
+    public Settings {
+      firedrill = List.copyOf(firedrill);
+      experimentId = experimentId == null ? Optional.empty() : experimentId;
+    }
+  }
+
+  /** One started process, as {@code lab up} records it for {@code lab down}. */
+  public record Component(String name, long pid, String url, Path log) {}
+
+  private final Settings settings;
+  private final Clock clock;
+  private final List<ManagedProcess> processes = new ArrayList<>();
+  private final List<Component> components = new ArrayList<>();
+  private LocalAlertmanager alertmanager;
+  private LocalPrometheus prometheus;
+
+  private LabStack(Settings settings, Clock clock) {
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  /** Starts every component and waits until Prometheus has traffic data; stops what started if one fails. */
+  public static LabStack start(Settings settings, Path prometheusBinary, Path alertmanagerBinary, Clock clock,
+      Consumer<String> progress) throws InterruptedException {
+    LabStack stack = new LabStack(settings, clock);
+    try {
+      stack.startAll(prometheusBinary, alertmanagerBinary, progress);
+      progress.accept("waiting for Prometheus to record checkout's traffic (" + TRAFFIC_QUERY + ")");
+      stack.awaitTraffic();
+      return stack;
+    } catch (RuntimeException | InterruptedException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  public List<Component> components() {
+    return List.copyOf(components);
+  }
+
+  public URI prometheusUrl() {
+    return prometheus.url();
+  }
+
+  public URI alertmanagerUrl() {
+    return alertmanager.url();
+  }
+
+  /** Leaves every process running after this JVM exits. */
+  public void release() {
+    processes.forEach(ManagedProcess::release);
+    if (prometheus != null) {
+      prometheus.release();
+    }
+    if (alertmanager != null) {
+      alertmanager.release();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (prometheus != null) {
+      prometheus.close();
+    }
+    if (alertmanager != null) {
+      alertmanager.close();
+    }
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      processes.get(i).close();
+    }
+  }
+
+  private void startAll(Path prometheusBinary, Path alertmanagerBinary, Consumer<String> progress) {
+    LabPorts ports = settings.ports();
+    String payments = "127.0.0.1:" + ports.payments();
+    startJvm("payments", List.of("lab", "payments", "--listen", payments,
+        "--metrics", "127.0.0.1:" + ports.paymentsMetrics()), metrics(ports.paymentsMetrics()), "http://" + payments, progress);
+    String proxy = "127.0.0.1:" + ports.proxy();
+    startJvm("proxy", List.of("proxy", "--name", "payments", "--listen", proxy, "--upstream", "http://" + payments,
+        "--admin", "127.0.0.1:" + ports.proxyAdmin(), "--metrics", "127.0.0.1:" + ports.proxyMetrics()),
+        URI.create("http://127.0.0.1:" + ports.proxyAdmin() + "/proxies"), "http://127.0.0.1:" + ports.proxyAdmin(), progress);
+    String checkout = "127.0.0.1:" + ports.checkout();
+    startJvm("checkout", List.of("lab", "checkout", "--listen", checkout, "--metrics", "127.0.0.1:" + ports.checkoutMetrics(),
+        "--payments", "http://" + proxy), metrics(ports.checkoutMetrics()), "http://" + checkout, progress);
+    List<String> load = new ArrayList<>(List.of("load", "--url", "http://" + checkout + "/checkout", "--method", "POST",
+        "--rate", Double.toString(settings.loadRate()), "--duration", settings.loadDuration().toSeconds() + "s",
+        "--metrics", "127.0.0.1:" + ports.loadMetrics()));
+    settings.experimentId().ifPresent(id -> load.addAll(List.of("--experiment-id", id)));
+    startJvm("load", load, metrics(ports.loadMetrics()), "http://127.0.0.1:" + ports.loadMetrics() + "/metrics", progress);
+
+    Path amDir = directory("alertmanager");
+    alertmanager = LocalAlertmanager.start(alertmanagerBinary, ports.alertmanager(),
+        ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))), amDir, settings.detached(), clock);
+    components.add(new Component("alertmanager", alertmanager.pid(), alertmanager.url().toString(), alertmanager.logFile()));
+    progress.accept("alertmanager on " + alertmanager.url());
+
+    Path promDir = directory("prometheus");
+    prometheus = LocalPrometheus.start(prometheusBinary, ports.prometheus(), prometheusConfig(promDir), promDir,
+        settings.detached(), clock);
+    components.add(new Component("prometheus", prometheus.pid(), prometheus.url().toString(), prometheus.logFile()));
+    progress.accept("prometheus on " + prometheus.url());
+  }
+
+  /** The lab's config on this lab's ports, its rule files copied beside it so relative paths hold. */
+  private String prometheusConfig(Path promDir) {
+    try {
+      Files.copy(settings.labDir().resolve("recording-rules.yml"), promDir.resolve("recording-rules.yml"));
+      Path rules = Files.createDirectories(promDir.resolve("alert-rules"));
+      try (Stream<Path> files = Files.list(settings.alertRulesDir())) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).toList()) {
+          Files.copy(file, rules.resolve(file.getFileName()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy the lab's rule files into " + promDir + ": " + e.getMessage(), e);
+    }
+    return settings.ports().rewrite(read(settings.labDir().resolve("prometheus.yml")))
+        .replace("../../alert-rules/", "alert-rules/");
+  }
+
+  private void startJvm(String name, List<String> args, URI ready, String url, Consumer<String> progress) {
+    List<String> command = new ArrayList<>(settings.firedrill());
+    command.addAll(args);
+    ManagedProcess process = ManagedProcess.start(name, command, settings.workDir().resolve("logs").resolve(name + ".log"),
+        ready, COMPONENT_READY, settings.detached(), clock);
+    processes.add(process);
+    components.add(new Component(name, process.pid(), url, process.log()));
+    progress.accept(name + " on " + url);
+  }
+
+  private void awaitTraffic() throws InterruptedException {
+    HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(2), Optional.empty());
+    long deadline = clock.nanoTime() + DATA_TIMEOUT.toNanos();
+    String last = "no answer";
+    while (clock.nanoTime() - deadline < 0) {
+      try {
+        QueryResult result = client.query(TRAFFIC_QUERY);
+        if (result instanceof QueryResult.Vector vector && !vector.samples().isEmpty()
+            && vector.samples().get(0).value() > 0) {
+          return;
+        }
+        last = result.toString();
+      } catch (PrometheusException e) {
+        last = e.getMessage();
+      }
+      clock.sleep(Duration.ofMillis(500));
+    }
+    throw new IllegalStateException("prometheus at " + prometheus.url() + " recorded no checkout traffic within "
+        + DATA_TIMEOUT.toSeconds() + "s (" + TRAFFIC_QUERY + "; last: " + last + "); logs in "
+        + settings.workDir().resolve("logs") + " and " + prometheus.logFile());
+  }
+
+  private static URI metrics(int port) {
+    return URI.create("http://127.0.0.1:" + port + "/metrics");
+  }
+
+  private Path directory(String name) {
+    try {
+      return Files.createDirectories(settings.workDir().resolve(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + settings.workDir().resolve(name), e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(file + ": cannot read the lab's config (expected the firedrill checkout's "
+          + "fixtures/lab; run from the repository root or pass --lab-dir)", e);
+    }
+  }
+
+  /** The URLs a user needs, by name, for {@code lab up}'s output. */
+  public Map<String, String> urls() {
+    Map<String, String> urls = new LinkedHashMap<>();
+    components.forEach(c -> urls.put(c.name(), c.url()));
+    return urls;
+  }
+}
