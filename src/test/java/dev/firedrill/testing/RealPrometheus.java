@@ -6,14 +6,12 @@ import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;
 import dev.firedrill.time.Clock;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * {@link LocalPrometheus} for tests: the real binary, skipped when it is missing, or failing the
@@ -113,20 +111,6 @@ public final class RealPrometheus implements AutoCloseable {
 
   /** The binary, or a skipped test (a failed one when {@code CI=true}) that says how to get it. */
   static Path binary() {
-    Optional<Path> found = LocalPrometheus.findBinary();
-    if (found.isPresent()) {
-      if (!Files.isExecutable(found.get())) {
-        Assertions.fail(found.get() + " is not an executable file (expected the prometheus binary; check FIREDRILL_PROMETHEUS)");
-      }
-      return found.get();
-    }
-    String why = "the prometheus binary is not on the PATH; install it (bin/install-deps or apt-get install prometheus)"
-        + " or set FIREDRILL_PROMETHEUS to its path";
-    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-      Assertions.fail(why + " (CI=true, so this fails instead of skipping)");
-    }
-    System.err.println("SKIPPED (Surefire counts a skipped class as 0 tests): " + why);
-    Assumptions.abort(why);
-    throw new AssertionError("unreachable");
+    return RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
   }
 }

@@ -1,0 +1,32 @@
+package dev.firedrill.testing;
+
+import dev.firedrill.lab.stack.Binaries;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/** A binary a test needs: skipped when missing, failed when missing in CI ({@code CI=true}). */
+public final class RequiredBinary {
+
+  private RequiredBinary() {}
+
+  public static Path find(String name, String environmentVariable, String debianPackage) {
+    Optional<Path> found = Binaries.find(environmentVariable, name);
+    if (found.isPresent()) {
+      if (!Files.isExecutable(found.get())) {
+        Assertions.fail(found.get() + " is not an executable file (expected the " + name + " binary; check "
+            + environmentVariable + ")");
+      }
+      return found.get();
+    }
+    String why = Binaries.missing(name, environmentVariable, debianPackage);
+    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      Assertions.fail(why + " (CI=true, so this fails instead of skipping)");
+    }
+    System.err.println("SKIPPED: " + why);
+    Assumptions.abort(why);
+    throw new AssertionError("unreachable");
+  }
+}
