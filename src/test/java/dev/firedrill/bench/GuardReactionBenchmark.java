@@ -48,6 +48,7 @@ class GuardReactionBenchmark {
   static final double ERROR_RATIO_DURING = 1.0;
   static final Duration INTERVAL = Duration.ofSeconds(1);
   static final Duration STEP = Duration.ofMillis(100);
+  static final int DRILLS_PER_SWEEP = 20;
   static final ObjectMapper JSON = new ObjectMapper();
 
   @RegisterExtension static final DemoStack stack = new DemoStack();
@@ -78,17 +79,20 @@ class GuardReactionBenchmark {
     report.line("drill: firedrill run, steady_state.interval %ds, one cpu-burn worker, duration 30s, ttl 40s",
         INTERVAL.toSeconds());
     report.line("guard: burn_rate objective %s, max %s, error_ratio %s", OBJECTIVE, MAX_BURN, SyntheticService.ERROR_RATIO);
-    report.line("flip:  error ratio 0 -> %s once the journal shows the fault injected (burn rate up to %.0f > max %s)",
+    report.line("start: each drill starts 0 to 950 ms (a 50 ms step per drill, shuffled; column delay) after the rate"
+        + " window is free of errors, so the drill's polls fall at every phase against the 1 s scrapes");
+    report.line("flip:  error ratio 0 -> %s as soon as the journal shows the fault injected (burn rate up to %.0f > max %s)",
         ERROR_RATIO_DURING, ERROR_RATIO_DURING / (1 - OBJECTIVE), MAX_BURN);
     report.line("breach: first time the guard's query, evaluated every %d ms and then bisected to 1 ms, shows"
         + " error_ratio/(1-objective) > max", STEP.toMillis());
     report.line("reaction: breach -> last faults[].revert.at (every fault verified reverted)");
     report.line("warm-up drill (not counted): verdict %s, reaction %.3f s", warmUp.verdict(), warmUp.reaction());
     report.line("");
-    report.line("%-5s %-9s %13s %15s %15s %13s", "drill", "verdict", "flip->breach s", "breach->abort s",
-        "abort->revert s", "reaction s");
+    report.line("%-5s %-9s %8s %14s %15s %15s %11s", "drill", "verdict", "delay s", "flip->breach s",
+        "breach->abort s", "abort->revert s", "reaction s");
     for (Drill d : drills) {
-      report.line("%-5d %-9s %13.3f %15.3f %15.3f %13.3f", d.number(), d.verdict(), seconds(d.flip(), d.breach()),
+      report.line("%-5d %-9s %8.3f %14.3f %15.3f %15.3f %11.3f", d.number(), d.verdict(),
+          startDelay(d.number()).toMillis() / 1000.0, seconds(d.flip(), d.breach()),
           seconds(d.breach(), d.abortedAt()), seconds(d.abortedAt(), d.revertedAt()), d.reaction());
     }
     List<Double> reactions = drills.stream().map(Drill::reaction).toList();
@@ -119,6 +123,11 @@ class GuardReactionBenchmark {
     service.setErrorRatio(0);
     // The 5 s rate window must hold no error before preflight, or the drill is not-run.
     stack.prometheus().awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
+    // The wait above ends just after a scrape (when the last error leaves the rate window), and the
+    // drill polls every interval from its start: without a delay every drill would poll at the same
+    // phase against the scrapes, so the breach (always at a scrape) would always meet the next poll
+    // after the same wait. Stepping the start by 50 ms spreads the polls over the scrape interval.
+    Thread.sleep(startDelay(number).toMillis());
     Path journal = dir.resolve("drill-" + number + ".json");
     StringWriter output = new StringWriter();
     CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> {
@@ -151,6 +160,11 @@ class GuardReactionBenchmark {
     Instant breach = firstBreach(prometheus, flip, revertedAt.plusSeconds(2));
     return new Drill(number, exit, done.path("verdict").asText("?"), done.path("abort_reason").asText(""),
         flip, breach, abortedAt, revertedAt, output.toString());
+  }
+
+  /** 0, 50, ..., 950 ms in a fixed shuffled order (7 and 20 are coprime), so 20 drills cover the interval. */
+  static Duration startDelay(int number) {
+    return INTERVAL.dividedBy(DRILLS_PER_SWEEP).multipliedBy((number * 7L) % DRILLS_PER_SWEEP);
   }
 
   /** The first instant in [from, to] at which the guard's query shows the breach, to the millisecond. */
