@@ -17,8 +17,6 @@ final class BenchReport {
   BenchReport(String name) {
     this.name = name;
     line("==== " + name + " ====");
-    line("host: " + Runtime.getRuntime().availableProcessors() + " cores, java " + System.getProperty("java.version")
-        + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version"));
   }
 
   BenchReport line(String format, Object... args) {
@@ -28,6 +26,9 @@ final class BenchReport {
 
   /** Prints the block and writes it beside the build's other output; returns the file. */
   Path finish() {
+    line("host: %d cores, java %s, %s %s; load average (1, 5, 15 min) at the end: %s",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+        System.getProperty("os.name"), System.getProperty("os.version"), loadAverage());
     line("==== end of " + name + " ====");
     System.out.print(text);
     System.out.flush();
@@ -41,6 +42,16 @@ final class BenchReport {
     }
     System.out.println("(written to " + file.toAbsolutePath().normalize() + ")");
     return file;
+  }
+
+  /** The host's load average, which says whether other work competed for the 2 cores. */
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   static double median(List<Double> values) {
