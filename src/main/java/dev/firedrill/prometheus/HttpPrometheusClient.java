@@ -2,6 +2,7 @@ package dev.firedrill.prometheus;
 
 import dev.firedrill.experiment.Durations;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -12,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -63,12 +65,30 @@ public final class HttpPrometheusClient implements PrometheusClient {
   @Override
   public QueryResult query(String promql) throws PrometheusException {
     Objects.requireNonNull(promql, "promql");
-    HttpResponse<String> response = send(promql);
+    HttpResponse<String> response = send(promql, null);
     return interpret(promql, response.statusCode(), response.body());
   }
 
-  private HttpResponse<String> send(String promql) throws PrometheusException {
+  /**
+   * An instant query evaluated at {@code at} rather than at the server's "now" (the API's
+   * {@code time} parameter, in Unix seconds with up to nanosecond decimals).
+   */
+  public QueryResult query(String promql, Instant at) throws PrometheusException {
+    Objects.requireNonNull(promql, "promql");
+    Objects.requireNonNull(at, "at");
+    HttpResponse<String> response = send(promql, at);
+    return interpret(promql, response.statusCode(), response.body());
+  }
+
+  /** {@code at} as the API's {@code time} parameter: Unix seconds, decimals only when needed. */
+  static String unixSeconds(Instant at) {
+    return BigDecimal.valueOf(at.getEpochSecond()).add(BigDecimal.valueOf(at.getNano(), 9))
+        .stripTrailingZeros().toPlainString();
+  }
+
+  private HttpResponse<String> send(String promql, Instant at) throws PrometheusException {
     String form = "query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+        + (at == null ? "" : "&time=" + unixSeconds(at))
         + "&timeout=" + timeout.toMillis() + "ms";
     HttpRequest.Builder request = HttpRequest.newBuilder(server.queryEndpoint())
         .timeout(timeout)

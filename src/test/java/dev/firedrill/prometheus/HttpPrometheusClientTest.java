@@ -58,6 +58,31 @@ class HttpPrometheusClientTest {
   }
 
   @Test
+  void queryAtAGivenTimeSendsTheTimeInUnixSeconds() throws Exception {
+    stub.respondJson(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000.123,\"0.25\"]}}");
+
+    QueryResult result = client().query("up", Instant.parse("2023-11-14T22:13:20.123Z"));
+
+    assertThat(result).isEqualTo(new QueryResult.Scalar(Instant.parse("2023-11-14T22:13:20.123Z"), 0.25));
+    assertThat(stub.lastRequest().path()).isEqualTo("/api/v1/query");
+    assertThat(stub.lastRequest().body()).isEqualTo("query=up&time=1700000000.123&timeout=5000ms");
+
+    client().query("up", Instant.parse("2023-11-14T22:13:20Z"));
+    assertThat(stub.lastRequest().body()).isEqualTo("query=up&time=1700000000&timeout=5000ms");
+    client().query("up", Instant.parse("2023-11-14T22:13:20.000000001Z"));
+    assertThat(stub.lastRequest().body()).isEqualTo("query=up&time=1700000000.000000001&timeout=5000ms");
+    assertThat(HttpPrometheusClient.unixSeconds(Instant.parse("1969-12-31T23:59:59.5Z"))).isEqualTo("-0.5");
+  }
+
+  @Test
+  void queryAtAGivenTimeReportsFailuresLikeAnyQuery() {
+    stub.respondJson(400, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}");
+    assertThatThrownBy(() -> client().query("up(", Instant.parse("2023-11-14T22:13:20Z")))
+        .isInstanceOf(PrometheusException.class)
+        .hasMessageStartingWith("Prometheus at " + server + " refused query \"up(\"");
+  }
+
+  @Test
   void parsesEveryResultTypeAndSpecialValues() throws Exception {
     stub.respondJson(200, """
         {"status":"success","data":{"resultType":"vector","result":[

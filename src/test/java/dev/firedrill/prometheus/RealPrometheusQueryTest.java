@@ -44,6 +44,18 @@ class RealPrometheusQueryTest {
   }
 
   @Test
+  void queryAtAGivenTimeEvaluatesThere() throws Exception {
+    Instant at = Instant.now().minusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    QueryResult result = prometheus().client().query("time()", at);
+    assertThat(result).isEqualTo(new QueryResult.Scalar(at, at.toEpochMilli() / 1000.0));
+
+    prometheus().awaitQuery("demo_requests_total{code=\"200\"}", Results.nonEmptyVector(), WAIT);
+    Instant beforeAnyScrape = Instant.now().minus(Duration.ofHours(1));
+    QueryResult past = prometheus().client().query("demo_requests_total", beforeAnyScrape);
+    assertThat(Results.emptyVector().test(past)).as("an hour before any scrape: %s", past).isTrue();
+  }
+
+  @Test
   void scalarTextAndMatrix() throws Exception {
     QueryResult scalar = prometheus().client().query("scalar(vector(2.5))");
     assertThat(scalar).isInstanceOf(QueryResult.Scalar.class);
