@@ -2,6 +2,7 @@ package dev.firedrill.engine;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.experiment.Durations;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
@@ -54,9 +55,13 @@ public final class Cleanup {
     Fault fault;
     try {
       FaultSpec spec = FaultSpecJson.read(node.path("spec"));
-      Map<String, Object> state = node.hasNonNull("state")
-          ? Jsons.MAPPER.convertValue(node.get("state"), new TypeReference<Map<String, Object>>() {})
-          : null;
+      if (!node.hasNonNull("state")) {
+        // firedrill died inside inject(), before the journal learned what it started.
+        return new Outcome(index, kind, false, "no state was recorded (firedrill stopped while injecting it), so "
+            + "cleanup cannot find what it started; its ttl of " + spec.ttl().map(Durations::format).orElse("(none)")
+            + " from " + node.path("started_at").asText("its start") + " ends it by itself");
+      }
+      Map<String, Object> state = Jsons.MAPPER.convertValue(node.get("state"), new TypeReference<Map<String, Object>>() {});
       fault = faults.restore(spec, state);
     } catch (FaultException | IllegalArgumentException e) {
       return new Outcome(index, kind, false, "cannot rebuild the fault from the journal: " + e.getMessage());
