@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.firedrill.lab.SyntheticService;
 import dev.firedrill.testing.DemoStack;
+import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.Procs;
 import dev.firedrill.testing.Results;
 import java.io.IOException;
@@ -117,7 +118,7 @@ class SigkillIT {
     System.out.printf("SigkillIT: cpu-burn workers gone %.1f s after firedrill was killed (ttl 8s)%n",
         (System.nanoTime() - killedAt) / 1e9);
 
-    Run cleanup = run("cleanup", journal.toString());
+    FiredrillJar.Run cleanup = run("cleanup", journal.toString());
     assertThat(cleanup.exit()).as("cleanup output: %s", cleanup.output()).isZero();
     assertThat(cleanup.output()).contains("fault 0 (cpu-burn): nothing left to revert");
 
@@ -128,7 +129,7 @@ class SigkillIT {
     assertThat(cleanedFault.path("revert").path("detail").asText()).startsWith("cleanup: nothing left to revert");
     assertThat(cleanedFault.path("revert").has("at")).isTrue();
 
-    Run again = run("cleanup", journal.toString());
+    FiredrillJar.Run again = run("cleanup", journal.toString());
     assertThat(again.exit()).isZero();
     assertThat(again.output()).contains(journal + ": nothing left to revert");
     assertNoTempFiles(journal);
@@ -168,7 +169,7 @@ class SigkillIT {
     assertThat(Procs.state(decoy.pid(), decoy.startTicks())).as("decoy state after the kill").isEqualTo('T');
     assertThat(Procs.alive(watchdogPid, watchdogStart)).as("the watchdog outlives firedrill").isTrue();
 
-    Run cleanup = run("cleanup", journal.toString());
+    FiredrillJar.Run cleanup = run("cleanup", journal.toString());
     assertThat(cleanup.exit()).as("cleanup output: %s", cleanup.output()).isZero();
     assertThat(cleanup.output()).contains("fault 0 (process-kill): reverted:");
     char state = Procs.state(decoy.pid(), decoy.startTicks());
@@ -210,39 +211,12 @@ class SigkillIT {
     return file;
   }
 
-  private static List<String> command(String... args) {
-    String jar = System.getenv("FIREDRILL_JAR");
-    assertThat(jar).as("FIREDRILL_JAR (set by failsafe to the shaded jar)").isNotBlank();
-    assertThat(Path.of(jar)).as("FIREDRILL_JAR").isRegularFile();
-    List<String> command = new ArrayList<>(List.of(Procs.java(), "-jar", jar));
-    command.addAll(List.of(args));
-    return command;
-  }
-
   private Process firedrill(String... args) throws IOException {
-    return new ProcessBuilder(command(args))
-        .directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .redirectOutput(dir.resolve("run.out").toFile())
-        .redirectError(dir.resolve("run.err").toFile())
-        .start();
+    return FiredrillJar.start(dir, dir.resolve("run.out"), dir.resolve("run.err"), args);
   }
 
-  record Run(int exit, String output) {}
-
-  private Run run(String... args) throws Exception {
-    Path out = dir.resolve("cmd-" + System.nanoTime() + ".out");
-    Process process = new ProcessBuilder(command(args))
-        .directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(out.toFile())
-        .start();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      fail("firedrill " + String.join(" ", args) + " did not finish within 60s; output: " + Files.readString(out));
-    }
-    return new Run(process.exitValue(), Files.readString(out));
+  private FiredrillJar.Run run(String... args) throws Exception {
+    return FiredrillJar.run(dir, Duration.ofSeconds(60), args);
   }
 
   private void kill9() throws InterruptedException {

@@ -1,0 +1,86 @@
+package dev.firedrill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.lab.stack.Loopback;
+import dev.firedrill.testing.FiredrillJar;
+import dev.firedrill.testing.RequiredBinary;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code firedrill demo} end to end from the packaged jar against the real Prometheus and
+ * Alertmanager: the whole lab starts, the fixture drill runs, and everything it started stops.
+ */
+class DemoIT {
+
+  private static final Duration LIMIT = Duration.ofMinutes(3);
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void binaries() {
+    RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+  }
+
+  private FiredrillJar.Run demo(String experiment) throws Exception {
+    Path repo = Path.of("").toAbsolutePath();
+    return FiredrillJar.run(repo, LIMIT, "demo", "--dir", dir.toString(),
+        "--experiment", repo.resolve(experiment).toString());
+  }
+
+  private JsonNode journal(String id) throws Exception {
+    return new ObjectMapper().readTree(dir.resolve(id + ".journal.json").toFile());
+  }
+
+  @Test
+  void theMildFixtureHoldsAndTheLabStops() throws Exception {
+    FiredrillJar.Run run = demo("fixtures/experiments/payments-latency.yaml");
+
+    assertThat(run.exit()).as(run.output()).isZero();
+    assertThat(run.output()).contains("demo: prometheus on http://127.0.0.1:", "demo: alertmanager on http://127.0.0.1:",
+        " inject http-latency: ", " verdict held: ", "demo: payments-latency ended held (exit 0)",
+        "demo: journal " + dir.resolve("payments-latency.journal.json"));
+    JsonNode journal = journal("payments-latency");
+    assertThat(journal.path("verdict").asText()).isEqualTo("held");
+    assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
+    assertLabStopped(run.output());
+  }
+
+  @Test
+  void theSevereFixtureIsAbortedByTheBurnRateGuard() throws Exception {
+    FiredrillJar.Run run = demo("fixtures/experiments/payments-outage.yaml");
+
+    assertThat(run.exit()).as(run.output()).isEqualTo(3);
+    JsonNode journal = journal("payments-outage");
+    assertThat(journal.path("verdict").asText()).isEqualTo("aborted");
+    assertThat(journal.path("reason").asText()).startsWith("burn rate ");
+    assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
+    assertLabStopped(run.output());
+  }
+
+  /** Nothing listens on the ports the demo announced, and no process names the demo's directory. */
+  private void assertLabStopped(String output) {
+    Matcher started = Pattern.compile("demo: (\\w+) on http://127\\.0\\.0\\.1:(\\d+)").matcher(output);
+    int components = 0;
+    while (started.find()) {
+      components++;
+      assertThat(Loopback.inUse(Integer.parseInt(started.group(2))))
+          .as("%s's port %s is still in use after the demo", started.group(1), started.group(2)).isFalse();
+    }
+    assertThat(components).as("components the demo announced").isEqualTo(6);
+    String marker = dir.toString();
+    assertThat(ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false)))
+        .as("processes still running with %s on their command line", marker)
+        .isEmpty();
+  }
+}
