@@ -19,19 +19,19 @@ import java.util.Locale;
  * 40 ms to what the tests measure). {@code /echo} answers what it got (method, path, query,
  * headers, body) as JSON; {@code /bytes?n=N} answers N bytes; anything else answers "ok".
  */
-final class Upstream implements AutoCloseable {
+public final class Upstream implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Listener listener;
 
-  Upstream() throws IOException {
+  public Upstream() throws IOException {
     listener = new Listener(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), "test-upstream",
         (socket, executor) -> serve(socket));
     listener.start();
   }
 
-  URI url() {
+  public URI url() {
     return URI.create("http://127.0.0.1:" + listener.address().getPort());
   }
 
