@@ -84,6 +84,11 @@ class ExperimentLoaderTest {
         "payments-server", "TERM", Optional.of(50.0), Optional.of(Duration.ofMinutes(15))));
     assertThat(kill.prometheus().bearerToken()).isEqualTo(new TokenSource.FromEnv("PROM_TOKEN"));
 
+    Experiment slow = ExperimentLoader.load(FIXTURES.resolve("experiments/http-latency.yaml"));
+    assertThat(slow.method().faults()).containsExactly(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474"),
+        "payments", 5, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)),
+        Optional.of(Duration.ofMinutes(15)), Optional.empty()));
+
     Experiment large = ExperimentLoader.load(FIXTURES.resolve("experiments/large-200-lines.yaml"));
     assertThat(large.steadyState().slis()).hasSize(22);
     assertThat(large.abort().rules()).hasSize(22);
