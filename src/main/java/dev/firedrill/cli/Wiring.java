@@ -81,6 +81,11 @@ final class Wiring {
       }
 
       @Override
+      public Fault create(int index, FaultSpec spec) {
+        return Faults.create(spec, context, index);
+      }
+
+      @Override
       public Fault restore(FaultSpec spec, Map<String, Object> state) throws FaultException {
         return Faults.restore(spec, context, state);
       }

@@ -10,5 +10,13 @@ public interface FaultProvider {
 
   Fault create(FaultSpec spec);
 
+  /**
+   * The fault at {@code index} in {@code method.faults}; the index names what the fault leaves
+   * behind (a proxy toxic's name). Providers that do not care keep this default.
+   */
+  default Fault create(int index, FaultSpec spec) {
+    return create(spec);
+  }
+
   Fault restore(FaultSpec spec, Map<String, Object> state) throws FaultException;
 }

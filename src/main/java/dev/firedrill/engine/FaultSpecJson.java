@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.Durations;
 import dev.firedrill.experiment.FaultSpec;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 
 /** A fault spec in the journal, in the experiment file's own words, so cleanup can rebuild it. */
@@ -21,20 +23,51 @@ final class FaultSpecJson {
       kill.percent().ifPresent(p -> node.put("percent", p));
     } else if (spec instanceof FaultSpec.CpuBurn burn) {
       node.put("workers", burn.workers());
+    } else if (spec instanceof FaultSpec.HttpToxic toxic) {
+      node.put("proxy", toxic.proxy().toString());
+      node.put("proxy_name", toxic.proxyName());
+      node.put("percent", toxic.percent());
+      FaultSpec.HttpToxic.Effect effect = toxic.effect();
+      if (effect instanceof FaultSpec.HttpToxic.Latency latency) {
+        node.put("latency", Durations.format(latency.latency()));
+        node.put("jitter", Durations.format(latency.jitter()));
+      } else if (effect instanceof FaultSpec.HttpToxic.Error error) {
+        node.put("status", error.status());
+      } else if (effect instanceof FaultSpec.HttpToxic.Timeout timeout) {
+        node.put("timeout", Durations.format(timeout.timeout()));
+      }
+      toxic.adminTokenEnv().ifPresent(variable -> node.put("admin_token_env", variable));
     }
     spec.ttl().ifPresent(ttl -> node.put("ttl", Durations.format(ttl)));
     return node;
   }
 
   static FaultSpec read(JsonNode node) {
-    Optional<java.time.Duration> ttl = node.hasNonNull("ttl")
+    Optional<Duration> ttl = node.hasNonNull("ttl")
         ? Optional.of(Durations.parse(node.get("ttl").asText())) : Optional.empty();
     String kind = node.path("kind").asText();
     return switch (kind) {
       case "process-kill" -> new FaultSpec.ProcessKill(node.path("match").asText(), node.path("signal").asText(),
           node.hasNonNull("percent") ? Optional.of(node.get("percent").asDouble()) : Optional.empty(), ttl);
       case "cpu-burn" -> new FaultSpec.CpuBurn(node.path("workers").asInt(), ttl);
+      case "http-latency", "http-error", "http-reset", "http-timeout" -> httpToxic(node, kind, ttl);
       default -> throw new IllegalArgumentException("unknown fault kind \"" + kind + "\" in the journal");
     };
+  }
+
+  private static FaultSpec.HttpToxic httpToxic(JsonNode node, String kind, Optional<Duration> ttl) {
+    FaultSpec.HttpToxic.Effect effect = switch (kind) {
+      case "http-latency" -> new FaultSpec.HttpToxic.Latency(duration(node, "latency"), duration(node, "jitter"));
+      case "http-error" -> new FaultSpec.HttpToxic.Error(node.path("status").asInt(FaultSpec.HttpToxic.DEFAULT_STATUS));
+      case "http-timeout" -> new FaultSpec.HttpToxic.Timeout(duration(node, "timeout"));
+      default -> new FaultSpec.HttpToxic.Reset();
+    };
+    return new FaultSpec.HttpToxic(URI.create(node.path("proxy").asText()), node.path("proxy_name").asText(null),
+        node.path("percent").asDouble(FaultSpec.HttpToxic.DEFAULT_PERCENT), effect, ttl,
+        Optional.ofNullable(node.path("admin_token_env").asText(null)));
+  }
+
+  private static Duration duration(JsonNode node, String key) {
+    return node.hasNonNull(key) ? Durations.parse(node.get(key).asText()) : null;
   }
 }

@@ -43,7 +43,7 @@ public final class Planner {
     List<Plan.PlannedFault> planned = new ArrayList<>();
     for (int i = 0; i < method.faults().size(); i++) {
       FaultSpec spec = method.faults().get(i);
-      Fault fault = faults.create(spec);
+      Fault fault = faults.create(i, spec);
       try {
         planned.add(new Plan.PlannedFault(fault, fault.plan()));
       } catch (FaultException e) {

@@ -11,10 +11,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
@@ -32,13 +35,34 @@ public final class ExperimentLoader {
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern SECRET = Pattern.compile(
       "(?i).*(token|password|passwd|secret|api_?key|authorization|credential|basic_?auth).*");
-  private static final List<String> KINDS = List.of("process-kill", "cpu-burn");
-  private static final List<String> PROCESS_KILL_KEYS = List.of("kind", "match", "signal", "percent", "ttl");
-  private static final List<String> CPU_BURN_KEYS = List.of("kind", "workers", "ttl");
+  private static final Pattern PROXY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  private static final List<String> HTTP_KEYS = List.of("kind", "proxy", "proxy_name", "percent", "ttl", "admin_token_env");
+  /** Each fault kind and its keys, in the order messages list them. */
+  private static final Map<String, List<String>> KEYS = keys();
+  private static final List<String> KINDS = List.copyOf(KEYS.keySet());
+  private static final String KIND_LIST = String.join(", ", KINDS.subList(0, KINDS.size() - 1))
+      + " or " + KINDS.get(KINDS.size() - 1);
   private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
   private static final List<String> MISSING = List.of("fail", "inconclusive");
   private static final String USE_TOKEN_KEYS = "use bearer_token_env or bearer_token_file";
   private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
+
+  private static Map<String, List<String>> keys() {
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    keys.put("process-kill", List.of("kind", "match", "signal", "percent", "ttl"));
+    keys.put("cpu-burn", List.of("kind", "workers", "ttl"));
+    keys.put("http-latency", plus(HTTP_KEYS, "latency", "jitter"));
+    keys.put("http-error", plus(HTTP_KEYS, "status"));
+    keys.put("http-reset", HTTP_KEYS);
+    keys.put("http-timeout", plus(HTTP_KEYS, "timeout"));
+    return Collections.unmodifiableMap(keys);
+  }
+
+  private static List<String> plus(List<String> keys, String... more) {
+    List<String> all = new ArrayList<>(keys);
+    all.addAll(List.of(more));
+    return List.copyOf(all);
+  }
 
   private final Node.Context context;
   /** The SLI names of the steady state, for the abort rules. */
@@ -129,7 +153,8 @@ public final class ExperimentLoader {
       return null;
     }
     refuseSecrets(section, true);
-    URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"));
+    URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"),
+        "http://127.0.0.1:9090", USE_TOKEN_KEYS);
     Duration timeout = section.get("timeout").duration(true);
     Node env = section.get("bearer_token_env");
     Node file = section.get("bearer_token_file");
@@ -168,7 +193,7 @@ public final class ExperimentLoader {
     }
   }
 
-  private static URI url(Node node) {
+  private static URI url(Node node, String example, String credentialsHint) {
     String text = node.text();
     if (text == null) {
       return null;
@@ -180,12 +205,12 @@ public final class ExperimentLoader {
       uri = null;
     }
     if (text.contains("@") && (uri == null || uri.getRawUserInfo() != null)) {
-      node.problem("credentials in the URL are refused; " + USE_TOKEN_KEYS);
+      node.problem("credentials in the URL are refused; " + credentialsHint);
       return null;
     }
     if (uri == null || uri.getHost() == null
         || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
-      return node.fail("expected an http or https URL such as http://127.0.0.1:9090");
+      return node.fail("expected an http or https URL such as " + example);
     }
     return uri;
   }
@@ -279,7 +304,7 @@ public final class ExperimentLoader {
     if (item == null) {
       return null;
     }
-    String kind = item.get("kind").required("expected a fault kind: process-kill or cpu-burn")
+    String kind = item.get("kind").required("expected a fault kind: " + KIND_LIST)
         .choice("fault kind", KINDS, UnaryOperator.identity());
     Optional<Duration> ttl = Optional.ofNullable(item.get("ttl").duration(true));
     if ("process-kill".equals(kind)) {
@@ -291,23 +316,67 @@ public final class ExperimentLoader {
       if (percent != null && !(percent > 0 && percent <= 100)) {
         percent = percentNode.fail("expected a percentage in (0, 100], such as 50");
       }
-      item.rejectUnknownKeys(key -> elsewhere(key, CPU_BURN_KEYS, "cpu-burn", "process-kill"));
+      item.rejectUnknownKeys(key -> elsewhere(key, kind));
       return context.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(percent), ttl) : null;
     }
     if ("cpu-burn".equals(kind)) {
       Integer workers = item.get("workers")
           .required("cpu-burn needs workers: how many busy processes to start, at least 1").integer(1);
-      item.rejectUnknownKeys(key -> elsewhere(key, PROCESS_KILL_KEYS, "process-kill", "cpu-burn"));
+      item.rejectUnknownKeys(key -> elsewhere(key, kind));
       return context.clean() ? new FaultSpec.CpuBurn(workers, ttl) : null;
     }
-    PROCESS_KILL_KEYS.forEach(item::claim); // kind unknown or missing: only keys no fault has are unknown
-    CPU_BURN_KEYS.forEach(item::claim);
+    if (kind != null) {
+      return httpToxic(item, kind, ttl);
+    }
+    KEYS.values().forEach(keys -> keys.forEach(item::claim)); // kind unknown or missing: only keys no fault has are unknown
     item.rejectUnknownKeys(null);
     return null;
   }
 
-  private static String elsewhere(String key, List<String> otherKeys, String otherKind, String kind) {
-    return otherKeys.contains(key) ? key + " applies to " + otherKind + ", not " + kind : null;
+  private FaultSpec httpToxic(Node item, String kind, Optional<Duration> ttl) {
+    URI proxy = url(item.get("proxy").required(kind + " needs proxy: the URL of the fault proxy's admin API,"
+        + " such as http://127.0.0.1:8474"), "http://127.0.0.1:8474", "use admin_token_env");
+    String proxyName = item.get("proxy_name").text(PROXY_NAME,
+        "expected a proxy name of letters, digits, '.', '_' and '-', such as payments");
+    Node percentNode = item.get("percent");
+    Double percent = percentNode.percent();
+    if (percent != null && !(percent > 0 && percent <= 100)) {
+      percent = percentNode.fail("expected a percentage of requests in (0, 100], such as 5 or \"5%\"");
+    }
+    String tokenEnv = item.get("admin_token_env").text(ENV_NAME,
+        "expected the name of an environment variable such as PROXY_TOKEN");
+    FaultSpec.HttpToxic.Effect effect = switch (kind) {
+      case "http-latency" -> {
+        Duration latency = item.get("latency").required("http-latency needs latency: the delay to add, such as 200ms")
+            .duration(true);
+        Duration jitter = item.get("jitter").duration(false);
+        yield latency == null ? null : new FaultSpec.HttpToxic.Latency(latency, jitter);
+      }
+      case "http-error" -> {
+        Node statusNode = item.get("status");
+        Integer status = statusNode.integer(0);
+        if (status != null && (status < 400 || status > 599)) {
+          statusNode.fail("expected an HTTP error status from 400 to 599, such as 503");
+          yield null;
+        }
+        yield new FaultSpec.HttpToxic.Error(status == null ? FaultSpec.HttpToxic.DEFAULT_STATUS : status);
+      }
+      case "http-timeout" -> new FaultSpec.HttpToxic.Timeout(item.get("timeout").duration(false));
+      default -> new FaultSpec.HttpToxic.Reset();
+    };
+    item.rejectUnknownKeys(key -> elsewhere(key, kind));
+    return context.clean()
+        ? new FaultSpec.HttpToxic(proxy, proxyName, percent == null ? FaultSpec.HttpToxic.DEFAULT_PERCENT : percent,
+            effect, ttl, Optional.ofNullable(tokenEnv))
+        : null;
+  }
+
+  /** "latency applies to http-latency, not http-error" for a key that belongs to other fault kinds. */
+  private static String elsewhere(String key, String kind) {
+    List<String> owners = KEYS.entrySet().stream()
+        .filter(entry -> !entry.getKey().equals(kind) && entry.getValue().contains(key))
+        .map(Map.Entry::getKey).toList();
+    return owners.isEmpty() ? null : key + " applies to " + String.join(", ", owners) + ", not " + kind;
   }
 
   /** {@code sigterm}, {@code SIGTERM} and {@code term} are all {@code TERM}. */

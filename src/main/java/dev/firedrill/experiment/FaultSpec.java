@@ -1,10 +1,12 @@
 package dev.firedrill.experiment;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /** A fault as the experiment file describes it. Each kind is one record. */
-public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn {
+public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic {
 
   /** The name used in files, journals and messages, for example {@code process-kill}. */
   String kind();
@@ -56,6 +58,93 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String target() {
       return workers + " cpu worker" + (workers == 1 ? "" : "s") + " on this host";
+    }
+  }
+
+  /**
+   * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}), acting
+   * on {@code percent} of the requests through the proxy named {@code proxyName}; the proxy removes
+   * it by itself when its ttl ends.
+   */
+  record HttpToxic(URI proxy, String proxyName, double percent, Effect effect, Optional<Duration> ttl,
+      Optional<String> adminTokenEnv) implements FaultSpec {
+
+    public static final String DEFAULT_PROXY_NAME = "payments";
+    public static final double DEFAULT_PERCENT = 100;
+    public static final int DEFAULT_STATUS = 503;
+
+    public HttpToxic {
+      Objects.requireNonNull(proxy, "proxy");
+      Objects.requireNonNull(effect, "effect");
+      proxyName = proxyName == null ? DEFAULT_PROXY_NAME : proxyName;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
+      if (!(percent > 0 && percent <= 100)) {
+        throw new IllegalArgumentException("percent must lie in (0, 100]");
+      }
+    }
+
+    @Override
+    public String kind() {
+      return effect.kind();
+    }
+
+    @Override
+    public String target() {
+      return "requests through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    /** What the toxic does to a request. */
+    public sealed interface Effect permits Latency, Error, Reset, Timeout {
+      /** The fault kind in files and journals. */
+      String kind();
+    }
+
+    /** Adds {@code latency}, plus or minus up to {@code jitter}. */
+    public record Latency(Duration latency, Duration jitter) implements Effect {
+      public Latency {
+        Objects.requireNonNull(latency, "latency");
+        jitter = jitter == null ? Duration.ZERO : jitter;
+      }
+
+      @Override
+      public String kind() {
+        return "http-latency";
+      }
+    }
+
+    /** Answers {@code status} without calling the upstream. */
+    public record Error(int status) implements Effect {
+      public Error {
+        if (status < 400 || status > 599) {
+          throw new IllegalArgumentException("status must be an HTTP error status, 400 to 599");
+        }
+      }
+
+      @Override
+      public String kind() {
+        return "http-error";
+      }
+    }
+
+    /** Closes the client's connection with a TCP RST. */
+    public record Reset() implements Effect {
+      @Override
+      public String kind() {
+        return "http-reset";
+      }
+    }
+
+    /** Holds the request; after {@code timeout} the connection closes; zero holds until the toxic goes. */
+    public record Timeout(Duration timeout) implements Effect {
+      public Timeout {
+        timeout = timeout == null ? Duration.ZERO : timeout;
+      }
+
+      @Override
+      public String kind() {
+        return "http-timeout";
+      }
     }
   }
 }

@@ -8,9 +8,18 @@ public final class Faults {
 
   private Faults() {}
 
+  /** The first fault of its experiment. */
   public static Fault create(FaultSpec spec, FaultContext context) {
+    return create(spec, context, 0);
+  }
+
+  /** {@code index} is the fault's place in {@code method.faults}; it names what the fault leaves behind. */
+  public static Fault create(FaultSpec spec, FaultContext context, int index) {
     if (spec instanceof FaultSpec.ProcessKill kill) {
       return new ProcessKillFault(kill, context);
+    }
+    if (spec instanceof FaultSpec.HttpToxic toxic) {
+      return new HttpToxicFault(toxic, context, HttpToxicFault.toxicName(context.experimentId(), index));
     }
     return new CpuBurnFault((FaultSpec.CpuBurn) spec, context);
   }
@@ -23,6 +32,9 @@ public final class Faults {
     }
     if (spec instanceof FaultSpec.ProcessKill kill) {
       return ProcessKillFault.restore(kill, context, state);
+    }
+    if (spec instanceof FaultSpec.HttpToxic toxic) {
+      return HttpToxicFault.restore(toxic, context, state);
     }
     return CpuBurnFault.restore((FaultSpec.CpuBurn) spec, context, state);
   }

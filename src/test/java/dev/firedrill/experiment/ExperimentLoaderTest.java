@@ -84,6 +84,11 @@ class ExperimentLoaderTest {
         "payments-server", "TERM", Optional.of(50.0), Optional.of(Duration.ofMinutes(15))));
     assertThat(kill.prometheus().bearerToken()).isEqualTo(new TokenSource.FromEnv("PROM_TOKEN"));
 
+    Experiment slow = ExperimentLoader.load(FIXTURES.resolve("experiments/http-latency.yaml"));
+    assertThat(slow.method().faults()).containsExactly(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474"),
+        "payments", 5, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)),
+        Optional.of(Duration.ofMinutes(15)), Optional.empty()));
+
     Experiment large = ExperimentLoader.load(FIXTURES.resolve("experiments/large-200-lines.yaml"));
     assertThat(large.steadyState().slis()).hasSize(22);
     assertThat(large.abort().rules()).hasSize(22);
@@ -243,7 +248,8 @@ class ExperimentLoaderTest {
         "exp.yaml: /steady_state/slis/0/query: missing; expected a PromQL query (line 6, column 7)",
         "exp.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both (line 6, column 7)",
         "exp.yaml: /method/duration: missing; expected how long the faults stay on, such as 10m (line 7, column 1)",
-        "exp.yaml: /method/faults/0/kind: missing; expected a fault kind: process-kill or cpu-burn (line 9, column 7)",
+        "exp.yaml: /method/faults/0/kind: missing; expected a fault kind: process-kill, cpu-burn, http-latency,"
+            + " http-error, http-reset or http-timeout (line 9, column 7)",
         "exp.yaml: /method/faults/1/match: missing; process-kill needs match: text to look for in the command line"
             + " of the processes (line 10, column 7)",
         "exp.yaml: /method/faults/2/workers: missing; cpu-burn needs workers: how many busy processes to start,"
@@ -303,7 +309,7 @@ class ExperimentLoaderTest {
             + " (line 13, column 7)");
     assertThat(problems(replace(MIN, "kind: process-kill", "kind: network-delay"))).containsExactly(
         "exp.yaml: /method/faults/0/kind: unknown fault kind \"network-delay\"; expected one of: process-kill,"
-            + " cpu-burn (line 13, column 7)");
+            + " cpu-burn, http-latency, http-error, http-reset, http-timeout (line 13, column 7)");
   }
 
   @Test
@@ -444,5 +450,105 @@ class ExperimentLoaderTest {
   void problemPrintsItsLocation() {
     assertThatThrownBy(() -> new ExperimentException(List.of())).isInstanceOf(IllegalArgumentException.class);
     assertThat(new Problem("exp.yaml", "/abort", "missing", 1, 1)).hasToString("exp.yaml: /abort: missing (line 1, column 1)");
+  }
+
+  // --- the http-* faults: toxics on the fault proxy
+
+  private static String withFault(String fault) {
+    return replace(MIN, "    - kind: process-kill\n      match: payments-server\n", fault);
+  }
+
+  private static FaultSpec onlyFault(String yaml) throws ExperimentException {
+    return ExperimentLoader.load("exp.yaml", yaml).method().faults().get(0);
+  }
+
+  @Test
+  void loadsEachHttpFaultWithItsDefaults() throws Exception {
+    URI admin = URI.create("http://127.0.0.1:8474");
+    assertThat(onlyFault(withFault("""
+            - kind: http-latency
+              proxy: http://127.0.0.1:8474
+              latency: 200ms
+              ttl: 12m
+        """))).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 100,
+        new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ZERO), Optional.of(Duration.ofMinutes(12)),
+        Optional.empty()));
+    assertThat(onlyFault(withFault("""
+            - kind: http-latency
+              proxy: http://127.0.0.1:8474/
+              proxy_name: orders
+              percent: "5%"
+              latency: 1s
+              jitter: 50ms
+              ttl: 12m
+              admin_token_env: PROXY_TOKEN
+        """))).isEqualTo(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474/"), "orders", 5,
+        new FaultSpec.HttpToxic.Latency(Duration.ofSeconds(1), Duration.ofMillis(50)),
+        Optional.of(Duration.ofMinutes(12)), Optional.of("PROXY_TOKEN")));
+    FaultSpec error = onlyFault(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', percent: 5}\n"));
+    assertThat(error).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 5,
+        new FaultSpec.HttpToxic.Error(503), Optional.empty(), Optional.empty()));
+    assertThat(error.kind()).isEqualTo("http-error");
+    assertThat(error.target()).isEqualTo("requests through proxy payments (http://127.0.0.1:8474)");
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(
+        "    - {kind: http-error, proxy: 'http://127.0.0.1:8474', status: 500}\n"))).effect())
+        .isEqualTo(new FaultSpec.HttpToxic.Error(500));
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(
+        "    - {kind: http-reset, proxy: 'http://127.0.0.1:8474'}\n"))).effect())
+        .isEqualTo(new FaultSpec.HttpToxic.Reset());
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(
+        "    - {kind: http-timeout, proxy: 'http://127.0.0.1:8474'}\n"))).effect())
+        .isEqualTo(new FaultSpec.HttpToxic.Timeout(Duration.ZERO));
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(
+        "    - {kind: http-timeout, proxy: 'http://127.0.0.1:8474', timeout: 3s}\n"))).effect())
+        .isEqualTo(new FaultSpec.HttpToxic.Timeout(Duration.ofSeconds(3)));
+  }
+
+  @Test
+  void httpFaultProblemsNameTheFieldAndTheExpectation() {
+    assertThat(problems(withFault("""
+            - kind: http-latency
+              percent: 150
+              proxy_name: "pay ments"
+              jitter: 20
+              admin_token_env: 9LIVES
+        """))).containsExactly(
+        "exp.yaml: /method/faults/0/proxy: missing; http-latency needs proxy: the URL of the fault proxy's admin API,"
+            + " such as http://127.0.0.1:8474 (line 13, column 7)",
+        "exp.yaml: /method/faults/0/latency: missing; http-latency needs latency: the delay to add, such as 200ms"
+            + " (line 13, column 7)",
+        "exp.yaml: /method/faults/0/percent: expected a percentage of requests in (0, 100], such as 5 or \"5%\","
+            + " got 150 (line 14, column 7)",
+        "exp.yaml: /method/faults/0/proxy_name: expected a proxy name of letters, digits, '.', '_' and '-',"
+            + " such as payments, got \"pay ments\" (line 15, column 7)",
+        "exp.yaml: /method/faults/0/jitter: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got 20 without"
+            + " a unit (line 16, column 7)",
+        "exp.yaml: /method/faults/0/admin_token_env: expected the name of an environment variable such as"
+            + " PROXY_TOKEN, got \"9LIVES\" (line 17, column 7)");
+    assertThat(problems(withFault("    - {kind: http-error, proxy: 'ftp://127.0.0.1:8474', status: 302}\n")))
+        .containsExactly(
+            "exp.yaml: /method/faults/0/proxy: expected an http or https URL such as http://127.0.0.1:8474,"
+                + " got \"ftp://127.0.0.1:8474\" (line 13, column 26)",
+            "exp.yaml: /method/faults/0/status: expected an HTTP error status from 400 to 599, such as 503,"
+                + " got 302 (line 13, column 57)");
+    assertThat(problems(withFault("    - {kind: http-reset, proxy: 'http://admin:pw@127.0.0.1:8474'}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/proxy: credentials in the URL are refused; use admin_token_env"
+            + " (line 13, column 26)");
+  }
+
+  @Test
+  void httpFaultUnknownKeysNameTheKindTheyBelongTo() {
+    assertThat(problems(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', latency: 1s}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/latency: unknown key; latency applies to http-latency,"
+            + " not http-error (line 13, column 58)");
+    assertThat(problems(withFault("    - {kind: http-reset, proxy: 'http://127.0.0.1:8474', workers: 2}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/workers: unknown key; workers applies to cpu-burn,"
+            + " not http-reset (line 13, column 58)");
+    assertThat(problems(withFault("    - {kind: http-latency, proxy: 'http://127.0.0.1:8474', latency: 1s, proxyname: x}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/proxyname: unknown key; did you mean \"proxy_name\"?"
+            + " (line 13, column 73)");
+    assertThat(problems(withFault("    - {kind: cpu-burn, workers: 1, percent: 5}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/percent: unknown key; percent applies to process-kill,"
+            + " http-latency, http-error, http-reset, http-timeout, not cpu-burn (line 13, column 36)");
   }
 }

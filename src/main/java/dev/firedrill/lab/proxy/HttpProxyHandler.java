@@ -1,0 +1,327 @@
+package dev.firedrill.lab.proxy;
+
+import dev.firedrill.time.Clock;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+
+/**
+ * HTTP mode: reads requests from a client connection, applies the toxics each request draws, and
+ * forwards method, target, headers (traceparent and baggage among them) and body to the upstream.
+ */
+final class HttpProxyHandler implements Listener.Handler {
+
+  static final int MAX_BODY = 8 * 1024 * 1024;
+  private static final int IDLE_TIMEOUT_MS = 60_000;
+  private static final int MAX_REQUESTS_PER_CONNECTION = 1_000_000;
+  private static final Set<String> SET_BY_PROXY = Set.of("Host", "Content-Length", "Expect");
+
+  private final UpstreamPool upstream;
+  private final String upstreamAuthority;
+  private final String pathPrefix;
+  private final ToxicTable toxics;
+  private final ProxyMetrics metrics;
+  private final Clock clock;
+
+  HttpProxyHandler(URI upstreamUrl, UpstreamPool upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
+    this.upstream = upstream;
+    this.upstreamAuthority = upstreamUrl.getRawAuthority();
+    String path = upstreamUrl.getRawPath() == null ? "" : upstreamUrl.getRawPath();
+    this.pathPrefix = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    this.toxics = toxics;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** What the connection does after one exchange. */
+  private enum Next { KEEP, CLOSE }
+
+  @Override
+  public void handle(Socket client, Executor executor) throws IOException {
+    client.setTcpNoDelay(true);
+    client.setSoTimeout(IDLE_TIMEOUT_MS);
+    HttpInput in = new HttpInput(client);
+    OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
+    for (int served = 0; served < MAX_REQUESTS_PER_CONNECTION; served++) {
+      byte[] bytes;
+      try {
+        bytes = in.readHead();
+      } catch (SocketTimeoutException e) {
+        return; // idle keep-alive connection
+      }
+      if (bytes == null) {
+        return;
+      }
+      HttpHead head;
+      try {
+        head = HttpHead.parse(bytes);
+      } catch (IOException e) {
+        answer(out, 400, "malformed request: " + e.getMessage(), true);
+        return;
+      }
+      if (exchange(head, client, in, out) == Next.CLOSE || client.isClosed()) {
+        return;
+      }
+    }
+  }
+
+  private Next exchange(HttpHead request, Socket client, HttpInput in, OutputStream out) throws IOException {
+    String[] parts = request.startParts();
+    if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
+      answer(out, 400, "expected an HTTP/1.x request line", true);
+      return Next.CLOSE;
+    }
+    boolean keepAlive = parts[2].equals("HTTP/1.1") && !request.hasToken("Connection", "close");
+    Applied applied = Applied.draw(toxics.active());
+    metrics.request(applied.label());
+
+    // Upstream side: before the request reaches the upstream.
+    Applied.sleep(clock, applied.latency(ToxicStream.UPSTREAM));
+    Optional<ActiveToxic> error = applied.first(ToxicKind.Error.class, null);
+    if (error.isPresent()) {
+      boolean expectsBody = request.contentLength() > 0 || request.chunked();
+      if (expectsBody && request.hasToken("Expect", "100-continue")) {
+        keepAlive = false; // answered before the body: the connection cannot be reused
+      } else if (readBody(request, in, out, false) == null) {
+        return Next.CLOSE;
+      }
+      int status = ((ToxicKind.Error) error.get().toxic().kind()).status();
+      answer(out, status, "injected by firedrill proxy toxic " + error.get().toxic().name(), !keepAlive);
+      return keepAlive ? Next.KEEP : Next.CLOSE;
+    }
+    if (applied.first(ToxicKind.Reset.class, ToxicStream.UPSTREAM).isPresent()) {
+      Applied.reset(client);
+      return Next.CLOSE;
+    }
+    Optional<ActiveToxic> holdUp = applied.first(ToxicKind.Timeout.class, ToxicStream.UPSTREAM);
+    if (holdUp.isPresent() && Applied.hold(holdUp.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+      return Next.CLOSE;
+    }
+
+    byte[] body = readBody(request, in, out, true);
+    if (body == null) {
+      return Next.CLOSE;
+    }
+    List<String[]> headers = new ArrayList<>(request.endToEnd(SET_BY_PROXY));
+    headers.add(0, new String[] {"Host", upstreamAuthority});
+    if (body.length > 0 || request.contentLength() >= 0 || request.chunked()) {
+      headers.add(new String[] {"Content-Length", Integer.toString(body.length)});
+    }
+    String requestLine = parts[0] + " " + target(parts[1]) + " HTTP/1.1";
+    boolean head = parts[0].equals("HEAD");
+
+    UpstreamPool.Connection connection = null;
+    HttpHead response = null;
+    for (int attempt = 0; attempt < 2 && response == null; attempt++) { // a stale pooled connection is retried once, on a new one
+      try {
+        connection = attempt == 0 ? upstream.acquire() : upstream.open();
+      } catch (IOException e) {
+        answer(out, 502, "upstream " + upstreamAuthority + " unreachable: " + e.getMessage(), !keepAlive);
+        return keepAlive ? Next.KEEP : Next.CLOSE;
+      }
+      try {
+        send(connection, requestLine, headers, body, applied.bandwidth(ToxicStream.UPSTREAM));
+        response = readResponseHead(connection.input());
+      } catch (SocketTimeoutException e) {
+        connection.closeQuietly();
+        answer(out, 504, "upstream " + upstreamAuthority + " did not answer within "
+            + UpstreamPool.READ_TIMEOUT_MS / 1000 + "s", !keepAlive);
+        return keepAlive ? Next.KEEP : Next.CLOSE;
+      } catch (IOException e) {
+        connection.closeQuietly();
+        if (!connection.reused()) {
+          answer(out, 502, "upstream " + upstreamAuthority + " failed: " + e.getMessage(), !keepAlive);
+          return keepAlive ? Next.KEEP : Next.CLOSE;
+        }
+      }
+    }
+    if (response == null) {
+      answer(out, 502, "upstream " + upstreamAuthority + " closed the connection", !keepAlive);
+      return keepAlive ? Next.KEEP : Next.CLOSE;
+    }
+
+    // Downstream side: before the response reaches the client.
+    Applied.sleep(clock, applied.latency(ToxicStream.DOWNSTREAM));
+    if (applied.first(ToxicKind.Reset.class, ToxicStream.DOWNSTREAM).isPresent()) {
+      connection.closeQuietly();
+      Applied.reset(client);
+      return Next.CLOSE;
+    }
+    Optional<ActiveToxic> holdDown = applied.first(ToxicKind.Timeout.class, ToxicStream.DOWNSTREAM);
+    if (holdDown.isPresent() && Applied.hold(holdDown.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+      connection.closeQuietly();
+      return Next.CLOSE;
+    }
+    return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM));
+  }
+
+  private String target(String target) {
+    String path = target;
+    if (!target.startsWith("/") && target.contains("://")) { // absolute-form
+      URI uri = URI.create(target);
+      path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+          + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    }
+    return pathPrefix + path;
+  }
+
+  /** The request body, whole (at most {@link #MAX_BODY}); null after answering 413 or 400. */
+  private byte[] readBody(HttpHead request, HttpInput in, OutputStream out, boolean continueFirst)
+      throws IOException {
+    long length = request.contentLength();
+    boolean chunked = request.chunked();
+    if (length <= 0 && !chunked) {
+      return new byte[0];
+    }
+    if (length > MAX_BODY) {
+      answer(out, 413, "request body of " + length + " bytes is above the proxy's limit of " + MAX_BODY, true);
+      return null;
+    }
+    if (continueFirst && request.hasToken("Expect", "100-continue")) {
+      out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream(chunked ? 8192 : (int) length);
+    if (chunked) {
+      ByteArrayOutputStream framed = new ByteArrayOutputStream();
+      in.relayChunked((bytes, offset, n) -> {
+        if (framed.size() + n > MAX_BODY + MAX_BODY / 8) {
+          throw new IOException("chunked request body above " + MAX_BODY + " bytes");
+        }
+        framed.write(bytes, offset, n);
+      });
+      Dechunk.into(framed.toByteArray(), body, MAX_BODY);
+    } else {
+      in.relay(length, HttpInput.Sink.of(body));
+    }
+    return body.toByteArray();
+  }
+
+  private void send(UpstreamPool.Connection connection, String requestLine, List<String[]> headers, byte[] body,
+      long bytesPerSecond) throws IOException {
+    OutputStream raw = connection.socket().getOutputStream();
+    OutputStream out = new BufferedOutputStream(raw, 16 * 1024);
+    HttpHead.write(out, requestLine, headers);
+    if (bytesPerSecond > 0) {
+      out.flush();
+      new Throttle(HttpInput.Sink.of(raw), bytesPerSecond, clock).write(body);
+    } else {
+      out.write(body);
+    }
+    out.flush();
+  }
+
+  /** The final response head; interim 1xx responses are skipped. */
+  private static HttpHead readResponseHead(HttpInput input) throws IOException {
+    for (int interim = 0; interim < 10; interim++) {
+      byte[] bytes = input.readHead();
+      if (bytes == null) {
+        throw new java.io.EOFException("upstream closed the connection before answering");
+      }
+      HttpHead head = HttpHead.parse(bytes);
+      String[] parts = head.startParts();
+      if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
+        throw new IOException("malformed status line");
+      }
+      if (!parts[1].startsWith("1") || parts[1].equals("101")) {
+        return head;
+      }
+    }
+    throw new IOException("too many interim responses");
+  }
+
+  private Next relayResponse(HttpHead response, boolean headRequest, UpstreamPool.Connection connection,
+      OutputStream out, boolean keepAlive, long bytesPerSecond) throws IOException {
+    String[] parts = response.startParts();
+    int status = Integer.parseInt(parts[1]);
+    boolean noBody = headRequest || status == 204 || status == 304 || (status >= 100 && status < 200);
+    boolean chunked = !noBody && response.chunked();
+    long length = noBody || chunked ? -1 : response.contentLength();
+    boolean untilClose = !noBody && !chunked && length < 0;
+    boolean upstreamReusable = !untilClose && parts[0].equals("HTTP/1.1") && !response.hasToken("Connection", "close");
+    boolean clientOpen = keepAlive && !untilClose;
+
+    List<String[]> headers = new ArrayList<>(response.endToEnd(Set.of("Content-Length")));
+    if (chunked) {
+      headers.add(new String[] {"Transfer-Encoding", "chunked"});
+    } else if (length >= 0) {
+      headers.add(new String[] {"Content-Length", Long.toString(length)});
+    } else if (noBody) {
+      response.header("Content-Length").ifPresent(value -> headers.add(new String[] {"Content-Length", value}));
+    }
+    if (!clientOpen) {
+      headers.add(new String[] {"Connection", "close"});
+    }
+    HttpHead.write(out, "HTTP/1.1 " + parts[1] + (parts.length > 2 ? " " + parts[2] : ""), headers);
+    HttpInput.Sink sink = HttpInput.Sink.of(out);
+    if (bytesPerSecond > 0) {
+      out.flush();
+      HttpInput.Sink flushing = (bytes, offset, n) -> {
+        out.write(bytes, offset, n);
+        out.flush();
+      };
+      sink = new Throttle(flushing, bytesPerSecond, clock);
+    }
+    try {
+      if (chunked) {
+        connection.input().relayChunked(sink);
+      } else if (length > 0) {
+        connection.input().relay(length, sink);
+      } else if (untilClose) {
+        connection.input().relayToEnd(sink);
+      }
+    } catch (IOException e) {
+      connection.closeQuietly();
+      throw e; // the client sees its connection end mid-response
+    }
+    out.flush();
+    if (upstreamReusable) {
+      upstream.release(connection);
+    } else {
+      connection.closeQuietly();
+    }
+    return clientOpen ? Next.KEEP : Next.CLOSE;
+  }
+
+  /** A JSON error answer from the proxy itself. */
+  static void answer(OutputStream out, int status, String message, boolean close) throws IOException {
+    byte[] body = AdminJson.error(status, message).getBytes(StandardCharsets.UTF_8);
+    List<String[]> headers = new ArrayList<>();
+    headers.add(new String[] {"Content-Type", "application/json"});
+    headers.add(new String[] {"Content-Length", Integer.toString(body.length)});
+    if (close) {
+      headers.add(new String[] {"Connection", "close"});
+    }
+    HttpHead.write(out, "HTTP/1.1 " + status + " " + reason(status), headers);
+    out.write(body);
+    out.flush();
+  }
+
+  static String reason(int status) {
+    return switch (status) {
+      case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
+      case 404 -> "Not Found";
+      case 408 -> "Request Timeout";
+      case 409 -> "Conflict";
+      case 413 -> "Content Too Large";
+      case 429 -> "Too Many Requests";
+      case 500 -> "Internal Server Error";
+      case 502 -> "Bad Gateway";
+      case 503 -> "Service Unavailable";
+      case 504 -> "Gateway Timeout";
+      default -> status < 500 ? "Client Error" : "Server Error";
+    };
+  }
+}

@@ -1,0 +1,45 @@
+package dev.firedrill.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.experiment.FaultSpec;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Every fault spec survives the journal: written as JSON text, read back equal, for cleanup. */
+class FaultSpecJsonTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final URI ADMIN = URI.create("http://127.0.0.1:8474");
+  private static final Optional<Duration> TTL = Optional.of(Duration.ofMinutes(5));
+
+  @Test
+  void everyKindRoundTrips() throws Exception {
+    List<FaultSpec> specs = List.of(
+        new FaultSpec.ProcessKill("payments-server", "TERM", Optional.of(50.0), TTL),
+        new FaultSpec.CpuBurn(2, TTL),
+        new FaultSpec.HttpToxic(ADMIN, "payments", 5, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200),
+            Duration.ofMillis(20)), TTL, Optional.of("PROXY_TOKEN")),
+        new FaultSpec.HttpToxic(ADMIN, "orders", 2.5, new FaultSpec.HttpToxic.Error(502), TTL, Optional.empty()),
+        new FaultSpec.HttpToxic(ADMIN, "payments", 100, new FaultSpec.HttpToxic.Reset(), TTL, Optional.empty()),
+        new FaultSpec.HttpToxic(ADMIN, "payments", 10, new FaultSpec.HttpToxic.Timeout(Duration.ofSeconds(3)),
+            Optional.empty(), Optional.empty()));
+    for (FaultSpec spec : specs) {
+      String text = FaultSpecJson.write(spec).toString();
+      assertThat(FaultSpecJson.read(JSON.readTree(text))).as(text).isEqualTo(spec);
+    }
+  }
+
+  @Test
+  void anHttpToxicIsWrittenInTheFilesOwnWordsWithTheTokensPlaceNeverItsValue() {
+    FaultSpec spec = new FaultSpec.HttpToxic(ADMIN, "payments", 5, new FaultSpec.HttpToxic.Latency(
+        Duration.ofMillis(200), Duration.ZERO), TTL, Optional.of("PROXY_TOKEN"));
+    assertThat(FaultSpecJson.write(spec).toString()).isEqualTo("{\"kind\":\"http-latency\","
+        + "\"proxy\":\"http://127.0.0.1:8474\",\"proxy_name\":\"payments\",\"percent\":5.0,\"latency\":\"200ms\","
+        + "\"jitter\":\"0s\",\"admin_token_env\":\"PROXY_TOKEN\",\"ttl\":\"5m\"}");
+  }
+}
