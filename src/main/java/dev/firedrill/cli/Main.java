@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       CleanupCommand.class,
       DemoCommand.class,
+      ProxyCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class
     },
