@@ -1,6 +1,7 @@
 package dev.firedrill.lab.metrics;
 
 import dev.firedrill.lab.net.HostPort;
+import dev.firedrill.lab.net.HttpServers;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -21,6 +22,7 @@ public final class MetricsEndpoint implements AutoCloseable {
 
   /** Serves {@code registry} on {@code address} (port 0 picks a free one). */
   public static MetricsEndpoint start(PrometheusRegistry registry, InetSocketAddress address) {
+    HttpServers.preferNoDelay();
     try {
       HTTPServer server = HTTPServer.builder()
           .inetAddress(address.getAddress())

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.lab.metrics.MetricsEndpoint;
 import dev.firedrill.lab.net.HostPort;
+import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
@@ -69,7 +70,7 @@ public final class CheckoutService implements AutoCloseable {
     }
     this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     this.handlers = Executors.newFixedThreadPool(settings.threads(), Threads.named("checkout-http"));
-    this.server = HttpServer.create(settings.listen(), 1024);
+    this.server = HttpServers.create(settings.listen());
     server.createContext("/", this::route);
     server.setExecutor(handlers);
     MetricsEndpoint endpoint = null;

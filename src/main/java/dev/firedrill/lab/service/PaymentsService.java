@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.lab.metrics.MetricsEndpoint;
 import dev.firedrill.lab.net.HostPort;
+import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
@@ -57,7 +58,7 @@ public final class PaymentsService implements AutoCloseable {
     this.handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("payments-http"));
     this.answers = new ScheduledThreadPoolExecutor(2, Threads.named("payments-answer"));
     answers.setRemoveOnCancelPolicy(true);
-    this.server = HttpServer.create(settings.listen(), 1024);
+    this.server = HttpServers.create(settings.listen());
     server.createContext("/", this::route);
     server.setExecutor(handlers);
     MetricsEndpoint endpoint = null;
