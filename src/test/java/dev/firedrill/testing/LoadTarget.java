@@ -56,6 +56,18 @@ public final class LoadTarget implements AutoCloseable {
     threads.execute(this::accept);
   }
 
+  /**
+   * Runs a target in a JVM of its own (for benchmarks that measure the generator's CPU alone):
+   * prints {@code port N}, serves until its stdin closes.
+   */
+  public static void main(String[] args) throws IOException {
+    try (LoadTarget target = start()) {
+      System.out.println("port " + target.socket.getLocalPort());
+      System.out.flush();
+      System.in.transferTo(OutputStream.nullOutputStream());
+    }
+  }
+
   public static LoadTarget start() {
     try {
       return new LoadTarget();
