@@ -33,7 +33,7 @@ final class DemoCommand implements Callable<Integer> {
       description = "Where the experiment copy, the journal and the lab's logs go (default: journals/demo-<UTC time>).")
   Path dir;
 
-  @Mixin LabOptions lab;
+  @Mixin LabStackOptions lab;
 
   @Mixin CommonOptions common;
 
@@ -50,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
     Files.createDirectories(workDir);
     LabPorts ports = LabPorts.free();
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, workDir,
-        LabOptions.firedrillCommand(), lab.rate, Duration.ofHours(1), Optional.of(original.id()), false);
+        LabStackOptions.firedrillCommand(), lab.rate, Duration.ofHours(1), Optional.of(original.id()), false);
 
     out.println("demo: starting the lab in " + workDir);
     out.flush();

@@ -1,41 +1,52 @@
 package dev.firedrill.cli;
 
-import dev.firedrill.fault.WorkerLauncher;
-import dev.firedrill.lab.stack.LocalAlertmanager;
-import dev.firedrill.lab.stack.LocalPrometheus;
-import java.nio.file.Path;
-import java.util.List;
-import picocli.CommandLine.Option;
+import dev.firedrill.experiment.Durations;
+import dev.firedrill.lab.net.HostPort;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 
-/** Where the lab's files are, and the binaries it needs; shared by {@code demo} and {@code lab up}. */
+/** Parsing of the lab commands' option values into one-line user errors (exit 2). */
 final class LabOptions {
 
-  @Option(names = "--lab-dir", paramLabel = "DIR", defaultValue = "fixtures/lab",
-      description = "The lab's prometheus.yml, alertmanager.yml and recording rules (default: ${DEFAULT-VALUE}).")
-  Path labDir;
+  static final Duration MAX_LIFETIME = Duration.ofDays(7);
 
-  @Option(names = "--alert-rules", paramLabel = "DIR", defaultValue = "alert-rules",
-      description = "The alerting rule files Prometheus loads (default: ${DEFAULT-VALUE}).")
-  Path alertRules;
+  private LabOptions() {}
 
-  @Option(names = "--rate", paramLabel = "R", defaultValue = "20",
-      description = "Requests per second the load generator offers to checkout (default: ${DEFAULT-VALUE}).")
-  double rate;
-
-  Path prometheus() {
-    return LocalPrometheus.findBinary().orElseThrow(() -> new UserError(
-        dev.firedrill.lab.stack.Binaries.missing("prometheus", "FIREDRILL_PROMETHEUS", "prometheus"), ExitCode.INVALID));
+  static InetSocketAddress address(String command, String option, String value) {
+    try {
+      return HostPort.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("firedrill " + command + ": " + option + " " + value
+          + " is not usable (expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:9000)", ExitCode.INVALID);
+    }
   }
 
-  Path alertmanager() {
-    return LocalAlertmanager.findBinary().orElseThrow(() -> new UserError(
-        dev.firedrill.lab.stack.Binaries.missing("alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager"),
-        ExitCode.INVALID));
+  static Duration duration(String command, String option, String value, Duration max) {
+    Duration duration;
+    try {
+      duration = Durations.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("firedrill " + command + ": " + option + " " + value
+          + " is not a duration (expected such as 300ms, 5s, 10m or 24h)", ExitCode.INVALID);
+    }
+    if (duration.compareTo(max) > 0) {
+      throw new UserError("firedrill " + command + ": " + option + " " + value + " is above the limit (expected at most "
+          + Durations.format(max) + ")", ExitCode.INVALID);
+    }
+    return duration;
   }
 
-  /** How the lab starts its own JVM components: this installation's java and classes. */
-  static List<String> firedrillCommand() {
-    return WorkerLauncher.current().command(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-        Main.class, List.of());
+  static Duration positive(String command, String option, String value, Duration max) {
+    Duration duration = duration(command, option, value, max);
+    if (duration.isZero()) {
+      throw new UserError("firedrill " + command + ": " + option + " " + value + " is not usable (expected more than 0)",
+          ExitCode.INVALID);
+    }
+    return duration;
+  }
+
+  /** A domain refusal (an {@link IllegalArgumentException}'s one-line message) as a user error. */
+  static UserError refused(String command, IllegalArgumentException e) {
+    return new UserError("firedrill " + command + ": " + e.getMessage(), ExitCode.INVALID, e);
   }
 }

@@ -35,7 +35,7 @@ final class LabUpCommand implements Callable<Integer> {
       description = "How long the load generator runs (default: ${DEFAULT-VALUE}, the most it allows).")
   String loadDuration;
 
-  @Mixin LabOptions lab;
+  @Mixin LabStackOptions lab;
 
   @Mixin CommonOptions common;
 
@@ -56,7 +56,7 @@ final class LabUpCommand implements Callable<Integer> {
     }
     Files.createDirectories(stateDir);
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, stateDir.toAbsolutePath(),
-        LabOptions.firedrillCommand(), lab.rate, dev.firedrill.experiment.Durations.parse(loadDuration), Optional.empty(), true);
+        LabStackOptions.firedrillCommand(), lab.rate, dev.firedrill.experiment.Durations.parse(loadDuration), Optional.empty(), true);
     LabStack stack;
     try {
       stack = LabStack.start(settings, lab.prometheus(), lab.alertmanager(), Clock.system(), line -> {

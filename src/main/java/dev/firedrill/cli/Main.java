@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       CleanupCommand.class,
       DemoCommand.class,
       ProxyCommand.class,
+      LoadCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class
     },

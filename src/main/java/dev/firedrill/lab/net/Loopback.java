@@ -1,0 +1,42 @@
+package dev.firedrill.lab.net;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** Whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost), decided without a DNS lookup. */
+public final class Loopback {
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+  private Loopback() {}
+
+  public static boolean isLoopback(URI url) {
+    String host = url.getHost();
+    if (host == null) {
+      return false;
+    }
+    host = host.toLowerCase(Locale.ROOT);
+    if (host.equals("localhost")) {
+      return true;
+    }
+    boolean v6 = host.startsWith("[") && host.endsWith("]");
+    if (!v6 && !IPV4.matcher(host).matches()) {
+      return false; // a name: refusing beats resolving it
+    }
+    try {
+      return InetAddress.getByName(v6 ? host.substring(1, host.length() - 1) : host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** The URL without user-info, query or fragment: safe to print. */
+  public static String safe(URI url) {
+    String host = url.getHost() == null ? "" : url.getHost();
+    return (url.getScheme() == null ? "" : url.getScheme() + "://") + host
+        + (url.getPort() < 0 ? "" : ":" + url.getPort()) + (url.getRawPath() == null ? "" : url.getRawPath());
+  }
+}

@@ -1,0 +1,191 @@
+package dev.firedrill.lab.service;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.firedrill.lab.metrics.MetricsEndpoint;
+import dev.firedrill.lab.net.HostPort;
+import dev.firedrill.lab.net.HttpServers;
+import dev.firedrill.lab.trace.Baggage;
+import dev.firedrill.lab.trace.TraceParent;
+import dev.firedrill.time.Clock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The demo payments service: {@code POST /pay} answers {@code 200 {"payment":"accepted"}} after the
+ * configured latency, or 500 for the configured share of requests. The latency holds no thread: the
+ * answer is scheduled, so a slow payments serves any concurrency. It remembers the trace headers of
+ * the last {@code /pay} ({@link #lastRequest()}, and {@code GET /debug/last-request} when it listens
+ * on loopback).
+ */
+public final class PaymentsService implements AutoCloseable {
+
+  public static final String NAME = "payments";
+  public static final String ROUTE = "/pay";
+  private static final int HANDLER_THREADS = 8;
+
+  private final Clock clock;
+  private final HttpServer server;
+  private final ExecutorService handlers;
+  private final ScheduledThreadPoolExecutor answers;
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final HttpServerMetrics metrics;
+  private final MetricsEndpoint metricsEndpoint;
+  private final AtomicReference<SeenRequest> last = new AtomicReference<>();
+  private final AtomicLong calls = new AtomicLong();
+  private volatile Duration latency;
+  private volatile double errorRatio;
+
+  private PaymentsService(PaymentsSettings settings, Clock clock) throws IOException {
+    this.clock = clock;
+    this.latency = settings.latency();
+    this.errorRatio = settings.errorRatio();
+    this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500));
+    this.handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("payments-http"));
+    this.answers = new ScheduledThreadPoolExecutor(2, Threads.named("payments-answer"));
+    answers.setRemoveOnCancelPolicy(true);
+    this.server = HttpServers.create(settings.listen());
+    server.createContext("/", this::route);
+    server.setExecutor(handlers);
+    MetricsEndpoint endpoint = null;
+    try {
+      endpoint = MetricsEndpoint.start(registry, settings.metrics());
+      server.start();
+    } catch (RuntimeException e) {
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      Threads.stop(handlers);
+      Threads.stop(answers);
+      throw e;
+    }
+    this.metricsEndpoint = endpoint;
+  }
+
+  public static PaymentsService start(PaymentsSettings settings) {
+    return start(settings, Clock.system());
+  }
+
+  /** Starts serving; {@code clock} times the requests for the histogram. */
+  public static PaymentsService start(PaymentsSettings settings, Clock clock) {
+    try {
+      return new PaymentsService(settings, clock);
+    } catch (IOException e) {
+      throw new UncheckedIOException("payments cannot listen on " + HostPort.format(settings.listen()) + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  /** {@code http://HOST:PORT}, the base URL checkout calls. */
+  public URI url() {
+    return URI.create("http://" + HostPort.format(address()));
+  }
+
+  public InetSocketAddress metricsAddress() {
+    return metricsEndpoint.address();
+  }
+
+  public URI metricsUrl() {
+    return metricsEndpoint.url();
+  }
+
+  public void setLatency(Duration latency) {
+    this.latency = PaymentsSettings.checkLatency(latency);
+  }
+
+  public void setErrorRatio(double ratio) {
+    this.errorRatio = PaymentsSettings.checkErrorRatio(ratio);
+  }
+
+  /** The trace headers of the last {@code POST /pay}, or empty before the first. */
+  public Optional<SeenRequest> lastRequest() {
+    return Optional.ofNullable(last.get());
+  }
+
+  /** How many {@code POST /pay} arrived. */
+  public long calls() {
+    return calls.get();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    Threads.stop(answers);
+    Threads.stop(handlers);
+    metricsEndpoint.close();
+  }
+
+  private void route(HttpExchange exchange) {
+    String path = exchange.getRequestURI().getPath();
+    if (path.equals(ROUTE)) {
+      pay(exchange);
+    } else if (path.equals("/debug/last-request") && address().getAddress().isLoopbackAddress()) {
+      debug(exchange);
+    } else {
+      long started = clock.nanoTime();
+      metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
+      Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
+    }
+  }
+
+  private void pay(HttpExchange exchange) {
+    long started = clock.nanoTime();
+    if (!exchange.getRequestMethod().equals("POST")) {
+      metrics.record(ROUTE, 405, clock.nanoTime() - started);
+      Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
+      return;
+    }
+    try {
+      Exchanges.drain(exchange);
+    } catch (IOException e) {
+      exchange.close();
+      return;
+    }
+    calls.incrementAndGet();
+    last.set(new SeenRequest(Optional.ofNullable(Exchanges.header(exchange, TraceParent.HEADER)),
+        Optional.ofNullable(Exchanges.header(exchange, Baggage.HEADER))));
+    double ratio = errorRatio;
+    int code = ratio > 0 && ThreadLocalRandom.current().nextDouble() < ratio ? 500 : 200;
+    Runnable answer = () -> {
+      metrics.record(ROUTE, code, clock.nanoTime() - started); // before the answer: a caller that has it sees it counted
+      Exchanges.json(exchange, code, code == 200 ? "{\"payment\":\"accepted\"}" : "{\"payment\":\"error\"}");
+    };
+    long wait = latency.toNanos();
+    if (wait == 0) {
+      answer.run();
+      return;
+    }
+    try {
+      answers.schedule(answer, wait, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      exchange.close(); // closing down
+    }
+  }
+
+  private void debug(HttpExchange exchange) {
+    SeenRequest seen = last.get();
+    String traceparent = seen == null ? null : seen.traceparent().orElse(null);
+    String baggage = seen == null ? null : seen.baggage().orElse(null);
+    Exchanges.json(exchange, 200, "{\"calls\":" + calls.get()
+        + ",\"traceparent\":" + (traceparent == null ? "null" : Exchanges.quote(traceparent))
+        + ",\"baggage\":" + (baggage == null ? "null" : Exchanges.quote(baggage)) + "}");
+  }
+}

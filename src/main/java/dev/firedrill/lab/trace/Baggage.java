@@ -1,0 +1,34 @@
+package dev.firedrill.lab.trace;
+
+import java.nio.charset.StandardCharsets;
+
+/** The W3C {@code baggage} header, as far as firedrill writes it: one member. */
+public final class Baggage {
+
+  public static final String HEADER = "baggage";
+  /** No OpenTelemetry convention exists for chaos experiments; this is firedrill's key. */
+  public static final String EXPERIMENT_ID = "chaos.experiment.id";
+
+  private Baggage() {}
+
+  /** {@code key=value}, the value percent-encoded where the spec's baggage-octet does not allow a byte. */
+  public static String member(String key, String value) {
+    StringBuilder out = new StringBuilder(key).append('=');
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      boolean octet = c == 0x21 || (c >= 0x23 && c <= 0x2b) || (c >= 0x2d && c <= 0x3a)
+          || (c >= 0x3c && c <= 0x5b) || (c >= 0x5d && c <= 0x7e);
+      if (octet && c != '%') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(String.format("%02X", c));
+      }
+    }
+    return out.toString();
+  }
+
+  /** {@code chaos.experiment.id=<id>}. */
+  public static String experiment(String experimentId) {
+    return member(EXPERIMENT_ID, experimentId);
+  }
+}
