@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.lab.stack.Loopback;
+import dev.firedrill.lab.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RequiredBinary;
 import java.nio.file.Path;

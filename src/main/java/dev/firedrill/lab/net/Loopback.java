@@ -1,12 +1,18 @@
 package dev.firedrill.lab.net;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** Whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost), decided without a DNS lookup. */
+/**
+ * Loopback as the lab uses it: whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost),
+ * decided without a DNS lookup, and free ports on 127.0.0.1.
+ */
 public final class Loopback {
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -30,6 +36,23 @@ public final class Loopback {
       return InetAddress.getByName(v6 ? host.substring(1, host.length() - 1) : host).isLoopbackAddress();
     } catch (UnknownHostException e) {
       return false;
+    }
+  }
+
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
+    }
+  }
+
+  /** Whether something listens on (or holds) this port of 127.0.0.1. */
+  public static boolean inUse(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return false;
+    } catch (IOException e) {
+      return true;
     }
   }
 

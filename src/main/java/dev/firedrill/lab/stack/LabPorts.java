@@ -1,5 +1,6 @@
 package dev.firedrill.lab.stack;
 
+import dev.firedrill.lab.net.Loopback;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

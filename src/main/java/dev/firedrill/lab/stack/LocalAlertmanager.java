@@ -77,6 +77,6 @@ public final class LocalAlertmanager implements AutoCloseable {
   @Override
   public void close() {
     process.close();
-    Loopback.delete(dir);
+    TempDirs.delete(dir);
   }
 }

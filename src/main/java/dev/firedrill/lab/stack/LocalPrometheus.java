@@ -1,5 +1,6 @@
 package dev.firedrill.lab.stack;
 
+import dev.firedrill.lab.net.Loopback;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,7 +40,7 @@ public final class LocalPrometheus implements AutoCloseable {
   public static LocalPrometheus start(Path binary, List<String> targets, List<String> ruleFiles, Clock clock) {
     IllegalStateException last = null;
     for (int attempt = 0; attempt < 3; attempt++) { // a free port can be taken before Prometheus binds it
-      Path dir = Loopback.tempDir("firedrill-prometheus-");
+      Path dir = TempDirs.create("firedrill-prometheus-");
       StringBuilder config = new StringBuilder(global());
       try {
         if (!ruleFiles.isEmpty()) {
@@ -60,7 +61,7 @@ public final class LocalPrometheus implements AutoCloseable {
       try {
         return start(binary, Loopback.freePort(), config.toString(), dir, false, clock);
       } catch (IllegalStateException e) {
-        Loopback.delete(dir);
+        TempDirs.delete(dir);
         last = e;
         if (!e.getMessage().contains("address already in use")) {
           break;
@@ -145,6 +146,6 @@ public final class LocalPrometheus implements AutoCloseable {
   @Override
   public void close() {
     process.close();
-    Loopback.delete(dir);
+    TempDirs.delete(dir);
   }
 }
