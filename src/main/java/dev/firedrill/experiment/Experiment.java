@@ -1,8 +1,12 @@
 package dev.firedrill.experiment;
 
 import java.util.Objects;
+import java.util.Optional;
 
-/** One drill: the steady state to keep, the faults to inject, the limits it must stay inside. */
+/**
+ * One drill: the steady state to keep, the faults to inject, the limits it must stay inside, and
+ * the alerts the faults should fire.
+ */
 public record Experiment(
     String id,
     String title,
@@ -12,7 +16,9 @@ public record Experiment(
     Hypothesis hypothesis,
     Method method,
     Abort abort,
-    BlastRadius blastRadius) {
+    BlastRadius blastRadius,
+    Optional<AlertmanagerSource> alertmanager,
+    Optional<ReceiverSpec> receiver) {
 
   public Experiment {
     Objects.requireNonNull(id, "id");
@@ -24,5 +30,14 @@ public record Experiment(
     Objects.requireNonNull(abort, "abort");
     Objects.requireNonNull(blastRadius, "blastRadius");
     owner = owner == null ? "" : owner;
+    alertmanager = alertmanager == null ? Optional.empty() : alertmanager;
+    receiver = receiver == null ? Optional.empty() : receiver;
+  }
+
+  /** An experiment that watches no alerts through Alertmanager or a webhook. */
+  public Experiment(String id, String title, String owner, PrometheusSource prometheus, SteadyState steadyState,
+      Hypothesis hypothesis, Method method, Abort abort, BlastRadius blastRadius) {
+    this(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius, Optional.empty(),
+        Optional.empty());
   }
 }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
-/** {@code firedrill proxy}, registered here the way Main will register it. */
+/** {@code firedrill proxy} through Main's command line, with the environment the test gives it. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ProxyCommandTest {
 
@@ -27,7 +27,9 @@ class ProxyCommandTest {
   private static Started start(Map<String, String> environment, String... args) {
     ProxyCommand command = new ProxyCommand();
     command.environment = environment;
-    CommandLine line = Main.commandLine().addSubcommand("proxy", command);
+    CommandLine line = Main.commandLine();
+    line.getCommandSpec().removeSubcommand("proxy");
+    line.addSubcommand("proxy", command);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     line.setOut(new PrintWriter(out, true));
