@@ -44,6 +44,10 @@ public final class ExperimentLoader {
       + " or " + KINDS.get(KINDS.size() - 1);
   private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
   private static final List<String> MISSING = List.of("fail", "inconclusive");
+  private static final List<String> EXPECT = List.of("firing", "silent");
+  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  private static final Pattern LABEL_VALUE_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+  private static final Pattern LISTEN = Pattern.compile("(localhost|\\d{1,3}(\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]):\\d{1,5}");
   private static final String USE_TOKEN_KEYS = "use bearer_token_env or bearer_token_file";
   private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
 
@@ -136,15 +140,19 @@ public final class ExperimentLoader {
         root.section("prometheus", "an experiment needs a prometheus section with the url of Prometheus"));
     SteadyState steadyState = steadyState(root.section("steady_state",
         "a steady state is measured, not assumed; an experiment needs steady_state with at least one SLI"));
-    Hypothesis hypothesis = hypothesis(root.section("hypothesis", null));
+    boolean routable = root.get("alertmanager").present() || root.get("receiver").present();
+    Hypothesis hypothesis = hypothesis(root.section("hypothesis", null), routable);
     Method method = method(
         root.section("method", "an experiment needs a method: a duration and at least one fault"));
     Abort abort = abort(root.section("abort", "an experiment needs an abort section"));
     BlastRadius blastRadius = blastRadius(root.section("blast_radius",
         "an experiment needs a blast_radius section: how much the drill may break"));
+    Optional<AlertmanagerSource> alertmanager = Optional.ofNullable(alertmanager(root.section("alertmanager", null)));
+    Optional<ReceiverSpec> receiver = Optional.ofNullable(receiver(root.section("receiver", null)));
     root.rejectUnknownKeys(null);
     return context.clean()
-        ? new Experiment(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius)
+        ? new Experiment(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius,
+            alertmanager, receiver)
         : null;
   }
 
@@ -268,14 +276,100 @@ public final class ExperimentLoader {
     return value == null ? null : Missing.valueOf(value.toUpperCase(Locale.ROOT));
   }
 
-  private Hypothesis hypothesis(Node section) {
+  /** {@code routable}: the file says where routing can be read (Alertmanager or firedrill's receiver). */
+  private Hypothesis hypothesis(Node section, boolean routable) {
     if (section == null) {
       return new Hypothesis(null, null);
     }
     String description = section.get("description").text();
     Duration recovery = section.get("recovery").duration(false);
+    List<AlertExpectation> alerts = new ArrayList<>();
+    List<Node> items = section.get("alerts").list();
+    for (Node item : items == null ? List.<Node>of() : items) {
+      AlertExpectation expectation = alertExpectation(item.object(), routable);
+      if (expectation != null) {
+        alerts.add(expectation);
+      }
+    }
     section.rejectUnknownKeys(null);
-    return new Hypothesis(description, recovery);
+    return new Hypothesis(description, recovery, alerts);
+  }
+
+  private AlertExpectation alertExpectation(Node item, boolean routable) {
+    if (item == null) {
+      return null;
+    }
+    String alert = item.get("alert").required("expected the name of an alerting rule, such as CheckoutErrorBudgetBurn")
+        .text(LABEL_VALUE_NAME, "expected an alert name of letters, digits, '_' and ':', such as CheckoutErrorBudgetBurn");
+    Map<String, String> matchers = new LinkedHashMap<>();
+    Map<String, Node> members = item.get("matchers").members();
+    for (Map.Entry<String, Node> member : members == null ? Map.<String, Node>of().entrySet() : members.entrySet()) {
+      if (!LABEL_NAME.matcher(member.getKey()).matches()) {
+        member.getValue().problem("expected a label name of letters, digits and '_', such as service");
+      }
+      String value = member.getValue().json.isValueNode() ? member.getValue().json.asText() : null;
+      if (value == null) {
+        member.getValue().problem("expected a label value such as checkout");
+      } else {
+        matchers.put(member.getKey(), value);
+      }
+    }
+    String expect = item.get("expect").choice("expectation", EXPECT, text -> text.toLowerCase(Locale.ROOT));
+    Duration within = item.get("within")
+        .required("expected how long after injection the alert may take, such as 2m").duration(true);
+    Node receiverNode = item.get("receiver");
+    String receiver = receiverNode.text();
+    if (receiver != null && !routable) {
+      receiverNode.problem("expected alertmanager.url or receiver.listen: routing is read from Alertmanager's "
+          + "/api/v2/alerts or from the webhooks firedrill receives");
+    }
+    String runbook = item.get("runbook_url").text();
+    String dashboard = item.get("dashboard").text();
+    Boolean checkLinks = item.get("check_links").bool();
+    item.rejectUnknownKeys(null);
+    if (!context.clean()) {
+      return null;
+    }
+    return new AlertExpectation(alert, matchers,
+        expect == null ? null : AlertExpectation.Expect.valueOf(expect.toUpperCase(Locale.ROOT)), within,
+        Optional.ofNullable(receiver), Optional.ofNullable(runbook), Optional.ofNullable(dashboard),
+        Boolean.TRUE.equals(checkLinks));
+  }
+
+  private AlertmanagerSource alertmanager(Node section) {
+    if (section == null) {
+      return null;
+    }
+    refuseSecrets(section, false);
+    URI url = url(section.get("url").required("expected the http or https URL of Alertmanager, such as http://127.0.0.1:9093"),
+        "http://127.0.0.1:9093", "firedrill reads Alertmanager without credentials");
+    Duration timeout = section.get("timeout").duration(true);
+    section.rejectUnknownKeys(null);
+    return context.clean() ? new AlertmanagerSource(url, timeout) : null;
+  }
+
+  private ReceiverSpec receiver(Node section) {
+    if (section == null) {
+      return null;
+    }
+    refuseSecrets(section, true);
+    String listen = section.get("listen").required("expected where firedrill's webhook receiver listens, such as 127.0.0.1:19101")
+        .text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19101");
+    Node env = section.get("bearer_token_env");
+    Node file = section.get("bearer_token_file");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as RECEIVER_TOKEN");
+    Path path = file.path();
+    if (env.present() && file.present()) {
+      file.problem("expected bearer_token_env or bearer_token_file, not both");
+    }
+    Integer maxPayload = section.get("max_payload").integer(1024);
+    section.rejectUnknownKeys(null);
+    if (!context.clean()) {
+      return null;
+    }
+    TokenSource token = variable != null ? new TokenSource.FromEnv(variable)
+        : path != null ? new TokenSource.FromFile(path) : TokenSource.none();
+    return new ReceiverSpec(listen, token, maxPayload == null ? 0 : maxPayload);
   }
 
   private Method method(Node section) {

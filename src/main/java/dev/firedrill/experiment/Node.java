@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -173,6 +174,27 @@ final class Node {
   Double percent() {
     BigDecimal percent = percentSign();
     return percent != null ? Double.valueOf(percent.doubleValue()) : number();
+  }
+
+  Boolean bool() {
+    if (!present()) {
+      return null;
+    }
+    return json.isBoolean() ? Boolean.valueOf(json.asBoolean()) : fail("expected true or false");
+  }
+
+  /** The members of a mapping, each as a node of its own, all claimed; null when absent or not a mapping. */
+  Map<String, Node> members() {
+    if (!present() || object() == null) {
+      return null;
+    }
+    Map<String, Node> members = new LinkedHashMap<>();
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      claim(key);
+      members.put(key, new Node(context, pointer + "/" + SourceTree.escape(key), json.get(key)));
+    }
+    return members;
   }
 
   /** A whole number of at least {@code min}. */
