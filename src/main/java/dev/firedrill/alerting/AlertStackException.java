@@ -1,0 +1,13 @@
+package dev.firedrill.alerting;
+
+/** A part of the observability stack did not answer; the message is one line naming which and why. */
+public class AlertStackException extends Exception {
+
+  public AlertStackException(String message) {
+    super(message);
+  }
+
+  public AlertStackException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

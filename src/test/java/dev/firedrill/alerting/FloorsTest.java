@@ -1,0 +1,68 @@
+package dev.firedrill.alerting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FloorsTest {
+
+  private static final Map<String, String> RECORDING = Map.of(
+      "slo:checkout_error_ratio:ratio_rate1h", "sum(rate(errors[1h])) / sum(rate(requests[1h]))",
+      "slo:checkout_error_ratio:ratio_rate5m", "sum(rate(errors[5m])) / sum(rate(requests[5m]))",
+      "service:http_error_ratio:rate30s", "service:http_errors:rate30s / service:http_requests:rate30s",
+      "service:http_errors:rate30s", "sum by (service) (rate(http_server_requests_total{code=~\"5..\"}[30s]))",
+      "service:http_requests:rate30s", "sum by (service) (rate(http_server_requests_total[30s]))");
+
+  private static Floor floor(String query, Duration forDuration, Duration scrape) {
+    RuleBook book = new RuleBook(List.of(), RECORDING, scrape, Duration.ofSeconds(1));
+    return Floors.of(new RuleBook.AlertRule("A", query, forDuration, Duration.ofSeconds(1), Map.of(), Map.of()), book);
+  }
+
+  @Test
+  void theLongWindowOfAFastBurnPageDominates() {
+    Floor floor = floor("slo:checkout_error_ratio:ratio_rate1h > (14.4 * 0.001)\nand\n"
+        + "slo:checkout_error_ratio:ratio_rate5m > (14.4 * 0.001)", Duration.ZERO, Duration.ofSeconds(15));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(52),
+        "the 1h window: at a 100% error ratio, 0.0144 of it needs 52s of data"));
+  }
+
+  @Test
+  void recordingRulesAreSeenThroughToTheirWindowsAndForAddsUp() {
+    Floor floor = floor("service:http_error_ratio:rate30s{service=\"checkout\"} > 0.5", Duration.ofSeconds(10),
+        Duration.ofSeconds(1));
+    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(25));
+    assertThat(floor.reason()).isEqualTo("the 30s window: at a 100% error ratio, 0.5 of it needs 15s of data, then for: 10s");
+  }
+
+  @Test
+  void aLongForIsNamedAsTheReason() {
+    Floor floor = floor("up{job=\"payments\"} == 0", Duration.ofMinutes(5), Duration.ofSeconds(15));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(315),
+        "for: 5m, after one scrape interval of 15s for the first bad sample"));
+  }
+
+  @Test
+  void absentWaitsForTheFirstFailedScrape() {
+    Floor floor = floor("absent(http_server_requests_total{service=\"checkout\"})", Duration.ofSeconds(30),
+        Duration.ofSeconds(1));
+    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(31));
+  }
+
+  @Test
+  void aRatioThatMustFallBelowAThresholdNeedsTheRestOfTheWindow() {
+    Floor floor = floor("0.99 > sum(rate(ok[1m])) / sum(rate(all[1m]))", Duration.ZERO, Duration.ofSeconds(1));
+    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(1));
+    Floor below = floor("sum(rate(ok[10m])) / sum(rate(all[10m])) < 0.9", Duration.ZERO, Duration.ofSeconds(1));
+    assertThat(below.value()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void constantsAreEvaluated() {
+    assertThat(Floors.constant("(14.4 * 0.001)")).contains(14.4 * 0.001);
+    assertThat(Floors.constant("1 - 0.999")).contains(1 - 0.999);
+    assertThat(Floors.constant("rate(x[5m])")).isEmpty();
+  }
+}
