@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
 
@@ -17,9 +18,19 @@ final class ExitCode {
 
   private ExitCode() {}
 
-  /** A failed rollback outranks every verdict: it is what a pipeline most needs to see. */
+  /**
+   * A failed rollback outranks every verdict: it is what a pipeline most needs to see. A failed
+   * alert expectation turns a held (or inconclusive) system verdict into 1; a worse system verdict
+   * keeps its own code.
+   */
   static int of(DrillResult result) {
-    return result.rollbackOk() ? of(result.verdict()) : ROLLBACK_FAILED;
+    if (!result.rollbackOk()) {
+      return ROLLBACK_FAILED;
+    }
+    int system = of(result.verdict());
+    boolean alertsFailed = result.observability()
+        .filter(o -> o.verdict() == ObservabilityResult.Verdict.DEVIATED).isPresent();
+    return alertsFailed && (system == HELD || system == INCONCLUSIVE) ? DEVIATED : system;
   }
 
   static int of(Verdict verdict) {

@@ -1,5 +1,8 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.alerting.Detection;
+import dev.firedrill.alerting.DetectionTable;
+import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
@@ -35,6 +38,8 @@ public final class Drill {
   private final List<Measurement> during = new ArrayList<>();
   private final List<Measurement> after = new ArrayList<>();
   private boolean journalBroken;
+  private Instant injectedAt;
+  private Optional<ObservabilityResult> observability = Optional.empty();
 
   public Drill(Experiment experiment, String sourceFile, DrillPorts ports) {
     this.experiment = experiment;
@@ -74,7 +79,8 @@ public final class Drill {
     Optional<String> injectFailure = Optional.empty();
     Optional<String> abortReason = Optional.empty();
     try {
-      journal.time("injected_at", clock.now());
+      injectedAt = clock.now();
+      journal.time("injected_at", injectedAt);
       for (int i = 0; i < plan.faults().size(); i++) {
         Fault fault = plan.faults().get(i).fault();
         started.add(fault);
@@ -115,6 +121,13 @@ public final class Drill {
         interrupted = true;
       }
     }
+    if (!interrupted && injectedAt != null && ports.detection().isPresent()) {
+      try {
+        awaitAlerts(ports.detection().get());
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
     VerdictRules.Decision decision = new VerdictRules(experiment.steadyState()).decide(new VerdictRules.Evidence(
         start, injectFailure, abortReason, during, after, recoveredAfter, experiment.hypothesis().recovery()));
     DrillResult result = finish(decision.verdict(), decision.reason());
@@ -130,6 +143,13 @@ public final class Drill {
     if (!before.withinSteadyState()) {
       return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
           "outside steady state before injection, nothing was injected: " + before.text()));
+    }
+    if (ports.detection().isPresent()) {
+      Optional<Detection.PreflightProblem> problem = ports.detection().get().preflight();
+      if (problem.isPresent()) {
+        return Optional.of(new VerdictRules.Decision(problem.get().inputError() ? Verdict.REFUSED : Verdict.NOT_RUN,
+            problem.get().reason()));
+      }
     }
     if (plan.budget().isPresent()) {
       Optional<Reading> remaining = ports.measurer().remainingBudget();
@@ -168,6 +188,7 @@ public final class Drill {
         Measurement measurement = ports.measurer().measure();
         during.add(measurement);
         record(Phase.DURING, measurement);
+        pollAlerts();
         Optional<AbortDecision> decision = guards.check(during);
         if (decision.isPresent()) {
           return decision;
@@ -205,14 +226,48 @@ public final class Drill {
     }
   }
 
+  private void pollAlerts() {
+    ports.detection().ifPresent(detection -> detection.poll(injectedAt).forEach(news -> emit(Phase.DETECT, news)));
+  }
+
+  /**
+   * An alert may fire after the fault is gone: keep watching until each expectation's window since
+   * injection has passed, or nothing is left to learn. A stop request ends the wait.
+   */
+  private void awaitAlerts(Detection detection) throws InterruptedException {
+    Instant deadline = detection.deadline(injectedAt);
+    long interval = experiment.steadyState().interval().toNanos();
+    long next = clock.nanoTime();
+    while (true) {
+      if (clock.nanoTime() >= next) {
+        pollAlerts();
+        next = clock.nanoTime() + interval;
+      }
+      Instant now = clock.now();
+      if (detection.settled(injectedAt, now) || !now.isBefore(deadline) || ports.stop().requested().isPresent()) {
+        return;
+      }
+      long untilDeadline = Duration.between(now, deadline).toNanos();
+      clock.sleep(Duration.ofNanos(Math.max(1, Math.min(POLL.toNanos(), Math.min(next - clock.nanoTime(), untilDeadline)))));
+    }
+  }
+
   private DrillResult finish(Verdict verdict, String reason) {
+    if (injectedAt != null && ports.detection().isPresent()) {
+      Detection detection = ports.detection().get();
+      ObservabilityResult result = ObservabilityResult.of(detection.rows(injectedAt), detection.lastError());
+      observability = Optional.of(result);
+      journal.detection(result);
+      DetectionTable.lines(result.rows()).forEach(line -> emit(Phase.DETECT, line));
+      emit(Phase.VERDICT, "observability " + result.verdict().text() + ": " + result.reason());
+    }
     boolean rollbackOk = rollback.manualCommands().isEmpty();
     journal.verdict(verdict, reason, rollbackOk, clock.now());
     emit(Phase.VERDICT, verdict.text() + ": " + reason);
     if (!rollbackOk) {
       emit(Phase.VERDICT, "ROLLBACK FAILED: run by hand: " + String.join(" && ", rollback.manualCommands()));
     }
-    return new DrillResult(verdict, reason, rollbackOk, rollback.manualCommands(), journal);
+    return new DrillResult(verdict, reason, rollbackOk, rollback.manualCommands(), journal, observability);
   }
 
   private void record(Phase phase, Measurement measurement) {

@@ -1,5 +1,6 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.alerting.Detection;
 import dev.firedrill.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,8 @@ public record DrillPorts(
     StopSignal stop,
     Clock clock,
     DrillListener listener,
-    Optional<JournalFile> journalFile) {
+    Optional<JournalFile> journalFile,
+    Optional<Detection> detection) {
 
   public DrillPorts {
     Objects.requireNonNull(measurer, "measurer");
@@ -20,5 +22,12 @@ public record DrillPorts(
     Objects.requireNonNull(clock, "clock");
     listener = listener == null ? DrillListener.noop() : listener;
     journalFile = journalFile == null ? Optional.empty() : journalFile;
+    detection = detection == null ? Optional.empty() : detection.filter(Detection::watching);
+  }
+
+  /** A drill that watches no alerts. */
+  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
+      Optional<JournalFile> journalFile) {
+    this(measurer, faults, stop, clock, listener, journalFile, Optional.empty());
   }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.alerting.DetectionRow;
+import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.experiment.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
@@ -114,6 +116,35 @@ public final class Journal {
     revert.put("detail", detail);
     if (!ok) {
       revert.put("manual_command", manualCommand);
+    }
+  }
+
+  void detection(ObservabilityResult result) {
+    ObjectNode node = root.putObject("detection");
+    node.put("verdict", result.verdict().text());
+    node.put("reason", result.reason());
+    ArrayNode rows = node.putArray("alerts");
+    for (DetectionRow row : result.rows()) {
+      ObjectNode r = rows.addObject();
+      r.put("alert", row.expectation().alert());
+      r.set("matchers", Jsons.tree(row.expectation().matchers()));
+      r.put("expect", row.expectation().expect().text());
+      r.put("within_s", row.expectation().within().toMillis() / 1000.0);
+      r.put("fired", row.fired());
+      row.timeToDetect().ifPresent(d -> r.put("time_to_detect_s", d.toMillis() / 1000.0));
+      r.put("detect_source", row.detectSource());
+      row.floor().ifPresent(f -> {
+        r.put("floor_s", f.value().toMillis() / 1000.0);
+        r.put("floor_reason", f.reason());
+      });
+      row.timeToNotify().ifPresent(d -> r.put("time_to_notify_s", d.toMillis() / 1000.0));
+      r.put("receiver", row.receiver().status().text());
+      r.put("receiver_detail", row.receiver().detail());
+      r.put("runbook", row.runbook().status().text());
+      r.put("runbook_detail", row.runbook().detail());
+      r.put("dashboard", row.dashboard().status().text());
+      r.put("held", row.held());
+      r.put("reason", row.reason());
     }
   }
 

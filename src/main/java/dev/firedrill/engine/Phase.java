@@ -9,6 +9,7 @@ public enum Phase {
   ABORT("abort"),
   ROLLBACK("rollback"),
   AFTER("after"),
+  DETECT("detect"),
   VERDICT("verdict");
 
   private final String text;

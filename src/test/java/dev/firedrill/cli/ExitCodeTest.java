@@ -2,10 +2,12 @@ package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The exit codes DESIGN.md promises, decided in one place. */
@@ -25,7 +27,7 @@ class ExitCodeTest {
     assertThat(DESIGN).containsOnlyKeys(Verdict.values());
     for (Verdict verdict : Verdict.values()) {
       assertThat(ExitCode.of(verdict)).as(verdict.text()).isEqualTo(DESIGN.get(verdict));
-      DrillResult clean = new DrillResult(verdict, "reason", true, List.of(), null);
+      DrillResult clean = new DrillResult(verdict, "reason", true, List.of(), null, Optional.empty());
       assertThat(ExitCode.of(clean)).as(verdict.text()).isEqualTo(DESIGN.get(verdict));
     }
   }
@@ -33,10 +35,23 @@ class ExitCodeTest {
   @Test
   void aFailedRollbackIsSevenWhateverTheVerdict() {
     for (Verdict verdict : Verdict.values()) {
-      DrillResult stuck = new DrillResult(verdict, "reason", false, List.of("kill -9 4242"), null);
+      DrillResult stuck = new DrillResult(verdict, "reason", false, List.of("kill -9 4242"), null, Optional.empty());
       assertThat(ExitCode.of(stuck)).as(verdict.text()).isEqualTo(7);
     }
     assertThat(List.of(ExitCode.HELD, ExitCode.DEVIATED, ExitCode.INVALID, ExitCode.ABORTED, ExitCode.INCONCLUSIVE,
         ExitCode.NOT_RUN, ExitCode.INJECT_FAILED, ExitCode.ROLLBACK_FAILED)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+  }
+
+  @Test
+  void aFailedAlertExpectationTurnsHeldAndInconclusiveIntoOneAndLeavesWorseCodes() {
+    Optional<ObservabilityResult> missed = Optional.of(
+        new ObservabilityResult(ObservabilityResult.Verdict.DEVIATED, "PaymentsDown: missed", List.of()));
+    Optional<ObservabilityResult> fine = Optional.of(
+        new ObservabilityResult(ObservabilityResult.Verdict.HELD, "1 expected alert behaved as expected", List.of()));
+    assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", true, List.of(), null, missed))).isEqualTo(1);
+    assertThat(ExitCode.of(new DrillResult(Verdict.INCONCLUSIVE, "r", true, List.of(), null, missed))).isEqualTo(1);
+    assertThat(ExitCode.of(new DrillResult(Verdict.ABORTED, "r", true, List.of(), null, missed))).isEqualTo(3);
+    assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", true, List.of(), null, fine))).isZero();
+    assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", false, List.of("x"), null, missed))).isEqualTo(7);
   }
 }

@@ -1,0 +1,51 @@
+package dev.firedrill.alerting;
+
+import dev.firedrill.experiment.AlertExpectation;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One expected alert's measurement: whether it fired, its time to detect (the firing alert's
+ * {@code startsAt} minus the injection) beside its floor, its time to notify (webhook arrival minus
+ * {@code startsAt}), and whether its routing and links were right. {@code held} with its reason.
+ */
+public record DetectionRow(
+    AlertExpectation expectation,
+    boolean fired,
+    Optional<Duration> timeToDetect,
+    String detectSource,
+    Optional<Floor> floor,
+    Optional<Duration> timeToNotify,
+    Check receiver,
+    Check runbook,
+    Check dashboard,
+    boolean held,
+    String reason) {
+
+  /** A comparison of what the alert carried with what the experiment expected. */
+  public record Check(Status status, String detail) {
+    public enum Status {
+      RIGHT("yes"),
+      WRONG("NO"),
+      UNCHECKED("-");
+
+      private final String text;
+
+      Status(String text) {
+        this.text = text;
+      }
+
+      public String text() {
+        return text;
+      }
+    }
+
+    public static Check unchecked(String detail) {
+      return new Check(Status.UNCHECKED, detail);
+    }
+
+    public boolean wrong() {
+      return status == Status.WRONG;
+    }
+  }
+}
