@@ -229,8 +229,7 @@ public final class Detection {
         failures.add("wrong dashboard: " + dashboard.detail());
       }
       String reason = failures.isEmpty()
-          ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " ("
-              + source + ")" + floor.map(f -> ", floor " + Durations.format(f.value())).orElse("")
+          ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " (" + source + ")"
           : String.join("; ", failures);
       return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, runbook, dashboard,
           failures.isEmpty(), reason);
