@@ -23,6 +23,8 @@ final class Applied {
 
   static final Duration HOLD_POLL = Duration.ofMillis(100);
 
+  private static final Applied NONE = new Applied(List.of());
+
   private final List<ActiveToxic> toxics;
 
   private Applied(List<ActiveToxic> toxics) {
@@ -31,6 +33,9 @@ final class Applied {
 
   /** Each active toxic applies with probability {@code toxicity}, drawn once here. */
   static Applied draw(List<ActiveToxic> active) {
+    if (active.isEmpty()) {
+      return NONE;
+    }
     return select(active, toxic -> toxic.toxicity() >= 1
         || (toxic.toxicity() > 0 && ThreadLocalRandom.current().nextDouble() < toxic.toxicity()));
   }

@@ -86,6 +86,11 @@ public final class FaultProxy implements AutoCloseable {
     return Optional.ofNullable(metricsAddress);
   }
 
+  /** How many connections to the upstream the proxy opened (HTTP mode; keep-alive reuses them). */
+  long upstreamConnectionsOpened() {
+    return pool.opened();
+  }
+
   public ToxicTable toxics() {
     return toxics;
   }

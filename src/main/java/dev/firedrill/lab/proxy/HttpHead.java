@@ -16,24 +16,46 @@ record HttpHead(String startLine, List<String[]> headers) {
   private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
       "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
 
+  /** A head that is not HTTP/1.x syntax (as opposed to an I/O failure while reading it). */
+  static final class Malformed extends IOException {
+    Malformed(String message) {
+      super(message);
+    }
+  }
+
   static HttpHead parse(byte[] bytes) throws IOException {
-    String text = new String(bytes, StandardCharsets.ISO_8859_1);
-    String[] lines = text.split("\r?\n");
-    if (lines.length == 0 || lines[0].isBlank()) {
-      throw new IOException("empty start line");
-    }
-    List<String[]> headers = new ArrayList<>();
-    for (int i = 1; i < lines.length; i++) {
-      if (lines[i].isEmpty()) {
-        continue;
+    return parse(bytes, 0, bytes.length);
+  }
+
+  /** Parses {@code length} bytes at {@code offset}: lines end in LF or CR LF; empty lines are skipped. */
+  static HttpHead parse(byte[] bytes, int offset, int length) throws IOException {
+    String text = new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+    String startLine = null;
+    List<String[]> headers = new ArrayList<>(16);
+    int at = 0;
+    int end = text.length();
+    while (at < end) {
+      int lf = text.indexOf('\n', at);
+      int next = lf < 0 ? end : lf + 1;
+      int lineEnd = lf < 0 ? end : (lf > at && text.charAt(lf - 1) == '\r' ? lf - 1 : lf);
+      if (startLine == null) {
+        startLine = text.substring(at, lineEnd);
+        if (startLine.isBlank()) {
+          throw new Malformed("empty start line");
+        }
+      } else if (lineEnd > at) {
+        int colon = text.indexOf(':', at);
+        if (colon <= at || colon >= lineEnd) {
+          throw new Malformed("malformed header line");
+        }
+        headers.add(new String[] {text.substring(at, colon).strip(), text.substring(colon + 1, lineEnd).strip()});
       }
-      int colon = lines[i].indexOf(':');
-      if (colon <= 0) {
-        throw new IOException("malformed header line");
-      }
-      headers.add(new String[] {lines[i].substring(0, colon).strip(), lines[i].substring(colon + 1).strip()});
+      at = next;
     }
-    return new HttpHead(lines[0], headers);
+    if (startLine == null) {
+      throw new Malformed("empty start line");
+    }
+    return new HttpHead(startLine, headers);
   }
 
   Optional<String> header(String name) {
@@ -84,32 +106,68 @@ record HttpHead(String startLine, List<String[]> headers) {
     return startLine.split(" ", 3);
   }
 
-  /** Headers without hop-by-hop ones, those Connection names, and the {@code extra} names given. */
+  /**
+   * Headers without hop-by-hop ones, those Connection names, and the {@code extra} names given
+   * (compared without regard to case).
+   */
   List<String[]> endToEnd(Set<String> extra) {
-    Set<String> drop = new java.util.HashSet<>(HOP_BY_HOP);
-    extra.forEach(name -> drop.add(name.toLowerCase(Locale.ROOT)));
+    List<String> named = null; // names the Connection header lists
     for (String[] header : headers) {
       if (header[0].equalsIgnoreCase("Connection")) {
         for (String part : header[1].split(",")) {
-          drop.add(part.strip().toLowerCase(Locale.ROOT));
+          if (named == null) {
+            named = new ArrayList<>(2);
+          }
+          named.add(part.strip());
         }
       }
     }
-    List<String[]> kept = new ArrayList<>();
+    List<String[]> kept = new ArrayList<>(headers.size() + 3);
     for (String[] header : headers) {
-      if (!drop.contains(header[0].toLowerCase(Locale.ROOT))) {
+      if (!dropped(header[0], extra, named)) {
         kept.add(header);
       }
     }
     return kept;
   }
 
-  static void write(OutputStream out, String startLine, List<String[]> headers) throws IOException {
-    StringBuilder text = new StringBuilder(256).append(startLine).append("\r\n");
-    for (String[] header : headers) {
-      text.append(header[0]).append(": ").append(header[1]).append("\r\n");
+  private static boolean dropped(String name, Set<String> extra, List<String> named) {
+    String lower = name.toLowerCase(Locale.ROOT); // the same string when already lower case
+    if (HOP_BY_HOP.contains(lower)) {
+      return true;
     }
-    text.append("\r\n");
-    out.write(text.toString().getBytes(StandardCharsets.ISO_8859_1));
+    for (String other : extra) {
+      if (other.equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    if (named != null) {
+      for (String other : named) {
+        if (other.equalsIgnoreCase(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  static void write(OutputStream out, String startLine, List<String[]> headers) throws IOException {
+    ByteBuf text = new ByteBuf();
+    write(text, startLine, headers);
+    text.writeTo(out);
+  }
+
+  /** Appends the start line, the headers and the empty line. */
+  static void write(ByteBuf out, String startLine, List<String[]> headers) {
+    out.latin1(startLine);
+    out.crlf();
+    for (String[] header : headers) {
+      out.latin1(header[0]);
+      out.write(':');
+      out.write(' ');
+      out.latin1(header[1]);
+      out.crlf();
+    }
+    out.crlf();
   }
 }

@@ -13,6 +13,7 @@ final class HttpInput {
 
   static final int MAX_HEAD = 64 * 1024;
   private static final int MAX_CHUNK_LINE = 4096;
+  private static final byte[] CRLF = {'\r', '\n'};
 
   private final Socket socket;
   private final InputStream in;
@@ -27,13 +28,33 @@ final class HttpInput {
 
   /** The next head (up to the empty line), or null at a clean end of stream before any byte. */
   byte[] readHead() throws IOException {
+    int length = headLength();
+    if (length < 0) {
+      return null;
+    }
+    byte[] head = java.util.Arrays.copyOfRange(buffer, start, start + length);
+    start += length;
+    return head;
+  }
+
+  /** The next head parsed in place, without copying its bytes; null at a clean end of stream. */
+  HttpHead readParsedHead() throws IOException {
+    int length = headLength();
+    if (length < 0) {
+      return null;
+    }
+    int at = start;
+    start += length;
+    return HttpHead.parse(buffer, at, length);
+  }
+
+  /** Buffers the next head; its length from {@code start}, or -1 at a clean end of stream. */
+  private int headLength() throws IOException {
     int scanned = 0;
     while (true) {
       for (int i = start + scanned; i < end; i++) {
         if (buffer[i] == '\n' && endsHead(i)) {
-          byte[] head = java.util.Arrays.copyOfRange(buffer, start, i + 1);
-          start = i + 1;
-          return head;
+          return i + 1 - start;
         }
       }
       scanned = end - start;
@@ -42,7 +63,7 @@ final class HttpInput {
       }
       if (!fill()) {
         if (end == start) {
-          return null;
+          return -1;
         }
         throw new EOFException("stream ended inside a head");
       }
@@ -122,7 +143,7 @@ final class HttpInput {
       if (!crlf.isEmpty()) {
         throw new IOException("chunk not followed by CRLF");
       }
-      out.write(new byte[] {'\r', '\n'}, 0, 2);
+      out.write(CRLF, 0, 2);
     }
   }
 

@@ -25,6 +25,7 @@ final class HttpProxyHandler implements Listener.Handler {
   private static final int IDLE_TIMEOUT_MS = 60_000;
   private static final int MAX_REQUESTS_PER_CONNECTION = 1_000_000;
   private static final Set<String> SET_BY_PROXY = Set.of("Host", "Content-Length", "Expect");
+  private static final Set<String> CONTENT_LENGTH = Set.of("Content-Length");
 
   private final UpstreamPool upstream;
   private final String upstreamAuthority;
@@ -51,31 +52,46 @@ final class HttpProxyHandler implements Listener.Handler {
     client.setTcpNoDelay(true);
     client.setSoTimeout(IDLE_TIMEOUT_MS);
     HttpInput in = new HttpInput(client);
+    // Per connection, reused by every request on it: the response goes out in one write per 16 KiB
+    // (head and a small body together), the request to the upstream in one write (head and body).
     OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
+    Buffers buffers = new Buffers();
     for (int served = 0; served < MAX_REQUESTS_PER_CONNECTION; served++) {
-      byte[] bytes;
-      try {
-        bytes = in.readHead();
-      } catch (SocketTimeoutException e) {
-        return; // idle keep-alive connection
-      }
-      if (bytes == null) {
-        return;
-      }
       HttpHead head;
       try {
-        head = HttpHead.parse(bytes);
-      } catch (IOException e) {
+        head = in.readParsedHead();
+      } catch (SocketTimeoutException e) {
+        return; // idle keep-alive connection
+      } catch (HttpHead.Malformed e) {
         answer(out, 400, "malformed request: " + e.getMessage(), true);
         return;
       }
-      if (exchange(head, client, in, out) == Next.CLOSE || client.isClosed()) {
+      if (head == null) {
         return;
+      }
+      try {
+        if (exchange(head, client, in, out, buffers) == Next.CLOSE || client.isClosed()) {
+          return;
+        }
+      } finally {
+        buffers.reset();
       }
     }
   }
 
-  private Next exchange(HttpHead request, Socket client, HttpInput in, OutputStream out) throws IOException {
+  /** A connection's reusable buffers: the request body as read, and the request as sent upstream. */
+  private static final class Buffers {
+    final ByteBuf body = new ByteBuf();
+    final ByteBuf request = new ByteBuf();
+
+    void reset() {
+      body.reset();
+      request.reset();
+    }
+  }
+
+  private Next exchange(HttpHead request, Socket client, HttpInput in, OutputStream out, Buffers buffers)
+      throws IOException {
     String[] parts = request.startParts();
     if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
       answer(out, 400, "expected an HTTP/1.x request line", true);
@@ -92,7 +108,7 @@ final class HttpProxyHandler implements Listener.Handler {
       boolean expectsBody = request.contentLength() > 0 || request.chunked();
       if (expectsBody && request.hasToken("Expect", "100-continue")) {
         keepAlive = false; // answered before the body: the connection cannot be reused
-      } else if (readBody(request, in, out, false) == null) {
+      } else if (readBody(request, in, out, false, buffers.body) < 0) {
         return Next.CLOSE;
       }
       int status = ((ToxicKind.Error) error.get().toxic().kind()).status();
@@ -108,17 +124,23 @@ final class HttpProxyHandler implements Listener.Handler {
       return Next.CLOSE;
     }
 
-    byte[] body = readBody(request, in, out, true);
-    if (body == null) {
+    int bodyLength = readBody(request, in, out, true, buffers.body);
+    if (bodyLength < 0) {
       return Next.CLOSE;
     }
-    List<String[]> headers = new ArrayList<>(request.endToEnd(SET_BY_PROXY));
+    List<String[]> headers = request.endToEnd(SET_BY_PROXY);
     headers.add(0, new String[] {"Host", upstreamAuthority});
-    if (body.length > 0 || request.contentLength() >= 0 || request.chunked()) {
-      headers.add(new String[] {"Content-Length", Integer.toString(body.length)});
+    if (bodyLength > 0 || request.contentLength() >= 0 || request.chunked()) {
+      headers.add(new String[] {"Content-Length", Integer.toString(bodyLength)});
     }
     String requestLine = parts[0] + " " + target(parts[1]) + " HTTP/1.1";
     boolean head = parts[0].equals("HEAD");
+    long upstreamRate = applied.bandwidth(ToxicStream.UPSTREAM);
+    ByteBuf wire = buffers.request;
+    HttpHead.write(wire, requestLine, headers);
+    if (upstreamRate <= 0) {
+      wire.write(buffers.body.array(), 0, bodyLength); // head and body in one write
+    }
 
     UpstreamPool.Connection connection = null;
     HttpHead response = null;
@@ -130,7 +152,7 @@ final class HttpProxyHandler implements Listener.Handler {
         return keepAlive ? Next.KEEP : Next.CLOSE;
       }
       try {
-        send(connection, requestLine, headers, body, applied.bandwidth(ToxicStream.UPSTREAM));
+        send(connection, wire, buffers.body, upstreamRate);
         response = readResponseHead(connection.input());
       } catch (SocketTimeoutException e) {
         connection.closeQuietly();
@@ -162,7 +184,8 @@ final class HttpProxyHandler implements Listener.Handler {
       connection.closeQuietly();
       return Next.CLOSE;
     }
-    return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM));
+    return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM),
+        buffers.request);
   }
 
   private String target(String target) {
@@ -175,24 +198,31 @@ final class HttpProxyHandler implements Listener.Handler {
     return pathPrefix + path;
   }
 
-  /** The request body, whole (at most {@link #MAX_BODY}); null after answering 413 or 400. */
-  private byte[] readBody(HttpHead request, HttpInput in, OutputStream out, boolean continueFirst)
+  /**
+   * Reads the request body, whole (at most {@link #MAX_BODY}), into {@code body}; its length, or -1
+   * after answering 413.
+   */
+  private int readBody(HttpHead request, HttpInput in, OutputStream out, boolean continueFirst, ByteBuf into)
       throws IOException {
     long length = request.contentLength();
     boolean chunked = request.chunked();
     if (length <= 0 && !chunked) {
-      return new byte[0];
+      return 0;
     }
     if (length > MAX_BODY) {
       answer(out, 413, "request body of " + length + " bytes is above the proxy's limit of " + MAX_BODY, true);
-      return null;
+      return -1;
     }
     if (continueFirst && request.hasToken("Expect", "100-continue")) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
     }
-    ByteArrayOutputStream body = new ByteArrayOutputStream(chunked ? 8192 : (int) length);
-    if (chunked) {
+    if (!chunked) {
+      in.relay(length, into);
+      return into.size();
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
+    {
       ByteArrayOutputStream framed = new ByteArrayOutputStream();
       in.relayChunked((bytes, offset, n) -> {
         if (framed.size() + n > MAX_BODY + MAX_BODY / 8) {
@@ -201,34 +231,32 @@ final class HttpProxyHandler implements Listener.Handler {
         framed.write(bytes, offset, n);
       });
       Dechunk.into(framed.toByteArray(), body, MAX_BODY);
-    } else {
-      in.relay(length, HttpInput.Sink.of(body));
     }
-    return body.toByteArray();
+    byte[] whole = body.toByteArray();
+    into.write(whole, 0, whole.length);
+    return whole.length;
   }
 
-  private void send(UpstreamPool.Connection connection, String requestLine, List<String[]> headers, byte[] body,
-      long bytesPerSecond) throws IOException {
+  /**
+   * Writes the request, one write for head and body; under a bandwidth toxic {@code wire} holds the
+   * head only and the body follows, paced.
+   */
+  private void send(UpstreamPool.Connection connection, ByteBuf wire, ByteBuf body, long bytesPerSecond)
+      throws IOException {
     OutputStream raw = connection.socket().getOutputStream();
-    OutputStream out = new BufferedOutputStream(raw, 16 * 1024);
-    HttpHead.write(out, requestLine, headers);
-    if (bytesPerSecond > 0) {
-      out.flush();
-      new Throttle(HttpInput.Sink.of(raw), bytesPerSecond, clock).write(body);
-    } else {
-      out.write(body);
+    wire.writeTo(raw);
+    if (bytesPerSecond > 0 && body.size() > 0) {
+      new Throttle(HttpInput.Sink.of(raw), bytesPerSecond, clock).write(body.array(), 0, body.size());
     }
-    out.flush();
   }
 
   /** The final response head; interim 1xx responses are skipped. */
   private static HttpHead readResponseHead(HttpInput input) throws IOException {
     for (int interim = 0; interim < 10; interim++) {
-      byte[] bytes = input.readHead();
-      if (bytes == null) {
+      HttpHead head = input.readParsedHead();
+      if (head == null) {
         throw new java.io.EOFException("upstream closed the connection before answering");
       }
-      HttpHead head = HttpHead.parse(bytes);
       String[] parts = head.startParts();
       if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
         throw new IOException("malformed status line");
@@ -241,7 +269,7 @@ final class HttpProxyHandler implements Listener.Handler {
   }
 
   private Next relayResponse(HttpHead response, boolean headRequest, UpstreamPool.Connection connection,
-      OutputStream out, boolean keepAlive, long bytesPerSecond) throws IOException {
+      OutputStream out, boolean keepAlive, long bytesPerSecond, ByteBuf wire) throws IOException {
     String[] parts = response.startParts();
     int status = Integer.parseInt(parts[1]);
     boolean noBody = headRequest || status == 204 || status == 304 || (status >= 100 && status < 200);
@@ -251,7 +279,7 @@ final class HttpProxyHandler implements Listener.Handler {
     boolean upstreamReusable = !untilClose && parts[0].equals("HTTP/1.1") && !response.hasToken("Connection", "close");
     boolean clientOpen = keepAlive && !untilClose;
 
-    List<String[]> headers = new ArrayList<>(response.endToEnd(Set.of("Content-Length")));
+    List<String[]> headers = response.endToEnd(CONTENT_LENGTH);
     if (chunked) {
       headers.add(new String[] {"Transfer-Encoding", "chunked"});
     } else if (length >= 0) {
@@ -262,7 +290,9 @@ final class HttpProxyHandler implements Listener.Handler {
     if (!clientOpen) {
       headers.add(new String[] {"Connection", "close"});
     }
-    HttpHead.write(out, "HTTP/1.1 " + parts[1] + (parts.length > 2 ? " " + parts[2] : ""), headers);
+    wire.reset(); // the request went out already: the buffer is free for the response head
+    HttpHead.write(wire, "HTTP/1.1 " + parts[1] + (parts.length > 2 ? " " + parts[2] : ""), headers);
+    wire.writeTo(out); // buffered: goes out with the body (or its first 16 KiB) at the flush
     HttpInput.Sink sink = HttpInput.Sink.of(out);
     if (bytesPerSecond > 0) {
       out.flush();

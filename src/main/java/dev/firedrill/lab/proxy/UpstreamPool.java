@@ -27,6 +27,7 @@ final class UpstreamPool implements AutoCloseable {
   private final InetSocketAddress address;
   private final Deque<Connection> idle = new ArrayDeque<>();
   private boolean closed;
+  private final java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
 
   UpstreamPool(InetSocketAddress address) {
     this.address = address;
@@ -47,7 +48,13 @@ final class UpstreamPool implements AutoCloseable {
     return open();
   }
 
+  /** Connections opened so far: under keep-alive, about the peak concurrency, not the request count. */
+  long opened() {
+    return opened.get();
+  }
+
   Connection open() throws IOException {
+    opened.incrementAndGet();
     Socket socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
