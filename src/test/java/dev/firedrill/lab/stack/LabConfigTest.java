@@ -30,15 +30,16 @@ class LabConfigTest {
   void promtoolAcceptsThePrometheusConfigWithItsRuleFiles() throws Exception {
     Path promtool = RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
     String output = run(List.of(promtool.toString(), "check", "config", LAB.resolve("prometheus.yml").toString()));
-    assertThat(output).contains("SUCCESS: 2 rule files found");
+    assertThat(output).contains("SUCCESS: 3 rule files found");
   }
 
   @Test
   void promtoolAcceptsTheRecordingAndAlertingRules() throws Exception {
     Path promtool = RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
     String output = run(List.of(promtool.toString(), "check", "rules", LAB.resolve("recording-rules.yml").toString(),
-        "alert-rules/lab-alerts.yml"));
-    assertThat(output).contains("SUCCESS: 9 rules found").contains("SUCCESS: 4 rules found");
+        "alert-rules/lab-alerts.yml", "alert-rules/checkout-slo.yml"));
+    assertThat(output).contains("SUCCESS: 9 rules found").contains("SUCCESS: 7 rules found")
+        .contains("SUCCESS: 19 rules found");
   }
 
   @Test

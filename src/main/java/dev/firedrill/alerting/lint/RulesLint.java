@@ -1,0 +1,240 @@
+package dev.firedrill.alerting.lint;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Lints the alerting and recording rules of one directory. The checks, each a {@link Finding}:
+ *
+ * <ol>
+ *   <li>an alert without a {@code runbook_url} annotation;
+ *   <li>an alert whose expression cannot filter: an alert fires for every series its expression
+ *       returns, so it needs a comparison ({@code >, <, >=, <=, ==, !=}) outside label matchers and
+ *       without {@code bool} (a {@code bool} comparison returns 0 or 1 for every series and drops
+ *       none), or an {@code absent()}/{@code absent_over_time()} call (which returns a series only when
+ *       its input is missing). {@code and}/{@code unless} alone do not count: they filter on labels, not
+ *       values. An expression that reads no series at all ({@code vector(1)}, a watchdog) is exempt;
+ *   <li>an alert whose input series (the metric names its expression reads, followed through the
+ *       recording rules of the directory and of the Prometheus configuration's rule files) have no
+ *       {@code absent()}/{@code absent_over_time()} companion alert. Names are compared, not label
+ *       matchers: {@code absent(x{service="a"})} covers every alert reading {@code x};
+ *   <li>a range window ({@code [5m]}, or a subquery's range {@code [1h:1m]}) in any rule shorter than four
+ *       scrape intervals: rate() needs two samples, and four intervals keep it answering through a
+ *       missed scrape;
+ *   <li>a {@code for} shorter than the evaluation interval (the group's {@code interval}, else the global
+ *       one): the alert is pending for at least one evaluation anyway.
+ * </ol>
+ */
+public final class RulesLint {
+
+  /** The intervals the checks use, and where each came from (for the messages). */
+  public record Settings(Duration scrapeInterval, String scrapeSource, Duration evaluationInterval,
+      String evaluationSource) {
+
+    public Settings {
+      Objects.requireNonNull(scrapeInterval, "scrapeInterval");
+      Objects.requireNonNull(evaluationInterval, "evaluationInterval");
+      if (scrapeInterval.isZero() || scrapeInterval.isNegative() || evaluationInterval.isZero()
+          || evaluationInterval.isNegative()) {
+        throw new IllegalArgumentException("intervals must be positive");
+      }
+    }
+  }
+
+  /** Findings, or problems reading the input (then the findings are those of the files that were read). */
+  public record Report(List<Finding> findings, List<ReadProblem> problems, int files, int rules) {}
+
+  static final int WINDOW_SCRAPES = 4;
+
+  private RulesLint() {}
+
+  /** Every {@code *.yml} and {@code *.yaml} directly in {@code dir}, by name; {@code contextFiles} add definitions. */
+  public static Report lintDirectory(Path dir, Settings settings, List<Path> contextFiles) {
+    List<ReadProblem> problems = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      problems.add(new ReadProblem(dir.toString(), "", Files.exists(dir) ? "not a directory" : "no such directory",
+          0, 0));
+      return new Report(List.of(), problems, 0, 0);
+    }
+    List<Path> paths;
+    try (Stream<Path> list = Files.list(dir)) {
+      paths = list.filter(p -> Files.isRegularFile(p) && isRuleFileName(p.getFileName().toString()))
+          .sorted().toList();
+    } catch (IOException e) {
+      problems.add(new ReadProblem(dir.toString(), "", "cannot list: " + e, 0, 0));
+      return new Report(List.of(), problems, 0, 0);
+    }
+    if (paths.isEmpty()) {
+      problems.add(new ReadProblem(dir.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
+      return new Report(List.of(), problems, 0, 0);
+    }
+    List<RuleFile> files = new ArrayList<>();
+    Set<Path> seen = new HashSet<>();
+    for (Path path : paths) {
+      seen.add(real(path));
+      RuleFile file = RuleFile.read(path, dir.resolve(path.getFileName()).toString(), problems);
+      if (file != null) {
+        files.add(file);
+      }
+    }
+    List<RuleFile> context = new ArrayList<>();
+    for (Path path : contextFiles) {
+      if (seen.add(real(path))) {
+        RuleFile file = RuleFile.read(path, path.toString(), problems);
+        if (file != null) {
+          context.add(file);
+        }
+      }
+    }
+    int rules = files.stream().flatMap(f -> f.groups().stream()).mapToInt(g -> g.rules().size()).sum();
+    return new Report(lint(files, context, settings), List.copyOf(problems), paths.size(), rules);
+  }
+
+  private static boolean isRuleFileName(String name) {
+    return name.endsWith(".yml") || name.endsWith(".yaml");
+  }
+
+  private static Path real(Path path) {
+    try {
+      return path.toRealPath();
+    } catch (IOException e) {
+      return path.toAbsolutePath().normalize();
+    }
+  }
+
+  /** Lints {@code files}; {@code context} only contributes recording rules and companion alerts. */
+  public static List<Finding> lint(List<RuleFile> files, List<RuleFile> context, Settings settings) {
+    List<RuleFile> all = new ArrayList<>(files);
+    all.addAll(context);
+    Map<String, Set<String>> recorded = new LinkedHashMap<>();
+    for (RuleFile file : all) {
+      for (RuleFile.Group group : file.groups()) {
+        for (RuleFile.Rule rule : group.rules()) {
+          if (!rule.isAlert()) {
+            Set<String> inputs = recorded.computeIfAbsent(rule.name(), k -> new LinkedHashSet<>());
+            inputs.addAll(rule.scan().metrics());
+            inputs.addAll(rule.scan().absentMetrics());
+          }
+        }
+      }
+    }
+    Set<String> covered = new HashSet<>();
+    for (RuleFile file : all) {
+      for (RuleFile.Group group : file.groups()) {
+        for (RuleFile.Rule rule : group.rules()) {
+          if (rule.isAlert()) {
+            for (String name : rule.scan().absentMetrics()) {
+              covered.add(name);
+              covered.addAll(leaves(name, recorded).keySet());
+            }
+          }
+        }
+      }
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (RuleFile file : files) {
+      for (RuleFile.Group group : file.groups()) {
+        for (RuleFile.Rule rule : group.rules()) {
+          for (String message : check(rule, group, recorded, covered, settings)) {
+            findings.add(new Finding(file.name(), group.name(), rule.kind(), rule.name(), message));
+          }
+        }
+      }
+    }
+    return List.copyOf(findings);
+  }
+
+  private static List<String> check(RuleFile.Rule rule, RuleFile.Group group, Map<String, Set<String>> recorded,
+      Set<String> covered, Settings settings) {
+    List<String> messages = new ArrayList<>();
+    PromQl.Scan scan = rule.scan();
+    if (rule.isAlert()) {
+      String runbook = rule.annotations().get("runbook_url");
+      if (runbook == null || runbook.isBlank()) {
+        messages.add("no runbook_url annotation; add annotations.runbook_url pointing at the runbook");
+      }
+      if (scan.readsSeries() && scan.filterComparisons() == 0 && !scan.callsAbsent()) {
+        messages.add(scan.boolComparisons() > 0
+            ? "expr compares only with bool, which returns 0 or 1 for every series instead of dropping the ones "
+                + "that pass, so the alert always fires; remove bool"
+            : "expr has no comparison (>, <, >=, <=, ==, !=) and no absent(), so the alert fires whenever its series "
+                + "exist, whatever their values; compare it with a threshold, e.g. expr > 0.05");
+      }
+      Map<String, String> inputs = new LinkedHashMap<>();
+      for (String name : new TreeSet<>(scan.metrics())) {
+        leaves(name, recorded).forEach(inputs::putIfAbsent);
+      }
+      List<String> missing = inputs.keySet().stream().filter(n -> !covered.contains(n)).sorted().toList();
+      if (!missing.isEmpty()) {
+        String names = missing.stream()
+            .map(n -> inputs.get(n) == null ? n : n + " (read through " + inputs.get(n) + ")")
+            .collect(Collectors.joining(", "));
+        String fixes = missing.stream().map(n -> "absent(" + n + ")").collect(Collectors.joining(", "));
+        messages.add(missing.size() == 1
+            ? "input series " + names + " has no absent() companion alert, so this alert goes silent when the series "
+                + "stops; add an alert on " + fixes + " with a for"
+            : "input series " + names + " have no absent() companion alerts, so this alert goes silent when they "
+                + "stop; add alerts on " + fixes + ", each with a for");
+      }
+    }
+    Duration minimum = settings.scrapeInterval().multipliedBy(WINDOW_SCRAPES);
+    Set<String> reported = new HashSet<>();
+    for (PromQl.Range range : scan.ranges()) {
+      if (range.range().compareTo(minimum) < 0 && reported.add(range.text())) {
+        messages.add("range window [" + range.text() + "] is shorter than four scrape intervals (4 x "
+            + PromDuration.format(settings.scrapeInterval()) + " = " + PromDuration.format(minimum) + ", scrape interval from "
+            + settings.scrapeSource() + "), so rate() sees too few samples and nothing after one missed scrape; use ["
+            + PromDuration.format(minimum) + "] or longer");
+      }
+    }
+    if (rule.isAlert() && rule.forDuration() != null && !rule.forDuration().isZero()) {
+      Duration interval = group.interval() != null ? group.interval() : settings.evaluationInterval();
+      String source = group.interval() != null ? "the group's interval" : "from " + settings.evaluationSource();
+      if (rule.forDuration().compareTo(interval) < 0) {
+        messages.add("for " + PromDuration.format(rule.forDuration()) + " is shorter than the evaluation interval "
+            + PromDuration.format(interval) + " (" + source + "), so the alert stays pending a whole evaluation "
+            + "anyway; set for to " + PromDuration.format(interval) + " or more, or remove it");
+      }
+    }
+    return messages;
+  }
+
+  /**
+   * The raw series a name stands for: itself when no recording rule defines it, else the inputs of
+   * its recording rules, followed down; each mapped to the recording rule it was first reached through
+   * (null for the name itself).
+   */
+  static Map<String, String> leaves(String name, Map<String, Set<String>> recorded) {
+    Map<String, String> out = new LinkedHashMap<>();
+    walk(name, null, recorded, new HashSet<>(), out);
+    return out;
+  }
+
+  private static void walk(String name, String via, Map<String, Set<String>> recorded, Set<String> visiting,
+      Map<String, String> out) {
+    Set<String> inputs = recorded.get(name);
+    if (inputs == null) {
+      out.putIfAbsent(name, via);
+      return;
+    }
+    if (!visiting.add(name)) {
+      return; // a cycle: promtool rejects nothing here, Prometheus just evaluates stale data
+    }
+    for (String input : new TreeSet<>(inputs)) {
+      walk(input, via == null ? name : via, recorded, visiting, out);
+    }
+  }
+}

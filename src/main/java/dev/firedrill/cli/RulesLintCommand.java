@@ -1,0 +1,106 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.alerting.lint.Finding;
+import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.alerting.lint.PrometheusConfig;
+import dev.firedrill.alerting.lint.ReadProblem;
+import dev.firedrill.alerting.lint.RulesLint;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "lint",
+    description = {
+      "Lint every rule file (*.yml, *.yaml) in DIR: alerts without a runbook_url, alerts whose expression",
+      "cannot filter (no comparison and no absent()), alerts whose input series have no absent() companion,",
+      "range windows shorter than four scrape intervals, and a for shorter than the evaluation interval.",
+      "One line per finding."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:no findings", "1:findings", "2:unreadable input (a file, a field, a duration)"})
+final class RulesLintCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "DIR", description = "The directory of rule files (not searched recursively).")
+  Path dir;
+
+  @Option(names = "--scrape-interval", paramLabel = "DURATION",
+      description = "The scrape interval (default: the longest one in --prometheus-config, else 1m).")
+  String scrapeInterval;
+
+  @Option(names = "--evaluation-interval", paramLabel = "DURATION",
+      description = "The global evaluation interval (default: the one in --prometheus-config, else 1m).")
+  String evaluationInterval;
+
+  @Option(names = "--prometheus-config", paramLabel = "FILE",
+      description = "A prometheus.yml: its intervals, and its rule_files for recording rules and companion alerts.")
+  Path prometheusConfig;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    List<ReadProblem> problems = new ArrayList<>();
+    Duration scrape = PrometheusConfig.DEFAULT_INTERVAL;
+    Duration evaluation = PrometheusConfig.DEFAULT_INTERVAL;
+    String scrapeSource = "Prometheus's default";
+    String evaluationSource = "Prometheus's default";
+    List<Path> context = List.of();
+    if (prometheusConfig != null) {
+      PrometheusConfig config = PrometheusConfig.read(prometheusConfig, problems);
+      if (config == null) {
+        throw unreadable(problems);
+      }
+      scrape = config.scrapeInterval();
+      evaluation = config.evaluationInterval();
+      scrapeSource = prometheusConfig.toString();
+      evaluationSource = prometheusConfig.toString();
+      context = config.ruleFiles();
+    }
+    if (scrapeInterval != null) {
+      scrape = option("--scrape-interval", scrapeInterval);
+      scrapeSource = "--scrape-interval";
+    }
+    if (evaluationInterval != null) {
+      evaluation = option("--evaluation-interval", evaluationInterval);
+      evaluationSource = "--evaluation-interval";
+    }
+    RulesLint.Report report = RulesLint.lintDirectory(dir,
+        new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource), context);
+    PrintWriter out = spec.commandLine().getOut();
+    for (Finding finding : report.findings()) {
+      out.println(finding);
+    }
+    if (!report.problems().isEmpty()) {
+      throw unreadable(report.problems());
+    }
+    out.println(dir + ": " + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
+        + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + PromDuration.format(scrape)
+        + " (" + scrapeSource + "), evaluation interval " + PromDuration.format(evaluation) + " (" + evaluationSource
+        + ")");
+    return report.findings().isEmpty() ? ExitCode.HELD : ExitCode.DEVIATED;
+  }
+
+  private static Duration option(String name, String value) {
+    Duration duration = PromDuration.parseOrNull(value);
+    if (duration == null || duration.isZero()) {
+      throw new UserError("firedrill: " + name + " " + value + ": expected a duration such as 15s or 1m",
+          ExitCode.INVALID);
+    }
+    return duration;
+  }
+
+  private static UserError unreadable(List<ReadProblem> problems) {
+    return new UserError(problems.stream().map(ReadProblem::toString).collect(Collectors.joining("\n")),
+        ExitCode.INVALID);
+  }
+}
