@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ProxyCommand.class,
       LoadCommand.class,
+      RulesCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class
     },
