@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       ProxyCommand.class,
       LoadCommand.class,
       RulesCommand.class,
+      RoutesCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -15,14 +15,11 @@ class RoutesCommandTest {
   static final String LAB = "fixtures/lab/alertmanager.yml";
   static final String RICH = "src/test/resources/routes/rich.yml";
 
-  /** {@code firedrill routes ARGS} in process, with the command added as Main will register it. */
+  /** {@code firedrill routes ARGS} in process, through Main's command line. */
   static CliRun routes(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine line = Main.commandLine();
-    if (!line.getSubcommands().containsKey("routes")) {
-      line.addSubcommand(new RoutesCommand());
-    }
     line.setOut(new PrintWriter(out, true));
     line.setErr(new PrintWriter(err, true));
     String[] all = new String[args.length + 1];

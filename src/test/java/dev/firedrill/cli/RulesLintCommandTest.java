@@ -24,7 +24,7 @@ class RulesLintCommandTest {
     }
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine line = Main.commandLine().addSubcommand(new RulesCommand());
+    CommandLine line = Main.commandLine();
     line.setOut(new PrintWriter(out, true));
     line.setErr(new PrintWriter(err, true));
     int exit = line.execute(all.toArray(String[]::new));
