@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.BooleanSupplier;
@@ -39,17 +40,27 @@ public final class LoadGenerator {
   private final Transport transport;
   private final LoadMetrics metrics;
   private final Clock clock;
+  private final AutoCloseable owned;
 
   public LoadGenerator(LoadPlan plan, Transport transport, LoadMetrics metrics, Clock clock) {
+    this(plan, transport, metrics, clock, null);
+  }
+
+  private LoadGenerator(LoadPlan plan, Transport transport, LoadMetrics metrics, Clock clock, AutoCloseable owned) {
     this.plan = plan;
     this.transport = transport;
     this.metrics = metrics;
     this.clock = clock;
+    this.owned = owned;
   }
 
-  /** Over HTTP, on the system clock. */
+  /**
+   * Over HTTP, on the system clock. The generator owns its connections and closes them when its run
+   * ends, so it runs once: a second run finds every request refused.
+   */
   public static LoadGenerator http(LoadPlan plan, LoadMetrics metrics) {
-    return new LoadGenerator(plan, new HttpTransport(plan), metrics, Clock.system());
+    HttpTransport transport = new HttpTransport(plan);
+    return new LoadGenerator(plan, transport, metrics, Clock.system(), transport);
   }
 
   public LoadResult run() {
@@ -66,6 +77,7 @@ public final class LoadGenerator {
     Semaphore slots = new Semaphore(cap);
     AtomicLongArray outcomes = new AtomicLongArray(Outcome.values().length);
     AtomicLong completed = new AtomicLong();
+    AtomicBoolean over = new AtomicBoolean();
     LatencyRecorder latencies = new LatencyRecorder();
     LatencyRecorder lags = new LatencyRecorder();
     AtomicLong maxLatency = new AtomicLong();
@@ -93,7 +105,7 @@ public final class LoadGenerator {
         maxLag = Math.max(maxLag, lag);
         lastSend = now;
         sent++;
-        send(due, slots, outcomes, completed, latencies, maxLatency);
+        send(due, slots, outcomes, completed, latencies, maxLatency, over);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -105,13 +117,16 @@ public final class LoadGenerator {
     for (Outcome outcome : Outcome.values()) {
       byOutcome.put(outcome, outcomes.get(outcome.ordinal()));
     }
-    return new LoadResult(plan, sent, total - sent, unfinished, byOutcome, sent == 0 ? 0 : sent * 1e9 / achievedNanos,
-        latencies.quantile(0.5), latencies.quantile(0.99), Duration.ofNanos(maxLatency.get()),
-        lags.quantile(0.99), Duration.ofNanos(maxLag), stopped);
+    LoadResult result = new LoadResult(plan, sent, total - sent, unfinished, byOutcome,
+        sent == 0 ? 0 : sent * 1e9 / achievedNanos, latencies.quantile(0.5), latencies.quantile(0.99),
+        Duration.ofNanos(maxLatency.get()), lags.quantile(0.99), Duration.ofNanos(maxLag), stopped);
+    over.set(true); // requests ending from now on (closing ends them refused) were counted unfinished
+    closeOwned();
+    return result;
   }
 
   private void send(long due, Semaphore slots, AtomicLongArray outcomes, AtomicLong completed,
-      LatencyRecorder latencies, AtomicLong maxLatency) {
+      LatencyRecorder latencies, AtomicLong maxLatency, AtomicBoolean over) {
     CompletableFuture<Outcome> pending;
     try {
       pending = transport.send(TraceParent.newRoot());
@@ -120,6 +135,9 @@ public final class LoadGenerator {
     }
     pending.whenComplete((outcome, failure) -> {
       try {
+        if (over.get()) {
+          return;
+        }
         Outcome result = outcome == null ? Outcome.REFUSED : outcome;
         long latency = clock.nanoTime() - due;
         metrics.record(result, latency);
@@ -131,6 +149,16 @@ public final class LoadGenerator {
         slots.release();
       }
     });
+  }
+
+  private void closeOwned() {
+    if (owned != null) {
+      try {
+        owned.close();
+      } catch (Exception e) {
+        // the run is over; nothing is left to lose
+      }
+    }
   }
 
   /** Sleeps through the clock until {@code due}, in steps of at most 200 ms; false when stopped. */

@@ -16,7 +16,7 @@ import java.util.Set;
  * @param rate requests per second, more than 0, at most {@value #MAX_RATE}
  * @param duration more than 0, at most 24h
  * @param maxInFlight requests in flight at most; a due request waits for a slot
- * @param timeout the client timeout of each request (connect, then response headers)
+ * @param timeout the client timeout of each request: connecting (if need be), sending and the whole response
  * @param experimentId sent as {@code baggage: chaos.experiment.id=<id>} when present
  * @param allowRemote whether a target outside loopback is allowed
  */
