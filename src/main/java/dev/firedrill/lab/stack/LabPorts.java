@@ -20,17 +20,16 @@ public record LabPorts(
     int loadMetrics,
     int prometheus,
     int alertmanager,
-    int webhookPayments,
-    int webhookCheckout) {
+    int webhook) {
 
   public static LabPorts defaults() {
-    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 19102);
+    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101);
   }
 
   public static LabPorts free() {
     return new LabPorts(Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
         Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
-        Loopback.freePort(), Loopback.freePort(), Loopback.freePort());
+        Loopback.freePort(), Loopback.freePort());
   }
 
   /** Every port by the name users see in {@code lab up}'s output. */
@@ -46,8 +45,7 @@ public record LabPorts(
     ports.put("load metrics", loadMetrics);
     ports.put("prometheus", prometheus);
     ports.put("alertmanager", alertmanager);
-    ports.put("webhook team-payments", webhookPayments);
-    ports.put("webhook team-checkout", webhookCheckout);
+    ports.put("webhooks", webhook);
     return ports;
   }
 

@@ -51,7 +51,7 @@ class LabConfigTest {
 
   @Test
   void rewritingMovesEveryDefaultPortAndNothingElse() {
-    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
     String text = "a: 127.0.0.1:18080 b: http://127.0.0.1:18474/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 "
         + "e: ['127.0.0.1:19093']";
     assertThat(free.rewrite(text)).isEqualTo(
