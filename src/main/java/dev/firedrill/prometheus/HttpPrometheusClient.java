@@ -1,5 +1,6 @@
 package dev.firedrill.prometheus;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.experiment.Durations;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -14,6 +15,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +25,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Instant queries over Prometheus's HTTP API: {@code POST <base>/api/v1/query}, form-encoded.
- * Every failure becomes one line naming the server and the query; the token never appears.
+ * Prometheus's HTTP API: instant queries ({@code POST <base>/api/v1/query}, form-encoded), and the
+ * alert, rule and config endpoints ({@code GET}). Every failure becomes one line naming the server
+ * and the query or request; the token never appears.
  */
-public final class HttpPrometheusClient implements PrometheusClient {
+public final class HttpPrometheusClient implements PrometheusClient, PrometheusAlertsApi {
 
   private final ServerAddress server;
   private final Duration timeout;
@@ -69,6 +72,61 @@ public final class HttpPrometheusClient implements PrometheusClient {
     return interpret(promql, response.statusCode(), response.body());
   }
 
+  @Override
+  public List<PrometheusAlert> alerts() throws PrometheusException {
+    return get("alerts", ApiParser::alerts);
+  }
+
+  @Override
+  public List<RuleGroup> rules() throws PrometheusException {
+    return get("rules", ApiParser::rules);
+  }
+
+  @Override
+  public String config() throws PrometheusException {
+    return get("status/config", ApiParser::config);
+  }
+
+  /** {@link #config()}, read: global and per-job intervals. */
+  public PrometheusConfig parsedConfig() throws PrometheusException {
+    String yaml = config();
+    try {
+      return PrometheusConfig.parse(yaml);
+    } catch (IllegalArgumentException e) {
+      throw fail("Prometheus at " + server() + " answered GET " + apiPath("status/config")
+          + " with a config firedrill cannot read: " + e.getMessage(), null);
+    }
+  }
+
+  /** Reads an endpoint's {@code data}. */
+  @FunctionalInterface
+  private interface DataReader<T> {
+    T read(JsonNode data) throws ResponseParser.Malformed;
+  }
+
+  private <T> T get(String endpoint, DataReader<T> reader) throws PrometheusException {
+    String subject = "GET " + apiPath(endpoint);
+    HttpRequest.Builder request = HttpRequest.newBuilder(server.api(endpoint))
+        .timeout(timeout)
+        .header("Accept", "application/json")
+        .header("User-Agent", "firedrill")
+        .GET();
+    HttpResponse<String> response = exchange(request, subject);
+    ResponseParser.Data data = (ResponseParser.Data) envelope(subject, response.statusCode(), response.body(),
+        ResponseParser::parseData);
+    try {
+      return reader.read(data.data());
+    } catch (ResponseParser.Malformed e) {
+      throw fail("Prometheus at " + server() + " answered HTTP " + response.statusCode() + " to " + subject
+          + " with an unexpected response: " + e.getMessage(), null);
+    }
+  }
+
+  /** The path as messages name it: {@code /api/v1/rules} (after the base URL's own path). */
+  private String apiPath(String endpoint) {
+    return "/api/v1/" + endpoint;
+  }
+
   /**
    * An instant query evaluated at {@code at} rather than at the server's "now" (the API's
    * {@code time} parameter, in Unix seconds with up to nanosecond decimals).
@@ -96,6 +154,11 @@ public final class HttpPrometheusClient implements PrometheusClient {
         .header("Accept", "application/json")
         .header("User-Agent", "firedrill")
         .POST(HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8));
+    return exchange(request, "query " + quote(promql));
+  }
+
+  /** Sends the request; {@code subject} names it in messages ({@code query "up"}, {@code GET /api/v1/rules}). */
+  private HttpResponse<String> exchange(HttpRequest.Builder request, String subject) throws PrometheusException {
     bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
     CompletableFuture<HttpResponse<String>> future =
         http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -104,55 +167,69 @@ public final class HttpPrometheusClient implements PrometheusClient {
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw fail("interrupted while waiting for Prometheus at " + server() + " to answer query " + quote(promql), e);
+      throw fail("interrupted while waiting for Prometheus at " + server() + " to answer " + subject, e);
     } catch (TimeoutException e) {
       future.cancel(true);
-      throw timedOut(promql, e);
+      throw timedOut(subject, e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (has(cause, HttpTimeoutException.class)) {
-        throw timedOut(promql, cause);
+        throw timedOut(subject, cause);
       }
-      throw fail("cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for query " + quote(promql), cause);
+      throw fail("cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for " + subject, cause);
     }
   }
 
   private QueryResult interpret(String promql, int status, String body) throws PrometheusException {
+    String subject = "query " + quote(promql);
+    ResponseParser.Success success = (ResponseParser.Success) envelope(subject, status, body, ResponseParser::parse);
+    success.warnings().forEach(w -> warnings.accept(redact("Prometheus at " + server() + " warned about " + subject + ": " + w)));
+    return success.result();
+  }
+
+  @FunctionalInterface
+  private interface EnvelopeParser {
+    ResponseParser.Envelope parse(String body) throws ResponseParser.NotJson, ResponseParser.Malformed;
+  }
+
+  /** The success envelope, or the one-line failure for a status, a body or an error envelope. */
+  private ResponseParser.Envelope envelope(String subject, int status, String body, EnvelopeParser parser)
+      throws PrometheusException {
     String prefix = "Prometheus at " + server() + " ";
     ResponseParser.Envelope envelope;
     try {
-      envelope = ResponseParser.parse(body);
+      envelope = parser.parse(body);
     } catch (ResponseParser.NotJson e) {
       if (body == null || body.isBlank()) {
-        throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + " with an empty body", null);
+        throw fail(prefix + "answered HTTP " + status + " to " + subject + " with an empty body", null);
       }
       if (status / 100 == 2) {
-        throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+        throw fail(prefix + "answered HTTP " + status + " to " + subject
             + " with a body that is not JSON: " + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
       }
-      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + ": "
+      throw fail(prefix + "answered HTTP " + status + " to " + subject + ": "
           + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
     } catch (ResponseParser.Malformed e) {
-      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+      throw fail(prefix + "answered HTTP " + status + " to " + subject
           + " with an unexpected response: " + e.getMessage(), null);
     }
     if (envelope instanceof ResponseParser.Failure failure) {
       if (status == 400 || status == 422 || status / 100 == 2) {
-        throw fail(prefix + "refused query " + quote(promql) + ": " + failure.describe(), null);
+        throw fail(prefix + "refused " + subject + ": " + failure.describe(), null);
       }
-      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql) + ": " + failure.describe(), null);
+      throw fail(prefix + "answered HTTP " + status + " to " + subject + ": " + failure.describe(), null);
     }
-    ResponseParser.Success success = (ResponseParser.Success) envelope;
     if (status / 100 != 2) {
-      throw fail(prefix + "answered HTTP " + status + " to query " + quote(promql)
+      throw fail(prefix + "answered HTTP " + status + " to " + subject
           + " with a success envelope (expected 2xx)", null);
     }
-    success.warnings().forEach(w -> warnings.accept(redact("Prometheus at " + server() + " warned about query " + quote(promql) + ": " + w)));
-    return success.result();
+    List<String> dataWarnings = envelope instanceof ResponseParser.Data data ? data.warnings() : List.of();
+    dataWarnings.forEach(w -> warnings.accept(redact(prefix + "warned about " + subject + ": " + w)));
+    return envelope;
   }
 
-  private PrometheusException timedOut(String promql, Throwable cause) {
-    return fail("Prometheus at " + server() + ": query " + quote(promql) + " timed out after "
+  private PrometheusException timedOut(String subject, Throwable cause) {
+    return fail("Prometheus at " + server() + ": " + subject + " timed out after "
         + Durations.format(timeout), cause);
   }
 

@@ -22,6 +22,9 @@ final class ResponseParser {
 
   record Success(QueryResult result, List<String> warnings) implements Envelope {}
 
+  /** A success envelope whose {@code data} the caller reads (alerts, rules, config). */
+  record Data(JsonNode data, List<String> warnings) implements Envelope {}
+
   record Failure(String errorType, String error) implements Envelope {
     String describe() {
       return errorType.isEmpty() ? error : errorType + ": " + error;
@@ -50,7 +53,17 @@ final class ResponseParser {
 
   private ResponseParser() {}
 
-  static Envelope parse(String body) throws NotJson, Malformed {
+  /** The envelope of any API endpoint, {@code data} left as JSON. */
+  static Envelope parseData(String body) throws NotJson, Malformed {
+    JsonNode root = root(body);
+    Failure failure = failure(root);
+    if (failure != null) {
+      return failure;
+    }
+    return new Data(root.path("data"), warnings(root));
+  }
+
+  private static JsonNode root(String body) throws NotJson {
     JsonNode root;
     try {
       root = READER.readTree(body);
@@ -60,6 +73,11 @@ final class ResponseParser {
     if (root == null || !root.isObject()) {
       throw new NotJson("the body is not a JSON object");
     }
+    return root;
+  }
+
+  /** The failure the envelope reports, or null for a success envelope. */
+  private static Failure failure(JsonNode root) throws Malformed {
     String status = text(root, "status", "status");
     if ("error".equals(status)) {
       String error = root.path("error").asText("");
@@ -70,6 +88,21 @@ final class ResponseParser {
     }
     if (!"success".equals(status)) {
       throw new Malformed("\"status\" is \"" + status + "\" (expected \"success\" or \"error\")");
+    }
+    return null;
+  }
+
+  private static List<String> warnings(JsonNode root) {
+    List<String> warnings = new ArrayList<>();
+    root.path("warnings").forEach(w -> warnings.add(OneLine.of(w.asText())));
+    return warnings;
+  }
+
+  static Envelope parse(String body) throws NotJson, Malformed {
+    JsonNode root = root(body);
+    Failure failure = failure(root);
+    if (failure != null) {
+      return failure;
     }
     JsonNode data = root.path("data");
     String type = text(data, "resultType", "data.resultType");
@@ -82,9 +115,7 @@ final class ResponseParser {
       default -> throw new Malformed(
           "\"data.resultType\" is \"" + type + "\" (expected scalar, string, vector or matrix)");
     };
-    List<String> warnings = new ArrayList<>();
-    root.path("warnings").forEach(w -> warnings.add(OneLine.of(w.asText())));
-    return new Success(parsed, warnings);
+    return new Success(parsed, warnings(root));
   }
 
   private static QueryResult.Vector vector(JsonNode result) throws Malformed {

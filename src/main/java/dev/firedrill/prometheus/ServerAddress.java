@@ -33,6 +33,11 @@ record ServerAddress(URI queryEndpoint, String display) {
     return new ServerAddress(URI.create(origin + prefix + "api/v1/query"), display);
   }
 
+  /** An endpoint beside the query endpoint: {@code api("rules")} is {@code <base>/api/v1/rules}. */
+  URI api(String path) {
+    return queryEndpoint.resolve(path);
+  }
+
   /** A URL for a message when it could not be parsed into parts; user-info was already refused. */
   private static String safeText(URI uri) {
     String text = uri.toString();

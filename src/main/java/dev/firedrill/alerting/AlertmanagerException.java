@@ -1,0 +1,13 @@
+package dev.firedrill.alerting;
+
+/** A request to Alertmanager that failed. The message is one line, without token or user-info. */
+public class AlertmanagerException extends Exception {
+
+  public AlertmanagerException(String message) {
+    super(message);
+  }
+
+  public AlertmanagerException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.firedrill.prometheus;
+
+import java.util.List;
+
+/**
+ * The part of Prometheus's HTTP API that alert detection reads, beside {@link PrometheusClient}'s
+ * queries: active alerts, rule state, and the loaded configuration (for detection floors).
+ * Each failure is a {@link PrometheusException} with one line naming the server and the request.
+ */
+public interface PrometheusAlertsApi {
+
+  /** {@code GET /api/v1/alerts}: every pending and firing alert. */
+  List<PrometheusAlert> alerts() throws PrometheusException;
+
+  /** {@code GET /api/v1/rules}: every rule group with its rules' state and health. */
+  List<RuleGroup> rules() throws PrometheusException;
+
+  /** {@code GET /api/v1/status/config}: the loaded configuration as YAML, defaults filled in. */
+  String config() throws PrometheusException;
+}
