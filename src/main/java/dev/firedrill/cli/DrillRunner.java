@@ -1,12 +1,15 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.engine.Drill;
 import dev.firedrill.engine.DrillListener;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.PrometheusMeasurer;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,12 +35,25 @@ final class DrillRunner {
       events.println(event.line());
       events.flush();
     };
-    DrillPorts ports = new DrillPorts(Wiring.measurer(experiment, System.getenv(), clock), Wiring.faults(experiment),
-        stop, clock, console, Optional.of(journal));
+    HttpPrometheusClient prometheus = Wiring.prometheus(experiment, System.getenv());
+    Optional<WebhookReceiver> receiver = Wiring.receiver(experiment, System.getenv(), clock);
+    receiver.ifPresent(r -> {
+      events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
+      events.flush();
+    });
+    DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
+        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver));
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {
       result = new Drill(experiment, source, ports).run();
+    } finally {
+      receiver.ifPresent(WebhookReceiver::close);
     }
+    receiver.ifPresent(r -> {
+      result.journal().receiver(r.notifications().size(), r.rejectedCount(),
+          r.rejections().stream().map(x -> x.receivedAt() + " " + x.status() + " " + x.reason()).toList());
+      journal.write(result.journal());
+    });
     events.println("journal: " + journal.path());
     events.flush();
     return result;

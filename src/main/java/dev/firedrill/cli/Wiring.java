@@ -6,6 +6,12 @@ import dev.firedrill.engine.Journal;
 import dev.firedrill.experiment.BlastRadius;
 import dev.firedrill.experiment.Durations;
 import java.time.Duration;
+import dev.firedrill.alerting.AlertStack;
+import dev.firedrill.alerting.AlertmanagerClient;
+import dev.firedrill.alerting.Detection;
+import dev.firedrill.alerting.LiveAlertStack;
+import dev.firedrill.alerting.receiver.ReceiverConfig;
+import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.engine.Measurer;
 import dev.firedrill.engine.PrometheusMeasurer;
 import dev.firedrill.experiment.Experiment;
@@ -13,6 +19,7 @@ import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.PrometheusSource;
+import dev.firedrill.experiment.ReceiverSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
@@ -38,7 +45,7 @@ final class Wiring {
     }
   }
 
-  static PrometheusClient prometheus(Experiment experiment, Map<String, String> environment) {
+  static HttpPrometheusClient prometheus(Experiment experiment, Map<String, String> environment) {
     PrometheusSource source = experiment.prometheus();
     Optional<String> token;
     try {
@@ -56,6 +63,41 @@ final class Wiring {
 
   static Measurer measurer(Experiment experiment, Map<String, String> environment, Clock clock) {
     return new PrometheusMeasurer(prometheus(experiment, environment), experiment, clock);
+  }
+
+  /** firedrill's webhook receiver, when the experiment routes Alertmanager to one. */
+  static Optional<WebhookReceiver> receiver(Experiment experiment, Map<String, String> environment, Clock clock) {
+    if (experiment.receiver().isEmpty()) {
+      return Optional.empty();
+    }
+    ReceiverSpec spec = experiment.receiver().get();
+    Optional<String> token;
+    try {
+      token = spec.bearerToken().resolve(environment);
+    } catch (IOException e) {
+      throw new UserError("receiver bearer token (" + spec.bearerToken().describe() + "): " + e.getMessage(),
+          ExitCode.INVALID, e);
+    }
+    ReceiverConfig config = ReceiverConfig.defaults().withListen(spec.listen()).withMaxPayloadBytes(spec.maxPayloadBytes());
+    try {
+      return Optional.of(WebhookReceiver.start(token.map(config::withBearerToken).orElse(config), clock));
+    } catch (RuntimeException e) {
+      throw new UserError("receiver.listen " + spec.listen() + ": cannot listen there (" + e.getMessage()
+          + "; expected a free loopback address such as 127.0.0.1:19101)", ExitCode.INVALID, e);
+    }
+  }
+
+  /** Detection for the experiment's expected alerts, or empty when it expects none. */
+  static Optional<Detection> detection(Experiment experiment, HttpPrometheusClient prometheus,
+      Optional<WebhookReceiver> receiver) {
+    if (experiment.hypothesis().alerts().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<AlertmanagerClient> alertmanager = experiment.alertmanager()
+        .map(am -> new AlertmanagerClient(am.url(), am.timeout(), Optional.empty()));
+    AlertStack stack = new LiveAlertStack(prometheus, alertmanager, receiver);
+    return Optional.of(new Detection(experiment.hypothesis().alerts(), stack, receiver.isPresent(),
+        alertmanager.isPresent()));
   }
 
   static FaultProvider faults(Experiment experiment) {

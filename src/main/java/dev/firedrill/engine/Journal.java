@@ -148,6 +148,15 @@ public final class Journal {
     }
   }
 
+  /** What firedrill's webhook receiver saw: how many notifications, and every payload it refused. */
+  public void receiver(int notifications, long rejected, List<String> rejections) {
+    ObjectNode node = root.putObject("receiver");
+    node.put("notifications", notifications);
+    node.put("rejected", rejected);
+    ArrayNode list = node.putArray("rejections");
+    rejections.forEach(list::add);
+  }
+
   void time(String field, Instant at) {
     root.put(field, at.toString());
   }
