@@ -212,6 +212,7 @@ public final class Drill {
       Measurement measurement = ports.measurer().measure();
       after.add(measurement);
       record(Phase.AFTER, measurement);
+      pollAlerts();
       long now = clock.nanoTime();
       if (measurement.withinSteadyState()) {
         Duration took = Duration.ofNanos(now - rolledBack);
