@@ -47,7 +47,8 @@ class DemoIT {
 
     assertThat(run.exit()).as(run.output()).isZero();
     assertThat(run.output()).contains("demo: prometheus on http://127.0.0.1:", "demo: alertmanager on http://127.0.0.1:",
-        " inject http-latency: ", " verdict held: ", "demo: payments-latency ended held (exit 0)",
+        " inject http-latency: ", " verdict held: ", " verdict observability held: 2 expected alerts behaved as expected",
+        "demo: payments-latency ended held (exit 0)",
         "demo: journal " + dir.resolve("payments-latency.journal.json"));
     JsonNode journal = journal("payments-latency");
     assertThat(journal.path("verdict").asText()).isEqualTo("held");
@@ -63,6 +64,11 @@ class DemoIT {
     JsonNode journal = journal("payments-outage");
     assertThat(journal.path("verdict").asText()).isEqualTo("aborted");
     assertThat(journal.path("reason").asText()).startsWith("burn rate ");
+    JsonNode page = journal.path("detection").path("alerts").get(0);
+    assertThat(page.path("alert").asText()).isEqualTo("CheckoutErrorBudgetBurn");
+    assertThat(page.path("held").asBoolean()).as(page.toString()).isTrue();
+    assertThat(page.path("receiver").asText()).isEqualTo("yes");
+    assertThat(run.output()).contains(" detect alert ", " detect CheckoutErrorBudgetBurn{service=\"checkout\"}  firing 30s  yes");
     assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
     assertLabStopped(run.output());
   }
