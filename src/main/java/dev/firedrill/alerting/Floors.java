@@ -23,6 +23,7 @@ public final class Floors {
   private static final Pattern WINDOW = Pattern.compile("\\[\\s*(\\d+(?:ms|s|m|h|d|w|y)(?:\\d+(?:ms|s|m|h|d|w|y))*)\\s*(?::[^\\]]*)?\\]");
   private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern ABSENT = Pattern.compile("\\babsent(?:_over_time)?\\s*\\(");
+  private static final Pattern QUANTILE = Pattern.compile("\\bhistogram_quantile\\s*\\(\\s*(0?\\.\\d+|1(?:\\.0*)?)\\s*,");
   private static final int MAX_DEPTH = 8;
 
   private Floors() {}
@@ -77,6 +78,15 @@ public final class Floors {
     Optional<Double> threshold = constant(sides[1]);
     if (threshold.isEmpty() || !(threshold.get() > 0 && threshold.get() < 1)) {
       return oneScrape;
+    }
+    Matcher quantile = QUANTILE.matcher(expanded);
+    if (quantile.find() && sides[2].startsWith(">")) {
+      // A quantile crosses its threshold once the slow share of the window passes 1 - q, whatever T is.
+      double q = Double.parseDouble(quantile.group(1));
+      Duration needed = Duration.ofSeconds((long) Math.ceil((1 - q) * window.get().toMillis() / 1000.0));
+      return needed.compareTo(scrape) <= 0 ? oneScrape : new Term(needed, "the " + Durations.format(window.get())
+          + " window: a " + Numbers.format(q) + " quantile needs " + Numbers.format(1 - q) + " of it slow, "
+          + Durations.format(needed));
     }
     double share = sides[2].startsWith(">") ? threshold.get() : 1 - threshold.get();
     // Whole seconds: the floor is a bound to read beside a measurement, not a figure to the millisecond.

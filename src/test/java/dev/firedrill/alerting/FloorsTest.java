@@ -60,6 +60,15 @@ class FloorsTest {
   }
 
   @Test
+  void aQuantileNeedsOnlyItsTailOfTheWindowToBeSlow() {
+    Floor floor = floor("histogram_quantile(0.9, sum by (le) (rate(latency_bucket[5m]))) > 0.5", Duration.ZERO,
+        Duration.ofSeconds(1));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(30), "the 5m window: a 0.9 quantile needs 0.1 of it slow, 30s"));
+    assertThat(floor("histogram_quantile(0.99, sum by (le) (rate(latency_bucket[30s]))) > 0.5", Duration.ofSeconds(10),
+        Duration.ofSeconds(1)).value()).isEqualTo(Duration.ofSeconds(11));
+  }
+
+  @Test
   void constantsAreEvaluated() {
     assertThat(Floors.constant("(14.4 * 0.001)")).contains(14.4 * 0.001);
     assertThat(Floors.constant("1 - 0.999")).contains(1 - 0.999);

@@ -1,0 +1,185 @@
+package dev.firedrill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.lab.stack.LabPorts;
+import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.prometheus.HttpPrometheusClient;
+import dev.firedrill.prometheus.PrometheusAlert;
+import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.time.Clock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Alert detection measured against the whole lab: the real Prometheus (1 s scrape and evaluation,
+ * resend delay 1 s) and Alertmanager (group_wait 1 s) with the repo's rules and route tree, and
+ * firedrill's own webhook receiver, with payments failing behind the fault proxy.
+ */
+class DetectionRealStackTest {
+
+  private static final String EXPERIMENT = """
+      id: %s
+      title: Payments answering 503 pages checkout's team
+      prometheus: {url: http://127.0.0.1:19090, timeout: 2s}
+      alertmanager: {url: http://127.0.0.1:19093}
+      receiver: {listen: 127.0.0.1:19101}
+      steady_state:
+        interval: 1s
+        slis:
+          - name: checkout_error_ratio
+            query: service:http_error_ratio:rate5s{service="checkout"}
+            max: 0.01
+      hypothesis:
+        recovery: 20s
+        alerts:
+      %s
+      method:
+        duration: 8s
+        faults:
+          - kind: http-error
+            proxy: http://127.0.0.1:18474
+            proxy_name: payments
+            percent: 100
+            status: 503
+            ttl: 1m
+      abort:
+        # This drill is about detection: nothing the fault does may stop it early.
+        rules:
+          - sli: checkout_error_ratio
+            above: 2
+      blast_radius:
+        traffic_share: 100%%
+        max_duration: 5m
+        budget_ceiling: 5%%
+      """;
+
+  private static LabStack lab;
+  private static LabPorts ports;
+  private static Path labDir;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startLab() throws Exception {
+    Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+    ports = LabPorts.free();
+    labDir = TempDirs.create("firedrill-detection-lab-");
+    lab = LabStack.start(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"), labDir,
+        LabStackOptions.firedrillCommand(), 20, Duration.ofMinutes(10), Optional.empty(), false),
+        prometheus, alertmanager, Clock.system(), line -> {});
+  }
+
+  @AfterAll
+  static void stopLab() {
+    if (lab != null) {
+      lab.close();
+    }
+    TempDirs.delete(labDir);
+  }
+
+  /**
+   * The previous drill's lab alerts must be resolved, or the next preflight is rightly not-run. (The
+   * real-window SLO alerts of alert-rules/checkout-slo.yml stay firing for an hour in a young lab;
+   * no drill here expects them.)
+   */
+  @BeforeEach
+  void quietLab() throws Exception {
+    HttpPrometheusClient client = new HttpPrometheusClient(lab.prometheusUrl(), Duration.ofSeconds(2), Optional.empty());
+    Clock clock = Clock.system();
+    long deadline = clock.nanoTime() + Duration.ofSeconds(60).toNanos();
+    List<PrometheusAlert> active = expected(client.alerts());
+    while (!active.isEmpty() && clock.nanoTime() < deadline) {
+      clock.sleep(Duration.ofSeconds(1));
+      active = expected(client.alerts());
+    }
+    assertThat(active).as("alerts still active before the drill").isEmpty();
+  }
+
+  private static List<PrometheusAlert> expected(List<PrometheusAlert> alerts) {
+    List<String> names = List.of("CheckoutErrorBudgetBurn", "CheckoutOrdersPending", "CheckoutLatencyHigh");
+    return alerts.stream().filter(a -> names.contains(a.labels().get("alertname"))).toList();
+  }
+
+  private JsonNode drill(String id, String expectations, int exit) throws Exception {
+    Path file = Files.writeString(dir.resolve(id + ".yaml"), ports.rewrite(EXPERIMENT.formatted(id, expectations)));
+    Path journal = dir.resolve(id + ".json");
+    CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+    assertThat(run.exit()).as(run.describe()).isEqualTo(exit);
+    return new ObjectMapper().readTree(journal.toFile());
+  }
+
+  private static JsonNode row(JsonNode journal, String alert) {
+    for (JsonNode row : journal.path("detection").path("alerts")) {
+      if (row.path("alert").asText().equals(alert)) {
+        return row;
+      }
+    }
+    throw new AssertionError("no detection row for " + alert + " in " + journal.path("detection"));
+  }
+
+  @Test
+  void anErrorFaultPagesTheRightTeamWithinThreeSecondsOfItsFloor() throws Exception {
+    JsonNode journal = drill("detect-page", """
+            - alert: CheckoutErrorBudgetBurn
+              matchers: {service: checkout}
+              within: 20s
+              receiver: team-checkout
+              runbook_url: https://runbooks.example.com/checkout/error-budget-burn
+        """, 1);
+
+    assertThat(journal.path("verdict").asText()).isEqualTo("deviated");
+    assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("held");
+    JsonNode page = row(journal, "CheckoutErrorBudgetBurn");
+    double detect = page.path("time_to_detect_s").asDouble();
+    double floor = page.path("floor_s").asDouble();
+    assertThat(page.path("detect_source").asText()).isEqualTo("webhook startsAt");
+    assertThat(detect).as(page.toString()).isBetween(floor, floor + 3);
+    assertThat(page.path("time_to_notify_s").asDouble()).as(page.toString()).isPositive();
+    assertThat(page.path("receiver").asText()).isEqualTo("yes");
+    assertThat(page.path("runbook").asText()).isEqualTo("yes");
+    assertThat(journal.path("receiver").path("rejected").asLong()).isZero();
+  }
+
+  @Test
+  void misroutingAWrongRunbookASilentAlertThatFiresAndAMissedAlertAreEachReported() throws Exception {
+    JsonNode journal = drill("detect-failures", """
+            - alert: CheckoutErrorBudgetBurn
+              matchers: {service: checkout}
+              within: 20s
+              receiver: team-payments
+              runbook_url: https://runbooks.example.com/payments/wrong
+            - alert: CheckoutOrdersPending
+              expect: silent
+              within: 20s
+            - alert: CheckoutLatencyHigh
+              within: 12s
+        """, 1);
+
+    assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("deviated");
+    JsonNode misrouted = row(journal, "CheckoutErrorBudgetBurn");
+    assertThat(misrouted.path("held").asBoolean()).isFalse();
+    assertThat(misrouted.path("reason").asText()).isEqualTo("misrouted: routed to team-checkout, expected team-payments; "
+        + "wrong runbook: runbook_url is \"https://runbooks.example.com/checkout/error-budget-burn\", expected "
+        + "\"https://runbooks.example.com/payments/wrong\"");
+    JsonNode silent = row(journal, "CheckoutOrdersPending");
+    assertThat(silent.path("held").asBoolean()).isFalse();
+    assertThat(silent.path("reason").asText()).matches("fired \\d+\\.\\ds after injection though it must stay silent");
+    JsonNode missed = row(journal, "CheckoutLatencyHigh");
+    assertThat(missed.path("fired").asBoolean()).isFalse();
+    assertThat(missed.path("reason").asText()).isEqualTo("missed: did not fire within 12s; its floor is 11s "
+        + "(for: 10s, after one scrape interval of 1s for the first bad sample)");
+  }
+}
