@@ -69,7 +69,7 @@ final class LabUpCommand implements Callable<Integer> {
     stack.release();
     writeState(state, stack);
     out.println("lab is up; stop it with: firedrill lab down" + (stateDir.equals(DEFAULT_STATE_DIR) ? "" : " --state-dir " + stateDir));
-    stack.urls().forEach((name, url) -> out.printf("  %-13s %s%n", name, url));
+    stack.urls().forEach((name, url) -> out.printf("  %-16s %s%n", name, url));
     return ExitCode.HELD;
   }
 

@@ -37,6 +37,11 @@ final class FaultSpecJson {
         node.put("timeout", Durations.format(timeout.timeout()));
       }
       toxic.adminTokenEnv().ifPresent(variable -> node.put("admin_token_env", variable));
+    } else if (spec instanceof FaultSpec.ExporterDown down) {
+      node.put("proxy", down.proxy().toString());
+      node.put("proxy_name", down.proxyName());
+      node.put("mode", down.mode().text());
+      down.adminTokenEnv().ifPresent(variable -> node.put("admin_token_env", variable));
     }
     spec.ttl().ifPresent(ttl -> node.put("ttl", Durations.format(ttl)));
     return node;
@@ -51,6 +56,9 @@ final class FaultSpecJson {
           node.hasNonNull("percent") ? Optional.of(node.get("percent").asDouble()) : Optional.empty(), ttl);
       case "cpu-burn" -> new FaultSpec.CpuBurn(node.path("workers").asInt(), ttl);
       case "http-latency", "http-error", "http-reset", "http-timeout" -> httpToxic(node, kind, ttl);
+      case "exporter-down" -> new FaultSpec.ExporterDown(URI.create(node.path("proxy").asText()),
+          node.path("proxy_name").asText(), mode(node.path("mode").asText("error")), ttl,
+          Optional.ofNullable(node.path("admin_token_env").asText(null)));
       default -> throw new IllegalArgumentException("unknown fault kind \"" + kind + "\" in the journal");
     };
   }
@@ -65,6 +73,15 @@ final class FaultSpecJson {
     return new FaultSpec.HttpToxic(URI.create(node.path("proxy").asText()), node.path("proxy_name").asText(null),
         node.path("percent").asDouble(FaultSpec.HttpToxic.DEFAULT_PERCENT), effect, ttl,
         Optional.ofNullable(node.path("admin_token_env").asText(null)));
+  }
+
+  private static FaultSpec.ExporterDown.Mode mode(String text) {
+    for (FaultSpec.ExporterDown.Mode mode : FaultSpec.ExporterDown.Mode.values()) {
+      if (mode.text().equals(text)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("unknown exporter-down mode \"" + text + "\" in the journal; expected error or reset");
   }
 
   private static Duration duration(JsonNode node, String key) {

@@ -44,6 +44,7 @@ public final class ExperimentLoader {
       + " or " + KINDS.get(KINDS.size() - 1);
   private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
   private static final List<String> MISSING = List.of("fail", "inconclusive");
+  private static final List<String> EXPORTER_MODES = List.of("error", "reset");
   private static final List<String> EXPECT = List.of("firing", "silent");
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Pattern LABEL_VALUE_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
@@ -59,6 +60,7 @@ public final class ExperimentLoader {
     keys.put("http-error", plus(HTTP_KEYS, "status"));
     keys.put("http-reset", HTTP_KEYS);
     keys.put("http-timeout", plus(HTTP_KEYS, "timeout"));
+    keys.put("exporter-down", List.of("kind", "proxy", "proxy_name", "mode", "ttl", "admin_token_env"));
     return Collections.unmodifiableMap(keys);
   }
 
@@ -419,6 +421,9 @@ public final class ExperimentLoader {
       item.rejectUnknownKeys(key -> elsewhere(key, kind));
       return context.clean() ? new FaultSpec.CpuBurn(workers, ttl) : null;
     }
+    if ("exporter-down".equals(kind)) {
+      return exporterDown(item, ttl);
+    }
     if (kind != null) {
       return httpToxic(item, kind, ttl);
     }
@@ -462,6 +467,31 @@ public final class ExperimentLoader {
     return context.clean()
         ? new FaultSpec.HttpToxic(proxy, proxyName, percent == null ? FaultSpec.HttpToxic.DEFAULT_PERCENT : percent,
             effect, ttl, Optional.ofNullable(tokenEnv))
+        : null;
+  }
+
+  private FaultSpec exporterDown(Node item, Optional<Duration> ttl) {
+    String kind = "exporter-down";
+    URI proxy = url(item.get("proxy").required(kind + " needs proxy: the URL of the admin API of the fault proxy in front"
+        + " of the metrics endpoint, such as http://127.0.0.1:18475"), "http://127.0.0.1:18475", "use admin_token_env");
+    String proxyName = item.get("proxy_name").required(kind + " needs proxy_name: the name of the fault proxy that"
+        + " Prometheus scrapes the service through, such as payments-metrics")
+        .text(PROXY_NAME, "expected a proxy name of letters, digits, '.', '_' and '-', such as payments-metrics");
+    String mode = item.get("mode").choice("mode", EXPORTER_MODES, text -> text.toLowerCase(Locale.ROOT));
+    String tokenEnv = item.get("admin_token_env").text(ENV_NAME,
+        "expected the name of an environment variable such as PROXY_TOKEN");
+    item.rejectUnknownKeys(key -> {
+      String owners = elsewhere(key, kind);
+      return owners == null ? null : switch (key) {
+        case "percent" -> owners + ": exporter-down fails every scrape";
+        case "status" -> owners + ": exporter-down answers 503 (mode: error) or resets the connection (mode: reset)";
+        default -> owners;
+      };
+    });
+    return context.clean()
+        ? new FaultSpec.ExporterDown(proxy, proxyName,
+            mode == null ? null : FaultSpec.ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)), ttl,
+            Optional.ofNullable(tokenEnv))
         : null;
   }
 

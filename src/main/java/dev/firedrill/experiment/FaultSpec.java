@@ -2,11 +2,13 @@ package dev.firedrill.experiment;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /** A fault as the experiment file describes it. Each kind is one record. */
-public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic {
+public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic,
+    FaultSpec.ExporterDown {
 
   /** The name used in files, journals and messages, for example {@code process-kill}. */
   String kind();
@@ -145,6 +147,52 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
       public String kind() {
         return "http-timeout";
       }
+    }
+  }
+
+  /**
+   * A service's metrics endpoint stops answering: every scrape through the fault proxy named
+   * {@code proxyName} (one that sits between Prometheus and the exporter) fails, with a 503 or a TCP
+   * reset, for the whole fault. It is a toxic at 100%, on scrapes only: it touches no user traffic.
+   */
+  record ExporterDown(URI proxy, String proxyName, Mode mode, Optional<Duration> ttl, Optional<String> adminTokenEnv)
+      implements FaultSpec {
+
+    /** How a scrape fails. */
+    public enum Mode {
+      /** The proxy answers {@link HttpToxic#DEFAULT_STATUS} without calling the exporter. */
+      ERROR,
+      /** The proxy closes the scraper's connection with a TCP RST. */
+      RESET;
+
+      /** The name in files: {@code error} or {@code reset}. */
+      public String text() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+
+    public ExporterDown {
+      Objects.requireNonNull(proxy, "proxy");
+      Objects.requireNonNull(proxyName, "proxyName");
+      mode = mode == null ? Mode.ERROR : mode;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
+    }
+
+    @Override
+    public String kind() {
+      return "exporter-down";
+    }
+
+    @Override
+    public String target() {
+      return "scrapes through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */
+    public HttpToxic toxic() {
+      HttpToxic.Effect effect = mode == Mode.ERROR ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS) : new HttpToxic.Reset();
+      return new HttpToxic(proxy, proxyName, 100, effect, ttl, adminTokenEnv);
     }
   }
 }

@@ -21,6 +21,9 @@ public final class Faults {
     if (spec instanceof FaultSpec.HttpToxic toxic) {
       return new HttpToxicFault(toxic, context, HttpToxicFault.toxicName(context.experimentId(), index));
     }
+    if (spec instanceof FaultSpec.ExporterDown down) {
+      return new HttpToxicFault(down, context, HttpToxicFault.toxicName(context.experimentId(), index));
+    }
     return new CpuBurnFault((FaultSpec.CpuBurn) spec, context);
   }
 
@@ -35,6 +38,9 @@ public final class Faults {
     }
     if (spec instanceof FaultSpec.HttpToxic toxic) {
       return HttpToxicFault.restore(toxic, context, state);
+    }
+    if (spec instanceof FaultSpec.ExporterDown down) {
+      return HttpToxicFault.restore(down, context, state);
     }
     return CpuBurnFault.restore((FaultSpec.CpuBurn) spec, context, state);
   }

@@ -10,6 +10,7 @@ import dev.firedrill.experiment.TokenSource;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +19,31 @@ import java.util.Optional;
 /**
  * A toxic on a fault proxy (firedrill's, or Toxiproxy with the same admin API). The toxic carries
  * its ttl, so the proxy removes it by itself even when firedrill is killed; revert deletes it early.
+ * It serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the proxy
+ * Prometheus scrapes a service through, which touches no user traffic.
  */
 public final class HttpToxicFault implements Fault {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final FaultSpec.HttpToxic spec;
+  /** The fault as the file says it; its kind names it in every message. */
+  private final FaultSpec spec;
+  /** The toxic it adds. */
+  private final FaultSpec.HttpToxic toxicSpec;
   private final FaultContext context;
   private final String toxic;
 
   HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
+    this(spec, spec, context, toxic);
+  }
+
+  HttpToxicFault(FaultSpec.ExporterDown spec, FaultContext context, String toxic) {
+    this(spec, spec.toxic(), context, toxic);
+  }
+
+  private HttpToxicFault(FaultSpec spec, FaultSpec.HttpToxic toxicSpec, FaultContext context, String toxic) {
     this.spec = spec;
+    this.toxicSpec = toxicSpec;
     this.context = context;
     this.toxic = toxic;
   }
@@ -43,8 +58,13 @@ public final class HttpToxicFault implements Fault {
     return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
   }
 
+  static HttpToxicFault restore(FaultSpec.ExporterDown spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
+    return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
+  }
+
   @Override
-  public FaultSpec.HttpToxic spec() {
+  public FaultSpec spec() {
     return spec;
   }
 
@@ -57,16 +77,27 @@ public final class HttpToxicFault implements Fault {
   public List<String> plan() throws FaultException {
     Duration ttl = check();
     token();
-    return List.of("POST " + toxicsUrl() + " " + body(ttl),
-        "the proxy removes toxic " + toxic + " by itself after " + format(ttl));
+    List<String> plan = new ArrayList<>();
+    plan.add("POST " + toxicsUrl() + " " + body(ttl));
+    if (spec instanceof FaultSpec.ExporterDown down) {
+      plan.add("every scrape through proxy " + down.proxyName() + " fails ("
+          + (down.mode() == FaultSpec.ExporterDown.Mode.ERROR ? "answered " + FaultSpec.HttpToxic.DEFAULT_STATUS
+              : "connection reset") + ") until the toxic goes; no user traffic goes through it, so blast_radius"
+          + " traffic_share does not limit it");
+    }
+    plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
+    return List.copyOf(plan);
   }
 
   private Duration check() throws FaultException {
     Duration ttl = TtlPolicy.check(spec, context);
-    double share = spec.percent() / 100;
+    if (spec instanceof FaultSpec.ExporterDown) {
+      return ttl; // scrapes only: the traffic share of the blast radius is about user traffic
+    }
+    double share = toxicSpec.percent() / 100;
     double allowed = context.blastRadius().trafficShare();
     if (share > allowed) {
-      throw new FaultRefusedException(spec.kind() + ": percent " + Numbers.format(spec.percent())
+      throw new FaultRefusedException(spec.kind() + ": percent " + Numbers.format(toxicSpec.percent())
           + " (a share of " + Numbers.format(share) + " of requests) exceeds blast_radius traffic_share "
           + Numbers.format(allowed) + "; expected percent at most " + Numbers.format(allowed * 100));
     }
@@ -78,7 +109,7 @@ public final class HttpToxicFault implements Fault {
     ObjectNode node = JSON.createObjectNode();
     node.put("name", toxic);
     ObjectNode attributes = JSON.createObjectNode();
-    FaultSpec.HttpToxic.Effect effect = spec.effect();
+    FaultSpec.HttpToxic.Effect effect = toxicSpec.effect();
     String stream = "downstream";
     if (effect instanceof FaultSpec.HttpToxic.Latency latency) {
       node.put("type", "latency");
@@ -96,7 +127,7 @@ public final class HttpToxicFault implements Fault {
       stream = "upstream"; // reset before the upstream sees it
     }
     node.put("stream", stream);
-    node.put("toxicity", spec.percent() / 100);
+    node.put("toxicity", toxicSpec.percent() / 100);
     node.set("attributes", attributes);
     node.put("ttl", format(ttl));
     return node.toString();
@@ -107,8 +138,8 @@ public final class HttpToxicFault implements Fault {
     Duration ttl = check();
     ProxyAdminClient.Answer answer = client().post(toxicsUrl(), body(ttl));
     if (answer.status() == 409) {
-      throw new FaultException(spec.kind() + ": toxic " + toxic + " already exists on proxy " + spec.proxyName()
-          + " at " + spec.proxy() + " (left by an earlier drill of this experiment?); remove it with: "
+      throw new FaultException(spec.kind() + ": toxic " + toxic + " already exists on proxy " + toxicSpec.proxyName()
+          + " at " + toxicSpec.proxy() + " (left by an earlier drill of this experiment?); remove it with: "
           + manualRevertCommand());
     }
     if (answer.status() != 200 && answer.status() != 201) {
@@ -135,7 +166,7 @@ public final class HttpToxicFault implements Fault {
       return Verification.remaining(e.getMessage());
     }
     if (answer.status() == 404) {
-      return Verification.reverted("toxic " + toxic + " is not on proxy " + spec.proxyName() + " (404)");
+      return Verification.reverted("toxic " + toxic + " is not on proxy " + toxicSpec.proxyName() + " (404)");
     }
     if (answer.status() == 200) {
       String left = "";
@@ -145,22 +176,22 @@ public final class HttpToxicFault implements Fault {
       } catch (IOException e) {
         // the status says enough
       }
-      return Verification.remaining("toxic " + toxic + " still on proxy " + spec.proxyName() + left);
+      return Verification.remaining("toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
     }
     return Verification.remaining("GET " + toxicUrl() + " answered " + answer.describe() + "; expected 404");
   }
 
   @Override
   public String manualRevertCommand() {
-    String auth = spec.adminTokenEnv().map(variable -> "-H \"Authorization: Bearer $" + variable + "\" ").orElse("");
+    String auth = toxicSpec.adminTokenEnv().map(variable -> "-H \"Authorization: Bearer $" + variable + "\" ").orElse("");
     return "curl -X DELETE " + auth + toxicUrl();
   }
 
   @Override
   public Map<String, Object> state() {
     Map<String, Object> state = new LinkedHashMap<>();
-    state.put("proxy", spec.proxy().toString());
-    state.put("proxy_name", spec.proxyName());
+    state.put("proxy", toxicSpec.proxy().toString());
+    state.put("proxy_name", toxicSpec.proxyName());
     state.put("toxic", toxic);
     return state;
   }
@@ -170,10 +201,10 @@ public final class HttpToxicFault implements Fault {
   }
 
   private Optional<String> token() throws FaultException {
-    if (spec.adminTokenEnv().isEmpty()) {
+    if (toxicSpec.adminTokenEnv().isEmpty()) {
       return Optional.empty();
     }
-    TokenSource source = new TokenSource.FromEnv(spec.adminTokenEnv().get());
+    TokenSource source = new TokenSource.FromEnv(toxicSpec.adminTokenEnv().get());
     try {
       return source.resolve(context.environment());
     } catch (IOException e) {
@@ -182,8 +213,8 @@ public final class HttpToxicFault implements Fault {
   }
 
   private URI toxicsUrl() {
-    String base = spec.proxy().toString().replaceAll("/+$", "");
-    return URI.create(base + "/proxies/" + spec.proxyName() + "/toxics");
+    String base = toxicSpec.proxy().toString().replaceAll("/+$", "");
+    return URI.create(base + "/proxies/" + toxicSpec.proxyName() + "/toxics");
   }
 
   private URI toxicUrl() {

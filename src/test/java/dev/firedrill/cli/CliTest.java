@@ -115,6 +115,22 @@ class CliTest {
   }
 
   @Test
+  void planOfTheExporterDownFixtureNamesTheToxicAndWhyTrafficShareDoesNotLimitIt() {
+    CliRun run = CliRun.of("plan", "fixtures/experiments/payments-exporter-down.yaml");
+
+    assertThat(run.exit()).as(run.describe()).isEqualTo(0);
+    assertThat(run.out()).contains("""
+        fault 0 (exporter-down, ttl 2m):
+          POST http://127.0.0.1:18475/proxies/payments-metrics/toxics {"name":"firedrill-payments-exporter-down-0",\
+        "type":"error","stream":"downstream","toxicity":1.0,"attributes":{"status":503},"ttl":"2m"}
+          every scrape through proxy payments-metrics fails (answered 503) until the toxic goes; no user traffic goes \
+        through it, so blast_radius traffic_share does not limit it
+          the proxy removes toxic firedrill-payments-exporter-down-0 by itself after 2m
+        nothing was executed
+        """);
+  }
+
+  @Test
   void planRefusesADurationAboveTheLimit() throws IOException {
     CliRun run = plan("plan-long", experiment("plan-long", "http://127.0.0.1:9", "20m", "20m", 1, "5%", "1", "0.05"));
 

@@ -75,14 +75,14 @@ class DemoIT {
 
   /** Nothing listens on the ports the demo announced, and no process names the demo's directory. */
   private void assertLabStopped(String output) {
-    Matcher started = Pattern.compile("demo: (\\w+) on http://127\\.0\\.0\\.1:(\\d+)").matcher(output);
+    Matcher started = Pattern.compile("demo: ([\\w-]+) on http://127\\.0\\.0\\.1:(\\d+)").matcher(output);
     int components = 0;
     while (started.find()) {
       components++;
       assertThat(Loopback.inUse(Integer.parseInt(started.group(2))))
           .as("%s's port %s is still in use after the demo", started.group(1), started.group(2)).isFalse();
     }
-    assertThat(components).as("components the demo announced").isEqualTo(6);
+    assertThat(components).as("components the demo announced").isEqualTo(7);
     String marker = dir.toString();
     assertThat(ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false)))

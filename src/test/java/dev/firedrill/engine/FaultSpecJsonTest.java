@@ -27,7 +27,10 @@ class FaultSpecJsonTest {
         new FaultSpec.HttpToxic(ADMIN, "orders", 2.5, new FaultSpec.HttpToxic.Error(502), TTL, Optional.empty()),
         new FaultSpec.HttpToxic(ADMIN, "payments", 100, new FaultSpec.HttpToxic.Reset(), TTL, Optional.empty()),
         new FaultSpec.HttpToxic(ADMIN, "payments", 10, new FaultSpec.HttpToxic.Timeout(Duration.ofSeconds(3)),
-            Optional.empty(), Optional.empty()));
+            Optional.empty(), Optional.empty()),
+        new FaultSpec.ExporterDown(ADMIN, "payments-metrics", FaultSpec.ExporterDown.Mode.ERROR, TTL, Optional.empty()),
+        new FaultSpec.ExporterDown(ADMIN, "orders-metrics", FaultSpec.ExporterDown.Mode.RESET, Optional.empty(),
+            Optional.of("PROXY_TOKEN")));
     for (FaultSpec spec : specs) {
       String text = FaultSpecJson.write(spec).toString();
       assertThat(FaultSpecJson.read(JSON.readTree(text))).as(text).isEqualTo(spec);
@@ -41,5 +44,16 @@ class FaultSpecJsonTest {
     assertThat(FaultSpecJson.write(spec).toString()).isEqualTo("{\"kind\":\"http-latency\","
         + "\"proxy\":\"http://127.0.0.1:8474\",\"proxy_name\":\"payments\",\"percent\":5.0,\"latency\":\"200ms\","
         + "\"jitter\":\"0s\",\"admin_token_env\":\"PROXY_TOKEN\",\"ttl\":\"5m\"}");
+  }
+
+  @Test
+  void anExporterDownIsWrittenInTheFilesOwnWords() throws Exception {
+    FaultSpec spec = new FaultSpec.ExporterDown(URI.create("http://127.0.0.1:18475"), "payments-metrics",
+        FaultSpec.ExporterDown.Mode.ERROR, Optional.of(Duration.ofMinutes(2)), Optional.empty());
+    assertThat(FaultSpecJson.write(spec).toString()).isEqualTo("{\"kind\":\"exporter-down\","
+        + "\"proxy\":\"http://127.0.0.1:18475\",\"proxy_name\":\"payments-metrics\",\"mode\":\"error\",\"ttl\":\"2m\"}");
+    // A journal without a mode (written by hand) reads as the default, error.
+    assertThat(FaultSpecJson.read(JSON.readTree("{\"kind\":\"exporter-down\",\"proxy\":\"http://127.0.0.1:18475\","
+        + "\"proxy_name\":\"payments-metrics\",\"ttl\":\"2m\"}"))).isEqualTo(spec);
   }
 }

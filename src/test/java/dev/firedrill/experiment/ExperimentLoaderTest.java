@@ -92,6 +92,15 @@ class ExperimentLoaderTest {
     Experiment large = ExperimentLoader.load(FIXTURES.resolve("experiments/large-200-lines.yaml"));
     assertThat(large.steadyState().slis()).hasSize(22);
     assertThat(large.abort().rules()).hasSize(22);
+
+    Experiment exporterDown = ExperimentLoader.load(FIXTURES.resolve("experiments/payments-exporter-down.yaml"));
+    assertThat(exporterDown.method().faults()).containsExactly(new FaultSpec.ExporterDown(
+        URI.create("http://127.0.0.1:18475"), "payments-metrics", FaultSpec.ExporterDown.Mode.ERROR,
+        Optional.of(Duration.ofMinutes(2)), Optional.empty()));
+    assertThat(exporterDown.method().duration()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(exporterDown.steadyState().interval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(exporterDown.steadyState().slis()).allSatisfy(sli -> assertThat(sli.query()).contains("checkout"));
+    assertThat(exporterDown.hypothesis().alerts()).isEmpty();
   }
 
   @Test
@@ -249,7 +258,7 @@ class ExperimentLoaderTest {
         "exp.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both (line 6, column 7)",
         "exp.yaml: /method/duration: missing; expected how long the faults stay on, such as 10m (line 7, column 1)",
         "exp.yaml: /method/faults/0/kind: missing; expected a fault kind: process-kill, cpu-burn, http-latency,"
-            + " http-error, http-reset or http-timeout (line 9, column 7)",
+            + " http-error, http-reset, http-timeout or exporter-down (line 9, column 7)",
         "exp.yaml: /method/faults/1/match: missing; process-kill needs match: text to look for in the command line"
             + " of the processes (line 10, column 7)",
         "exp.yaml: /method/faults/2/workers: missing; cpu-burn needs workers: how many busy processes to start,"
@@ -309,7 +318,7 @@ class ExperimentLoaderTest {
             + " (line 13, column 7)");
     assertThat(problems(replace(MIN, "kind: process-kill", "kind: network-delay"))).containsExactly(
         "exp.yaml: /method/faults/0/kind: unknown fault kind \"network-delay\"; expected one of: process-kill,"
-            + " cpu-burn, http-latency, http-error, http-reset, http-timeout (line 13, column 7)");
+            + " cpu-burn, http-latency, http-error, http-reset, http-timeout, exporter-down (line 13, column 7)");
   }
 
   @Test
@@ -550,5 +559,72 @@ class ExperimentLoaderTest {
     assertThat(problems(withFault("    - {kind: cpu-burn, workers: 1, percent: 5}\n")))
         .containsExactly("exp.yaml: /method/faults/0/percent: unknown key; percent applies to process-kill,"
             + " http-latency, http-error, http-reset, http-timeout, not cpu-burn (line 13, column 36)");
+  }
+
+  // --- exporter-down: a toxic at 100% on the proxy Prometheus scrapes a service through
+
+  @Test
+  void loadsExporterDownWithItsDefaults() throws Exception {
+    URI admin = URI.create("http://127.0.0.1:18475");
+    FaultSpec down = onlyFault(withFault("""
+            - kind: exporter-down
+              proxy: http://127.0.0.1:18475
+              proxy_name: payments-metrics
+              ttl: 2m
+        """));
+    assertThat(down).isEqualTo(new FaultSpec.ExporterDown(admin, "payments-metrics", FaultSpec.ExporterDown.Mode.ERROR,
+        Optional.of(Duration.ofMinutes(2)), Optional.empty()));
+    assertThat(down.kind()).isEqualTo("exporter-down");
+    assertThat(down.target()).isEqualTo("scrapes through proxy payments-metrics (http://127.0.0.1:18475)");
+    assertThat(((FaultSpec.ExporterDown) down).toxic()).isEqualTo(new FaultSpec.HttpToxic(admin, "payments-metrics",
+        100, new FaultSpec.HttpToxic.Error(503), Optional.of(Duration.ofMinutes(2)), Optional.empty()));
+
+    FaultSpec reset = onlyFault(withFault("    - {kind: exporter-down, proxy: 'http://127.0.0.1:18475',"
+        + " proxy_name: orders-metrics, mode: RESET, ttl: 1m, admin_token_env: PROXY_TOKEN}\n"));
+    assertThat(reset).isEqualTo(new FaultSpec.ExporterDown(admin, "orders-metrics", FaultSpec.ExporterDown.Mode.RESET,
+        Optional.of(Duration.ofMinutes(1)), Optional.of("PROXY_TOKEN")));
+    assertThat(((FaultSpec.ExporterDown) reset).toxic().effect()).isEqualTo(new FaultSpec.HttpToxic.Reset());
+  }
+
+  @Test
+  void exporterDownProblemsNameTheFieldAndTheExpectation() {
+    assertThat(problems(withFault("    - {kind: exporter-down}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/proxy: missing; exporter-down needs proxy: the URL of the admin API of the fault"
+            + " proxy in front of the metrics endpoint, such as http://127.0.0.1:18475 (line 13, column 7)",
+        "exp.yaml: /method/faults/0/proxy_name: missing; exporter-down needs proxy_name: the name of the fault proxy"
+            + " that Prometheus scrapes the service through, such as payments-metrics (line 13, column 7)");
+    assertThat(problems(withFault("""
+            - kind: exporter-down
+              proxy: ftp://127.0.0.1:18475
+              proxy_name: "payments metrics"
+              mode: timeout
+              admin_token_env: 9LIVES
+        """))).containsExactly(
+        "exp.yaml: /method/faults/0/proxy: expected an http or https URL such as http://127.0.0.1:18475,"
+            + " got \"ftp://127.0.0.1:18475\" (line 14, column 7)",
+        "exp.yaml: /method/faults/0/proxy_name: expected a proxy name of letters, digits, '.', '_' and '-',"
+            + " such as payments-metrics, got \"payments metrics\" (line 15, column 7)",
+        "exp.yaml: /method/faults/0/mode: unknown mode \"timeout\"; expected one of: error, reset (line 16, column 7)",
+        "exp.yaml: /method/faults/0/admin_token_env: expected the name of an environment variable such as"
+            + " PROXY_TOKEN, got \"9LIVES\" (line 17, column 7)");
+    assertThat(problems(withFault("    - {kind: exporter-down, proxy: 'http://admin:pw@127.0.0.1:18475',"
+        + " proxy_name: m}\n"))).containsExactly("exp.yaml: /method/faults/0/proxy: credentials in the URL are refused;"
+        + " use admin_token_env (line 13, column 29)");
+  }
+
+  @Test
+  void exporterDownUnknownKeysNameTheNearestKeyOrTheKindTheyBelongTo() {
+    String fault = "    - {kind: exporter-down, proxy: 'http://127.0.0.1:18475', proxy_name: m, ";
+    assertThat(problems(withFault(fault + "mdoe: reset}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/mdoe: unknown key; did you mean \"mode\"? (line 13, column 77)");
+    assertThat(problems(withFault(fault + "percent: 50}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/percent: unknown key; percent applies to process-kill, http-latency, http-error,"
+            + " http-reset, http-timeout, not exporter-down: exporter-down fails every scrape (line 13, column 77)");
+    assertThat(problems(withFault(fault + "status: 500}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/status: unknown key; status applies to http-error, not exporter-down:"
+            + " exporter-down answers 503 (mode: error) or resets the connection (mode: reset) (line 13, column 77)");
+    assertThat(problems(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', mode: reset}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/mode: unknown key; mode applies to exporter-down,"
+            + " not http-error (line 13, column 58)");
   }
 }

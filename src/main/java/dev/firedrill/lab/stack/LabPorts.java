@@ -20,16 +20,18 @@ public record LabPorts(
     int loadMetrics,
     int prometheus,
     int alertmanager,
-    int webhook) {
+    int webhook,
+    int paymentsMetricsProxy,
+    int metricsProxyAdmin) {
 
   public static LabPorts defaults() {
-    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101);
+    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475);
   }
 
   public static LabPorts free() {
     return new LabPorts(Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
         Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
-        Loopback.freePort(), Loopback.freePort());
+        Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort());
   }
 
   /** Every port by the name users see in {@code lab up}'s output. */
@@ -42,6 +44,8 @@ public record LabPorts(
     ports.put("proxy", proxy);
     ports.put("proxy admin", proxyAdmin);
     ports.put("proxy metrics", proxyMetrics);
+    ports.put("payments metrics proxy", paymentsMetricsProxy);
+    ports.put("metrics proxy admin", metricsProxyAdmin);
     ports.put("load metrics", loadMetrics);
     ports.put("prometheus", prometheus);
     ports.put("alertmanager", alertmanager);

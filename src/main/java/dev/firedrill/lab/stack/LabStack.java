@@ -22,6 +22,8 @@ import java.util.stream.Stream;
  * The whole lab on loopback: payments, the fault proxy in front of it, checkout calling payments
  * through the proxy, the open-loop load generator on checkout, and the real Alertmanager and
  * Prometheus with the configs of {@code fixtures/lab/} and the rules of {@code alert-rules/}.
+ * Prometheus scrapes payments through a second fault proxy, {@code payments-metrics}, in front of
+ * payments' metrics endpoint: the one the exporter-down fault acts on.
  * Stopped in reverse order by {@link #close}, or handed over by {@link #release} for {@code lab up}.
  */
 public final class LabStack implements AutoCloseable {
@@ -128,6 +130,12 @@ public final class LabStack implements AutoCloseable {
     startJvm("proxy", List.of("proxy", "--name", "payments", "--listen", proxy, "--upstream", "http://" + payments,
         "--admin", "127.0.0.1:" + ports.proxyAdmin(), "--metrics", "127.0.0.1:" + ports.proxyMetrics()),
         URI.create("http://127.0.0.1:" + ports.proxyAdmin() + "/proxies"), "http://127.0.0.1:" + ports.proxyAdmin(), progress);
+    // Scrapes only: no --metrics, so this proxy's own counters do not mix with the user-traffic proxy's.
+    startJvm("payments-metrics", List.of("proxy", "--name", "payments-metrics",
+        "--listen", "127.0.0.1:" + ports.paymentsMetricsProxy(),
+        "--upstream", "http://127.0.0.1:" + ports.paymentsMetrics(), "--admin", "127.0.0.1:" + ports.metricsProxyAdmin()),
+        URI.create("http://127.0.0.1:" + ports.metricsProxyAdmin() + "/proxies"),
+        "http://127.0.0.1:" + ports.metricsProxyAdmin(), progress);
     String checkout = "127.0.0.1:" + ports.checkout();
     startJvm("checkout", List.of("lab", "checkout", "--listen", checkout, "--metrics", "127.0.0.1:" + ports.checkoutMetrics(),
         "--payments", "http://" + proxy), metrics(ports.checkoutMetrics()), "http://" + checkout, progress);

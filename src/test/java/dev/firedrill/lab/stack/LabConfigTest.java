@@ -38,7 +38,7 @@ class LabConfigTest {
     Path promtool = RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
     String output = run(List.of(promtool.toString(), "check", "rules", LAB.resolve("recording-rules.yml").toString(),
         "alert-rules/lab-alerts.yml", "alert-rules/checkout-slo.yml"));
-    assertThat(output).contains("SUCCESS: 9 rules found").contains("SUCCESS: 7 rules found")
+    assertThat(output).contains("SUCCESS: 9 rules found").contains("SUCCESS: 8 rules found")
         .contains("SUCCESS: 19 rules found");
   }
 
@@ -51,10 +51,18 @@ class LabConfigTest {
 
   @Test
   void rewritingMovesEveryDefaultPortAndNothingElse() {
-    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
     String text = "a: 127.0.0.1:18080 b: http://127.0.0.1:18474/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 "
-        + "e: ['127.0.0.1:19093']";
-    assertThat(free.rewrite(text)).isEqualTo(
-        "a: 127.0.0.1:1 b: http://127.0.0.1:6/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 e: ['127.0.0.1:10']");
+        + "e: ['127.0.0.1:19093'] f: ['127.0.0.1:18092'] g: http://127.0.0.1:18475";
+    assertThat(free.rewrite(text)).isEqualTo("a: 127.0.0.1:1 b: http://127.0.0.1:6/proxies c: 127.0.0.1:180801"
+        + " d: 10.0.0.1:18080 e: ['127.0.0.1:10'] f: ['127.0.0.1:12'] g: http://127.0.0.1:13");
+  }
+
+  @Test
+  void everyPortHasOneNameAndTheDefaultsAreDistinct() {
+    LabPorts defaults = LabPorts.defaults();
+    assertThat(defaults.byName()).hasSize(LabPorts.class.getRecordComponents().length);
+    assertThat(defaults.byName().values()).doesNotHaveDuplicates();
+    assertThat(defaults.byName()).containsEntry("payments metrics proxy", 18092).containsEntry("metrics proxy admin", 18475);
   }
 }
