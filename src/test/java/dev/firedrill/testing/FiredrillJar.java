@@ -41,7 +41,7 @@ public final class FiredrillJar {
 
   /** Runs firedrill in {@code dir} to its end, failing the test when it takes longer than {@code limit}. */
   public static Run run(Path dir, Duration limit, String... args) throws IOException, InterruptedException {
-    Path out = Files.createTempFile(dir, "firedrill-", ".out");
+    Path out = Files.createTempFile("firedrill-", ".out");
     Process process = new ProcessBuilder(command(args))
         .directory(dir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -54,6 +54,8 @@ public final class FiredrillJar {
       fail("firedrill " + String.join(" ", args) + " did not finish within " + limit.toSeconds() + "s; output: "
           + Files.readString(out));
     }
-    return new Run(process.exitValue(), Files.readString(out));
+    String output = Files.readString(out);
+    Files.deleteIfExists(out);
+    return new Run(process.exitValue(), output);
   }
 }
