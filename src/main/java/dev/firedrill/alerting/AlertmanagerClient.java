@@ -36,6 +36,7 @@ import java.util.concurrent.TimeoutException;
 public final class AlertmanagerClient {
 
   static final String ALERTS = "/api/v2/alerts";
+  static final String STATUS = "/api/v2/status";
   private static final int BODY_LIMIT = 200;
   private static final ObjectReader READER = new ObjectMapper().reader();
 
@@ -108,6 +109,26 @@ public final class AlertmanagerClient {
       return alerts(root);
     } catch (Malformed e) {
       throw fail(prefix + " with an unexpected response: " + e.getMessage(), null);
+    }
+  }
+
+  /** {@code GET /api/v2/status}: the configuration Alertmanager runs, as the YAML it was loaded from. */
+  public String config() throws AlertmanagerException {
+    String subject = "GET " + STATUS;
+    HttpResponse<String> response = get(STATUS, subject);
+    String prefix = "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
+    String body = response.body();
+    if (response.statusCode() / 100 != 2) {
+      throw fail(prefix + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)), null);
+    }
+    try {
+      JsonNode original = READER.readTree(body).path("config").path("original");
+      if (!original.isTextual()) {
+        throw fail(prefix + " with an unexpected response: no config.original (expected the loaded YAML)", null);
+      }
+      return original.asText();
+    } catch (JsonProcessingException e) {
+      throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
     }
   }
 

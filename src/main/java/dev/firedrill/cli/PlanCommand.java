@@ -1,12 +1,24 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.alerting.AlertPlan;
+import dev.firedrill.alerting.AlertStackException;
+import dev.firedrill.alerting.AlertmanagerClient;
+import dev.firedrill.alerting.AlertmanagerException;
+import dev.firedrill.alerting.LiveAlertStack;
+import dev.firedrill.alerting.RuleBook;
+import dev.firedrill.alerting.routes.RouteConfigException;
+import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.engine.Plan;
 import dev.firedrill.engine.Planner;
+import dev.firedrill.experiment.AlertmanagerSource;
 import dev.firedrill.experiment.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.guard.ErrorBudget;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,11 +52,39 @@ final class PlanCommand implements Callable<Integer> {
           + fault.fault().spec().ttl().map(Durations::format).orElse("none") + "):");
       fault.actions().forEach(action -> out.println("  " + action));
     }
-    if (plan.refused()) {
-      plan.refusals().forEach(refusal -> out.println("refused: " + refusal));
+    List<String> refusals = new ArrayList<>(plan.refusals());
+    if (!experiment.hypothesis().alerts().isEmpty()) {
+      refusals.addAll(planAlerts(experiment, out));
+    }
+    if (!refusals.isEmpty()) {
+      refusals.forEach(refusal -> out.println("refused: " + refusal));
       return ExitCode.INVALID;
     }
     out.println("nothing was executed");
     return ExitCode.HELD;
+  }
+
+  /** Reads Prometheus's rules and Alertmanager's route tree (reading only) to check the expected alerts. */
+  private static List<String> planAlerts(Experiment experiment, PrintWriter out) {
+    RuleBook rules;
+    try {
+      rules = new LiveAlertStack(Wiring.prometheus(experiment, System.getenv()), Optional.empty(), Optional.empty()).rules();
+    } catch (AlertStackException e) {
+      out.println("alerts: not checked against Prometheus's rules: " + e.getMessage());
+      return List.of();
+    }
+    Optional<RouteTree> routes = Optional.empty();
+    if (experiment.alertmanager().isPresent()) {
+      AlertmanagerSource source = experiment.alertmanager().get();
+      try {
+        String yaml = new AlertmanagerClient(source.url(), source.timeout(), Optional.empty()).config();
+        routes = Optional.of(RouteTree.parse("Alertmanager " + source.url() + " config", yaml));
+      } catch (AlertmanagerException | RouteConfigException e) {
+        out.println("routing: not checked: " + e.getMessage());
+      }
+    }
+    AlertPlan.Result result = AlertPlan.of(experiment.hypothesis().alerts(), rules, routes);
+    result.lines().forEach(line -> out.println("alert " + line));
+    return result.refusals();
   }
 }
