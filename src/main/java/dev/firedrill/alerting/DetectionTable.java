@@ -23,7 +23,7 @@ public final class DetectionTable {
           row.expectation().expect().text() + " " + Durations.format(row.expectation().within()),
           row.fired() ? "yes" : "no",
           time(row.timeToDetect()),
-          row.floor().map(f -> Durations.format(f.value())).orElse("-"),
+          row.floor().map(f -> Durations.seconds(f.value())).orElse("-"),
           time(row.timeToNotify()),
           row.receiver().status().text(),
           row.runbook().status().text(),

@@ -10,6 +10,6 @@ import java.time.Duration;
 public record Floor(Duration value, String reason) {
 
   public String text() {
-    return Durations.format(value) + " (" + reason + ")";
+    return Durations.seconds(value) + " (" + reason + ")";
   }
 }

@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
  * Works out an alert's floor from its expression, the recording rules it reads, its {@code for}
  * and the scrape interval. Not a PromQL parser: it splits the expression at top-level {@code and},
  * {@code or} and {@code unless}, finds each part's comparison with a constant, and the range
- * windows behind its left side (through recording rules). Each part needs the longer of one
- * scrape (the first bad sample) and, for a ratio over a window W compared with a threshold T, the
- * time a full outage takes to fill T of W: T × W.
+ * windows behind its left side (through recording rules). A part over a ratio of window W compared
+ * with a threshold T needs the time a full outage takes to fill T of W: T × W (a quantile q, 1 - q of
+ * W); a part without a window, only the first bad sample, which a scrape may take at once. The
+ * floor is a lower bound: scrape and evaluation alignment add up to one interval each on top.
  */
 public final class Floors {
 
@@ -60,16 +61,16 @@ public final class Floors {
   }
 
   private static Term part(String part, RuleBook book, Duration scrape) {
-    Term oneScrape = new Term(scrape, "one scrape interval of " + Durations.format(scrape) + " for the first bad sample");
+    Term oneScrape = new Term(Duration.ZERO, "the first bad sample, which a scrape may take at once (or up to "
+        + Durations.format(scrape) + " later)");
     String[] sides = comparison(part);
     String left = sides == null ? part : sides[0];
     String expanded = expand(left, book.recording(), 0);
     if (ABSENT.matcher(expanded).find()) {
       Optional<Duration> window = longestWindow(expanded);
-      return window.filter(w -> w.compareTo(scrape) > 0)
-          .map(w -> new Term(w, "absent_over_time's " + Durations.format(w) + " window"))
-          .orElse(new Term(scrape, "absent(): the series goes stale at the first failed scrape, one interval of "
-              + Durations.format(scrape)));
+      return window.map(w -> new Term(w, "absent_over_time's " + Durations.format(w) + " window"))
+          .orElse(new Term(Duration.ZERO, "absent(): the series goes stale at the first failed scrape, at once or up to "
+              + Durations.format(scrape) + " later"));
     }
     Optional<Duration> window = longestWindow(expanded);
     if (sides == null || window.isEmpty()) {
@@ -83,19 +84,23 @@ public final class Floors {
     if (quantile.find() && sides[2].startsWith(">")) {
       // A quantile crosses its threshold once the slow share of the window passes 1 - q, whatever T is.
       double q = Double.parseDouble(quantile.group(1));
-      Duration needed = Duration.ofSeconds((long) Math.ceil((1 - q) * window.get().toMillis() / 1000.0));
-      return needed.compareTo(scrape) <= 0 ? oneScrape : new Term(needed, "the " + Durations.format(window.get())
+      Duration needed = tenths((1 - q) * window.get().toMillis());
+      return needed.isZero() ? oneScrape : new Term(needed, "the " + Durations.format(window.get())
           + " window: a " + Numbers.format(q) + " quantile needs " + Numbers.format(1 - q) + " of it slow, "
-          + Durations.format(needed));
+          + Durations.seconds(needed));
     }
     double share = sides[2].startsWith(">") ? threshold.get() : 1 - threshold.get();
-    // Whole seconds: the floor is a bound to read beside a measurement, not a figure to the millisecond.
-    Duration needed = Duration.ofSeconds((long) Math.ceil(share * window.get().toMillis() / 1000.0));
-    if (needed.compareTo(scrape) <= 0) {
+    Duration needed = tenths(share * window.get().toMillis());
+    if (needed.isZero()) {
       return oneScrape;
     }
     return new Term(needed, "the " + Durations.format(window.get()) + " window: at a 100% error ratio, "
-        + Numbers.format(share) + " of it needs " + Durations.format(needed) + " of data");
+        + Numbers.format(share) + " of it needs " + Durations.seconds(needed) + " of data");
+  }
+
+  /** Tenths of a second, rounded down: a floor is a lower bound, read beside a measurement. */
+  private static Duration tenths(double millis) {
+    return Duration.ofMillis((long) Math.floor(millis / 100 + 1e-9) * 100);
   }
 
   /** Replaces recording-rule names with their expressions, so their windows count. */

@@ -25,8 +25,8 @@ class FloorsTest {
   void theLongWindowOfAFastBurnPageDominates() {
     Floor floor = floor("slo:checkout_error_ratio:ratio_rate1h > (14.4 * 0.001)\nand\n"
         + "slo:checkout_error_ratio:ratio_rate5m > (14.4 * 0.001)", Duration.ZERO, Duration.ofSeconds(15));
-    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(52),
-        "the 1h window: at a 100% error ratio, 0.0144 of it needs 52s of data"));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofMillis(51_800),
+        "the 1h window: at a 100% error ratio, 0.0144 of it needs 51.8s of data"));
   }
 
   @Test
@@ -34,27 +34,27 @@ class FloorsTest {
     Floor floor = floor("service:http_error_ratio:rate30s{service=\"checkout\"} > 0.5", Duration.ofSeconds(10),
         Duration.ofSeconds(1));
     assertThat(floor.value()).isEqualTo(Duration.ofSeconds(25));
-    assertThat(floor.reason()).isEqualTo("the 30s window: at a 100% error ratio, 0.5 of it needs 15s of data, then for: 10s");
+    assertThat(floor.reason()).isEqualTo("the 30s window: at a 100% error ratio, 0.5 of it needs 15.0s of data, then for: 10s");
   }
 
   @Test
   void aLongForIsNamedAsTheReason() {
     Floor floor = floor("up{job=\"payments\"} == 0", Duration.ofMinutes(5), Duration.ofSeconds(15));
-    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(315),
-        "for: 5m, after one scrape interval of 15s for the first bad sample"));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofMinutes(5),
+        "for: 5m, after the first bad sample, which a scrape may take at once (or up to 15s later)"));
   }
 
   @Test
   void absentWaitsForTheFirstFailedScrape() {
     Floor floor = floor("absent(http_server_requests_total{service=\"checkout\"})", Duration.ofSeconds(30),
         Duration.ofSeconds(1));
-    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(31));
+    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
   void aRatioThatMustFallBelowAThresholdNeedsTheRestOfTheWindow() {
     Floor floor = floor("0.99 > sum(rate(ok[1m])) / sum(rate(all[1m]))", Duration.ZERO, Duration.ofSeconds(1));
-    assertThat(floor.value()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(floor.value()).isEqualTo(Duration.ofMillis(600));
     Floor below = floor("sum(rate(ok[10m])) / sum(rate(all[10m])) < 0.9", Duration.ZERO, Duration.ofSeconds(1));
     assertThat(below.value()).isEqualTo(Duration.ofSeconds(60));
   }
@@ -63,9 +63,9 @@ class FloorsTest {
   void aQuantileNeedsOnlyItsTailOfTheWindowToBeSlow() {
     Floor floor = floor("histogram_quantile(0.9, sum by (le) (rate(latency_bucket[5m]))) > 0.5", Duration.ZERO,
         Duration.ofSeconds(1));
-    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(30), "the 5m window: a 0.9 quantile needs 0.1 of it slow, 30s"));
+    assertThat(floor).isEqualTo(new Floor(Duration.ofSeconds(30), "the 5m window: a 0.9 quantile needs 0.1 of it slow, 30.0s"));
     assertThat(floor("histogram_quantile(0.99, sum by (le) (rate(latency_bucket[30s]))) > 0.5", Duration.ofSeconds(10),
-        Duration.ofSeconds(1)).value()).isEqualTo(Duration.ofSeconds(11));
+        Duration.ofSeconds(1)).value()).isEqualTo(Duration.ofMillis(10_300));
   }
 
   @Test

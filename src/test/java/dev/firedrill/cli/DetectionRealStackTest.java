@@ -179,7 +179,7 @@ class DetectionRealStackTest {
     assertThat(silent.path("reason").asText()).matches("fired \\d+\\.\\ds after injection though it must stay silent");
     JsonNode missed = row(journal, "CheckoutLatencyHigh");
     assertThat(missed.path("fired").asBoolean()).isFalse();
-    assertThat(missed.path("reason").asText()).isEqualTo("missed: did not fire within 12s; its floor is 11s "
-        + "(for: 10s, after one scrape interval of 1s for the first bad sample)");
+    assertThat(missed.path("reason").asText()).isEqualTo("missed: did not fire within 12s; its floor is 10.3s "
+        + "(for: 10s, after the 30s window: a 0.99 quantile needs 0.01 of it slow, 0.3s)");
   }
 }

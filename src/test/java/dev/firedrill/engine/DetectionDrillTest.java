@@ -123,11 +123,11 @@ class DetectionDrillTest {
     assertThat(row.timeToDetect()).contains(Duration.ofSeconds(22));
     assertThat(row.timeToNotify()).contains(Duration.ofMillis(1500));
     assertThat(row.floor().get().value()).isEqualTo(Duration.ofSeconds(22));
-    assertThat(row.floor().get().reason()).isEqualTo("the 1m window: at a 100% error ratio, 0.2 of it needs 12s of data, then for: 10s");
+    assertThat(row.floor().get().reason()).isEqualTo("the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s");
     assertThat(result.observability().get().verdict()).isEqualTo(ObservabilityResult.Verdict.HELD);
     assertThat(world.lines()).contains(
         "+15.0s detect CheckoutBurn{service=\"checkout\"} pending, active since +12.0s after injection",
-        "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22s (the 1m window: at a 100% error ratio, 0.2 of it needs 12s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
+        "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
         "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
     assertThat(result.journal().json().get("detection").get("alerts").get(0).get("time_to_detect_s").asDouble()).isEqualTo(22.0);
   }
@@ -158,8 +158,8 @@ class DetectionDrillTest {
 
     DetectionRow row = onlyRow(result);
     assertThat(row.fired()).isFalse();
-    assertThat(row.reason()).isEqualTo("missed: did not fire within 1m30s; its floor is 22s (the 1m window: at a "
-        + "100% error ratio, 0.2 of it needs 12s of data, then for: 10s)");
+    assertThat(row.reason()).isEqualTo("missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
+        + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
     assertThat(world.seconds()).isGreaterThanOrEqualTo(90.0);
   }
 
@@ -190,7 +190,7 @@ class DetectionDrillTest {
     DrillResult result = run(burn(Duration.ofSeconds(45), "team-checkout"));
 
     assertThat(onlyRow(result).reason()).isEqualTo("fired 50.0s after injection, later than within 45s; its floor is "
-        + "22s (the 1m window: at a 100% error ratio, 0.2 of it needs 12s of data, then for: 10s)");
+        + "22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
   }
 
   @Test
