@@ -100,7 +100,11 @@ class ExperimentLoaderTest {
     assertThat(exporterDown.method().duration()).isEqualTo(Duration.ofSeconds(20));
     assertThat(exporterDown.steadyState().interval()).isEqualTo(Duration.ofSeconds(2));
     assertThat(exporterDown.steadyState().slis()).allSatisfy(sli -> assertThat(sli.query()).contains("checkout"));
-    assertThat(exporterDown.hypothesis().alerts()).isEmpty();
+    assertThat(exporterDown.hypothesis().alerts()).extracting(AlertExpectation::alert, AlertExpectation::expect)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("PaymentsMetricsAbsent", AlertExpectation.Expect.FIRING),
+            org.assertj.core.groups.Tuple.tuple("PaymentsDown", AlertExpectation.Expect.FIRING),
+            org.assertj.core.groups.Tuple.tuple("CheckoutErrorBudgetBurn", AlertExpectation.Expect.SILENT));
   }
 
   @Test
