@@ -1,5 +1,6 @@
 package dev.firedrill.experiment;
 
+import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -30,6 +31,9 @@ import java.util.regex.Pattern;
  */
 public final class ExperimentLoader {
 
+  /** JSON or YAML by the file's name; one document; typed scalars; malformed text explained, excerpts hidden. */
+  private static final SourceTree.Options READING =
+      new SourceTree.Options(true, true, SourceTree.Scalars.TYPED, true);
   private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]*");
   private static final Pattern SLI_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -98,16 +102,14 @@ public final class ExperimentLoader {
 
   /** Reads and checks text; {@code fileName} names it in problems and chooses YAML or JSON. */
   public static Experiment load(String fileName, String content) throws ExperimentException {
-    SourceTree tree;
-    try {
-      tree = SourceTree.read(fileName, content);
-    } catch (SourceTree.Malformed e) {
-      throw new ExperimentException(List.of(e.problem));
+    SourceTree<Problem> tree = SourceTree.read(fileName, content, READING, Problem::new);
+    if (tree.malformed() != null) {
+      throw new ExperimentException(List.of(tree.malformed()));
     }
-    Node.Context context = new Node.Context(fileName, tree.positions, new ArrayList<>(tree.problems));
+    Node.Context context = new Node.Context(fileName, tree.positions(), new ArrayList<>(tree.problems()));
     Experiment experiment;
     try {
-      experiment = new ExperimentLoader(context).experiment(new Node(context, "", tree.root));
+      experiment = new ExperimentLoader(context).experiment(new Node(context, "", tree.root()));
     } catch (IllegalArgumentException e) { // a model check the loader missed: still a problem, not a crash
       context.add("", String.valueOf(e.getMessage()));
       experiment = null;

@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -33,11 +34,11 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
       return null;
     }
     int before = problems.size();
-    YamlTree tree = YamlTree.read(display, content, problems);
+    SourceTree<ReadProblem> tree = ReadProblem.read(display, content, problems);
     if (tree == null) {
       return null;
     }
-    JsonNode root = tree.root;
+    JsonNode root = tree.root();
     if (root == null || !root.isObject()) {
       problems.add(tree.problem("", "expected a Prometheus configuration (a mapping with global, scrape_configs, ...)"));
       return null;
@@ -68,7 +69,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
     return problems.size() == before ? new PrometheusConfig(scrape, evaluation, List.copyOf(ruleFiles)) : null;
   }
 
-  private static Duration interval(YamlTree tree, JsonNode parent, String pointer, String key, Duration fallback,
+  private static Duration interval(SourceTree<ReadProblem> tree, JsonNode parent, String pointer, String key, Duration fallback,
       List<ReadProblem> problems) {
     JsonNode value = parent.path(key);
     if (value.isMissingNode() || value.isNull()) {
@@ -83,7 +84,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
   }
 
   /** A rule_files entry: a path relative to the config's directory, with a glob in its last part only. */
-  private static List<Path> expand(Path base, String pattern, YamlTree tree, String pointer,
+  private static List<Path> expand(Path base, String pattern, SourceTree<ReadProblem> tree, String pointer,
       List<ReadProblem> problems) {
     Path full = base.resolve(pattern).normalize();
     String last = full.getFileName() == null ? "" : full.getFileName().toString();

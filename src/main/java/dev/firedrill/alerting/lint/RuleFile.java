@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,23 +54,20 @@ public record RuleFile(String name, List<Group> groups) {
   }
 
   static RuleFile parse(String display, String content, List<ReadProblem> problems) {
-    if (content.startsWith("\uFEFF")) {
-      content = content.substring(1);
-    }
     int before = problems.size();
-    YamlTree tree = YamlTree.read(display, content, problems);
+    SourceTree<ReadProblem> tree = ReadProblem.read(display, content, problems);
     if (tree == null) {
       return null;
     }
-    if (tree.root == null) {
+    if (tree.root() == null) {
       return new RuleFile(display, List.of()); // an empty file is a valid rule file
     }
-    if (!tree.root.isObject()) {
+    if (!tree.root().isObject()) {
       problems.add(tree.problem("", "expected a mapping with a groups list"));
       return null;
     }
-    unknownKeys(tree, tree.root, "", FILE_KEYS, problems);
-    JsonNode groupsNode = tree.root.get("groups");
+    unknownKeys(tree, tree.root(), "", FILE_KEYS, problems);
+    JsonNode groupsNode = tree.root().get("groups");
     List<Group> groups = new ArrayList<>();
     if (groupsNode == null || groupsNode.isNull()) {
       return problems.size() == before ? new RuleFile(display, List.of()) : null;
@@ -112,7 +110,7 @@ public record RuleFile(String name, List<Group> groups) {
     return problems.size() == before ? new RuleFile(display, List.copyOf(groups)) : null;
   }
 
-  private static Rule rule(YamlTree tree, JsonNode node, String at, List<ReadProblem> problems) {
+  private static Rule rule(SourceTree<ReadProblem> tree, JsonNode node, String at, List<ReadProblem> problems) {
     if (!node.isObject()) {
       problems.add(tree.problem(at, "expected a rule with alert or record, and expr"));
       return null;
@@ -153,7 +151,7 @@ public record RuleFile(String name, List<Group> groups) {
     return new Rule(kind, alert != null ? alert : record, expr, scan, forDuration, labels, annotations, tree.line(at));
   }
 
-  private static String text(YamlTree tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
+  private static String text(SourceTree<ReadProblem> tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
     JsonNode value = node.get(key);
     if (value == null || value.isNull()) {
       return null;
@@ -165,7 +163,7 @@ public record RuleFile(String name, List<Group> groups) {
     return value.asText();
   }
 
-  private static Duration duration(YamlTree tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
+  private static Duration duration(SourceTree<ReadProblem> tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
     String text = text(tree, node, at, key, problems);
     if (text == null) {
       return null;
@@ -177,7 +175,7 @@ public record RuleFile(String name, List<Group> groups) {
     return duration;
   }
 
-  private static Map<String, String> map(YamlTree tree, JsonNode node, String at, String key,
+  private static Map<String, String> map(SourceTree<ReadProblem> tree, JsonNode node, String at, String key,
       List<ReadProblem> problems) {
     JsonNode value = node.get(key);
     if (value == null || value.isNull()) {
@@ -199,7 +197,7 @@ public record RuleFile(String name, List<Group> groups) {
     return out;
   }
 
-  private static void unknownKeys(YamlTree tree, JsonNode node, String at, Set<String> known,
+  private static void unknownKeys(SourceTree<ReadProblem> tree, JsonNode node, String at, Set<String> known,
       List<ReadProblem> problems) {
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();

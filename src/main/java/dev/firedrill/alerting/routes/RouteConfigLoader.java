@@ -2,6 +2,7 @@ package dev.firedrill.alerting.routes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.experiment.Problem;
+import dev.firedrill.yaml.SourceTree;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,25 +25,31 @@ final class RouteConfigLoader {
 
   static final List<String> KEYS = List.of("receiver", "group_by", "continue", "matchers", "match", "match_re",
       "routes", "group_wait", "group_interval", "repeat_interval", "mute_time_intervals", "active_time_intervals");
+  /** Always YAML; later documents ignored; numbers kept as written; the parser's own words. */
+  private static final SourceTree.Options READING =
+      new SourceTree.Options(false, false, SourceTree.Scalars.TEXT_NUMBERS, false);
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Pattern DURATION = Pattern.compile(
       "(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?");
   private static final long[] UNIT_MILLIS = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000, 1};
 
-  private final YamlDocument document;
+  private final SourceTree<Problem> document;
   private final List<Problem> problems = new ArrayList<>();
   /** Null when the file has no receivers list to check against. */
   private Set<String> receivers;
   private final Set<String> timeIntervals = new LinkedHashSet<>();
 
-  private RouteConfigLoader(YamlDocument document) {
+  private RouteConfigLoader(SourceTree<Problem> document) {
     this.document = document;
   }
 
   static Route load(String file, String content) throws RouteConfigException {
-    YamlDocument document = YamlDocument.read(file, content);
+    SourceTree<Problem> document = SourceTree.read(file, content, READING, Problem::new);
+    if (document.malformed() != null) {
+      throw new RouteConfigException(List.of(document.malformed()));
+    }
     RouteConfigLoader loader = new RouteConfigLoader(document);
-    loader.problems.addAll(document.problems);
+    loader.problems.addAll(document.problems());
     Route root = loader.root();
     if (!loader.problems.isEmpty()) {
       List<Problem> sorted = new ArrayList<>(loader.problems);
@@ -53,7 +60,7 @@ final class RouteConfigLoader {
   }
 
   private Route root() {
-    JsonNode top = document.root;
+    JsonNode top = document.root();
     if (top == null || !top.isObject()) {
       problem("", "expected an Alertmanager configuration: a mapping with a route section");
       return null;
