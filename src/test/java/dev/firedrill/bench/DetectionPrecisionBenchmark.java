@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -161,6 +163,10 @@ class DetectionPrecisionBenchmark {
         System.out.printf("drill %d: %s ttd %.3f notify %.3f ttd diff %.3f ms notify diff %.3f ms %s%n", i,
             d.verdict(), d.ttdS(), d.notifyS(), d.ttdDiffMs(), d.notifyDiffMs(), d.note());
       }
+      // Alertmanager's own record, kept beside the figures for a second look.
+      Files.createDirectories(Path.of(System.getProperty("basedir", ".")).resolve("target/bench"));
+      Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/DetectionPrecisionBenchmark"
+          + "-alertmanager.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } finally {
       TempDirs.delete(labDir);
     }
@@ -168,12 +174,46 @@ class DetectionPrecisionBenchmark {
     report(drills, loadBefore, loadAfter);
   }
 
+  private long previousDrillLog = -1;
+  private HttpServer sink;
+
+  /**
+   * Between drills firedrill's receiver is down, so Alertmanager's resolved notification fails and
+   * its notification log still says "firing notified": a refire in the next drill would be
+   * deduplicated and never notified. A stand-in answers 200 on the receiver's port between drills,
+   * as an always-on receiver would.
+   */
+  private void startSink(LabPorts ports) throws IOException {
+    sink = HttpServer.create(new InetSocketAddress("127.0.0.1", ports.webhook()), 16);
+    sink.createContext("/", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    sink.start();
+  }
+
+  private void stopSink() {
+    if (sink != null) {
+      sink.stop(0);
+      sink = null;
+    }
+  }
+
   private Drill drill(int number, LabPorts ports, HttpPrometheusClient prom, AlertmanagerClient am, Path amLog)
       throws Exception {
-    quiet(prom);
+    boolean resolvedNotified;
+    startSink(ports);
+    try {
+      quiet(prom);
+      resolvedNotified = previousDrillLog < 0 || awaitResolvedNotification(amLog, previousDrillLog);
+    } finally {
+      stopSink();
+    }
     long delay = startDelay(number).toMillis();
     Thread.sleep(delay);
     long logOffset = Files.size(amLog);
+    previousDrillLog = logOffset;
     String id = "precision-" + number;
     Path file = Files.writeString(dir.resolve(id + ".yaml"), ports.rewrite(EXPERIMENT.formatted(id)));
     Path journal = dir.resolve(id + ".json");
@@ -211,6 +251,13 @@ class DetectionPrecisionBenchmark {
     }
     assertThat(row).as("drill %d: no detection row; output:%n%s", number, output).isNotNull();
     List<String> notes = new ArrayList<>();
+    if (!resolvedNotified) {
+      notes.add("the previous drill's resolve was not notified within 30 s");
+    }
+    if (!done.path("detection").path("verdict").asText().equals("held")) {
+      notes.add("detection " + done.path("detection").path("verdict").asText() + ": "
+          + done.path("detection").path("reason").asText());
+    }
     Instant amStartsAt = startsAts.stream().filter(s -> !s.isBefore(injectedAt)).findFirst().orElse(null);
     if (amStartsAt == null) {
       notes.add("Alertmanager never showed the alert after injection (seen: " + startsAts + ", errors: " + amErrors + ")");
@@ -227,41 +274,77 @@ class DetectionPrecisionBenchmark {
   }
 
   /**
-   * From Alertmanager's log since the drill began: the first flush of the alert's group with it
-   * active, and the first team-checkout "Notify success" after it. Retries briefly: Alertmanager
-   * logs success only once the receiver has answered.
+   * From Alertmanager's log since the drill began: the "Notify success" to team-checkout whose
+   * closest preceding team-checkout flush is the alert's group with it active (flushes are logged
+   * just before the send; the lab's other team-checkout groups flush at other phases), and that
+   * flush. A flush of the group with the alert active that sends nothing (deduplicated by the
+   * notification log) is noted. Retries briefly: Alertmanager logs success only once the receiver
+   * has answered.
    */
   private static Instant[] notifyTimes(Path amLog, long offset, List<String> notes) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (true) {
+      String lastFlush = null;
+      Instant lastFlushAt = null;
+      int silentFlushes = 0;
       Instant flush = null;
       Instant success = null;
-      int otherFlushes = 0;
       for (String line : readFrom(amLog, offset)) {
-        if (flush == null) {
-          if (line.contains("msg=flushing") && line.contains(ALERT + "[") && line.contains("][active]")) {
-            flush = ts(line);
+        if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
+          if (ours(lastFlush) && lastFlush.contains("][active]")) {
+            silentFlushes++;
           }
-        } else if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
-          otherFlushes++;
+          lastFlush = line;
+          lastFlushAt = ts(line);
         } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
-          success = ts(line);
-          break;
+          if (ours(lastFlush) && lastFlush.contains("][active]")) {
+            flush = lastFlushAt;
+            success = ts(line);
+            break;
+          }
+          lastFlush = null;
         }
       }
       if (success != null || System.nanoTime() - deadline > 0) {
-        if (flush == null) {
-          notes.add("no flush of " + ALERT + " [active] in Alertmanager's log");
-        } else if (success == null) {
-          notes.add("no team-checkout Notify success after the flush in Alertmanager's log");
+        if (silentFlushes > 0) {
+          notes.add(silentFlushes + " flush(es) of the firing alert's group sent nothing (deduplicated)");
         }
-        if (otherFlushes > 0) {
-          notes.add(otherFlushes + " other team-checkout flushes before the Notify success: ambiguous");
+        if (success == null) {
+          notes.add("Alertmanager sent no firing notification for the alert to team-checkout");
         }
         return new Instant[] {flush, success};
       }
       Thread.sleep(100);
     }
+  }
+
+  /** A flush line of the alert's own aggregation group. */
+  private static boolean ours(String flushLine) {
+    return flushLine != null && flushLine.contains("alertname=\\\"" + ALERT + "\\\"");
+  }
+
+  /**
+   * Until Alertmanager has notified team-checkout of the alert's resolution (since {@code offset}):
+   * a resolve followed by a refire within one group_interval is never notified, so the next drill
+   * would get no firing notification at all. Returns whether it was seen within the timeout.
+   */
+  private static boolean awaitResolvedNotification(Path amLog, long offset) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() - deadline < 0) {
+      String lastFlush = null;
+      for (String line : readFrom(amLog, offset)) {
+        if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
+          lastFlush = line;
+        } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
+          if (ours(lastFlush) && lastFlush.contains("][resolved]")) {
+            return true;
+          }
+          lastFlush = null;
+        }
+      }
+      Thread.sleep(250);
+    }
+    return false;
   }
 
   private static List<String> readFrom(Path file, long offset) throws IOException {
@@ -309,10 +392,12 @@ class DetectionPrecisionBenchmark {
   private static void report(List<Drill> drills, String loadBefore, String loadAfter) {
     BenchReport report = new BenchReport("DetectionPrecisionBenchmark");
     report.line("lab: real prometheus (1 s scrape and evaluation) and alertmanager 0.25 (group_wait 1 s,"
-        + " --log.level=debug), firedrill's webhook receiver; load 20 req/s on checkout");
+        + " --log.level=debug), firedrill's webhook receiver; load 20 req/s on checkout; between drills a stand-in"
+        + " answers 200 on the receiver's port so Alertmanager's resolved notification is delivered");
     report.line("drill: firedrill run (in-process), http-error 503 100%% on the payments proxy for 5 s, expecting"
         + " %s{service=\"checkout\"} -> team-checkout within 20 s", ALERT);
-    report.line("start: after the alert is resolved in Prometheus, each drill waits 0 to 950 ms more (50 ms steps,"
+    report.line("start: after the alert is resolved in Prometheus and Alertmanager has notified team-checkout of the"
+        + " resolve (a refire within one group_interval of an un-notified resolve is never notified), each drill waits 0 to 950 ms more (50 ms steps,"
         + " shuffled; column delay) so its polls fall at every phase against scrapes and evaluations");
     report.line("TTD: journal time_to_detect_s (webhook startsAt - injected_at, truncated to ms) vs Alertmanager"
         + " /api/v2/alerts startsAt (ms) - journal injected_at");
