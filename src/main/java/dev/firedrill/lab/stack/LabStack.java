@@ -36,7 +36,8 @@ public final class LabStack implements AutoCloseable {
   /**
    * Where the lab's files are and how to run it. {@code firedrill} is the command that starts a
    * firedrill JVM ({@code java -cp ... dev.firedrill.cli.Main}); {@code experimentId}, when set,
-   * goes into the load generator's baggage.
+   * goes into the load generator's baggage; {@code alertmanagerLogLevel} is Alertmanager's
+   * {@code --log.level} ({@value LocalAlertmanager#DEFAULT_LOG_LEVEL} unless given).
    */
   public record Settings(
       LabPorts ports,
@@ -47,11 +48,20 @@ public final class LabStack implements AutoCloseable {
       double loadRate,
       Duration loadDuration,
       Optional<String> experimentId,
-      boolean detached) {
+      boolean detached,
+      String alertmanagerLogLevel) {
 
     public Settings {
       firedrill = List.copyOf(firedrill);
       experimentId = experimentId == null ? Optional.empty() : experimentId;
+      alertmanagerLogLevel = alertmanagerLogLevel == null ? LocalAlertmanager.DEFAULT_LOG_LEVEL : alertmanagerLogLevel;
+    }
+
+    /** With Alertmanager at its default log level. */
+    public Settings(LabPorts ports, Path labDir, Path alertRulesDir, Path workDir, List<String> firedrill,
+        double loadRate, Duration loadDuration, Optional<String> experimentId, boolean detached) {
+      this(ports, labDir, alertRulesDir, workDir, firedrill, loadRate, loadDuration, experimentId, detached,
+          LocalAlertmanager.DEFAULT_LOG_LEVEL);
     }
   }
 
@@ -147,7 +157,8 @@ public final class LabStack implements AutoCloseable {
 
     Path amDir = directory("alertmanager");
     alertmanager = LocalAlertmanager.start(alertmanagerBinary, ports.alertmanager(),
-        ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))), amDir, settings.detached(), clock);
+        ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))), amDir, settings.detached(), clock,
+        settings.alertmanagerLogLevel());
     components.add(new Component("alertmanager", alertmanager.pid(), alertmanager.url().toString(), alertmanager.logFile()));
     progress.accept("alertmanager on " + alertmanager.url());
 

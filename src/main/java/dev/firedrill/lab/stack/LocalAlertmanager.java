@@ -14,6 +14,8 @@ import java.util.Optional;
 public final class LocalAlertmanager implements AutoCloseable {
 
   static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+  /** Alertmanager's {@code --log.level} unless a caller asks for another. */
+  public static final String DEFAULT_LOG_LEVEL = "info";
 
   private final Path dir;
   private final URI url;
@@ -31,6 +33,19 @@ public final class LocalAlertmanager implements AutoCloseable {
   }
 
   public static LocalAlertmanager start(Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
+    return start(binary, port, config, dir, detached, clock, DEFAULT_LOG_LEVEL);
+  }
+
+  /**
+   * As {@link #start(Path, int, String, Path, boolean, Clock)} with Alertmanager's {@code --log.level}
+   * (debug, info, warn or error); debug logs every notification sent ("Notify success").
+   */
+  public static LocalAlertmanager start(Path binary, int port, String config, Path dir, boolean detached, Clock clock,
+      String logLevel) {
+    if (!List.of("debug", "info", "warn", "error").contains(logLevel)) {
+      throw new IllegalArgumentException("Alertmanager log level \"" + logLevel
+          + "\" is not one of debug, info, warn, error");
+    }
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException(binary + " is not an executable file (expected the alertmanager binary)");
     }
@@ -47,7 +62,7 @@ public final class LocalAlertmanager implements AutoCloseable {
         "--web.listen-address=127.0.0.1:" + port,
         // Alone: no gossip port, and no waiting for peers before the first notification.
         "--cluster.listen-address=",
-        "--log.level=info");
+        "--log.level=" + logLevel);
     ManagedProcess process = ManagedProcess.start("alertmanager", command, dir.resolve("alertmanager.log"),
         url.resolve("/-/ready"), READY_TIMEOUT, detached, clock);
     return new LocalAlertmanager(dir, url, process);
