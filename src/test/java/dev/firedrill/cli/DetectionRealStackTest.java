@@ -106,6 +106,8 @@ class DetectionRealStackTest {
       active = expected(client.alerts());
     }
     assertThat(active).as("alerts still active before the drill").isEmpty();
+    // Errors left in the 30s windows would let the next alert fire sooner than a clean fault can.
+    lab.awaitQuery("service:http_errors:rate30s{service=\"checkout\"} == 0", Duration.ofSeconds(60));
   }
 
   private static List<PrometheusAlert> expected(List<PrometheusAlert> alerts) {

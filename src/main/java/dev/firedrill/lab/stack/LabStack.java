@@ -197,14 +197,21 @@ public final class LabStack implements AutoCloseable {
   }
 
   private void awaitTraffic() throws InterruptedException {
+    awaitQuery(TRAFFIC_QUERY + " > 0", DATA_TIMEOUT);
+  }
+
+  /**
+   * Waits until {@code promql} returns at least one sample (a filter such as {@code x == 0} holds),
+   * or fails naming the query, its last answer and the logs.
+   */
+  public void awaitQuery(String promql, Duration timeout) throws InterruptedException {
     HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(2), Optional.empty());
-    long deadline = clock.nanoTime() + DATA_TIMEOUT.toNanos();
+    long deadline = clock.nanoTime() + timeout.toNanos();
     String last = "no answer";
     while (clock.nanoTime() - deadline < 0) {
       try {
-        QueryResult result = client.query(TRAFFIC_QUERY);
-        if (result instanceof QueryResult.Vector vector && !vector.samples().isEmpty()
-            && vector.samples().get(0).value() > 0) {
+        QueryResult result = client.query(promql);
+        if (result instanceof QueryResult.Vector vector && !vector.samples().isEmpty()) {
           return;
         }
         last = result.toString();
@@ -213,9 +220,9 @@ public final class LabStack implements AutoCloseable {
       }
       clock.sleep(Duration.ofMillis(500));
     }
-    throw new IllegalStateException("prometheus at " + prometheus.url() + " recorded no checkout traffic within "
-        + DATA_TIMEOUT.toSeconds() + "s (" + TRAFFIC_QUERY + "; last: " + last + "); logs in "
-        + settings.workDir().resolve("logs") + " and " + prometheus.logFile());
+    throw new IllegalStateException("prometheus at " + prometheus.url() + " did not answer " + promql + " within "
+        + timeout.toSeconds() + "s (last: " + last + "); logs in " + settings.workDir().resolve("logs") + " and "
+        + prometheus.logFile());
   }
 
   private static URI metrics(int port) {
