@@ -1,30 +1,19 @@
 package dev.firedrill.lab.stack;
 
 import dev.firedrill.time.Clock;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /** The real Alertmanager on 127.0.0.1, alone (no cluster), with a temp storage dir. */
-public final class LocalAlertmanager implements AutoCloseable {
+public final class LocalAlertmanager extends LocalServer {
 
-  static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
   /** Alertmanager's {@code --log.level} unless a caller asks for another. */
   public static final String DEFAULT_LOG_LEVEL = "info";
 
-  private final Path dir;
-  private final URI url;
-  private final ManagedProcess process;
-
   private LocalAlertmanager(Path dir, URI url, ManagedProcess process) {
-    this.dir = dir;
-    this.url = url;
-    this.process = process;
+    super(dir, url, process);
   }
 
   /** {@code $FIREDRILL_ALERTMANAGER}, or Debian's {@code prometheus-alertmanager}, or {@code alertmanager}. */
@@ -46,52 +35,15 @@ public final class LocalAlertmanager implements AutoCloseable {
       throw new IllegalArgumentException("Alertmanager log level \"" + logLevel
           + "\" is not one of debug, info, warn, error");
     }
-    if (!Files.isExecutable(binary)) {
-      throw new IllegalStateException(binary + " is not an executable file (expected the alertmanager binary)");
-    }
-    try {
-      Files.writeString(dir.resolve("alertmanager.yml"), config);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the Alertmanager config in " + dir, e);
-    }
     URI url = URI.create("http://127.0.0.1:" + port);
-    List<String> command = List.of(
-        binary.toString(),
-        "--config.file=" + dir.resolve("alertmanager.yml"),
+    List<String> flags = List.of(
         "--storage.path=" + dir.resolve("data"),
         "--web.listen-address=127.0.0.1:" + port,
         // Alone: no gossip port, and no waiting for peers before the first notification.
         "--cluster.listen-address=",
         "--log.level=" + logLevel);
-    ManagedProcess process = ManagedProcess.start("alertmanager", command, dir.resolve("alertmanager.log"),
-        url.resolve("/-/ready"), READY_TIMEOUT, detached, clock);
-    return new LocalAlertmanager(dir, url, process);
+    return new LocalAlertmanager(dir, url,
+        launch("alertmanager", binary, "alertmanager.yml", config, dir, url, flags, detached, clock));
   }
 
-  public URI url() {
-    return url;
-  }
-
-  public long pid() {
-    return process.pid();
-  }
-
-  public Path logFile() {
-    return process.log();
-  }
-
-  public void stop() {
-    process.stop();
-  }
-
-  /** Leaves the process running after this JVM exits: for {@code lab up}. */
-  public void release() {
-    process.release();
-  }
-
-  @Override
-  public void close() {
-    process.close();
-    TempDirs.delete(dir);
-  }
 }

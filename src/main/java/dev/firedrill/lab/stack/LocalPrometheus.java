@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,19 +15,12 @@ import java.util.Optional;
  * evaluation intervals, and a one-second alert resend delay (the default minute would delay the
  * first notification whenever the first send is dropped).
  */
-public final class LocalPrometheus implements AutoCloseable {
+public final class LocalPrometheus extends LocalServer {
 
   public static final String JOB = "demo";
-  static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
-
-  private final Path dir;
-  private final URI url;
-  private final ManagedProcess process;
 
   private LocalPrometheus(Path dir, URI url, ManagedProcess process) {
-    this.dir = dir;
-    this.url = url;
-    this.process = process;
+    super(dir, url, process);
   }
 
   /** {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH. */
@@ -78,74 +70,18 @@ public final class LocalPrometheus implements AutoCloseable {
 
   /** Runs {@code config} on {@code port}, keeping its data and log in {@code dir}. */
   public static LocalPrometheus start(Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
-    if (!Files.isExecutable(binary)) {
-      throw new IllegalStateException(binary + " is not an executable file (expected the prometheus binary)");
-    }
-    try {
-      Files.writeString(dir.resolve("prometheus.yml"), config);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the Prometheus config in " + dir, e);
-    }
     URI url = URI.create("http://127.0.0.1:" + port);
-    List<String> command = List.of(
-        binary.toString(),
-        "--config.file=" + dir.resolve("prometheus.yml"),
+    List<String> flags = List.of(
         "--storage.tsdb.path=" + dir.resolve("data"),
         "--web.listen-address=127.0.0.1:" + port,
         "--rules.alert.resend-delay=1s",
         "--log.level=info");
-    ManagedProcess process = ManagedProcess.start("prometheus", command, dir.resolve("prometheus.log"),
-        url.resolve("/-/ready"), READY_TIMEOUT, detached, clock);
-    return new LocalPrometheus(dir, url, process);
-  }
-
-  public URI url() {
-    return url;
-  }
-
-  public long pid() {
-    return process.pid();
-  }
-
-  public Path dir() {
-    return dir;
-  }
-
-  public Path logFile() {
-    return process.log();
-  }
-
-  public String logTail(int lines) {
-    return process.logTail(lines);
-  }
-
-  /** SIGTERM, then SIGKILL after 5 s; the temp dir stays until {@link #close}. */
-  public void stop() {
-    process.stop();
-  }
-
-  /** SIGKILL at once, like a crash. */
-  public void kill() {
-    process.kill();
+    return new LocalPrometheus(dir, url,
+        launch("prometheus", binary, "prometheus.yml", config, dir, url, flags, detached, clock));
   }
 
   /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */
   public void restart() {
-    process.restart(url.resolve("/-/ready"), READY_TIMEOUT);
-  }
-
-  public boolean isRunning() {
-    return process.isAlive();
-  }
-
-  /** Leaves the process running after this JVM exits: for {@code lab up}. */
-  public void release() {
-    process.release();
-  }
-
-  @Override
-  public void close() {
-    process.close();
-    TempDirs.delete(dir);
+    process.restart(url().resolve("/-/ready"), READY_TIMEOUT);
   }
 }
