@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.cli.Main;
-import dev.firedrill.lab.SyntheticService;
+import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;

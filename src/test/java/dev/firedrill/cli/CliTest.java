@@ -10,7 +10,7 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.Faults;
 import dev.firedrill.fault.ProcessId;
-import dev.firedrill.lab.SyntheticService;
+import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.Results;
 import dev.firedrill.testing.StubHttpServer;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.fault.ProcessId;
-import dev.firedrill.lab.SyntheticService;
+import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.RealPrometheus;
 import dev.firedrill.testing.Results;

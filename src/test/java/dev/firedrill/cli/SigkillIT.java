@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.firedrill.lab.SyntheticService;
+import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.Procs;

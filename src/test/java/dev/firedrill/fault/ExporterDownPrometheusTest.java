@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.experiment.BlastRadius;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.lab.SyntheticService;
+import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.lab.proxy.FaultProxy;
 import dev.firedrill.lab.proxy.ProxyConfig;
 import dev.firedrill.testing.RealPrometheus;

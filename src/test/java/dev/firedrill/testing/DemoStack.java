@@ -1,6 +1,5 @@
 package dev.firedrill.testing;
 
-import dev.firedrill.lab.SyntheticService;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

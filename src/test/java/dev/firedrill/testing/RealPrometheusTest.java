@@ -1,6 +1,5 @@
 package dev.firedrill.testing;
 
-import dev.firedrill.lab.SyntheticService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.firedrill.lab;
+package dev.firedrill.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

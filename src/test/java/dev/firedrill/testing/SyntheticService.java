@@ -1,4 +1,4 @@
-package dev.firedrill.lab;
+package dev.firedrill.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
