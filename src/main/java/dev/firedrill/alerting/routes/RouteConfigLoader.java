@@ -2,6 +2,7 @@ package dev.firedrill.alerting.routes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.experiment.Problem;
+import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.SourceTree;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,7 +10,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -93,7 +93,7 @@ final class RouteConfigLoader {
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String key = names.next();
       if (!KEYS.contains(key)) {
-        problem(at + "/" + key, "unknown key; " + suggest(key));
+        problem(at + "/" + key, "unknown key; " + NearestName.suggest(key, KEYS, "valid keys here: "));
       }
     }
     RouteOptions inherited = root ? RouteOptions.DEFAULTS : parent;
@@ -360,41 +360,6 @@ final class RouteConfigLoader {
       return "nothing";
     }
     return node.isTextual() ? "\"" + node.asText() + "\"" : node.asText();
-  }
-
-  private static String suggest(String key) {
-    String nearest = null;
-    int best = Integer.MAX_VALUE;
-    for (String candidate : KEYS) {
-      int distance = distance(key.toLowerCase(Locale.ROOT), candidate);
-      if (distance < best) {
-        best = distance;
-        nearest = candidate;
-      }
-    }
-    if (best <= Math.max(2, key.length() / 3)) {
-      return "did you mean \"" + nearest + "\"?";
-    }
-    return "valid keys here: " + String.join(", ", KEYS);
-  }
-
-  private static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 
   private void problem(String pointer, String message) {
