@@ -1,10 +1,7 @@
 package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.firedrill.lab.metrics.MetricsEndpoint;
 import dev.firedrill.lab.net.HostPort;
-import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
@@ -20,8 +17,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The demo checkout service: {@code POST /checkout} calls payments' {@code POST /pay} and waits for
@@ -46,14 +41,12 @@ public final class CheckoutService implements AutoCloseable {
   private final Clock clock;
   private final URI payUrl;
   private final java.time.Duration timeout;
-  private final HttpServer server;
-  private final ExecutorService handlers;
   private final HttpClient client;
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final HttpServerMetrics metrics;
   private final Counter completed;
   private final Counter orders;
-  private final MetricsEndpoint metricsEndpoint;
+  private final ServiceHost host;
 
   private CheckoutService(CheckoutSettings settings, Clock clock) throws IOException {
     this.clock = clock;
@@ -69,22 +62,7 @@ public final class CheckoutService implements AutoCloseable {
       orders.initLabelValues(result);
     }
     this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
-    this.handlers = Executors.newFixedThreadPool(settings.threads(), Threads.named("checkout-http"));
-    this.server = HttpServers.create(settings.listen());
-    server.createContext("/", this::route);
-    server.setExecutor(handlers);
-    MetricsEndpoint endpoint = null;
-    try {
-      endpoint = MetricsEndpoint.start(registry, settings.metrics());
-      server.start();
-    } catch (RuntimeException e) {
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      Threads.stop(handlers);
-      throw e;
-    }
-    this.metricsEndpoint = endpoint;
+    this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, settings.threads(), this::route);
   }
 
   public static CheckoutService start(CheckoutSettings settings) {
@@ -102,27 +80,25 @@ public final class CheckoutService implements AutoCloseable {
   }
 
   public InetSocketAddress address() {
-    return server.getAddress();
+    return host.address();
   }
 
   /** {@code http://HOST:PORT}. */
   public URI url() {
-    return URI.create("http://" + HostPort.format(address()));
+    return host.url();
   }
 
   public InetSocketAddress metricsAddress() {
-    return metricsEndpoint.address();
+    return host.metricsAddress();
   }
 
   public URI metricsUrl() {
-    return metricsEndpoint.url();
+    return host.metricsUrl();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    Threads.stop(handlers);
-    metricsEndpoint.close();
+    host.close();
   }
 
   private void route(HttpExchange exchange) {

@@ -1,10 +1,7 @@
 package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.firedrill.lab.metrics.MetricsEndpoint;
 import dev.firedrill.lab.net.HostPort;
-import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
@@ -16,8 +13,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,12 +34,10 @@ public final class PaymentsService implements AutoCloseable {
   private static final int HANDLER_THREADS = 8;
 
   private final Clock clock;
-  private final HttpServer server;
-  private final ExecutorService handlers;
+  private final ServiceHost host;
   private final ScheduledThreadPoolExecutor answers;
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final HttpServerMetrics metrics;
-  private final MetricsEndpoint metricsEndpoint;
   private final AtomicReference<SeenRequest> last = new AtomicReference<>();
   private final AtomicLong calls = new AtomicLong();
   private volatile Duration latency;
@@ -55,25 +48,14 @@ public final class PaymentsService implements AutoCloseable {
     this.latency = settings.latency();
     this.errorRatio = settings.errorRatio();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500));
-    this.handlers = Executors.newFixedThreadPool(HANDLER_THREADS, Threads.named("payments-http"));
     this.answers = new ScheduledThreadPoolExecutor(2, Threads.named("payments-answer"));
     answers.setRemoveOnCancelPolicy(true);
-    this.server = HttpServers.create(settings.listen());
-    server.createContext("/", this::route);
-    server.setExecutor(handlers);
-    MetricsEndpoint endpoint = null;
     try {
-      endpoint = MetricsEndpoint.start(registry, settings.metrics());
-      server.start();
-    } catch (RuntimeException e) {
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      Threads.stop(handlers);
+      this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, HANDLER_THREADS, this::route);
+    } catch (IOException | RuntimeException e) {
       Threads.stop(answers);
       throw e;
     }
-    this.metricsEndpoint = endpoint;
   }
 
   public static PaymentsService start(PaymentsSettings settings) {
@@ -91,20 +73,20 @@ public final class PaymentsService implements AutoCloseable {
   }
 
   public InetSocketAddress address() {
-    return server.getAddress();
+    return host.address();
   }
 
   /** {@code http://HOST:PORT}, the base URL checkout calls. */
   public URI url() {
-    return URI.create("http://" + HostPort.format(address()));
+    return host.url();
   }
 
   public InetSocketAddress metricsAddress() {
-    return metricsEndpoint.address();
+    return host.metricsAddress();
   }
 
   public URI metricsUrl() {
-    return metricsEndpoint.url();
+    return host.metricsUrl();
   }
 
   public void setLatency(Duration latency) {
@@ -127,10 +109,8 @@ public final class PaymentsService implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    host.close();
     Threads.stop(answers);
-    Threads.stop(handlers);
-    metricsEndpoint.close();
   }
 
   private void route(HttpExchange exchange) {
