@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -44,6 +46,33 @@ public final class Loopback {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
+    }
+  }
+
+  /**
+   * {@code count} distinct free ports: every socket stays bound until all are found, since a port
+   * released at once may be handed out again by the next call.
+   */
+  public static int[] freePorts(int count) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find " + count + " free ports on 127.0.0.1", e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // the port is ours either way; nothing to undo
+        }
+      }
     }
   }
 

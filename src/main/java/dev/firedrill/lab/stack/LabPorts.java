@@ -28,10 +28,10 @@ public record LabPorts(
     return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475);
   }
 
+  /** Thirteen distinct free ports (the same free port twice would start two components on it). */
   public static LabPorts free() {
-    return new LabPorts(Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
-        Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort(),
-        Loopback.freePort(), Loopback.freePort(), Loopback.freePort(), Loopback.freePort());
+    int[] p = Loopback.freePorts(13);
+    return new LabPorts(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12]);
   }
 
   /** Every port by the name users see in {@code lab up}'s output. */

@@ -65,4 +65,11 @@ class LabConfigTest {
     assertThat(defaults.byName().values()).doesNotHaveDuplicates();
     assertThat(defaults.byName()).containsEntry("payments metrics proxy", 18092).containsEntry("metrics proxy admin", 18475);
   }
+
+  @Test
+  void freePortsAreDistinct() {
+    for (int round = 0; round < 20; round++) {
+      assertThat(LabPorts.free().byName().values()).doesNotHaveDuplicates().hasSize(13);
+    }
+  }
 }
