@@ -41,13 +41,16 @@ final class DrillRunner {
       events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
       events.flush();
     });
+    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events);
     DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
-        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver));
+        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver),
+        markers.observer());
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {
       result = new Drill(experiment, source, ports).run();
     } finally {
       receiver.ifPresent(WebhookReceiver::close);
+      markers.observer().close(markers.closeLimit());
     }
     receiver.ifPresent(r -> {
       result.journal().receiver(r.notifications().size(), r.rejectedCount(),

@@ -40,6 +40,8 @@ public final class Drill {
   private boolean journalBroken;
   private Instant injectedAt;
   private Optional<ObservabilityResult> observability = Optional.empty();
+  private Optional<String> abortReason = Optional.empty();
+  private boolean started;
 
   public Drill(Experiment experiment, String sourceFile, DrillPorts ports) {
     this.experiment = experiment;
@@ -48,7 +50,7 @@ public final class Drill {
     this.start = clock.now();
     this.startNanos = clock.nanoTime();
     this.journal = Journal.start(experiment, sourceFile, start);
-    this.rollback = new Rollback(clock, journal, this::emit);
+    this.rollback = new Rollback(clock, journal, this::emit, ports.observer());
   }
 
   /** Runs the whole drill. Never throws for anything the drill itself can report. */
@@ -65,7 +67,10 @@ public final class Drill {
       return finish(Verdict.REFUSED, String.join("; ", plan.refusals()));
     }
     boolean interrupted = false;
+    started = true;
+    mark(new Milestone.DrillStarted(experiment, start));
     try {
+      mark(new Milestone.PhaseStarted(Phase.PREFLIGHT, clock.now()));
       Optional<VerdictRules.Decision> early = preflight(plan);
       if (early.isPresent()) {
         return finish(early.get().verdict(), early.get().reason());
@@ -77,23 +82,29 @@ public final class Drill {
 
     List<Fault> started = new ArrayList<>();
     Optional<String> injectFailure = Optional.empty();
-    Optional<String> abortReason = Optional.empty();
     try {
       injectedAt = clock.now();
+      mark(new Milestone.PhaseStarted(Phase.INJECT, injectedAt));
       journal.time("injected_at", injectedAt);
       for (int i = 0; i < plan.faults().size(); i++) {
         Fault fault = plan.faults().get(i).fault();
         started.add(fault);
         journal.faultStarting(i, clock.now());
         writeJournal();
+        mark(new Milestone.FaultInjecting(i, fault.spec(), clock.now()));
         try {
           fault.inject();
+        } catch (FaultException | RuntimeException e) {
+          mark(new Milestone.FaultInjected(i, fault.spec(), clock.now(), Optional.of(String.valueOf(e.getMessage()))));
+          throw e;
         } finally {
           journal.faultState(i, fault.state());
         }
         journal.faultInjected(i, clock.now());
+        mark(new Milestone.FaultInjected(i, fault.spec(), clock.now(), Optional.empty()));
         emit(Phase.INJECT, fault.spec().kind() + ": " + String.join("; ", plan.faults().get(i).actions()));
       }
+      mark(new Milestone.PhaseStarted(Phase.DURING, clock.now()));
       abortReason = observe().map(AbortDecision::reason);
     } catch (FaultException e) {
       injectFailure = Optional.of(e.getMessage());
@@ -108,8 +119,10 @@ public final class Drill {
         journal.time("aborted_at", clock.now());
         journal.text("abort_reason", reason);
         emit(Phase.ABORT, reason);
+        mark(new Milestone.Aborted(reason, clock.now()));
       });
       journal.time("rollback_at", clock.now());
+      mark(new Milestone.PhaseStarted(Phase.ROLLBACK, clock.now()));
       rollback.revertAll(started);
       journal.time("rollback_done_at", clock.now());
     }
@@ -138,8 +151,9 @@ public final class Drill {
   }
 
   private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
+    Instant measuring = clock.now();
     Measurement before = ports.measurer().measure();
-    record(Phase.PREFLIGHT, before);
+    record(Phase.PREFLIGHT, measuring, before);
     if (!before.withinSteadyState()) {
       return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
           "outside steady state before injection, nothing was injected: " + before.text()));
@@ -185,9 +199,10 @@ public final class Drill {
       }
       long now = clock.nanoTime();
       if (now >= next) {
+        Instant measuring = clock.now();
         Measurement measurement = ports.measurer().measure();
         during.add(measurement);
-        record(Phase.DURING, measurement);
+        record(Phase.DURING, measuring, measurement);
         pollAlerts();
         Optional<AbortDecision> decision = guards.check(during);
         if (decision.isPresent()) {
@@ -205,13 +220,15 @@ public final class Drill {
 
   /** Measures until one measurement is fully within steady state or the recovery time runs out. */
   private Optional<Duration> recover() throws InterruptedException {
+    mark(new Milestone.PhaseStarted(Phase.AFTER, clock.now()));
     long rolledBack = clock.nanoTime();
     long limit = rolledBack + experiment.hypothesis().recovery().toNanos();
     Duration interval = experiment.steadyState().interval();
     while (true) {
+      Instant measuring = clock.now();
       Measurement measurement = ports.measurer().measure();
       after.add(measurement);
-      record(Phase.AFTER, measurement);
+      record(Phase.AFTER, measuring, measurement);
       pollAlerts();
       long now = clock.nanoTime();
       if (measurement.withinSteadyState()) {
@@ -236,6 +253,7 @@ public final class Drill {
    * injection has passed, or nothing is left to learn. A stop request ends the wait.
    */
   private void awaitAlerts(Detection detection) throws InterruptedException {
+    mark(new Milestone.PhaseStarted(Phase.DETECT, clock.now()));
     Instant deadline = detection.deadline(injectedAt);
     long interval = experiment.steadyState().interval().toNanos();
     long next = clock.nanoTime();
@@ -268,12 +286,20 @@ public final class Drill {
     if (!rollbackOk) {
       emit(Phase.VERDICT, "ROLLBACK FAILED: run by hand: " + String.join(" && ", rollback.manualCommands()));
     }
+    if (started) {
+      mark(new Milestone.DrillFinished(verdict, reason, abortReason, clock.now()));
+    }
     return new DrillResult(verdict, reason, rollbackOk, rollback.manualCommands(), journal, observability);
   }
 
-  private void record(Phase phase, Measurement measurement) {
+  private void record(Phase phase, Instant measuring, Measurement measurement) {
     journal.measurement(phase, offset(), measurement);
     emit(phase, measurement.status().text() + ": " + measurement.text());
+    mark(new Milestone.Measured(phase, measuring, measurement, clock.now()));
+  }
+
+  private void mark(Milestone milestone) {
+    ports.observer().on(milestone);
   }
 
   private void emit(Phase phase, String text) {

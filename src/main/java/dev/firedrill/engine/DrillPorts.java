@@ -2,6 +2,7 @@ package dev.firedrill.engine;
 
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ public record DrillPorts(
     Clock clock,
     DrillListener listener,
     Optional<JournalFile> journalFile,
-    Optional<Detection> detection) {
+    Optional<Detection> detection,
+    DrillObserver observer) {
 
   public DrillPorts {
     Objects.requireNonNull(measurer, "measurer");
@@ -23,11 +25,23 @@ public record DrillPorts(
     listener = listener == null ? DrillListener.noop() : listener;
     journalFile = journalFile == null ? Optional.empty() : journalFile;
     detection = detection == null ? Optional.empty() : detection.filter(Detection::watching);
+    // Wrapped so that an observer that throws can never reach the drill or its rollback.
+    observer = observer == null ? DrillObserver.noop() : DrillObserver.composite(List.of(observer));
+  }
+
+  /** A drill that watches alerts and marks nothing. */
+  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
+      Optional<JournalFile> journalFile, Optional<Detection> detection) {
+    this(measurer, faults, stop, clock, listener, journalFile, detection, DrillObserver.noop());
+  }
+
+  public DrillPorts withObserver(DrillObserver observer) {
+    return new DrillPorts(measurer, faults, stop, clock, listener, journalFile, detection, observer);
   }
 
   /** A drill that watches no alerts. */
   public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
       Optional<JournalFile> journalFile) {
-    this(measurer, faults, stop, clock, listener, journalFile, Optional.empty());
+    this(measurer, faults, stop, clock, listener, journalFile, Optional.empty(), DrillObserver.noop());
   }
 }

@@ -22,12 +22,14 @@ final class Rollback {
   private final Clock clock;
   private final Journal journal;
   private final BiConsumer<Phase, String> emit;
+  private final DrillObserver observer;
   private final List<String> manualCommands = new ArrayList<>();
 
-  Rollback(Clock clock, Journal journal, BiConsumer<Phase, String> emit) {
+  Rollback(Clock clock, Journal journal, BiConsumer<Phase, String> emit, DrillObserver observer) {
     this.clock = clock;
     this.journal = journal;
     this.emit = emit;
+    this.observer = observer;
   }
 
   List<String> manualCommands() {
@@ -46,6 +48,7 @@ final class Rollback {
 
   /** Returns whether an interrupt arrived (and was held back) during this revert. */
   private boolean revert(int index, Fault fault) {
+    observer.on(new Milestone.FaultReverting(index, fault.spec(), clock.now()));
     boolean interrupted = false;
     String detail = "";
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -55,6 +58,7 @@ final class Rollback {
         if (verification.reverted()) {
           journal.faultRevert(index, clock.now(), true, attempt, verification.detail(), null);
           emit.accept(Phase.ROLLBACK, fault.spec().kind() + ": " + verification.detail() + " (attempt " + attempt + ")");
+          observer.on(new Milestone.FaultReverted(index, fault.spec(), clock.now(), true));
           return interrupted;
         }
         detail = "still present after revert: " + verification.detail();
@@ -72,6 +76,7 @@ final class Rollback {
     journal.faultRevert(index, clock.now(), false, ATTEMPTS, detail, manual);
     emit.accept(Phase.ROLLBACK, fault.spec().kind() + ": FAILED after " + ATTEMPTS + " attempts: " + detail
         + "; run by hand: " + manual);
+    observer.on(new Milestone.FaultReverted(index, fault.spec(), clock.now(), false));
     return interrupted;
   }
 

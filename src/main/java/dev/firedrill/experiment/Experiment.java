@@ -18,7 +18,8 @@ public record Experiment(
     Abort abort,
     BlastRadius blastRadius,
     Optional<AlertmanagerSource> alertmanager,
-    Optional<ReceiverSpec> receiver) {
+    Optional<ReceiverSpec> receiver,
+    Markers markers) {
 
   public Experiment {
     Objects.requireNonNull(id, "id");
@@ -32,12 +33,21 @@ public record Experiment(
     owner = owner == null ? "" : owner;
     alertmanager = alertmanager == null ? Optional.empty() : alertmanager;
     receiver = receiver == null ? Optional.empty() : receiver;
+    markers = markers == null ? Markers.none() : markers;
+  }
+
+  /** An experiment that marks itself only in its journal, log and spans. */
+  public Experiment(String id, String title, String owner, PrometheusSource prometheus, SteadyState steadyState,
+      Hypothesis hypothesis, Method method, Abort abort, BlastRadius blastRadius,
+      Optional<AlertmanagerSource> alertmanager, Optional<ReceiverSpec> receiver) {
+    this(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius, alertmanager, receiver,
+        Markers.none());
   }
 
   /** An experiment that watches no alerts through Alertmanager or a webhook. */
   public Experiment(String id, String title, String owner, PrometheusSource prometheus, SteadyState steadyState,
       Hypothesis hypothesis, Method method, Abort abort, BlastRadius blastRadius) {
     this(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius, Optional.empty(),
-        Optional.empty());
+        Optional.empty(), Markers.none());
   }
 }

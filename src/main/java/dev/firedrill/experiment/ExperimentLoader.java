@@ -53,6 +53,7 @@ public final class ExperimentLoader {
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Pattern LABEL_VALUE_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LISTEN = Pattern.compile("(localhost|\\d{1,3}(\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]):\\d{1,5}");
+  private static final Pattern DASHBOARD_UID = Pattern.compile("[A-Za-z0-9_-]{1,40}");
   private static final String USE_TOKEN_KEYS = "use bearer_token_env or bearer_token_file";
   private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
 
@@ -153,10 +154,11 @@ public final class ExperimentLoader {
         "an experiment needs a blast_radius section: how much the drill may break"));
     Optional<AlertmanagerSource> alertmanager = Optional.ofNullable(alertmanager(root.section("alertmanager", null)));
     Optional<ReceiverSpec> receiver = Optional.ofNullable(receiver(root.section("receiver", null)));
+    Markers markers = markers(root.section("markers", null));
     root.rejectUnknownKeys(null);
     return context.clean()
         ? new Experiment(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius,
-            alertmanager, receiver)
+            alertmanager, receiver, markers)
         : null;
   }
 
@@ -168,20 +170,9 @@ public final class ExperimentLoader {
     URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"),
         "http://127.0.0.1:9090", USE_TOKEN_KEYS);
     Duration timeout = section.get("timeout").duration(true);
-    Node env = section.get("bearer_token_env");
-    Node file = section.get("bearer_token_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as PROM_TOKEN");
-    Path path = file.path();
-    if (env.present() && file.present()) {
-      file.problem("expected bearer_token_env or bearer_token_file, not both");
-    }
+    TokenSource token = token(section, "PROM_TOKEN");
     section.rejectUnknownKeys(null);
-    if (!context.clean()) {
-      return null;
-    }
-    TokenSource token = variable != null ? new TokenSource.FromEnv(variable)
-        : path != null ? new TokenSource.FromFile(path) : TokenSource.none();
-    return new PrometheusSource(url, timeout, token);
+    return context.clean() ? new PrometheusSource(url, timeout, token) : null;
   }
 
   /** Refuses keys that look like secrets anywhere under the node, without ever showing their values. */
@@ -359,21 +350,76 @@ public final class ExperimentLoader {
     refuseSecrets(section, true);
     String listen = section.get("listen").required("expected where firedrill's webhook receiver listens, such as 127.0.0.1:19101")
         .text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19101");
+    TokenSource token = token(section, "RECEIVER_TOKEN");
+    Integer maxPayload = section.get("max_payload").integer(1024);
+    section.rejectUnknownKeys(null);
+    return context.clean() ? new ReceiverSpec(listen, token, maxPayload == null ? 0 : maxPayload) : null;
+  }
+
+  private Markers markers(Node section) {
+    if (section == null) {
+      return Markers.none();
+    }
+    Optional<GrafanaTarget> grafana = Optional.ofNullable(grafana(section.section("grafana", null)));
+    Optional<MetricsExport> metrics = Optional.ofNullable(metricsExport(section.section("metrics", null)));
+    section.rejectUnknownKeys(null);
+    return new Markers(grafana, metrics);
+  }
+
+  private GrafanaTarget grafana(Node section) {
+    if (section == null) {
+      return null;
+    }
+    refuseSecrets(section, true);
+    URI url = url(section.get("url").required("expected the http or https URL of Grafana, such as http://127.0.0.1:3000"),
+        "http://127.0.0.1:3000", USE_TOKEN_KEYS);
+    Node uidNode = section.get("dashboard_uid");
+    String dashboardUid = uidNode.text(DASHBOARD_UID, "expected a dashboard UID of letters, digits, '-' and '_', such as firedrill-demo");
+    Node panelNode = section.get("panel_id");
+    Integer panelId = panelNode.integer(1);
+    if (panelNode.present() && !uidNode.present()) {
+      panelNode.problem("expected dashboard_uid beside panel_id: a panel annotation belongs to a dashboard");
+    }
+    Duration timeout = section.get("timeout").duration(true);
+    TokenSource token = token(section, "GRAFANA_TOKEN");
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new GrafanaTarget(url, Optional.ofNullable(dashboardUid), Optional.ofNullable(panelId), token, timeout)
+        : null;
+  }
+
+  private MetricsExport metricsExport(Node section) {
+    if (section == null) {
+      return null;
+    }
+    refuseSecrets(section, false);
+    Node listenNode = section.get("listen");
+    String listen = listenNode.text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19466");
+    Duration scrapeWait = section.get("scrape_wait").duration(false);
+    Node pushNode = section.get("pushgateway");
+    URI pushgateway = pushNode.present()
+        ? url(pushNode, "http://127.0.0.1:9091", "firedrill pushes to the Pushgateway without credentials")
+        : null;
+    if (!listenNode.present() && !pushNode.present()) {
+      section.problem("expected listen (an endpoint for Prometheus to scrape), pushgateway, or both");
+    }
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new MetricsExport(Optional.ofNullable(listen), scrapeWait, Optional.ofNullable(pushgateway))
+        : null;
+  }
+
+  /** bearer_token_env or bearer_token_file, never both; none when neither is given. */
+  private TokenSource token(Node section, String exampleVariable) {
     Node env = section.get("bearer_token_env");
     Node file = section.get("bearer_token_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as RECEIVER_TOKEN");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
     Path path = file.path();
     if (env.present() && file.present()) {
       file.problem("expected bearer_token_env or bearer_token_file, not both");
     }
-    Integer maxPayload = section.get("max_payload").integer(1024);
-    section.rejectUnknownKeys(null);
-    if (!context.clean()) {
-      return null;
-    }
-    TokenSource token = variable != null ? new TokenSource.FromEnv(variable)
+    return variable != null ? new TokenSource.FromEnv(variable)
         : path != null ? new TokenSource.FromFile(path) : TokenSource.none();
-    return new ReceiverSpec(listen, token, maxPayload == null ? 0 : maxPayload);
   }
 
   private Method method(Node section) {

@@ -16,8 +16,14 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
   /** How long the fault may live if firedrill itself dies; enforced by the injector. */
   Optional<Duration> ttl();
 
-  /** A short description of what the fault touches, used in markers and the console. */
+  /** A short description of what the fault touches, used in the console and the journal. */
   String target();
+
+  /**
+   * What the fault touches as one short name, for labels and tags: a proxy's name, a process
+   * match, {@code localhost} for this host.
+   */
+  String targetName();
 
   /**
    * Signals processes whose {@code /proc/PID/cmdline} contains {@code match}. With a percentage
@@ -43,6 +49,11 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     public String target() {
       return "processes matching \"" + match + "\"";
     }
+
+    @Override
+    public String targetName() {
+      return match;
+    }
   }
 
   /** Starts {@code workers} busy processes that exit by themselves after the TTL. */
@@ -60,6 +71,11 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String target() {
       return workers + " cpu worker" + (workers == 1 ? "" : "s") + " on this host";
+    }
+
+    @Override
+    public String targetName() {
+      return "localhost";
     }
   }
 
@@ -94,6 +110,11 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String target() {
       return "requests through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    @Override
+    public String targetName() {
+      return proxyName;
     }
 
     /** What the toxic does to a request. */
@@ -187,6 +208,11 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String target() {
       return "scrapes through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    @Override
+    public String targetName() {
+      return proxyName;
     }
 
     /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */

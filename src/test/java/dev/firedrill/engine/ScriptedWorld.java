@@ -40,6 +40,7 @@ final class ScriptedWorld {
   final List<FakeFault> faults = new ArrayList<>();
   final List<DrillEvent> events = new ArrayList<>();
   final StopSignal.Flag flag = new StopSignal.Flag();
+  final List<Milestone> milestones = new ArrayList<>();
   /** Seconds since start -> error ratio; null means the query returned nothing; NaN means the query failed. */
   Function<Double, Double> errorRatio = t -> 0.001;
   Function<Double, Double> burnErrorRatio = t -> errorRatio.apply(t);
@@ -99,7 +100,8 @@ final class ScriptedWorld {
   }
 
   DrillResult run(Experiment experiment) {
-    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), flag, clock, events::add, Optional.empty());
+    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), flag, clock, events::add, Optional.empty())
+        .withObserver(milestones::add);
     return new Drill(experiment, "test.yaml", ports).run();
   }
 
