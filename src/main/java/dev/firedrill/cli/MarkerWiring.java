@@ -42,12 +42,33 @@ final class MarkerWiring {
     Duration longestWait = Duration.ZERO;
     Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
     EventLog log = eventLog(experiment, journal, clock, events, logCopy);
-    sinks.add(log);
+    List<DrillObserver> noting = new ArrayList<>();
     for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
-      sinks.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
+      noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
       longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
     }
+    sinks.add(logClosedLast(noting, log));
     return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK));
+  }
+
+  /** The log and the sinks that write notes into it; these close first, so their last notes still reach it. */
+  private static DrillObserver logClosedLast(List<DrillObserver> noting, EventLog log) {
+    List<DrillObserver> all = new ArrayList<>(noting);
+    all.add(log);
+    DrillObserver each = DrillObserver.composite(all);
+    DrillObserver first = DrillObserver.composite(noting);
+    return new DrillObserver() {
+      @Override
+      public void on(dev.firedrill.engine.Milestone milestone) {
+        each.on(milestone);
+      }
+
+      @Override
+      public void close(Duration limit) {
+        first.close(limit);
+        log.close(limit);
+      }
+    };
   }
 
   /** The structured log beside the journal, and on {@code logCopy} when asked for. */
