@@ -1,6 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.marker.grafana.GrafanaAnnotations;
@@ -59,7 +60,7 @@ final class MarkerWiring {
     DrillObserver first = DrillObserver.composite(noting);
     return new DrillObserver() {
       @Override
-      public void on(dev.firedrill.engine.Milestone milestone) {
+      public void on(Milestone milestone) {
         each.on(milestone);
       }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
+import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
@@ -144,7 +145,7 @@ public final class EventLog implements DrillObserver {
     return line;
   }
 
-  private static void fault(ObjectNode line, int index, dev.firedrill.experiment.FaultSpec spec) {
+  private static void fault(ObjectNode line, int index, FaultSpec spec) {
     line.put("fault", index);
     line.put("kind", spec.kind());
     line.put("target", spec.targetName());
