@@ -35,6 +35,8 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin LabStackOptions lab;
 
+  @Mixin LogFormatOption logFormat;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -62,7 +64,8 @@ final class DemoCommand implements Callable<Integer> {
       out.println("demo: firedrill run " + file);
       out.flush();
       JournalFile journal = new JournalFile(workDir.resolve(experiment.id() + ".journal.json"));
-      DrillResult result = DrillRunner.run(experiment, file.toString(), journal, out, Optional.empty());
+      DrillResult result = DrillRunner.run(experiment, file.toString(), journal, out,
+          logFormat.copy(spec.commandLine().getErr()), Optional.empty());
       int exit = ExitCode.of(result);
       out.println();
       out.println("demo: " + experiment.id() + " ended " + result.verdict().text() + " (exit " + exit + ")");

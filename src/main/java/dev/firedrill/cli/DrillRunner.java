@@ -20,8 +20,9 @@ final class DrillRunner {
 
   private DrillRunner() {}
 
+  /** {@code logCopy} also gets the structured event log's JSON lines ({@code --log-format json}). */
   static DrillResult run(Experiment experiment, String source, JournalFile journal, PrintWriter events,
-      Optional<Path> extraAbortFile) {
+      Optional<PrintWriter> logCopy, Optional<Path> extraAbortFile) {
     Clock clock = Clock.system();
     StopSignal.Flag flag = new StopSignal.Flag();
     StopSignal stop = flag;
@@ -41,7 +42,8 @@ final class DrillRunner {
       events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
       events.flush();
     });
-    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events);
+    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events,
+        logCopy);
     DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
         stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver),
         markers.observer());

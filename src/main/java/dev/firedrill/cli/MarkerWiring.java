@@ -1,14 +1,21 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.GrafanaTarget;
+import dev.firedrill.marker.grafana.GrafanaAnnotations;
+import dev.firedrill.marker.log.EventLog;
 import dev.firedrill.time.Clock;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Opens the sinks that mark a drill in other signals (package {@code dev.firedrill.marker}): the
@@ -26,10 +33,81 @@ final class MarkerWiring {
   /** The sinks, opened; and how long their close may take. */
   record Opened(DrillObserver observer, Duration closeLimit) {}
 
+  /**
+   * {@code logCopy} also gets the structured log's lines ({@code --log-format json}); the console
+   * {@code events} gets the markers' one-line notes.
+   */
   static Opened open(Experiment experiment, Map<String, String> environment, Path journal, Clock clock,
-      PrintWriter events) {
+      PrintWriter events, Optional<PrintWriter> logCopy) {
     List<DrillObserver> sinks = new ArrayList<>();
     Duration longestWait = Duration.ZERO;
+    Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
+    EventLog log = eventLog(experiment, journal, clock, events, logCopy);
+    List<DrillObserver> noting = new ArrayList<>();
+    for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
+      noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
+      longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
+    }
+    sinks.add(logClosedLast(noting, log));
     return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK));
+  }
+
+  /** The log and the sinks that write notes into it; these close first, so their last notes still reach it. */
+  private static DrillObserver logClosedLast(List<DrillObserver> noting, EventLog log) {
+    List<DrillObserver> all = new ArrayList<>(noting);
+    all.add(log);
+    DrillObserver each = DrillObserver.composite(all);
+    DrillObserver first = DrillObserver.composite(noting);
+    return new DrillObserver() {
+      @Override
+      public void on(Milestone milestone) {
+        each.on(milestone);
+      }
+
+      @Override
+      public void close(Duration limit) {
+        first.close(limit);
+        log.close(limit);
+      }
+    };
+  }
+
+  /** The structured log beside the journal, and on {@code logCopy} when asked for. */
+  private static EventLog eventLog(Experiment experiment, Path journal, Clock clock, PrintWriter events,
+      Optional<PrintWriter> logCopy) {
+    Path file = EventLog.besideJournal(journal);
+    List<EventLog.Output> outputs = new ArrayList<>();
+    try {
+      outputs.add(EventLog.file(file));
+    } catch (IOException e) {
+      throw new UserError(file + ": cannot open the event log: " + e.getMessage(), ExitCode.INVALID, e);
+    }
+    logCopy.ifPresent(copy -> outputs.add(EventLog.Output.borrowed("stderr", copy)));
+    return new EventLog(experiment.id(), outputs, clock, line -> {
+      events.println(line);
+      events.flush();
+    });
+  }
+
+  private static Optional<String> grafanaToken(GrafanaTarget target, Map<String, String> environment) {
+    try {
+      return target.token().resolve(environment);
+    } catch (IOException e) {
+      throw new UserError("markers.grafana bearer token (" + target.token().describe() + "): " + e.getMessage(),
+          ExitCode.INVALID, e);
+    }
+  }
+
+  /** A marker's notes on the console and in the event log, where they outlive the run. */
+  private static Consumer<String> notes(String source, PrintWriter events, EventLog log) {
+    return note -> {
+      events.println(source + ": " + note);
+      events.flush();
+      log.note(source, note);
+    };
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 }

@@ -35,6 +35,8 @@ final class RunCommand implements Callable<Integer> {
       description = "Abort as soon as this file exists (in addition to abort.abort_file).")
   Path abortFile;
 
+  @Mixin LogFormatOption logFormat;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -43,10 +45,15 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     Experiment experiment = Wiring.load(file);
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter events = json ? spec.commandLine().getErr() : out;
+    PrintWriter err = spec.commandLine().getErr();
+    // stdout carries the journal with --json and stderr the JSON lines with --log-format json; the
+    // human lines take the stream left free, and are dropped when both are taken so that each stream
+    // stays machine-readable (the event log holds the same facts).
+    PrintWriter events = !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
     JournalFile journalFile = new JournalFile(journal != null ? journal
         : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
-    DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events, Optional.ofNullable(abortFile));
+    DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events,
+        logFormat.copy(err), Optional.ofNullable(abortFile));
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }
