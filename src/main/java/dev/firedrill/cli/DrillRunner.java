@@ -37,13 +37,21 @@ final class DrillRunner {
       events.flush();
     };
     HttpPrometheusClient prometheus = Wiring.prometheus(experiment, System.getenv());
-    Optional<WebhookReceiver> receiver = Wiring.receiver(experiment, System.getenv(), clock);
+    // Markers open first: a receiver that cannot start must not leave a marker endpoint open, and
+    // closing the markers is cheap when nothing was marked.
+    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events,
+        logCopy);
+    Optional<WebhookReceiver> receiver;
+    try {
+      receiver = Wiring.receiver(experiment, System.getenv(), clock);
+    } catch (RuntimeException e) {
+      markers.observer().close(markers.closeLimit());
+      throw e;
+    }
     receiver.ifPresent(r -> {
       events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
       events.flush();
     });
-    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events,
-        logCopy);
     DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
         stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver),
         markers.observer());

@@ -1,5 +1,6 @@
 package dev.firedrill.marker.grafana;
 
+import dev.firedrill.marker.MarkerTags;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
@@ -106,7 +107,7 @@ public final class GrafanaAnnotations implements DrillObserver {
     }
     opened = true;
     Set<String> tagSet = new LinkedHashSet<>();
-    tagSet.add("chaos");
+    tagSet.add(MarkerTags.CHAOS_TAG);
     tagSet.add(experiment.id());
     experiment.method().faults().stream().map(FaultSpec::targetName).forEach(tagSet::add);
     experiment.method().faults().stream().map(FaultSpec::kind).forEach(tagSet::add);
