@@ -3,6 +3,8 @@ package dev.firedrill.cli;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.history.HistoryRecorder;
+import dev.firedrill.history.StoreLocation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -35,6 +37,8 @@ final class RunCommand implements Callable<Integer> {
       description = "Abort as soon as this file exists (in addition to abort.abort_file).")
   Path abortFile;
 
+  @Mixin HistoryOptions history;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -46,7 +50,10 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter events = json ? spec.commandLine().getErr() : out;
     JournalFile journalFile = new JournalFile(journal != null ? journal
         : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
+    StoreLocation store = history.location(journalFile.path().getParent());
     DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events, Optional.ofNullable(abortFile));
+    HistoryRecorder.record(store, result.journal().json(), journalFile.path().toString())
+        .ifPresent(o -> (o.warning() ? spec.commandLine().getErr() : events).println(o.line()));
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }
