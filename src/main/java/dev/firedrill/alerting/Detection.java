@@ -201,11 +201,13 @@ public final class Detection {
       Optional<Duration> detect = detectedAt.map(at -> Duration.between(injectedAt, at));
       Optional<Duration> notify = delivery.map(d -> Duration.between(d.startsAt(), d.receivedAt()));
       DetectionRow.Check receiver = receiverCheck();
+      List<String> receivers = receiverSeen().orElse(List.of());
       DetectionRow.Check runbook = linkCheck("runbook_url", expectation.runbookUrl());
       DetectionRow.Check dashboard = linkCheck("dashboard", expectation.dashboard());
       if (expectation.expect() == Expect.SILENT) {
         boolean held = !fired;
-        return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, runbook, dashboard, held,
+        return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
+            dashboard, held,
             held ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
                 : "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("during the window")
                     + " though it must stay silent");
@@ -231,8 +233,8 @@ public final class Detection {
       String reason = failures.isEmpty()
           ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " (" + source + ")"
           : String.join("; ", failures);
-      return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, runbook, dashboard,
-          failures.isEmpty(), reason);
+      return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
+          dashboard, failures.isEmpty(), reason);
     }
 
     private DetectionRow.Check receiverCheck() {

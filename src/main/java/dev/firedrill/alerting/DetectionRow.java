@@ -2,12 +2,15 @@ package dev.firedrill.alerting;
 
 import dev.firedrill.experiment.AlertExpectation;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One expected alert's measurement: whether it fired, its time to detect (the firing alert's
  * {@code startsAt} minus the injection) beside its floor, its time to notify (webhook arrival minus
- * {@code startsAt}), and whether its routing and links were right. {@code held} with its reason.
+ * {@code startsAt}), and whether its routing and links were right. {@code receivers}: where the
+ * alert was routed (the webhook's receiver, else Alertmanager's), empty when unseen. {@code held}
+ * with its reason.
  */
 public record DetectionRow(
     AlertExpectation expectation,
@@ -17,10 +20,15 @@ public record DetectionRow(
     Optional<Floor> floor,
     Optional<Duration> timeToNotify,
     Check receiver,
+    List<String> receivers,
     Check runbook,
     Check dashboard,
     boolean held,
     String reason) {
+
+  public DetectionRow {
+    receivers = List.copyOf(receivers);
+  }
 
   /** A comparison of what the alert carried with what the experiment expected. */
   public record Check(Status status, String detail) {

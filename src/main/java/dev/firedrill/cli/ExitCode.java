@@ -3,6 +3,7 @@ package dev.firedrill.cli;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.history.RegressionCheck;
 
 /** Every exit code firedrill returns, decided here and nowhere else. */
 final class ExitCode {
@@ -31,6 +32,17 @@ final class ExitCode {
     boolean alertsFailed = result.observability()
         .filter(o -> o.verdict() == ObservabilityResult.Verdict.DEVIATED).isPresent();
     return alertsFailed && (system == HELD || system == INCONCLUSIVE) ? DEVIATED : system;
+  }
+
+  /**
+   * {@code history --check}: a regression fails like a broken hypothesis; an empty history proves
+   * nothing (a wrong store or filter is the likelier cause than a first drill, which records rows).
+   */
+  static int of(RegressionCheck.Outcome check) {
+    if (!check.regressions().isEmpty()) {
+      return DEVIATED;
+    }
+    return check.empty() ? INCONCLUSIVE : HELD;
   }
 
   static int of(Verdict verdict) {

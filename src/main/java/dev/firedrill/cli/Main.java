@@ -22,15 +22,16 @@ import picocli.CommandLine.Command;
       RulesCommand.class,
       RoutesCommand.class,
       LabCommand.class,
+      HistoryCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:held, and every fault rolled back",
-      "1:deviated: the hypothesis broke",
+      "1:deviated: the hypothesis broke (history --check: a detection regressed)",
       "2:invalid input, or refused by the blast radius or the budget",
       "3:aborted by a guard, the abort file or a signal",
-      "4:inconclusive: no data to prove anything",
+      "4:inconclusive: no data to prove anything (history --check: no history)",
       "5:not-run: outside steady state before injection",
       "6:a fault could not be injected",
       "7:a rollback failed and needs a human"

@@ -3,6 +3,8 @@ package dev.firedrill.cli;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.history.HistoryRecorder;
+import dev.firedrill.history.StoreLocation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -37,6 +39,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin LogFormatOption logFormat;
 
+  @Mixin HistoryOptions history;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -52,8 +56,11 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter events = !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
     JournalFile journalFile = new JournalFile(journal != null ? journal
         : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
+    StoreLocation store = history.location(journalFile.path().getParent());
     DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events,
         logFormat.copy(err), Optional.ofNullable(abortFile));
+    HistoryRecorder.record(store, result.journal().json(), journalFile.path().toString())
+        .ifPresent(o -> (o.warning() ? err : events).println(o.line()));
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }

@@ -140,6 +140,9 @@ public final class Journal {
       row.timeToNotify().ifPresent(d -> r.put("time_to_notify_s", d.toMillis() / 1000.0));
       r.put("receiver", row.receiver().status().text());
       r.put("receiver_detail", row.receiver().detail());
+      row.expectation().receiver().ifPresent(expected -> r.put("receiver_expected", expected));
+      ArrayNode receivers = r.putArray("receivers");
+      row.receivers().forEach(receivers::add);
       r.put("runbook", row.runbook().status().text());
       r.put("runbook_detail", row.runbook().detail());
       r.put("dashboard", row.dashboard().status().text());

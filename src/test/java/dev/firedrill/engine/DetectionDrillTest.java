@@ -2,6 +2,7 @@ package dev.firedrill.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.alerting.AlertStack;
 import dev.firedrill.alerting.Delivery;
 import dev.firedrill.alerting.Detection;
@@ -147,6 +148,10 @@ class DetectionDrillTest {
     assertThat(row.held()).isFalse();
     assertThat(row.reason()).isEqualTo("misrouted: routed to team-payments, expected team-checkout; wrong runbook: "
         + "runbook_url is \"https://wiki.example.com/old\", expected \"" + RUNBOOK + "\"");
+    assertThat(row.receivers()).containsExactly("team-payments");
+    JsonNode journalRow = result.journal().json().get("detection").get("alerts").get(0);
+    assertThat(journalRow.get("receiver_expected").asText()).isEqualTo("team-checkout");
+    assertThat(journalRow.get("receivers").toString()).isEqualTo("[\"team-payments\"]");
     assertThat(result.observability().get().verdict()).isEqualTo(ObservabilityResult.Verdict.DEVIATED);
   }
 

@@ -13,7 +13,11 @@ public final class RequiredBinary {
   private RequiredBinary() {}
 
   public static Path find(String name, String environmentVariable, String debianPackage) {
-    Optional<Path> found = Binaries.find(environmentVariable, name);
+    return require(Binaries.find(environmentVariable, name), name, environmentVariable, debianPackage);
+  }
+
+  /** As {@link #find}, for a binary the caller looked up its own way (one outside the PATH). */
+  public static Path require(Optional<Path> found, String name, String environmentVariable, String debianPackage) {
     if (found.isPresent()) {
       if (!Files.isExecutable(found.get())) {
         Assertions.fail(found.get() + " is not an executable file (expected the " + name + " binary; check "

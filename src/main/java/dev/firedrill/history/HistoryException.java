@@ -1,0 +1,13 @@
+package dev.firedrill.history;
+
+/** The history store or a journal could not be read or written; the message is one line naming which. */
+public final class HistoryException extends Exception {
+
+  public HistoryException(String message) {
+    super(message);
+  }
+
+  public HistoryException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
