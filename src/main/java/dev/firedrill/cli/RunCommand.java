@@ -3,8 +3,10 @@ package dev.firedrill.cli;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -35,6 +37,9 @@ final class RunCommand implements Callable<Integer> {
       description = "Abort as soon as this file exists (in addition to abort.abort_file).")
   Path abortFile;
 
+  @Option(names = "--no-report", description = "Do not write the HTML report beside the journal.")
+  boolean noReport;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -46,11 +51,29 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter events = json ? spec.commandLine().getErr() : out;
     JournalFile journalFile = new JournalFile(journal != null ? journal
         : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
-    DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events, Optional.ofNullable(abortFile));
+    DrillResult result;
+    try (LiveStatus status = new LiveStatus(events, System.console() != null && !json,
+        experiment.method().duration(), Clock.system(), terminalColumns())) {
+      status.startTicking(Duration.ofSeconds(1));
+      result = DrillRunner.run(experiment, file.toString(), journalFile, status.writer(),
+          Optional.ofNullable(abortFile));
+    }
+    if (!noReport) {
+      ReportBeside.write(journalFile, events);
+    }
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }
     out.flush();
     return ExitCode.of(result);
+  }
+
+  /** Shells export COLUMNS only sometimes; 80 is the width every terminal has. */
+  private static int terminalColumns() {
+    try {
+      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
+    } catch (NumberFormatException e) {
+      return 80;
+    }
   }
 }
