@@ -70,6 +70,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println();
       out.println("demo: " + experiment.id() + " ended " + result.verdict().text() + " (exit " + exit + ")");
       out.println("demo: journal " + journal.path());
+      ReportBeside.write(journal, out);
       out.println("demo: stopping the lab");
       out.flush();
       return exit;

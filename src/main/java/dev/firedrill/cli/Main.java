@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       MeasureCommand.class,
       RunCommand.class,
       CleanupCommand.class,
+      ReportCommand.class,
       DemoCommand.class,
       ProxyCommand.class,
       LoadCommand.class,

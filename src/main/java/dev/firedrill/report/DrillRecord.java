@@ -1,0 +1,139 @@
+package dev.firedrill.report;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * What a report needs from one journal, read once and typed. Times are instants; {@link #seconds}
+ * turns one into seconds since the drill started, the x axis of every chart.
+ */
+public record DrillRecord(
+    Experiment experiment,
+    Instant startedAt,
+    Optional<Instant> injectedAt,
+    Optional<Instant> abortedAt,
+    Optional<String> abortReason,
+    Optional<Instant> rollbackAt,
+    Optional<Instant> rollbackDoneAt,
+    Optional<Instant> recoveredAt,
+    OptionalDouble recoverySeconds,
+    Optional<Instant> finishedAt,
+    String verdict,
+    String reason,
+    boolean rollbackOk,
+    List<Sample> samples,
+    List<Fault> faults,
+    Optional<String> budgetText,
+    Optional<Detection> detection,
+    List<Event> events) {
+
+  /** The verdict a journal carries when its drill never reached one (killed, or still running). */
+  public static final String UNFINISHED = "unfinished";
+
+  public DrillRecord {
+    samples = List.copyOf(samples);
+    faults = List.copyOf(faults);
+    events = List.copyOf(events);
+  }
+
+  public double seconds(Instant at) {
+    return Duration.between(startedAt, at).toMillis() / 1000.0;
+  }
+
+  /** The experiment as the journal describes it. */
+  public record Experiment(String id, String title, String owner, String hypothesis, String file,
+      Duration duration, Duration interval, Duration recovery, List<Sli> slis, Optional<BurnRate> burnRate) {
+    public Experiment {
+      slis = List.copyOf(slis);
+    }
+  }
+
+  public record Sli(String name, String query, Range range) {}
+
+  public record BurnRate(double objective, Duration window, String errorRatioQuery, double max) {}
+
+  /** One measurement: every SLI reading and the burn-rate guard's, if any. */
+  public record Sample(Instant at, String phase, String status, List<Value> values) {
+    public Sample {
+      values = List.copyOf(values);
+    }
+
+    public Optional<Value> value(String name) {
+      return values.stream().filter(v -> v.name().equals(name)).findFirst();
+    }
+  }
+
+  /** A reading; {@code value} is absent for no-data and error, and for a non-finite number. */
+  public record Value(String name, String status, OptionalDouble value, String expectation) {}
+
+  public record Fault(String kind, Optional<Instant> injectedAt, Optional<Instant> revertedAt, boolean reverted,
+      String revertDetail, Optional<String> manualCommand) {}
+
+  public record Event(Instant at, String phase, String text) {}
+
+  public record Detection(String verdict, String reason, List<Alert> alerts) {
+    public Detection {
+      alerts = List.copyOf(alerts);
+    }
+  }
+
+  /**
+   * One expected alert's row. Times are seconds after injection; {@code pendingS} is the rule's
+   * activeAt, which the journal keeps only in the detect event that first saw the alert.
+   */
+  public record Alert(String alert, Map<String, String> matchers, String expect, double withinS, boolean fired,
+      OptionalDouble pendingS, OptionalDouble timeToDetectS, String detectSource, OptionalDouble floorS,
+      String floorReason, OptionalDouble timeToNotifyS, String receiver, String receiverDetail, String runbook,
+      String runbookDetail, String dashboard, boolean held, String reason) {
+
+    public Alert {
+      matchers = Map.copyOf(matchers);
+    }
+
+    /** {@code Name{label="value"}}, as the console and the detection table print it. */
+    public String describe() {
+      if (matchers.isEmpty()) {
+        return alert;
+      }
+      StringBuilder text = new StringBuilder(alert).append('{');
+      new TreeMap<>(matchers).forEach((k, v) -> text.append(text.charAt(text.length() - 1) == '{' ? "" : ",")
+          .append(k).append("=\"").append(v).append('"'));
+      return text.append('}').toString();
+    }
+
+    public boolean expectsFiring() {
+      return "firing".equals(expect);
+    }
+
+    /** Seconds after injection that the notification arrived: startsAt plus the time to notify. */
+    public OptionalDouble notifiedS() {
+      return timeToDetectS.isPresent() && timeToNotifyS.isPresent()
+          ? OptionalDouble.of(timeToDetectS.getAsDouble() + timeToNotifyS.getAsDouble()) : OptionalDouble.empty();
+    }
+
+    /** Why this row failed, as one word for JUnit's failure type; empty when it held. */
+    public Optional<String> failureKind() {
+      if (held) {
+        return Optional.empty();
+      }
+      if (!expectsFiring()) {
+        return Optional.of("fired");
+      }
+      if (!fired) {
+        return Optional.of("missed");
+      }
+      if (timeToDetectS.isPresent() && timeToDetectS.getAsDouble() > withinS) {
+        return Optional.of("late");
+      }
+      if ("NO".equals(receiver)) {
+        return Optional.of("misrouted");
+      }
+      return Optional.of("wrong-link");
+    }
+  }
+}
