@@ -3,12 +3,9 @@ package dev.firedrill.cli;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
-<<<<<<< HEAD
 import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
-=======
 import dev.firedrill.time.Clock;
->>>>>>> wip-report
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,79 +74,6 @@ final class RunCommand implements Callable<Integer> {
     }
     HistoryRecorder.record(store, result.journal().json(), journalFile.path().toString())
         .ifPresent(o -> (o.warning() ? err : events).println(o.line()));
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
-@Command(name = "run", description = "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
-final class RunCommand implements Callable<Integer> {
-
-  static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-
-  @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
-  Path file;
-
-  @Option(names = "--journal", paramLabel = "PATH",
-      description = "Where to write the journal (default: journals/<id>-<UTC time>.json).")
-  Path journal;
-
-  @Option(names = "--json", description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
-  boolean json;
-
-  @Option(names = "--abort-file", paramLabel = "PATH",
-      description = "Abort as soon as this file exists (in addition to abort.abort_file).")
-  Path abortFile;
-
-  @Option(names = "--no-report", description = "Do not write the HTML report beside the journal.")
-  boolean noReport;
-
-  @Mixin LogFormatOption logFormat;
-
-  @Mixin HistoryOptions history;
-
-  @Mixin CommonOptions common;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    Experiment experiment = Wiring.load(file);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    // stdout carries the journal with --json and stderr the JSON lines with --log-format json; the
-    // human lines take the stream left free, and are dropped when both are taken so that each stream
-    // stays machine-readable (the event log holds the same facts).
-    PrintWriter events = !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
-    JournalFile journalFile = new JournalFile(journal != null ? journal
-        : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
-<<<<<<< HEAD
-    StoreLocation store = history.location(journalFile.path().getParent());
-    DrillResult result = DrillRunner.run(experiment, file.toString(), journalFile, events,
-        logFormat.copy(err), Optional.ofNullable(abortFile));
-    HistoryRecorder.record(store, result.journal().json(), journalFile.path().toString())
-        .ifPresent(o -> (o.warning() ? err : events).println(o.line()));
-=======
-    DrillResult result;
-    try (LiveStatus status = new LiveStatus(events, System.console() != null && !json,
-        experiment.method().duration(), Clock.system(), terminalColumns())) {
-      status.startTicking(Duration.ofSeconds(1));
-      result = DrillRunner.run(experiment, file.toString(), journalFile, status.writer(),
-          Optional.ofNullable(abortFile));
-    }
-    if (!noReport) {
-      ReportBeside.write(journalFile, events);
-    }
->>>>>>> wip-report
     if (json) {
       out.println(JournalFile.toJson(result.journal()));
     }
