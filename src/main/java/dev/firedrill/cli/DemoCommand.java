@@ -1,6 +1,8 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.engine.DrillResult;
+import dev.firedrill.history.HistoryRecorder;
+import dev.firedrill.history.StoreLocation;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.lab.stack.LabPorts;
@@ -37,6 +39,8 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin LogFormatOption logFormat;
 
+  @Mixin HistoryOptions history;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -64,6 +68,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println("demo: firedrill run " + file);
       out.flush();
       JournalFile journal = new JournalFile(workDir.resolve(experiment.id() + ".journal.json"));
+      StoreLocation store = history.location(workDir);
       DrillResult result = DrillRunner.run(experiment, file.toString(), journal, out,
           logFormat.copy(spec.commandLine().getErr()), Optional.empty());
       int exit = ExitCode.of(result);
@@ -71,6 +76,8 @@ final class DemoCommand implements Callable<Integer> {
       out.println("demo: " + experiment.id() + " ended " + result.verdict().text() + " (exit " + exit + ")");
       out.println("demo: journal " + journal.path());
       ReportBeside.write(journal, out);
+      HistoryRecorder.record(store, result.journal().json(), journal.path().toString())
+          .ifPresent(outcome -> out.println("demo: " + outcome.line()));
       out.println("demo: stopping the lab");
       out.flush();
       return exit;
