@@ -53,16 +53,13 @@ public final class MetricsSink implements DrillObserver {
    */
   public static MetricsSink open(String experimentId, MetricsExport export, Clock clock, Consumer<String> notes) {
     ScrapeWatch watch = new ScrapeWatch(clock);
-    ScrapeExecutor executor = new ScrapeExecutor(watch);
-    DrillMetrics metrics = new DrillMetrics(experimentId, executor::markRead);
+    Optional<ScrapeExecutor> executor = export.listen().map(listen -> new ScrapeExecutor(watch));
+    DrillMetrics metrics = new DrillMetrics(experimentId, () -> executor.ifPresent(ScrapeExecutor::markRead));
     Optional<ScrapeEndpoint> endpoint = export.listen().map(listen -> {
-      ScrapeEndpoint started = ScrapeEndpoint.start(HostPort.parse(listen), metrics.registry(), watch, executor);
+      ScrapeEndpoint started = ScrapeEndpoint.start(HostPort.parse(listen), metrics.registry(), watch, executor.get());
       notes.accept("metrics: " + DrillMetrics.ACTIVE + " on " + started.url());
       return started;
     });
-    if (endpoint.isEmpty()) {
-      executor.shutdown();
-    }
     Optional<Pusher> pusher = export.pushgateway().map(url -> new Pusher(
         new PushgatewayClient(PushgatewayGroup.of(url, experimentId)), metrics, clock, export.scrapeWait(), notes));
     return new MetricsSink(metrics, watch, endpoint, pusher, export.scrapeWait(), notes);
@@ -71,10 +68,6 @@ public final class MetricsSink implements DrillObserver {
   /** The scrape endpoint's URL, when it serves one. */
   public Optional<URI> endpoint() {
     return endpoint.map(ScrapeEndpoint::url);
-  }
-
-  DrillMetrics metrics() {
-    return metrics;
   }
 
   @Override
@@ -95,7 +88,6 @@ public final class MetricsSink implements DrillObserver {
    */
   @Override
   public void close(Duration limit) {
-    long deadline = System.nanoTime() + limit.toNanos();
     Duration inner = limit.compareTo(STOP_RESERVE) > 0 ? limit.minus(STOP_RESERVE) : Duration.ZERO;
     Duration wait = scrapeWait.compareTo(inner) < 0 ? scrapeWait : inner;
     boolean zeroToDeliver = metrics.everOn() && metrics.allOff();
@@ -109,7 +101,7 @@ public final class MetricsSink implements DrillObserver {
     pusher.ifPresent(p -> closing.add(CompletableFuture.runAsync(() -> p.close(inner), daemon("firedrill-push-close"))));
     try {
       CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
-          .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          .get(limit.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | TimeoutException e) {

@@ -2,6 +2,7 @@ package dev.firedrill.marker.metrics;
 
 import dev.firedrill.lab.net.HostPort;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.exporter.httpserver.HttpErrorHandlingPolicy;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -33,6 +34,7 @@ final class ScrapeEndpoint {
           .port(address.getPort())
           .registry(registry)
           .executorService(executor)
+          .errorHandlingPolicy(HttpErrorHandlingPolicy.builder().errorReporter(executor::markFailed).build())
           .buildAndStart();
       InetSocketAddress bound = new InetSocketAddress(address.getAddress(), server.getPort());
       return new ScrapeEndpoint(server, watch, URI.create("http://" + HostPort.format(bound) + "/metrics"));

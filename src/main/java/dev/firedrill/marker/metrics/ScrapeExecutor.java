@@ -14,7 +14,10 @@ final class ScrapeExecutor extends ThreadPoolExecutor {
 
   private static final AtomicInteger THREADS = new AtomicInteger();
 
-  /** Per request thread: the token of the running request, and whether it read the active gauge. */
+  private static final long READ = 1;
+  private static final long FAILED = 2;
+
+  /** Per request thread: the token of the running request, and whether it read the active gauge (or failed). */
   private final ThreadLocal<long[]> request = new ThreadLocal<>();
   private final ScrapeWatch watch;
 
@@ -30,8 +33,20 @@ final class ScrapeExecutor extends ThreadPoolExecutor {
   /** Called by the active gauge's collector: the current request (if any) read it. */
   void markRead() {
     long[] current = request.get();
+    if (current != null && current[1] != FAILED) {
+      current[1] = READ;
+    }
+  }
+
+  /**
+   * Called by the server when sending the answer failed (a scraper that hung up): that request
+   * delivered nothing, whatever it read. Instead of the client library's SEVERE log with a stack
+   * trace on the console.
+   */
+  void markFailed(Exception failure) {
+    long[] current = request.get();
     if (current != null) {
-      current[1] = 1;
+      current[1] = FAILED;
     }
   }
 
@@ -44,7 +59,7 @@ final class ScrapeExecutor extends ThreadPoolExecutor {
   protected void afterExecute(Runnable task, Throwable failure) {
     long[] current = request.get();
     request.remove();
-    if (current != null && current[1] == 1 && failure == null) {
+    if (current != null && current[1] == READ && failure == null) {
       watch.completed(current[0]);
     }
   }

@@ -47,11 +47,17 @@ class PushgatewayRealStackTest {
   private DrillObserver lookDuring(String id, StringBuilder seen) {
     return milestone -> {
       if (milestone instanceof Milestone.Measured measured && measured.phase() == Phase.DURING && seen.isEmpty()) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        String text;
-        do {
-          text = pushgateway.metricsText();
-        } while (!text.contains(activeLine(id, 1)) && System.nanoTime() < deadline);
+        Clock real = Clock.system();
+        long deadline = real.nanoTime() + Duration.ofSeconds(3).toNanos();
+        String text = pushgateway.metricsText();
+        try {
+          while (!text.contains(activeLine(id, 1)) && real.nanoTime() < deadline) {
+            real.sleep(Duration.ofMillis(100));
+            text = pushgateway.metricsText();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         seen.append(text);
       }
     };

@@ -66,10 +66,13 @@ class ScrapeEndpointTest {
   }
 
   @Test
-  void closeWaitsForAScrapeOfTheZeroAndNotForOtherRequests() throws Exception {
+  void closeWaitsForAScrapeOfTheZeroAndNotForEarlierScrapesOrOtherRequests() throws Exception {
     MetricsSink sink = open(Duration.ofSeconds(20));
     URI url = sink.endpoint().orElseThrow();
-    faultOnThenOff(sink);
+    sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
+    assertThat(get(url).body()).contains(
+        "chaos_experiment_active{experiment=\"scrape-test\",fault=\"http-latency\",target=\"payments\"} 1.0");
+    sink.on(new Milestone.FaultReverted(0, TestDrill.LATENCY, T0.plusSeconds(5), true));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(25)));
     assertThat(get(url.resolve("/-/healthy")).statusCode()).isEqualTo(200);
