@@ -4,8 +4,11 @@ import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.GrafanaTarget;
+import dev.firedrill.experiment.MetricsExport;
 import dev.firedrill.marker.grafana.GrafanaAnnotations;
 import dev.firedrill.marker.log.EventLog;
+import dev.firedrill.marker.metrics.MetricsEndpointException;
+import dev.firedrill.marker.metrics.MetricsSink;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,9 +47,24 @@ final class MarkerWiring {
     Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
     EventLog log = eventLog(experiment, journal, clock, events, logCopy);
     List<DrillObserver> noting = new ArrayList<>();
-    for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
-      noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
-      longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
+    try {
+      for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
+        noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
+        longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
+      }
+      for (MetricsExport export : experiment.markers().metrics().stream().toList()) {
+        // The metrics sink names itself at the start of each note.
+        noting.add(metrics(experiment, export, clock, note -> {
+          events.println(note);
+          events.flush();
+          log.note("metrics", note);
+        }));
+        longestWait = max(longestWait, export.scrapeWait());
+      }
+    } catch (RuntimeException e) {
+      // Nothing is injected yet: release what did open (threads, a listening port) before saying why.
+      logClosedLast(noting, log).close(CLOSE_SLACK);
+      throw e;
     }
     sinks.add(logClosedLast(noting, log));
     return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK));
@@ -109,5 +127,16 @@ final class MarkerWiring {
 
   private static Duration max(Duration a, Duration b) {
     return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  /** chaos_experiment_active and the drill's metrics; a busy listen address stops the run before the drill. */
+  private static DrillObserver metrics(Experiment experiment, MetricsExport export, Clock clock,
+      Consumer<String> notes) {
+    try {
+      return MetricsSink.open(experiment.id(), export, clock, notes);
+    } catch (MetricsEndpointException e) {
+      throw new UserError("markers.metrics.listen " + export.listen().orElse("") + ": cannot listen there ("
+          + e.reason() + "; expected a free address such as 127.0.0.1:19466)", ExitCode.INVALID, e);
+    }
   }
 }

@@ -22,16 +22,17 @@ public record LabPorts(
     int alertmanager,
     int webhook,
     int paymentsMetricsProxy,
-    int metricsProxyAdmin) {
+    int metricsProxyAdmin,
+    int firedrillMetrics) {
 
   public static LabPorts defaults() {
-    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475);
+    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475, 19466);
   }
 
-  /** Thirteen distinct free ports (the same free port twice would start two components on it). */
+  /** Fourteen distinct free ports (the same free port twice would start two components on it). */
   public static LabPorts free() {
-    int[] p = Loopback.freePorts(13);
-    return new LabPorts(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12]);
+    int[] p = Loopback.freePorts(14);
+    return new LabPorts(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]);
   }
 
   /** Every port by the name users see in {@code lab up}'s output. */
@@ -50,6 +51,7 @@ public record LabPorts(
     ports.put("prometheus", prometheus);
     ports.put("alertmanager", alertmanager);
     ports.put("webhooks", webhook);
+    ports.put("firedrill metrics", firedrillMetrics);
     return ports;
   }
 

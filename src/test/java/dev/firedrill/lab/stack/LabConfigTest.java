@@ -51,11 +51,11 @@ class LabConfigTest {
 
   @Test
   void rewritingMovesEveryDefaultPortAndNothingElse() {
-    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+    LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
     String text = "a: 127.0.0.1:18080 b: http://127.0.0.1:18474/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 "
-        + "e: ['127.0.0.1:19093'] f: ['127.0.0.1:18092'] g: http://127.0.0.1:18475";
+        + "e: ['127.0.0.1:19093'] f: ['127.0.0.1:18092'] g: http://127.0.0.1:18475 h: {listen: 127.0.0.1:19466}";
     assertThat(free.rewrite(text)).isEqualTo("a: 127.0.0.1:1 b: http://127.0.0.1:6/proxies c: 127.0.0.1:180801"
-        + " d: 10.0.0.1:18080 e: ['127.0.0.1:10'] f: ['127.0.0.1:12'] g: http://127.0.0.1:13");
+        + " d: 10.0.0.1:18080 e: ['127.0.0.1:10'] f: ['127.0.0.1:12'] g: http://127.0.0.1:13 h: {listen: 127.0.0.1:14}");
   }
 
   @Test
@@ -63,13 +63,14 @@ class LabConfigTest {
     LabPorts defaults = LabPorts.defaults();
     assertThat(defaults.byName()).hasSize(LabPorts.class.getRecordComponents().length);
     assertThat(defaults.byName().values()).doesNotHaveDuplicates();
-    assertThat(defaults.byName()).containsEntry("payments metrics proxy", 18092).containsEntry("metrics proxy admin", 18475);
+    assertThat(defaults.byName()).containsEntry("payments metrics proxy", 18092).containsEntry("metrics proxy admin", 18475)
+        .containsEntry("firedrill metrics", 19466);
   }
 
   @Test
   void freePortsAreDistinct() {
     for (int round = 0; round < 20; round++) {
-      assertThat(LabPorts.free().byName().values()).doesNotHaveDuplicates().hasSize(13);
+      assertThat(LabPorts.free().byName().values()).doesNotHaveDuplicates().hasSize(14);
     }
   }
 }

@@ -1,0 +1,149 @@
+package dev.firedrill.marker.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.Milestone;
+import dev.firedrill.engine.Verdict;
+import dev.firedrill.time.TestClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/** The gauges' values through drills of the real engine on a virtual clock. */
+class DrillMetricsTest {
+
+  private static final Map<String, String> ACTIVE = Map.of("experiment", "unit", "target", "payments",
+      "fault", "http-latency");
+
+  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
+  private final TestDrill drill = new TestDrill(clock);
+  private final DrillMetrics metrics = new DrillMetrics("unit", () -> {});
+  /** After each milestone: its kind and the active gauge's value then ("-" for no series). */
+  private final List<String> trace = new ArrayList<>();
+
+  private DrillObserver observer() {
+    return milestone -> {
+      metrics.apply(milestone);
+      OptionalDouble active = TestDrill.value(metrics.registry(), DrillMetrics.ACTIVE, ACTIVE);
+      trace.add(milestone.getClass().getSimpleName() + " " + (active.isPresent() ? (int) active.getAsDouble() : "-"));
+    };
+  }
+
+  private double value(String name, Map<String, String> labels) {
+    OptionalDouble value = TestDrill.value(metrics.registry(), name, labels);
+    assertThat(value).as("%s%s", name, labels).isPresent();
+    return value.getAsDouble();
+  }
+
+  @Test
+  void activeIsOneFromInjectionToRollbackThenZero() {
+    drill.fault();
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)),
+        observer());
+
+    assertThat(trace).containsExactly("DrillStarted -", "PhaseStarted -", "Measured -", "PhaseStarted -",
+        "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1", "PhaseStarted 1",
+        "FaultReverting 1", "FaultReverted 0", "PhaseStarted 0", "Measured 0", "DrillFinished 0");
+    assertThat(metrics.everOn()).isTrue();
+    assertThat(metrics.allOff()).isTrue();
+  }
+
+  @Test
+  void theEndStateNamesTheVerdictThePhaseTheReadingAndTheStart() {
+    drill.fault();
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)),
+        observer());
+
+    assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "held"))).isEqualTo(1);
+    assertThat(TestDrill.value(metrics.registry(), "chaos_experiment_verdict",
+        Map.of("experiment", "unit", "verdict", "aborted"))).isEmpty();
+    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "verdict"))).isEqualTo(1);
+    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "during"))).isZero();
+    assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isEqualTo(0.001);
+    assertThat(value("chaos_experiment_start_timestamp_seconds", Map.of("experiment", "unit")))
+        .isEqualTo(clock.now().minusSeconds(10).getEpochSecond());
+  }
+
+  @Test
+  void thePhaseGaugeFollowsTheDrillWithExactlyOnePhaseAtOne() {
+    List<String> current = new ArrayList<>();
+    drill.fault();
+    DrillObserver phases = milestone -> {
+      metrics.apply(milestone);
+      if (milestone instanceof Milestone.PhaseStarted || milestone instanceof Milestone.DrillFinished) {
+        List<String> ones = new ArrayList<>();
+        for (String phase : List.of("plan", "before", "inject", "during", "abort", "rollback", "after", "detect",
+            "verdict")) {
+          if (value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", phase)) == 1) {
+            ones.add(phase);
+          }
+        }
+        current.add(String.join("+", ones));
+      }
+    };
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)), phases);
+
+    assertThat(current).containsExactly("before", "inject", "during", "rollback", "after", "verdict");
+  }
+
+  @Test
+  void aReadingWithoutDataIsNaN() {
+    drill.fault();
+    drill.errorRatio = t -> t >= 5 ? null : 0.001;
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
+        observer());
+
+    assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isNaN();
+    assertThat(new String(metrics.text(), StandardCharsets.UTF_8))
+        .contains("chaos_experiment_reading{experiment=\"unit\",name=\"error_ratio\"} NaN");
+  }
+
+  @Test
+  void anAbortedDrillEndsAtZeroWithTheVerdictAborted() {
+    drill.fault();
+    drill.errorRatio = t -> t >= 5 ? 0.2 : 0.001;
+    var result = drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(30),
+        Duration.ofSeconds(10)), observer());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
+    assertThat(trace).contains("Aborted 1", "FaultReverted 0");
+    assertThat(value(DrillMetrics.ACTIVE, ACTIVE)).isZero();
+    assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted"))).isEqualTo(1);
+  }
+
+  @Test
+  void aFailedRevertLeavesTheGaugeAtOne() {
+    drill.fault().revertFailures = 3;
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
+        observer());
+
+    assertThat(trace).contains("FaultReverted 1", "DrillFinished 1");
+    assertThat(metrics.allOff()).isFalse();
+  }
+
+  @Test
+  void aFailedInjectionNeverShowsOne() {
+    drill.fault().failInject = true;
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
+        observer());
+
+    assertThat(trace).contains("FaultInjected -", "FaultReverted 0").noneMatch(line -> line.endsWith(" 1"));
+    assertThat(metrics.everOn()).isFalse();
+  }
+
+  @Test
+  void twoFaultsOnOneSeriesKeepItAtOneUntilBothAreReverted() {
+    drill.fault();
+    drill.fault();
+    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
+        observer());
+
+    // The rollback reverts the second fault first: the first still holds the series at 1.
+    assertThat(trace).containsSubsequence("FaultReverted 1", "FaultReverted 0");
+  }
+}
