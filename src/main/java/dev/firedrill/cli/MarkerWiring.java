@@ -2,8 +2,11 @@ package dev.firedrill.cli;
 
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.marker.trace.DrillSpans;
+import dev.firedrill.marker.trace.TraceExport;
 import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +33,20 @@ final class MarkerWiring {
       PrintWriter events) {
     List<DrillObserver> sinks = new ArrayList<>();
     Duration longestWait = Duration.ZERO;
+    sinks.add(spans(environment, journal, clock, events));
     return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK));
+  }
+
+  /** Over OTLP when the {@code OTEL_} variables name an endpoint, else as JSON lines beside the journal. */
+  private static DrillObserver spans(Map<String, String> environment, Path journal, Clock clock, PrintWriter events) {
+    TraceExport.Opened opened;
+    try {
+      opened = TraceExport.open(environment, journal);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      throw new UserError("firedrill run: spans: " + e.getMessage(), ExitCode.INVALID, e);
+    }
+    events.println("spans: " + opened.description());
+    events.flush();
+    return new DrillSpans(opened.provider(), clock);
   }
 }
