@@ -2,6 +2,8 @@ package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.firedrill.lab.net.HostPort;
+import dev.firedrill.lab.trace.Baggage;
+import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
@@ -169,8 +171,8 @@ public final class PaymentsService implements AutoCloseable {
       return;
     }
     calls.incrementAndGet();
-    last.set(new SeenRequest(Optional.ofNullable(Exchanges.header(exchange, "traceparent")),
-        Optional.ofNullable(Exchanges.header(exchange, "baggage"))));
+    last.set(new SeenRequest(Optional.ofNullable(Exchanges.header(exchange, TraceParent.HEADER)),
+        Optional.ofNullable(Exchanges.header(exchange, Baggage.HEADER))));
     double ratio = errorRatio;
     int code = ratio > 0 && ThreadLocalRandom.current().nextDouble() < ratio ? 500 : 200;
     Runnable answer = () -> {

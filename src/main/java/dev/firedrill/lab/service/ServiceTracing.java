@@ -29,7 +29,7 @@ import java.net.http.HttpRequest;
  */
 final class ServiceTracing {
 
-  static final String EXPERIMENT_ID = "chaos.experiment.id";
+  private static final String EXPERIMENT_ID = dev.firedrill.lab.trace.Baggage.EXPERIMENT_ID;
   private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
   private static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
   private static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
@@ -48,20 +48,6 @@ final class ServiceTracing {
       return carrier == null ? null : carrier.getFirst(key);
     }
   };
-
-  private final Tracer tracer;
-
-  ServiceTracing(TracerProvider provider, String service) {
-    this.tracer = provider.get("dev.firedrill.lab." + service);
-  }
-
-  /**
-   * A provider that exports nowhere: the spans still exist, so a trace is started and passed on,
-   * but nothing is printed or sent (the lab's default).
-   */
-  static SdkTracerProvider unexported() {
-    return SdkTracerProvider.builder().addSpanProcessor(DISCARD).build();
-  }
 
   /**
    * Without any processor the SDK hands out no-op tracers, whose "spans" pass the caller's span id
@@ -84,6 +70,20 @@ final class ServiceTracing {
       return false;
     }
   };
+
+  private final Tracer tracer;
+
+  ServiceTracing(TracerProvider provider, String service) {
+    this.tracer = provider.get("dev.firedrill.lab." + service);
+  }
+
+  /**
+   * A provider that exports nowhere: the spans still exist, so a trace is started and passed on,
+   * but nothing is printed or sent (the lab's default).
+   */
+  static SdkTracerProvider unexported() {
+    return SdkTracerProvider.builder().addSpanProcessor(DISCARD).build();
+  }
 
   /** The incoming context with a new SERVER span; {@code route} is null for a path the service does not serve. */
   Context server(HttpExchange exchange, String route) {

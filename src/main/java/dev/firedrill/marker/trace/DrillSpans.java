@@ -35,21 +35,21 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DrillSpans implements DrillObserver {
 
-  public static final String EXPERIMENT_ID = "chaos.experiment.id";
-  static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
-  static final AttributeKey<String> TITLE = AttributeKey.stringKey("chaos.experiment.title");
-  static final AttributeKey<String> VERDICT = AttributeKey.stringKey("chaos.verdict");
-  static final AttributeKey<String> REASON = AttributeKey.stringKey("chaos.verdict.reason");
-  static final AttributeKey<String> PHASE = AttributeKey.stringKey("chaos.phase");
-  static final AttributeKey<Long> FAULT_INDEX = AttributeKey.longKey("chaos.fault.index");
-  static final AttributeKey<String> FAULT_KIND = AttributeKey.stringKey("chaos.fault.kind");
-  static final AttributeKey<String> FAULT_TARGET = AttributeKey.stringKey("chaos.fault.target");
-  static final AttributeKey<String> STATUS = AttributeKey.stringKey("chaos.measurement.status");
-  static final AttributeKey<String> READINGS = AttributeKey.stringKey("chaos.measurement.readings");
-  static final AttributeKey<String> GUARD = AttributeKey.stringKey("chaos.guard.name");
-  static final AttributeKey<Double> GUARD_VALUE = AttributeKey.doubleKey("chaos.guard.value");
-  static final AttributeKey<String> GUARD_EXPECTED = AttributeKey.stringKey("chaos.guard.expected");
-  static final AttributeKey<String> ABORT_REASON = AttributeKey.stringKey("chaos.abort.reason");
+  private static final String EXPERIMENT_ID = "chaos.experiment.id";
+  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
+  private static final AttributeKey<String> TITLE = AttributeKey.stringKey("chaos.experiment.title");
+  private static final AttributeKey<String> VERDICT = AttributeKey.stringKey("chaos.verdict");
+  private static final AttributeKey<String> REASON = AttributeKey.stringKey("chaos.verdict.reason");
+  private static final AttributeKey<String> PHASE = AttributeKey.stringKey("chaos.phase");
+  private static final AttributeKey<Long> FAULT_INDEX = AttributeKey.longKey("chaos.fault.index");
+  private static final AttributeKey<String> FAULT_KIND = AttributeKey.stringKey("chaos.fault.kind");
+  private static final AttributeKey<String> FAULT_TARGET = AttributeKey.stringKey("chaos.fault.target");
+  private static final AttributeKey<String> STATUS = AttributeKey.stringKey("chaos.measurement.status");
+  private static final AttributeKey<String> READINGS = AttributeKey.stringKey("chaos.measurement.readings");
+  private static final AttributeKey<String> GUARD = AttributeKey.stringKey("chaos.guard.name");
+  private static final AttributeKey<Double> GUARD_VALUE = AttributeKey.doubleKey("chaos.guard.value");
+  private static final AttributeKey<String> GUARD_EXPECTED = AttributeKey.stringKey("chaos.guard.expected");
+  private static final AttributeKey<String> ABORT_REASON = AttributeKey.stringKey("chaos.abort.reason");
 
   private static final String INSTRUMENTATION = "dev.firedrill";
 

@@ -16,12 +16,12 @@ import java.util.Optional;
  */
 public record OtlpSettings(URI endpoint, Map<String, String> headers) {
 
-  static final String ENDPOINT = "OTEL_EXPORTER_OTLP_ENDPOINT";
-  static final String TRACES_ENDPOINT = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
-  static final String HEADERS = "OTEL_EXPORTER_OTLP_HEADERS";
-  static final String TRACES_HEADERS = "OTEL_EXPORTER_OTLP_TRACES_HEADERS";
-  static final String PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL";
-  static final String TRACES_PROTOCOL = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL";
+  private static final String ENDPOINT = "OTEL_EXPORTER_OTLP_ENDPOINT";
+  private static final String TRACES_ENDPOINT = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
+  private static final String HEADERS = "OTEL_EXPORTER_OTLP_HEADERS";
+  private static final String TRACES_HEADERS = "OTEL_EXPORTER_OTLP_TRACES_HEADERS";
+  private static final String PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL";
+  private static final String TRACES_PROTOCOL = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL";
 
   public OtlpSettings {
     headers = Map.copyOf(headers);

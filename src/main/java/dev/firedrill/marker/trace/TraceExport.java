@@ -21,11 +21,11 @@ import java.util.Optional;
  */
 public final class TraceExport {
 
-  static final String SERVICE_NAME = "OTEL_SERVICE_NAME";
-  static final String SDK_DISABLED = "OTEL_SDK_DISABLED";
-  static final String DEFAULT_SERVICE = "firedrill";
+  private static final String SERVICE_NAME = "OTEL_SERVICE_NAME";
+  private static final String SDK_DISABLED = "OTEL_SDK_DISABLED";
+  private static final String DEFAULT_SERVICE = "firedrill";
   /** Each OTLP request's limit: a collector that hangs never holds a batch for long. */
-  static final Duration OTLP_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration OTLP_TIMEOUT = Duration.ofSeconds(5);
   private static final AttributeKey<String> SERVICE = AttributeKey.stringKey("service.name");
 
   /** The tracer provider and, for the console, where its spans go (never a header). */
