@@ -11,8 +11,11 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Logger;
 
 /**
  * Where the drill's spans go, decided by the environment: OTLP http/protobuf when an
@@ -27,6 +30,8 @@ public final class TraceExport {
   /** Each OTLP request's limit: a collector that hangs never holds a batch for long. */
   private static final Duration OTLP_TIMEOUT = Duration.ofSeconds(5);
   private static final AttributeKey<String> SERVICE = AttributeKey.stringKey("service.name");
+  /** Held here: JUL keeps loggers weakly, and a collected logger would lose its filter. */
+  private static final Logger EXPORTER_LOG = Logger.getLogger("io.opentelemetry.exporter.otlp.internal.HttpExporter");
 
   /** The tracer provider and, for the console, where its spans go (never a header). */
   public record Opened(SdkTracerProvider provider, String description) {}
@@ -50,6 +55,7 @@ public final class TraceExport {
           .setEndpoint(otlp.get().endpoint().toString())
           .setTimeout(OTLP_TIMEOUT);
       otlp.get().headers().forEach(builder::addHeader);
+      redactInExporterLogs(otlp.get().headers().values());
       exporter = builder.build();
       description = "OTLP " + otlp.get().display();
     } else {
@@ -64,6 +70,25 @@ public final class TraceExport {
         .addSpanProcessor(BatchSpanProcessor.builder(exporter).build())
         .build();
     return new Opened(provider, description);
+  }
+
+  /**
+   * The SDK logs a failed export with the collector's response body, and a collector (or a proxy
+   * in front of it) may echo the credentials it refused: header values never reach the log.
+   */
+  private static void redactInExporterLogs(Collection<String> secrets) {
+    List<String> values = secrets.stream().filter(v -> !v.isBlank()).toList();
+    EXPORTER_LOG.setFilter(record -> {
+      String message = record.getMessage();
+      if (message != null) {
+        for (String secret : values) {
+          message = message.replace(secret, "<redacted>");
+        }
+        record.setMessage(message);
+      }
+      record.setThrown(null); // an exception's message may quote the response too
+      return true;
+    });
   }
 
   /** {@code drill-x.json} → {@code drill-x.spans.jsonl}, in the same directory. */

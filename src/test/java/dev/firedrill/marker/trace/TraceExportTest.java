@@ -89,7 +89,8 @@ class TraceExportTest {
     };
     otel.addHandler(capture);
     try (StubHttpServer collector = StubHttpServer.start()) {
-      collector.respond(401, "text/plain", "bad token");
+      // a collector that echoes the credentials it refused
+      collector.respond(401, "text/plain", "invalid credentials: Bearer " + TOKEN);
       TraceExport.Opened opened = TraceExport.open(Map.of(
           "OTEL_EXPORTER_OTLP_ENDPOINT", collector.url("").toString(),
           "OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20" + TOKEN + ",x-tenant=lab",
@@ -109,6 +110,8 @@ class TraceExportTest {
       assertThat(sent.body()).contains("drill d-1", "measure", "chaos.experiment.id", "d-1", "drills");
       assertThat(Files.exists(dir.resolve("drill.spans.jsonl"))).isFalse();
       assertThat(logged).as("the SDK reports the 401").isNotEmpty();
+      assertThat(logged).extracting(LogRecord::getMessage)
+          .anySatisfy(message -> assertThat(message).contains("401", "invalid credentials: <redacted>"));
       assertThat(logged).allSatisfy(record -> assertThat(String.valueOf(record.getMessage())
           + record.getThrown()).doesNotContain(TOKEN));
     } finally {
