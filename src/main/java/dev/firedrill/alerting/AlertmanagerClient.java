@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.firedrill.experiment.Durations;
+import dev.firedrill.marker.Propagation;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -175,6 +176,7 @@ public final class AlertmanagerClient {
         .header("User-Agent", "firedrill")
         .GET();
     bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
         http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {

@@ -9,9 +9,12 @@ import dev.firedrill.marker.grafana.GrafanaAnnotations;
 import dev.firedrill.marker.log.EventLog;
 import dev.firedrill.marker.metrics.MetricsEndpointException;
 import dev.firedrill.marker.metrics.MetricsSink;
+import dev.firedrill.marker.trace.DrillSpans;
+import dev.firedrill.marker.trace.TraceExport;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +48,17 @@ final class MarkerWiring {
     List<DrillObserver> sinks = new ArrayList<>();
     Duration longestWait = Duration.ZERO;
     Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
-    EventLog log = eventLog(experiment, journal, clock, events, logCopy);
+    // Spans come first: their sink makes the drill's context current on DrillStarted, so the
+    // requests of the sinks after it carry traceparent and baggage.
+    DrillObserver spans = spans(environment, journal, clock, events);
+    sinks.add(spans);
+    EventLog log;
+    try {
+      log = eventLog(experiment, journal, clock, events, logCopy);
+    } catch (RuntimeException e) {
+      spans.close(CLOSE_SLACK);
+      throw e;
+    }
     List<DrillObserver> noting = new ArrayList<>();
     try {
       for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
@@ -64,6 +77,7 @@ final class MarkerWiring {
     } catch (RuntimeException e) {
       // Nothing is injected yet: release what did open (threads, a listening port) before saying why.
       logClosedLast(noting, log).close(CLOSE_SLACK);
+      spans.close(CLOSE_SLACK);
       throw e;
     }
     sinks.add(logClosedLast(noting, log));
@@ -138,5 +152,18 @@ final class MarkerWiring {
       throw new UserError("markers.metrics.listen " + export.listen().orElse("") + ": cannot listen there ("
           + e.reason() + "; expected a free address such as 127.0.0.1:19466)", ExitCode.INVALID, e);
     }
+  }
+
+  /** Over OTLP when the {@code OTEL_} variables name an endpoint, else as JSON lines beside the journal. */
+  private static DrillObserver spans(Map<String, String> environment, Path journal, Clock clock, PrintWriter events) {
+    TraceExport.Opened opened;
+    try {
+      opened = TraceExport.open(environment, journal);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      throw new UserError("firedrill run: spans: " + e.getMessage(), ExitCode.INVALID, e);
+    }
+    events.println("spans: " + opened.description());
+    events.flush();
+    return new DrillSpans(opened.provider(), clock);
   }
 }

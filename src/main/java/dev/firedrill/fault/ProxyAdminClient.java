@@ -2,6 +2,7 @@ package dev.firedrill.fault;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.marker.Propagation;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -63,6 +64,7 @@ final class ProxyAdminClient {
   private Answer send(String method, URI url, HttpRequest.Builder request) throws FaultException {
     request.timeout(TIMEOUT);
     token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
+    Propagation.injectCurrent(request);
     try {
       HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(response.statusCode(), response.body());

@@ -2,6 +2,7 @@ package dev.firedrill.prometheus;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.experiment.Durations;
+import dev.firedrill.marker.Propagation;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ConnectException;
@@ -160,6 +161,7 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   /** Sends the request; {@code subject} names it in messages ({@code query "up"}, {@code GET /api/v1/rules}). */
   private HttpResponse<String> exchange(HttpRequest.Builder request, String subject) throws PrometheusException {
     bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
         http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {

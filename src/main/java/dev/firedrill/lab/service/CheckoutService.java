@@ -2,9 +2,10 @@ package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.firedrill.lab.net.HostPort;
-import dev.firedrill.lab.trace.Baggage;
-import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -30,8 +31,9 @@ import java.util.Locale;
  *       {@code 502 {"order":"failed"}}.
  * </ul>
  *
- * <p>Every call carries the incoming {@code baggage} unchanged and a {@code traceparent} with the
- * incoming trace id (a new one when none came in) and a new parent span id per attempt.
+ * <p>Each request is a SERVER span, child of the incoming {@code traceparent} (a new trace when none
+ * came in), with {@code chaos.experiment.id} from the incoming {@code baggage}; each call to payments
+ * is a CLIENT span under it and carries its {@code traceparent} and the baggage unchanged.
  */
 public final class CheckoutService implements AutoCloseable {
 
@@ -47,9 +49,14 @@ public final class CheckoutService implements AutoCloseable {
   private final Counter completed;
   private final Counter orders;
   private final ServiceHost host;
+  private final ServiceTracing tracing;
+  private final SdkTracerProvider ownTracing;
 
-  private CheckoutService(CheckoutSettings settings, Clock clock) throws IOException {
+  private CheckoutService(CheckoutSettings settings, Clock clock, TracerProvider tracing, SdkTracerProvider own)
+      throws IOException {
     this.clock = clock;
+    this.tracing = new ServiceTracing(tracing, NAME);
+    this.ownTracing = own;
     this.payUrl = settings.payUrl();
     this.timeout = settings.timeout();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500, 502));
@@ -71,8 +78,24 @@ public final class CheckoutService implements AutoCloseable {
 
   /** Starts serving; {@code clock} times the requests for the histogram. */
   public static CheckoutService start(CheckoutSettings settings, Clock clock) {
+    SdkTracerProvider own = ServiceTracing.unexported();
     try {
-      return new CheckoutService(settings, clock);
+      return start(settings, clock, own, own);
+    } catch (RuntimeException e) {
+      own.close();
+      throw e;
+    }
+  }
+
+  /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
+  public static CheckoutService start(CheckoutSettings settings, Clock clock, TracerProvider tracing) {
+    return start(settings, clock, tracing, null);
+  }
+
+  private static CheckoutService start(CheckoutSettings settings, Clock clock, TracerProvider tracing,
+      SdkTracerProvider own) {
+    try {
+      return new CheckoutService(settings, clock, tracing, own);
     } catch (IOException e) {
       throw new UncheckedIOException("checkout cannot listen on " + HostPort.format(settings.listen()) + ": "
           + e.getMessage(), e);
@@ -99,42 +122,48 @@ public final class CheckoutService implements AutoCloseable {
   @Override
   public void close() {
     host.close();
+    if (ownTracing != null) {
+      ownTracing.close();
+    }
   }
 
   private void route(HttpExchange exchange) {
     long started = clock.nanoTime();
-    if (!exchange.getRequestURI().getPath().equals(ROUTE)) {
-      metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
-      Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
-      return;
-    }
-    if (!exchange.getRequestMethod().equals("POST")) {
-      metrics.record(ROUTE, 405, clock.nanoTime() - started);
-      Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
-      return;
-    }
+    boolean served = exchange.getRequestURI().getPath().equals(ROUTE);
+    Context context = tracing.server(exchange, served ? ROUTE : null);
     Reply reply;
     try {
-      Exchanges.drain(exchange);
-      reply = checkout(exchange);
+      reply = reply(exchange, served, context);
     } catch (IOException e) {
+      ServiceTracing.end(context, 0);
       exchange.close();
       return;
-    } catch (RuntimeException e) {
-      reply = new Reply(500, "{\"error\":" + Exchanges.quote(String.valueOf(e.getMessage())) + "}");
     }
-    // counted before the answer is written, so a client that has its answer also sees it counted
-    metrics.record(ROUTE, reply.code(), clock.nanoTime() - started);
+    // counted and traced before the answer is written, so a client that has its answer also sees both
+    metrics.record(served ? ROUTE : HttpServerMetrics.OTHER_ROUTE, reply.code(), clock.nanoTime() - started);
+    ServiceTracing.end(context, reply.code());
     Exchanges.json(exchange, reply.code(), reply.json());
+  }
+
+  private Reply reply(HttpExchange exchange, boolean served, Context context) throws IOException {
+    if (!served) {
+      return new Reply(404, "{\"error\":\"not found\"}");
+    }
+    if (!exchange.getRequestMethod().equals("POST")) {
+      return new Reply(405, "{\"error\":\"POST only\"}");
+    }
+    Exchanges.drain(exchange);
+    try {
+      return checkout(context);
+    } catch (RuntimeException e) {
+      return new Reply(500, "{\"error\":" + Exchanges.quote(String.valueOf(e.getMessage())) + "}");
+    }
   }
 
   private record Reply(int code, String json) {}
 
-  private Reply checkout(HttpExchange exchange) {
-    TraceParent trace = TraceParent.parse(Exchanges.header(exchange, TraceParent.HEADER))
-        .orElseGet(TraceParent::newRoot);
-    String baggage = Exchanges.header(exchange, Baggage.HEADER);
-    PaymentsCall call = pay(trace, baggage);
+  private Reply checkout(Context context) {
+    PaymentsCall call = pay(context);
     if (call == PaymentsCall.OK) {
       completed.inc();
       orders.labelValues("completed").inc();
@@ -149,24 +178,23 @@ public final class CheckoutService implements AutoCloseable {
   }
 
   /** One call and, when it failed in a way worth retrying, one retry. */
-  private PaymentsCall pay(TraceParent trace, String baggage) {
-    PaymentsCall result = attempt(trace, baggage);
+  private PaymentsCall pay(Context context) {
+    PaymentsCall result = attempt(context);
     if (result.retryable() && !Thread.currentThread().isInterrupted()) {
-      result = attempt(trace, baggage);
+      result = attempt(context);
     }
     return result;
   }
 
-  private PaymentsCall attempt(TraceParent trace, String baggage) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(payUrl)
-        .timeout(timeout)
-        .header(TraceParent.HEADER, trace.child().header())
-        .POST(HttpRequest.BodyPublishers.ofString("{}"));
-    if (baggage != null) {
-      request.header(Baggage.HEADER, baggage);
-    }
+  private PaymentsCall attempt(Context server) {
+    Context call = tracing.client(server, "POST", payUrl);
+    int status = 0;
     try {
-      int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      HttpRequest.Builder request = HttpRequest.newBuilder(payUrl)
+          .timeout(timeout)
+          .POST(HttpRequest.BodyPublishers.ofString("{}"));
+      status = client.send(ServiceTracing.inject(call, request).build(), HttpResponse.BodyHandlers.discarding())
+          .statusCode();
       if (status >= 200 && status < 300) {
         return PaymentsCall.OK;
       }
@@ -178,6 +206,8 @@ public final class CheckoutService implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return PaymentsCall.UNREACHABLE;
+    } finally {
+      ServiceTracing.end(call, status);
     }
   }
 }

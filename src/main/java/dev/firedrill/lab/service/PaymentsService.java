@@ -5,6 +5,9 @@ import dev.firedrill.lab.net.HostPort;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * configured latency, or 500 for the configured share of requests. The latency holds no thread: the
  * answer is scheduled, so a slow payments serves any concurrency. It remembers the trace headers of
  * the last {@code /pay} ({@link #lastRequest()}, and {@code GET /debug/last-request} when it listens
- * on loopback).
+ * on loopback). Each {@code /pay} is a SERVER span, child of the incoming {@code traceparent}, with
+ * {@code chaos.experiment.id} from the incoming {@code baggage}; it ends when the answer is written.
  */
 public final class PaymentsService implements AutoCloseable {
 
@@ -42,9 +46,14 @@ public final class PaymentsService implements AutoCloseable {
   private final AtomicLong calls = new AtomicLong();
   private volatile Duration latency;
   private volatile double errorRatio;
+  private final ServiceTracing tracing;
+  private final SdkTracerProvider ownTracing;
 
-  private PaymentsService(PaymentsSettings settings, Clock clock) throws IOException {
+  private PaymentsService(PaymentsSettings settings, Clock clock, TracerProvider tracing, SdkTracerProvider own)
+      throws IOException {
     this.clock = clock;
+    this.tracing = new ServiceTracing(tracing, NAME);
+    this.ownTracing = own;
     this.latency = settings.latency();
     this.errorRatio = settings.errorRatio();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500));
@@ -64,8 +73,24 @@ public final class PaymentsService implements AutoCloseable {
 
   /** Starts serving; {@code clock} times the requests for the histogram. */
   public static PaymentsService start(PaymentsSettings settings, Clock clock) {
+    SdkTracerProvider own = ServiceTracing.unexported();
     try {
-      return new PaymentsService(settings, clock);
+      return start(settings, clock, own, own);
+    } catch (RuntimeException e) {
+      own.close();
+      throw e;
+    }
+  }
+
+  /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
+  public static PaymentsService start(PaymentsSettings settings, Clock clock, TracerProvider tracing) {
+    return start(settings, clock, tracing, null);
+  }
+
+  private static PaymentsService start(PaymentsSettings settings, Clock clock, TracerProvider tracing,
+      SdkTracerProvider own) {
+    try {
+      return new PaymentsService(settings, clock, tracing, own);
     } catch (IOException e) {
       throw new UncheckedIOException("payments cannot listen on " + HostPort.format(settings.listen()) + ": "
           + e.getMessage(), e);
@@ -111,6 +136,9 @@ public final class PaymentsService implements AutoCloseable {
   public void close() {
     host.close();
     Threads.stop(answers);
+    if (ownTracing != null) {
+      ownTracing.close();
+    }
   }
 
   private void route(HttpExchange exchange) {
@@ -128,8 +156,10 @@ public final class PaymentsService implements AutoCloseable {
 
   private void pay(HttpExchange exchange) {
     long started = clock.nanoTime();
+    Context span = tracing.server(exchange, ROUTE);
     if (!exchange.getRequestMethod().equals("POST")) {
       metrics.record(ROUTE, 405, clock.nanoTime() - started);
+      ServiceTracing.end(span, 405);
       Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
       return;
     }
@@ -137,6 +167,7 @@ public final class PaymentsService implements AutoCloseable {
       Exchanges.drain(exchange);
     } catch (IOException e) {
       exchange.close();
+      ServiceTracing.end(span, 0);
       return;
     }
     calls.incrementAndGet();
@@ -145,7 +176,9 @@ public final class PaymentsService implements AutoCloseable {
     double ratio = errorRatio;
     int code = ratio > 0 && ThreadLocalRandom.current().nextDouble() < ratio ? 500 : 200;
     Runnable answer = () -> {
-      metrics.record(ROUTE, code, clock.nanoTime() - started); // before the answer: a caller that has it sees it counted
+      // counted and traced before the answer: a caller that has it sees both
+      metrics.record(ROUTE, code, clock.nanoTime() - started);
+      ServiceTracing.end(span, code);
       Exchanges.json(exchange, code, code == 200 ? "{\"payment\":\"accepted\"}" : "{\"payment\":\"error\"}");
     };
     long wait = latency.toNanos();
@@ -157,6 +190,7 @@ public final class PaymentsService implements AutoCloseable {
       answers.schedule(answer, wait, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       exchange.close(); // closing down
+      ServiceTracing.end(span, 0);
     }
   }
 

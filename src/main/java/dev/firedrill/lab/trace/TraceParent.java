@@ -1,7 +1,6 @@
 package dev.firedrill.lab.trace;
 
 import java.util.HexFormat;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -15,7 +14,6 @@ import java.util.regex.Pattern;
 public record TraceParent(String traceId, String parentId, String flags) {
 
   public static final String HEADER = "traceparent";
-  private static final Pattern FORM = Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?");
   private static final Pattern TRACE = Pattern.compile("[0-9a-f]{32}");
   private static final Pattern SPAN = Pattern.compile("[0-9a-f]{16}");
   private static final Pattern FLAGS = Pattern.compile("[0-9a-f]{2}");
@@ -35,30 +33,6 @@ public record TraceParent(String traceId, String parentId, String flags) {
   /** A new trace, sampled. */
   public static TraceParent newRoot() {
     return new TraceParent(randomHex(16), randomHex(8), "01");
-  }
-
-  /**
-   * The header's value, or empty when it is absent or invalid (then the receiver starts a new trace,
-   * as the spec says). Versions above 00 are read for their first four fields; version ff is invalid.
-   */
-  public static Optional<TraceParent> parse(String header) {
-    if (header == null) {
-      return Optional.empty();
-    }
-    var m = FORM.matcher(header.trim());
-    if (!m.matches() || m.group(1).equals("ff") || (m.group(1).equals("00") && m.group(5) != null)) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(new TraceParent(m.group(2), m.group(3), m.group(4)));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The same trace, with a new span of ours as the parent of the next hop. */
-  public TraceParent child() {
-    return new TraceParent(traceId, randomHex(8), flags);
   }
 
   /** The header's value. */

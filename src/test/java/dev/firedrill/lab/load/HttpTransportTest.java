@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.testing.StubHttpServer;
+import dev.firedrill.testing.TraceHeaders;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -189,7 +190,7 @@ class HttpTransportTest {
       HashSet<String> traceIds = new HashSet<>();
       for (List<String> request : server.requests()) {
         String traceparent = request.stream().filter(line -> line.startsWith("traceparent: ")).findFirst().orElseThrow();
-        traceIds.add(TraceParent.parse(traceparent.substring(13)).orElseThrow().traceId());
+        traceIds.add(TraceHeaders.parse(traceparent.substring(13)).orElseThrow().getTraceId());
       }
       assertThat(traceIds).hasSize(2);
     }

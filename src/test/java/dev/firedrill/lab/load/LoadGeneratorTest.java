@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.firedrill.lab.metrics.MetricsEndpoint;
 import dev.firedrill.lab.net.HostPort;
-import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.testing.LoadTarget;
 import dev.firedrill.testing.Scrape;
 import dev.firedrill.testing.StubHttpServer;
+import dev.firedrill.testing.TraceHeaders;
 import dev.firedrill.time.TestClock;
 import java.net.URI;
 import java.time.Duration;
@@ -156,7 +156,7 @@ class LoadGeneratorTest {
       LoadGenerator.http(plan, new LoadMetrics()).run();
 
       assertThat(target.lastBaggage()).isEqualTo("chaos.experiment.id=drill-7");
-      assertThat(TraceParent.parse(target.lastTraceparent())).isPresent();
+      assertThat(TraceHeaders.parse(target.lastTraceparent())).isPresent();
       assertThat(target.distinctTraceIds()).isEqualTo(20);
     }
   }
