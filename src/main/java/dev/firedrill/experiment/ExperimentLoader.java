@@ -374,7 +374,7 @@ public final class ExperimentLoader {
     URI url = url(section.get("url").required("expected the http or https URL of Grafana, such as http://127.0.0.1:3000"),
         "http://127.0.0.1:3000", USE_TOKEN_KEYS);
     Node uidNode = section.get("dashboard_uid");
-    String dashboardUid = uidNode.text(DASHBOARD_UID, "expected a dashboard UID of letters, digits, '-' and '_', such as firedrill-demo");
+    String dashboardUid = uidNode.text(DASHBOARD_UID, "expected a dashboard UID of letters, digits, '-' and '_', such as firedrill-lab");
     Node panelNode = section.get("panel_id");
     Integer panelId = panelNode.integer(1);
     if (panelNode.present() && !uidNode.present()) {

@@ -64,14 +64,14 @@ class MarkersLoaderTest {
         markers:
           grafana:
             url: http://127.0.0.1:3000
-            dashboard_uid: firedrill-demo
+            dashboard_uid: firedrill-lab
             panel_id: 4
             bearer_token_file: /run/secrets/grafana
             timeout: 3s
         """);
 
     assertThat(experiment.markers().grafana()).contains(new GrafanaTarget(URI.create("http://127.0.0.1:3000"),
-        Optional.of("firedrill-demo"), Optional.of(4), new TokenSource.FromFile(Path.of("/run/secrets/grafana")),
+        Optional.of("firedrill-lab"), Optional.of(4), new TokenSource.FromFile(Path.of("/run/secrets/grafana")),
         Duration.ofSeconds(3)));
   }
 
@@ -119,7 +119,7 @@ class MarkersLoaderTest {
         markers:
           grafana:
             url: http://127.0.0.1:3000
-            dashboard_id: firedrill-demo
+            dashboard_id: firedrill-lab
         """)).containsExactly(
             "exp.yaml: /markers/grafana/dashboard_id: unknown key; did you mean \"dashboard_uid\"? (line 29, column 5)");
   }

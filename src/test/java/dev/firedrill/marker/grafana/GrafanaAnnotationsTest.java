@@ -143,7 +143,7 @@ class GrafanaAnnotationsTest {
   @Test
   void aPanelAnnotationStartsAtInjectionAndBecomesARegionAtTheLastRevert() {
     stubAddedAndPatched();
-    GrafanaAnnotations sink = sink(target(Optional.of("firedrill-demo"), Optional.of(4), PATIENT));
+    GrafanaAnnotations sink = sink(target(Optional.of("firedrill-lab"), Optional.of(4), PATIENT));
     SpanContext span = SpanContext.create(TRACE_ID, SPAN_ID, TraceFlags.getSampled(), TraceState.getDefault());
     Context drill = Context.root().with(Span.wrap(span))
         .with(Baggage.builder().put("chaos.experiment.id", "checkout-latency").build());
@@ -154,7 +154,7 @@ class GrafanaAnnotationsTest {
     sink.close(Duration.ofSeconds(30));
 
     grafana.verify(1, postRequestedFor(urlEqualTo("/api/annotations"))
-        .withRequestBody(equalToJson("{\"dashboardUID\":\"firedrill-demo\",\"panelId\":4,\"time\":"
+        .withRequestBody(equalToJson("{\"dashboardUID\":\"firedrill-lab\",\"panelId\":4,\"time\":"
             + INJECTED.toEpochMilli() + ",\"tags\":" + TAGS + ",\"text\":\"" + TEXT + "\"}", false, false))
         .withHeader("Content-Type", equalTo("application/json"))
         .withHeader("Authorization", equalTo("Bearer " + TOKEN))
