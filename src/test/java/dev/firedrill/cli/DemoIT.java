@@ -71,6 +71,20 @@ class DemoIT {
     assertThat(run.output()).contains(" detect alert ", " detect CheckoutErrorBudgetBurn{service=\"checkout\"}  firing 30s  yes");
     assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
     assertLabStopped(run.output());
+    assertTheDrillLeftItsEvidence(run.output());
+  }
+
+  /** The outage drill's report, event log, spans and history rows, beside its journal. */
+  private void assertTheDrillLeftItsEvidence(String output) throws Exception {
+    assertThat(dir.resolve("payments-outage.journal.html")).content().contains("id=\"fault-window\"");
+    assertThat(dir.resolve("payments-outage.journal.events.jsonl")).content()
+        .contains("\"event\":\"abort\"", "\"experiment_id\":\"payments-outage\"");
+    assertThat(dir.resolve("payments-outage.journal.spans.jsonl")).content().contains("\"name\":\"drill payments-outage\"");
+    assertThat(output).contains("demo: detection history: 3 alerts recorded in ");
+    FiredrillJar.Run history = FiredrillJar.run(dir, LIMIT, "history", "--history", dir.resolve("history.sqlite").toString(),
+        "--alert", "CheckoutErrorBudgetBurn");
+    assertThat(history.exit()).as(history.output()).isZero();
+    assertThat(history.output()).contains("payments-outage", "team-checkout");
   }
 
   /** Nothing listens on the ports the demo announced, and no process names the demo's directory. */
