@@ -121,7 +121,8 @@ class HttpToxicFaultTest {
     assertThat(status()).isEqualTo(503);
     Verification on = fault.verify();
     assertThat(on.reverted()).isFalse();
-    assertThat(on.detail()).isEqualTo("toxic firedrill-pay-errors-0 still on proxy payments, ttl_remaining 2m");
+    // The proxy counts the ttl down in real time: on a loaded machine a second or more has passed.
+    assertThat(on.detail()).matches("toxic firedrill-pay-errors-0 still on proxy payments, ttl_remaining (2m|1m[0-5]?\\ds)");
     assertThat(fault.state()).containsExactly(Map.entry("proxy", proxy.adminUrl().toString()),
         Map.entry("proxy_name", "payments"), Map.entry("toxic", "firedrill-pay-errors-0"));
     assertThat(fault.manualRevertCommand())
