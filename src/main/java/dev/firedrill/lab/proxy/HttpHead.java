@@ -23,6 +23,20 @@ record HttpHead(String startLine, List<String[]> headers) {
     }
   }
 
+  /**
+   * The length of the head that starts at {@code start}, up to and with its empty line (LF LF or
+   * CR LF CR LF), or -1 when {@code end} comes first.
+   */
+  static int length(byte[] bytes, int start, int end) {
+    for (int i = start; i < end; i++) {
+      if (bytes[i] == '\n' && ((i - 1 >= start && bytes[i - 1] == '\n')
+          || (i - 3 >= start && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r'))) {
+        return i + 1 - start;
+      }
+    }
+    return -1;
+  }
+
   static HttpHead parse(byte[] bytes) throws IOException {
     return parse(bytes, 0, bytes.length);
   }
