@@ -50,6 +50,7 @@ final class LoopExchange {
   private boolean headRequest;
   private boolean retried;
   private boolean clientOpen;
+  private boolean clientEof;
   private HttpEventLoop.Upstream upstream;
   private boolean upstreamReusable;
   private boolean untilClose;
@@ -70,8 +71,9 @@ final class LoopExchange {
       if (key == clientKey) {
         if (outBuffer != null && key.isWritable()) {
           flush();
-        } else if (state == State.REQUEST && key.isReadable()) {
-          readRequest();
+        }
+        if (key.isValid() && key.isReadable()) {
+          readClient();
         }
       } else if (upstream != null && key == upstream.key) {
         switch (state) {
@@ -102,19 +104,38 @@ final class LoopExchange {
     }
   }
 
-  private void readRequest() throws IOException {
+  /**
+   * Reads what the client sent. The client stays registered for reads during an exchange too, so
+   * that its key's interest does not change twice per request (two epoll_ctl calls); what it sends
+   * meanwhile (a pipelined request, or the end of its stream) waits in the buffer.
+   */
+  private void readClient() throws IOException {
     if (inEnd == in.length && inStart > 0) {
       compact();
     }
     inBuffer.limit(in.length).position(inEnd);
     int n = client.read(inBuffer);
     if (n < 0) {
-      close();
-      return;
+      if (state == State.REQUEST) {
+        close();
+        return;
+      }
+      clientEof = true;
+    } else {
+      inEnd += n;
     }
-    inEnd += n;
-    deadline = System.nanoTime() + IDLE_NANOS;
-    nextRequest();
+    if (state == State.REQUEST) {
+      deadline = System.nanoTime() + IDLE_NANOS;
+      nextRequest();
+    } else {
+      clientKey.interestOps(clientInterest());
+    }
+  }
+
+  /** Reads while there is room and no end of stream; writes while the answer is not all out. */
+  private int clientInterest() {
+    int ops = clientEof || inEnd - inStart == in.length ? 0 : SelectionKey.OP_READ;
+    return outBuffer != null ? ops | SelectionKey.OP_WRITE : ops;
   }
 
   private void compact() {
@@ -170,7 +191,6 @@ final class LoopExchange {
       inStart = 0;
       inEnd = 0;
     }
-    clientKey.interestOps(0); // a pipelined request waits for this one's answer
     retried = false;
     forward(false);
   }
@@ -363,7 +383,7 @@ final class LoopExchange {
       return;
     }
     if (outBuffer.hasRemaining()) {
-      clientKey.interestOps(SelectionKey.OP_WRITE);
+      clientKey.interestOps(clientInterest());
       if (upstream != null) {
         upstream.key.interestOps(0); // backpressure: the upstream waits until the client has read
       }
@@ -371,8 +391,8 @@ final class LoopExchange {
     }
     outBuffer = null;
     out.reset();
+    clientKey.interestOps(clientInterest());
     if (state == State.BODY) {
-      clientKey.interestOps(0);
       upstream.key.interestOps(SelectionKey.OP_READ);
       return;
     }
@@ -385,12 +405,20 @@ final class LoopExchange {
     }
     state = State.REQUEST;
     deadline = System.nanoTime() + IDLE_NANOS;
-    clientKey.interestOps(SelectionKey.OP_READ);
     try {
       nextRequest(); // a pipelined request may be buffered already
     } catch (IOException | RuntimeException e) {
       close();
+      return;
     }
+    if (!clientKey.isValid()) {
+      return; // handed over
+    }
+    if (state == State.REQUEST && clientEof) {
+      close(); // the client ended its stream and no whole request is left
+      return;
+    }
+    clientKey.interestOps(clientInterest()); // the buffer has room again
   }
 
   /** Closes the client connection and the upstream one it holds. */
