@@ -18,7 +18,7 @@ public final class FaultProxy implements AutoCloseable {
   private final ToxicTable toxics;
   private final UpstreamPool pool;
   private Listener listener; // TCP mode
-  private HttpEventLoop loop; // HTTP mode
+  private HttpListener loop; // HTTP mode
   private AdminServer admin;
   private InetSocketAddress metricsAddress;
 
@@ -39,7 +39,7 @@ public final class FaultProxy implements AutoCloseable {
       String name = "firedrill-proxy-" + config.name();
       if (config.mode() == ProxyConfig.Mode.HTTP) {
         HttpProxyHandler handler = new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
-        proxy.loop = new HttpEventLoop(config.listen(), name, config.upstreamAddress(),
+        proxy.loop = new HttpListener(config.listen(), name, config.upstreamAddress(),
             new Forwarding(config.upstream()), handler, proxy.toxics, proxy.metrics);
       } else {
         proxy.listener = new Listener(config.listen(), name,

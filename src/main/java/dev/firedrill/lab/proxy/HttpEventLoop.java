@@ -3,9 +3,9 @@ package dev.firedrill.lab.proxy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.Channel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -13,16 +13,18 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * HTTP mode's listener. One thread with a selector serves every plain request while no toxic is
- * in force: one thread switch fewer per request than a thread per connection waiting on the
- * client and then on the upstream, which on a small machine is most of a proxied request's cost.
- * A connection whose next request meets a toxic (or is anything but plain: chunked, Expect, a body
- * above {@link LoopExchange#BUFFER}, malformed) is handed over, with the bytes read so far, to
- * {@link HttpProxyHandler} on a thread of its own, which serves it from then on.
+ * One thread with a selector that serves the plain requests of the connections {@link HttpListener}
+ * gives it while no toxic is in force: two thread switches fewer per request than a thread per
+ * connection waiting on the client and then on the upstream, which on a small machine is most of a
+ * proxied request's cost. A connection whose next request meets a toxic (or is anything but plain:
+ * chunked, Expect, a body above {@link LoopExchange#BUFFER}, malformed) is handed over, with the
+ * bytes read so far, to {@link HttpProxyHandler} on a thread of its own, which serves it from then on.
  */
 final class HttpEventLoop implements AutoCloseable {
 
@@ -63,37 +65,25 @@ final class HttpEventLoop implements AutoCloseable {
   private final HttpProxyHandler handler;
   private final Workers workers;
   private final Selector selector;
-  private final ServerSocketChannel server;
-  private final InetSocketAddress bound;
   private final Thread thread;
+  private final Queue<SocketChannel> adopted = new ConcurrentLinkedQueue<>();
   private final Set<LoopExchange> exchanges = new HashSet<>();
   private final Deque<Upstream> idle = new ArrayDeque<>();
   private final List<Handover> handovers = new ArrayList<>();
-  private final AtomicLong opened = new AtomicLong();
+  private final AtomicLong opened;
   private volatile boolean closed;
 
-  HttpEventLoop(InetSocketAddress address, String name, InetSocketAddress upstreamAddress, Forwarding forwarding,
-      HttpProxyHandler handler, ToxicTable toxics, ProxyMetrics metrics) throws IOException {
+  HttpEventLoop(String name, InetSocketAddress upstreamAddress, Forwarding forwarding, HttpProxyHandler handler,
+      Workers workers, ToxicTable toxics, ProxyMetrics metrics, AtomicLong opened) throws IOException {
     this.upstreamAddress = upstreamAddress;
     this.forwarding = forwarding;
     this.handler = handler;
+    this.workers = workers;
     this.toxics = toxics;
     this.metrics = metrics;
-    this.workers = new Workers(name);
+    this.opened = opened;
     this.selector = Selector.open();
-    this.server = ServerSocketChannel.open();
-    try {
-      server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-      server.bind(address, 1024);
-      server.configureBlocking(false);
-      server.register(selector, SelectionKey.OP_ACCEPT);
-      this.bound = (InetSocketAddress) server.getLocalAddress();
-    } catch (IOException e) {
-      server.close();
-      selector.close();
-      throw e;
-    }
-    this.thread = new Thread(this::run, name + "-loop");
+    this.thread = new Thread(this::run, name);
     thread.setDaemon(true);
   }
 
@@ -101,13 +91,13 @@ final class HttpEventLoop implements AutoCloseable {
     thread.start();
   }
 
-  InetSocketAddress address() {
-    return bound;
-  }
-
-  /** Connections to the upstream the loop opened. */
-  long upstreamConnectionsOpened() {
-    return opened.get();
+  /** Serves {@code channel} (connected, non-blocking) from the loop's next round on. Any thread. */
+  void adopt(SocketChannel channel) {
+    adopted.add(channel);
+    selector.wakeup();
+    if (closed && adopted.remove(channel)) {
+      closeQuietly(channel);
+    }
   }
 
   private void run() {
@@ -121,6 +111,7 @@ final class HttpEventLoop implements AutoCloseable {
           selector.selectNow();
           finishHandovers();
         }
+        registerAdopted();
         Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
         while (keys.hasNext()) {
           SelectionKey key = keys.next();
@@ -145,48 +136,33 @@ final class HttpEventLoop implements AutoCloseable {
   }
 
   private void ready(SelectionKey key) {
-    if (key.channel() == server) {
-      accept();
-      return;
-    }
     Object attachment = key.attachment();
     if (attachment instanceof LoopExchange exchange) {
       exchange.ready(key);
     } else { // an idle upstream the upstream closed (or wrote to, out of turn): not reusable
       idle.removeIf(upstream -> upstream.key == key);
       key.cancel();
-      try {
-        key.channel().close();
-      } catch (IOException ignored) {
-        // closing anyway
-      }
+      closeQuietly(key.channel());
     }
   }
 
-  private void accept() {
-    while (true) {
-      SocketChannel channel;
+  private void registerAdopted() {
+    for (SocketChannel channel = adopted.poll(); channel != null; channel = adopted.poll()) {
       try {
-        channel = server.accept();
-      } catch (IOException e) {
-        return; // too many files, say: the client waits in the backlog
-      }
-      if (channel == null) {
-        return;
-      }
-      try {
-        channel.configureBlocking(false);
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         LoopExchange exchange = new LoopExchange(this, channel);
         exchange.register(selector);
         exchanges.add(exchange);
       } catch (IOException e) {
-        try {
-          channel.close();
-        } catch (IOException ignored) {
-          // gone anyway
-        }
+        closeQuietly(channel);
       }
+    }
+  }
+
+  private static void closeQuietly(Channel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // closing anyway
     }
   }
 
@@ -259,6 +235,8 @@ final class HttpEventLoop implements AutoCloseable {
   }
 
   private void shutdown() {
+    adopted.forEach(HttpEventLoop::closeQuietly);
+    adopted.clear();
     for (LoopExchange exchange : List.copyOf(exchanges)) {
       exchange.close();
     }
@@ -278,19 +256,13 @@ final class HttpEventLoop implements AutoCloseable {
     }
   }
 
-  /** Stops accepting and serving, closes every connection (the loop's as it ends), and does not wait. */
+  /** Stops serving and closes every connection (the loop's own as it ends); does not wait. */
   @Override
   public void close() {
     closed = true;
-    try {
-      server.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
     selector.wakeup();
     if (!thread.isAlive()) {
       shutdown();
     }
-    workers.close();
   }
 }
