@@ -12,13 +12,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 
 /**
- * HTTP mode: reads requests from a client connection, applies the toxics each request draws, and
- * forwards method, target, headers (traceparent and baggage among them) and body to the upstream.
+ * HTTP mode, with toxics: reads requests from a client connection, applies the toxics each request
+ * draws, and forwards method, target, headers (traceparent and baggage among them) and body to the
+ * upstream, on a thread of the connection's own. {@link HttpEventLoop} hands it the connections
+ * whose next request meets a toxic or is anything but plain.
  */
-final class HttpProxyHandler implements Listener.Handler {
+final class HttpProxyHandler {
 
   static final int MAX_BODY = 8 * 1024 * 1024;
   static final int IDLE_TIMEOUT_MS = 60_000;
@@ -42,11 +43,6 @@ final class HttpProxyHandler implements Listener.Handler {
 
   /** What the connection does after one exchange. */
   private enum Next { KEEP, CLOSE }
-
-  @Override
-  public void handle(Socket client, Executor executor) throws IOException {
-    handle(client, new byte[0], 0);
-  }
 
   /**
    * Serves {@code client} until it closes, starting with the {@code length} bytes the event loop
