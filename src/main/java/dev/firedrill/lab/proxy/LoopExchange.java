@@ -383,6 +383,7 @@ final class LoopExchange {
       return;
     }
     if (outBuffer.hasRemaining()) {
+      deadline = System.nanoTime() + READ_NANOS; // a slow reader has 60 s per write, not for the whole body
       clientKey.interestOps(clientInterest());
       if (upstream != null) {
         upstream.key.interestOps(0); // backpressure: the upstream waits until the client has read
