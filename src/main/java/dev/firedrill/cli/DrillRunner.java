@@ -13,6 +13,7 @@ import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** Runs one drill with the real ports: Prometheus, this host's faults, signals, the abort files, the journal. */
@@ -62,11 +63,14 @@ final class DrillRunner {
       receiver.ifPresent(WebhookReceiver::close);
       markers.observer().close(markers.closeLimit());
     }
-    receiver.ifPresent(r -> {
-      result.journal().receiver(r.notifications().size(), r.rejectedCount(),
-          r.rejections().stream().map(x -> x.receivedAt() + " " + x.status() + " " + x.reason()).toList());
+    receiver.ifPresent(r -> result.journal().receiver(r.notifications().size(), r.rejectedCount(),
+        r.rejections().stream().map(x -> x.receivedAt() + " " + x.status() + " " + x.reason()).toList()));
+    if (!markers.notes().isEmpty()) {
+      result.journal().markerNotes(List.copyOf(markers.notes()));
+    }
+    if (receiver.isPresent() || !markers.notes().isEmpty()) {
       journal.write(result.journal());
-    });
+    }
     events.println("journal: " + journal.path());
     events.flush();
     return result;

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -36,8 +37,11 @@ final class MarkerWiring {
 
   private MarkerWiring() {}
 
-  /** The sinks, opened; and how long their close may take. */
-  record Opened(DrillObserver observer, Duration closeLimit) {}
+  /**
+   * The sinks, opened; how long their close may take; and every note they made, for the journal
+   * (read it after the close: sinks note from their own threads).
+   */
+  record Opened(DrillObserver observer, Duration closeLimit, List<String> notes) {}
 
   /**
    * {@code logCopy} also gets the structured log's lines ({@code --log-format json}); the console
@@ -46,6 +50,7 @@ final class MarkerWiring {
   static Opened open(Experiment experiment, Map<String, String> environment, Path journal, Clock clock,
       PrintWriter events, Optional<PrintWriter> logCopy) {
     List<DrillObserver> sinks = new ArrayList<>();
+    List<String> journaled = new CopyOnWriteArrayList<>();
     Duration longestWait = Duration.ZERO;
     Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
     // Spans come first: their sink makes the drill's context current on DrillStarted, so the
@@ -62,7 +67,7 @@ final class MarkerWiring {
     List<DrillObserver> noting = new ArrayList<>();
     try {
       for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
-        noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log)));
+        noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log, journaled)));
         longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
       }
       for (MetricsExport export : experiment.markers().metrics().stream().toList()) {
@@ -71,6 +76,7 @@ final class MarkerWiring {
           events.println(note);
           events.flush();
           log.note("metrics", note);
+          journaled.add(note);
         }));
         longestWait = max(longestWait, export.scrapeWait());
       }
@@ -81,7 +87,7 @@ final class MarkerWiring {
       throw e;
     }
     sinks.add(logClosedLast(noting, log));
-    return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK));
+    return new Opened(DrillObserver.composite(sinks), longestWait.plus(CLOSE_SLACK), journaled);
   }
 
   /** The log and the sinks that write notes into it; these close first, so their last notes still reach it. */
@@ -130,12 +136,13 @@ final class MarkerWiring {
     }
   }
 
-  /** A marker's notes on the console and in the event log, where they outlive the run. */
-  private static Consumer<String> notes(String source, PrintWriter events, EventLog log) {
+  /** A marker's notes on the console, in the event log and in the journal, where they outlive the run. */
+  private static Consumer<String> notes(String source, PrintWriter events, EventLog log, List<String> journaled) {
     return note -> {
       events.println(source + ": " + note);
       events.flush();
       log.note(source, note);
+      journaled.add(source + ": " + note);
     };
   }
 

@@ -160,6 +160,16 @@ public final class Journal {
     rejections.forEach(list::add);
   }
 
+  /**
+   * What the markers said while the drill ran (a Grafana answering 500, a Pushgateway down, a
+   * scrape that never came), each one line naming the marker; written after the drill, because
+   * markers report from their own threads.
+   */
+  public void markerNotes(List<String> notes) {
+    ArrayNode list = root.putArray("marker_notes");
+    notes.forEach(list::add);
+  }
+
   void time(String field, Instant at) {
     root.put(field, at.toString());
   }

@@ -71,7 +71,8 @@ class MarkerWiringTest {
     assertThat(opened.closeLimit()).isEqualTo(Duration.ofSeconds(36).plusMillis(500));
     String note = "POST http://127.0.0.1:" + grafana.getPort() + "/api/annotations: HTTP 401"
         + " \"invalid API key [redacted]\"; not retried; no annotation was created";
-    assertThat(events.toString()).isEqualTo("grafana: " + note + "\n"
+    assertThat(events.toString()).isEqualTo("spans: " + dir.resolve("journals/checkout-latency-20261129-100000.spans.jsonl") + "\n"
+        + "grafana: " + note + "\n"
         + "grafana: region end not sent: the annotation was never created\n");
     String log = Files.readString(dir.resolve("journals/checkout-latency-20261129-100000.events.jsonl"));
     assertThat(log).isEqualTo(stderr.toString());
@@ -79,6 +80,8 @@ class MarkerWiringTest {
         .containsExactlyInAnyOrder("start", "inject", "rollback", "verdict", "marker_note", "marker_note");
     assertThat(log).contains("\"source\":\"grafana\",\"note\":\"" + note.replace("\"", "\\\"") + "\"");
     assertThat(log + events).doesNotContain(TOKEN);
+    assertThat(opened.notes()).as("what DrillRunner journals as marker_notes")
+        .containsExactly("grafana: " + note, "grafana: region end not sent: the annotation was never created");
   }
 
   @Test

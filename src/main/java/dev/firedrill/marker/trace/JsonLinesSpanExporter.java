@@ -43,11 +43,27 @@ public final class JsonLinesSpanExporter implements SpanExporter {
   /** Creates or appends to {@code path}; fails here, before the drill, when it cannot be written. */
   public static JsonLinesSpanExporter open(Path path) {
     try {
+      // The journal's directory (journals/ by default) may not exist before the first journal write.
+      Path parent = path.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
       return new JsonLinesSpanExporter(path, Files.newBufferedWriter(path, StandardCharsets.UTF_8,
           StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write spans to " + path + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot write spans to " + path + ": " + reason(e), e);
     }
+  }
+
+  /** The JDK's file exceptions carry only the path as their message. */
+  private static String reason(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException fs) {
+      return fs.getReason() != null ? fs.getReason() : e.getClass().getSimpleName();
+    }
+    return e.getMessage();
   }
 
   public Path path() {

@@ -163,11 +163,22 @@ class TraceExportTest {
   }
 
   @Test
-  void aSpansFileThatCannotBeWrittenFailsBeforeTheDrill() {
-    Path journal = dir.resolve("missing-dir").resolve("drill.json");
+  void aSpansFileThatCannotBeWrittenFailsBeforeTheDrill() throws Exception {
+    Path notADirectory = Files.writeString(dir.resolve("a-file"), "");
+    Path journal = notADirectory.resolve("drill.json");
 
     assertThatThrownBy(() -> TraceExport.open(Map.of(), journal))
-        .hasMessageStartingWith("cannot write spans to " + dir.resolve("missing-dir").resolve("drill.spans.jsonl") + ": ");
+        .hasMessageStartingWith("cannot write spans to " + notADirectory.resolve("drill.spans.jsonl") + ": ");
+  }
+
+  @Test
+  void theJournalsDirectoryIsCreatedWhenItDoesNotExistYet() throws Exception {
+    Path journal = dir.resolve("journals").resolve("drill.json");
+
+    TraceExport.Opened opened = TraceExport.open(Map.of(), journal);
+    opened.provider().shutdown().join(5, TimeUnit.SECONDS);
+
+    assertThat(dir.resolve("journals").resolve("drill.spans.jsonl")).exists();
   }
 
   /** A root with an abort event and error status, and one child measurement, on explicit timestamps. */
