@@ -68,7 +68,9 @@ final class DemoCommand implements Callable<Integer> {
       out.println("demo: firedrill run " + file);
       out.flush();
       JournalFile journal = new JournalFile(workDir.resolve(experiment.id() + ".journal.json"));
-      StoreLocation store = history.location(workDir);
+      // Demo runs share the history of the default journals directory, so that `firedrill history`
+      // after a few demos shows them; a demo given its own --dir keeps its history there.
+      StoreLocation store = history.location(dir != null ? workDir : Path.of("journals"));
       DrillResult result = DrillRunner.run(experiment, file.toString(), journal, out,
           logFormat.copy(spec.commandLine().getErr()), Optional.empty());
       int exit = ExitCode.of(result);
