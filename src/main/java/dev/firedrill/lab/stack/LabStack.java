@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -172,15 +173,24 @@ public final class LabStack implements AutoCloseable {
   /** The lab's config on this lab's ports, its rule files copied beside it so relative paths hold. */
   private String prometheusConfig(Path promDir) {
     try {
-      Files.copy(settings.labDir().resolve("recording-rules.yml"), promDir.resolve("recording-rules.yml"));
+      // A lab started again in the same directory (lab up after lab down) gets today's rules:
+      // copies replace the old ones, and rule files deleted since are not left behind.
+      Files.copy(settings.labDir().resolve("recording-rules.yml"), promDir.resolve("recording-rules.yml"),
+          StandardCopyOption.REPLACE_EXISTING);
       Path rules = Files.createDirectories(promDir.resolve("alert-rules"));
+      try (Stream<Path> old = Files.list(rules)) {
+        for (Path file : old.toList()) {
+          Files.delete(file);
+        }
+      }
       try (Stream<Path> files = Files.list(settings.alertRulesDir())) {
         for (Path file : files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).toList()) {
           Files.copy(file, rules.resolve(file.getFileName()));
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy the lab's rule files into " + promDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot copy the lab's rule files into " + promDir + ": "
+          + e.getClass().getSimpleName() + " " + e.getMessage(), e);
     }
     return settings.ports().rewrite(read(settings.labDir().resolve("prometheus.yml")))
         .replace("../../alert-rules/", "alert-rules/");
