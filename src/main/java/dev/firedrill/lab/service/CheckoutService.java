@@ -5,7 +5,6 @@ import dev.firedrill.lab.net.HostPort;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -50,13 +49,10 @@ public final class CheckoutService implements AutoCloseable {
   private final Counter orders;
   private final ServiceHost host;
   private final ServiceTracing tracing;
-  private final SdkTracerProvider ownTracing;
 
-  private CheckoutService(CheckoutSettings settings, Clock clock, TracerProvider tracing, SdkTracerProvider own)
-      throws IOException {
+  private CheckoutService(CheckoutSettings settings, Clock clock, ServiceTracing tracing) throws IOException {
     this.clock = clock;
-    this.tracing = new ServiceTracing(tracing, NAME);
-    this.ownTracing = own;
+    this.tracing = tracing;
     this.payUrl = settings.payUrl();
     this.timeout = settings.timeout();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500, 502));
@@ -78,27 +74,24 @@ public final class CheckoutService implements AutoCloseable {
 
   /** Starts serving; {@code clock} times the requests for the histogram. */
   public static CheckoutService start(CheckoutSettings settings, Clock clock) {
-    SdkTracerProvider own = ServiceTracing.unexported();
-    try {
-      return start(settings, clock, own, own);
-    } catch (RuntimeException e) {
-      own.close();
-      throw e;
-    }
+    return start(settings, clock, ServiceTracing.unexported(NAME));
   }
 
   /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
   public static CheckoutService start(CheckoutSettings settings, Clock clock, TracerProvider tracing) {
-    return start(settings, clock, tracing, null);
+    return start(settings, clock, ServiceTracing.to(tracing, NAME));
   }
 
-  private static CheckoutService start(CheckoutSettings settings, Clock clock, TracerProvider tracing,
-      SdkTracerProvider own) {
+  private static CheckoutService start(CheckoutSettings settings, Clock clock, ServiceTracing tracing) {
     try {
-      return new CheckoutService(settings, clock, tracing, own);
+      return new CheckoutService(settings, clock, tracing);
     } catch (IOException e) {
+      tracing.close();
       throw new UncheckedIOException("checkout cannot listen on " + HostPort.format(settings.listen()) + ": "
           + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      tracing.close();
+      throw e;
     }
   }
 
@@ -122,9 +115,7 @@ public final class CheckoutService implements AutoCloseable {
   @Override
   public void close() {
     host.close();
-    if (ownTracing != null) {
-      ownTracing.close();
-    }
+    tracing.close();
   }
 
   private void route(HttpExchange exchange) {

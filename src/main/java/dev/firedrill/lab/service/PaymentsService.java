@@ -7,7 +7,6 @@ import dev.firedrill.lab.trace.TraceParent;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,13 +46,10 @@ public final class PaymentsService implements AutoCloseable {
   private volatile Duration latency;
   private volatile double errorRatio;
   private final ServiceTracing tracing;
-  private final SdkTracerProvider ownTracing;
 
-  private PaymentsService(PaymentsSettings settings, Clock clock, TracerProvider tracing, SdkTracerProvider own)
-      throws IOException {
+  private PaymentsService(PaymentsSettings settings, Clock clock, ServiceTracing tracing) throws IOException {
     this.clock = clock;
-    this.tracing = new ServiceTracing(tracing, NAME);
-    this.ownTracing = own;
+    this.tracing = tracing;
     this.latency = settings.latency();
     this.errorRatio = settings.errorRatio();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500));
@@ -73,27 +69,24 @@ public final class PaymentsService implements AutoCloseable {
 
   /** Starts serving; {@code clock} times the requests for the histogram. */
   public static PaymentsService start(PaymentsSettings settings, Clock clock) {
-    SdkTracerProvider own = ServiceTracing.unexported();
-    try {
-      return start(settings, clock, own, own);
-    } catch (RuntimeException e) {
-      own.close();
-      throw e;
-    }
+    return start(settings, clock, ServiceTracing.unexported(NAME));
   }
 
   /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
   public static PaymentsService start(PaymentsSettings settings, Clock clock, TracerProvider tracing) {
-    return start(settings, clock, tracing, null);
+    return start(settings, clock, ServiceTracing.to(tracing, NAME));
   }
 
-  private static PaymentsService start(PaymentsSettings settings, Clock clock, TracerProvider tracing,
-      SdkTracerProvider own) {
+  private static PaymentsService start(PaymentsSettings settings, Clock clock, ServiceTracing tracing) {
     try {
-      return new PaymentsService(settings, clock, tracing, own);
+      return new PaymentsService(settings, clock, tracing);
     } catch (IOException e) {
+      tracing.close();
       throw new UncheckedIOException("payments cannot listen on " + HostPort.format(settings.listen()) + ": "
           + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      tracing.close();
+      throw e;
     }
   }
 
@@ -136,9 +129,7 @@ public final class PaymentsService implements AutoCloseable {
   public void close() {
     host.close();
     Threads.stop(answers);
-    if (ownTracing != null) {
-      ownTracing.close();
-    }
+    tracing.close();
   }
 
   private void route(HttpExchange exchange) {

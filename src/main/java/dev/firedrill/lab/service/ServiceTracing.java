@@ -27,7 +27,7 @@ import java.net.http.HttpRequest;
  * with {@code chaos.experiment.id} from the incoming {@code baggage}; a CLIENT span per outgoing
  * call, whose context (with the baggage unchanged) goes on in the call's headers.
  */
-final class ServiceTracing {
+final class ServiceTracing implements AutoCloseable {
 
   private static final String EXPERIMENT_ID = dev.firedrill.lab.trace.Baggage.EXPERIMENT_ID;
   private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
@@ -72,17 +72,33 @@ final class ServiceTracing {
   };
 
   private final Tracer tracer;
+  /** The provider this service made for itself and must close; null when the caller owns it. */
+  private final SdkTracerProvider own;
 
-  ServiceTracing(TracerProvider provider, String service) {
+  private ServiceTracing(TracerProvider provider, String service, SdkTracerProvider own) {
     this.tracer = provider.get("dev.firedrill.lab." + service);
+    this.own = own;
+  }
+
+  /** Spans to the caller's provider, which the caller closes. */
+  static ServiceTracing to(TracerProvider provider, String service) {
+    return new ServiceTracing(provider, service, null);
   }
 
   /**
-   * A provider that exports nowhere: the spans still exist, so a trace is started and passed on,
-   * but nothing is printed or sent (the lab's default).
+   * Spans to a provider of the service's own that exports nowhere: the spans still exist, so a
+   * trace is started and passed on, but nothing is printed or sent (the lab's default).
    */
-  static SdkTracerProvider unexported() {
-    return SdkTracerProvider.builder().addSpanProcessor(DISCARD).build();
+  static ServiceTracing unexported(String service) {
+    SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(DISCARD).build();
+    return new ServiceTracing(provider, service, provider);
+  }
+
+  @Override
+  public void close() {
+    if (own != null) {
+      own.close();
+    }
   }
 
   /** The incoming context with a new SERVER span; {@code route} is null for a path the service does not serve. */
