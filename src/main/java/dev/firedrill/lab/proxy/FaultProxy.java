@@ -17,8 +17,7 @@ public final class FaultProxy implements AutoCloseable {
   private final ProxyMetrics metrics = new ProxyMetrics();
   private final ToxicTable toxics;
   private final UpstreamPool pool;
-  private Listener listener; // TCP mode
-  private HttpListener loop; // HTTP mode
+  private Listener listener;
   private AdminServer admin;
   private InetSocketAddress metricsAddress;
 
@@ -36,15 +35,10 @@ public final class FaultProxy implements AutoCloseable {
   public static FaultProxy start(ProxyConfig config, Clock clock) throws IOException {
     FaultProxy proxy = new FaultProxy(config, clock);
     try {
-      String name = "firedrill-proxy-" + config.name();
-      if (config.mode() == ProxyConfig.Mode.HTTP) {
-        HttpProxyHandler handler = new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
-        proxy.loop = new HttpListener(config.listen(), name, config.upstreamAddress(),
-            new Forwarding(config.upstream()), handler, proxy.toxics, proxy.metrics);
-      } else {
-        proxy.listener = new Listener(config.listen(), name,
-            new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock));
-      }
+      Listener.Handler handler = config.mode() == ProxyConfig.Mode.HTTP
+          ? new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock)
+          : new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock);
+      proxy.listener = new Listener(config.listen(), "firedrill-proxy-" + config.name(), handler);
       proxy.admin = new AdminServer(config.admin(), proxy, config.adminToken());
       if (config.metrics().isPresent()) {
         proxy.metricsAddress = proxy.metrics.serve(config.metrics().get());
@@ -53,11 +47,7 @@ public final class FaultProxy implements AutoCloseable {
       proxy.close();
       throw e;
     }
-    if (proxy.loop != null) {
-      proxy.loop.start();
-    } else {
-      proxy.listener.start();
-    }
+    proxy.listener.start();
     proxy.admin.start();
     return proxy;
   }
@@ -75,7 +65,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   public InetSocketAddress listenAddress() {
-    return loop != null ? loop.address() : listener.address();
+    return listener.address();
   }
 
   public InetSocketAddress adminAddress() {
@@ -98,7 +88,7 @@ public final class FaultProxy implements AutoCloseable {
 
   /** How many connections to the upstream the proxy opened (HTTP mode; keep-alive reuses them). */
   long upstreamConnectionsOpened() {
-    return pool.opened() + (loop != null ? loop.upstreamConnectionsOpened() : 0);
+    return pool.opened();
   }
 
   public ToxicTable toxics() {
@@ -114,9 +104,6 @@ public final class FaultProxy implements AutoCloseable {
   public void close() {
     if (listener != null) {
       listener.close();
-    }
-    if (loop != null) {
-      loop.close();
     }
     if (admin != null) {
       admin.close();
