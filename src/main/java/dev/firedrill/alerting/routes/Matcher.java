@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.routes;
 
+import dev.firedrill.regex.GoRegex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.firedrill.alerting.routes;
+package dev.firedrill.regex;
 
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -11,7 +11,7 @@ import java.util.regex.PatternSyntaxException;
  * a line feed, Unicode case folding. What RE2 refuses (back-references, look-around, possessive and
  * atomic groups) is refused here too.
  */
-final class GoRegex {
+public final class GoRegex {
 
   private static final String WORD = "[0-9A-Za-z_]";
   private static final String BOUNDARY = "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
@@ -36,7 +36,7 @@ final class GoRegex {
   }
 
   /** {@code ^(?:re)$} as Go compiles it; IllegalArgumentException naming the problem otherwise. */
-  static Pattern compileAnchored(String re) {
+  public static Pattern compileAnchored(String re) {
     String translated = "(?:" + new GoRegex(re).translate() + ")";
     try {
       return Pattern.compile(translated, Pattern.UNIX_LINES | Pattern.UNICODE_CASE);
