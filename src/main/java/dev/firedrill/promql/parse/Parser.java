@@ -1,0 +1,629 @@
+package dev.firedrill.promql.parse;
+
+import dev.firedrill.promql.ast.AggregateOp;
+import dev.firedrill.promql.ast.BinaryOp;
+import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.ast.Expr.Aggregate;
+import dev.firedrill.promql.ast.Expr.At;
+import dev.firedrill.promql.ast.Expr.Binary;
+import dev.firedrill.promql.ast.Expr.Call;
+import dev.firedrill.promql.ast.Expr.MatrixSelector;
+import dev.firedrill.promql.ast.Expr.NumberLiteral;
+import dev.firedrill.promql.ast.Expr.Paren;
+import dev.firedrill.promql.ast.Expr.StringLiteral;
+import dev.firedrill.promql.ast.Expr.Subquery;
+import dev.firedrill.promql.ast.Expr.Unary;
+import dev.firedrill.promql.ast.Expr.VectorMatching;
+import dev.firedrill.promql.ast.Expr.VectorMatching.Cardinality;
+import dev.firedrill.promql.ast.Expr.VectorSelector;
+import dev.firedrill.promql.ast.Function;
+import dev.firedrill.promql.ast.Functions;
+import dev.firedrill.promql.model.LabelMatcher;
+import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.promql.model.PromqlException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A recursive-descent parser for Prometheus v2.42's PromQL grammar. It reports what Prometheus's
+ * yacc parser reports: the first error, worded and placed the same, including the context an
+ * unexpected token is reported in.
+ */
+final class Parser {
+
+  private static final Map<TokenType, BinaryOp> BINARY_OPS = Map.ofEntries(
+      Map.entry(TokenType.LOR, BinaryOp.OR), Map.entry(TokenType.LAND, BinaryOp.AND),
+      Map.entry(TokenType.LUNLESS, BinaryOp.UNLESS), Map.entry(TokenType.EQLC, BinaryOp.EQL),
+      Map.entry(TokenType.NEQ, BinaryOp.NEQ), Map.entry(TokenType.LTE, BinaryOp.LTE),
+      Map.entry(TokenType.LSS, BinaryOp.LSS), Map.entry(TokenType.GTE, BinaryOp.GTE),
+      Map.entry(TokenType.GTR, BinaryOp.GTR), Map.entry(TokenType.ADD, BinaryOp.ADD),
+      Map.entry(TokenType.SUB, BinaryOp.SUB), Map.entry(TokenType.MUL, BinaryOp.MUL),
+      Map.entry(TokenType.DIV, BinaryOp.DIV), Map.entry(TokenType.MOD, BinaryOp.MOD),
+      Map.entry(TokenType.ATAN2, BinaryOp.ATAN2), Map.entry(TokenType.POW, BinaryOp.POW));
+
+  private static final Map<TokenType, AggregateOp> AGGREGATE_OPS = Map.ofEntries(
+      Map.entry(TokenType.SUM, AggregateOp.SUM), Map.entry(TokenType.AVG, AggregateOp.AVG),
+      Map.entry(TokenType.COUNT, AggregateOp.COUNT), Map.entry(TokenType.MIN, AggregateOp.MIN),
+      Map.entry(TokenType.MAX, AggregateOp.MAX), Map.entry(TokenType.GROUP, AggregateOp.GROUP),
+      Map.entry(TokenType.STDDEV, AggregateOp.STDDEV), Map.entry(TokenType.STDVAR, AggregateOp.STDVAR),
+      Map.entry(TokenType.TOPK, AggregateOp.TOPK), Map.entry(TokenType.BOTTOMK, AggregateOp.BOTTOMK),
+      Map.entry(TokenType.QUANTILE, AggregateOp.QUANTILE),
+      Map.entry(TokenType.COUNT_VALUES, AggregateOp.COUNT_VALUES));
+
+  private static final Map<TokenType, LabelMatcher.Type> MATCH_OPS = Map.of(
+      TokenType.EQL, LabelMatcher.Type.EQUAL, TokenType.NEQ, LabelMatcher.Type.NOT_EQUAL,
+      TokenType.EQL_REGEX, LabelMatcher.Type.REGEX, TokenType.NEQ_REGEX, LabelMatcher.Type.NOT_REGEX);
+
+  /** Keywords that still name a metric where an expression starts (Prometheus's metric_identifier). */
+  private static final Set<TokenType> KEYWORD_METRIC_NAMES = EnumSet.of(
+      TokenType.BY, TokenType.WITHOUT, TokenType.LAND, TokenType.LOR, TokenType.LUNLESS, TokenType.OFFSET,
+      TokenType.START, TokenType.END);
+
+  /** Tokens that may name a label in a grouping list (Prometheus's maybe_label). */
+  private static final Set<TokenType> GROUPING_LABELS = EnumSet.of(
+      TokenType.IDENTIFIER, TokenType.METRIC_IDENTIFIER, TokenType.AVG, TokenType.BOOL, TokenType.BOTTOMK,
+      TokenType.BY, TokenType.COUNT, TokenType.COUNT_VALUES, TokenType.GROUP, TokenType.GROUP_LEFT,
+      TokenType.GROUP_RIGHT, TokenType.IGNORING, TokenType.LAND, TokenType.LOR, TokenType.LUNLESS, TokenType.MAX,
+      TokenType.MIN, TokenType.OFFSET, TokenType.ON, TokenType.QUANTILE, TokenType.STDDEV, TokenType.STDVAR,
+      TokenType.SUM, TokenType.TOPK, TokenType.START, TokenType.END, TokenType.ATAN2);
+
+  private final String query;
+  private final Lexer lexer;
+  private final List<Token> lookahead = new ArrayList<>();
+  private final SourcePositions positions = new SourcePositions();
+  // Inside an aggregation, Prometheus reports an unexpected token "in aggregation".
+  private int aggregationDepth;
+
+  Parser(String query) {
+    this.query = query;
+    this.lexer = new Lexer(query);
+  }
+
+  Expr parse() {
+    if (peek().type() == TokenType.EOF) {
+      throw error(0, "no expression found in input");
+    }
+    Expr expr = parseExpr(0);
+    Token end = peek();
+    if (end.type() != TokenType.EOF) {
+      throw unexpected(end);
+    }
+    return new TypeChecker(query, positions).check(expr);
+  }
+
+  /** Binary operations of at least {@code minPrecedence}; {@code ^} is right-associative. */
+  private Expr parseExpr(int minPrecedence) {
+    Expr lhs = parseUnary();
+    while (true) {
+      Token operator = peek();
+      BinaryOp op = BINARY_OPS.get(operator.type());
+      if (op == null || op.precedence() < minPrecedence) {
+        return lhs;
+      }
+      next();
+      boolean returnBool = accept(TokenType.BOOL);
+      VectorMatching matching = parseVectorMatching();
+      Expr rhs = parseExpr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
+      Binary binary = positions.start(new Binary(op, lhs, rhs, returnBool, matching), positions.start(lhs));
+      positions.operator(binary, operator.pos());
+      lhs = binary;
+    }
+  }
+
+  /**
+   * A sign binds like {@code *}, so {@code -1^2} is {@code -(1^2)}. A signed number literal is one
+   * literal, as in Prometheus's grammar.
+   */
+  private Expr parseUnary() {
+    Token sign = peek();
+    if (sign.type() != TokenType.ADD && sign.type() != TokenType.SUB) {
+      return parsePostfix(parsePrimary());
+    }
+    next();
+    Expr operand = parseExpr(BinaryOp.POW.precedence());
+    boolean negate = sign.type() == TokenType.SUB;
+    Expr result = operand instanceof NumberLiteral n
+        ? new NumberLiteral(negate ? -n.value() : n.value())
+        : new Unary(negate, operand);
+    return positions.start(result, sign.pos());
+  }
+
+  private Expr parsePostfix(Expr expr) {
+    Expr result = expr;
+    while (true) {
+      switch (peek().type()) {
+        case OFFSET -> result = parseOffset(result);
+        case AT -> result = parseAt(result);
+        case LEFT_BRACKET -> result = parseRangeOrSubquery(result);
+        default -> {
+          return result;
+        }
+      }
+    }
+  }
+
+  private Expr parsePrimary() {
+    Token t = peek();
+    switch (t.type()) {
+      case NUMBER -> {
+        next();
+        return positions.start(new NumberLiteral(number(t)), t.pos());
+      }
+      case STRING -> {
+        next();
+        return positions.start(new StringLiteral(GoText.unquote(t.text())), t.pos());
+      }
+      case LEFT_PAREN -> {
+        next();
+        Expr inner = parseExpr(0);
+        expect(TokenType.RIGHT_PAREN);
+        return positions.start(new Paren(inner), t.pos());
+      }
+      case LEFT_BRACE -> {
+        return parseSelector(null);
+      }
+      case IDENTIFIER -> {
+        next();
+        return peek().type() == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
+      }
+      case METRIC_IDENTIFIER -> {
+        next();
+        return parseSelector(t);
+      }
+      default -> {
+        AggregateOp aggregate = AGGREGATE_OPS.get(t.type());
+        if (aggregate != null) {
+          next();
+          TokenType after = peek().type();
+          boolean aggregation = after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT;
+          return aggregation ? parseAggregate(t, aggregate) : parseSelector(t);
+        }
+        if (KEYWORD_METRIC_NAMES.contains(t.type())) {
+          next();
+          return parseSelector(t);
+        }
+        throw unexpected(t);
+      }
+    }
+  }
+
+  /** A selector after its name token (null when it starts at the brace): Prometheus adds the name matcher last. */
+  private Expr parseSelector(Token name) {
+    int start = name != null ? name.pos() : peek().pos();
+    List<LabelMatcher> matchers = new ArrayList<>();
+    if (name == null || peek().type() == TokenType.LEFT_BRACE) {
+      next();
+      parseMatchers(matchers);
+    }
+    if (name != null) {
+      matchers.add(LabelMatcher.of(LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, name.text()));
+    }
+    return positions.start(new VectorSelector(name == null ? null : name.text(), matchers, 0, null), start);
+  }
+
+  private void parseMatchers(List<LabelMatcher> matchers) {
+    if (accept(TokenType.RIGHT_BRACE)) {
+      return;
+    }
+    while (true) {
+      matchers.add(parseMatcher());
+      Token t = peek();
+      if (t.type() == TokenType.COMMA) {
+        next();
+        if (accept(TokenType.RIGHT_BRACE)) {
+          return;
+        }
+      } else if (t.type() == TokenType.RIGHT_BRACE) {
+        next();
+        return;
+      } else {
+        throw unexpected(t, "label matching", "\",\" or \"}\"");
+      }
+    }
+  }
+
+  private LabelMatcher parseMatcher() {
+    Token label = peek();
+    if (label.type() != TokenType.IDENTIFIER) {
+      throw unexpected(label, "label matching", "identifier or \"}\"");
+    }
+    next();
+    Token op = peek();
+    LabelMatcher.Type type = MATCH_OPS.get(op.type());
+    if (type == null) {
+      throw unexpected(op, "label matching", "label matching operator");
+    }
+    next();
+    Token value = peek();
+    if (value.type() != TokenType.STRING) {
+      throw unexpected(value, "label matching", "string");
+    }
+    next();
+    try {
+      return LabelMatcher.of(type, label.text(), GoText.unquote(value.text()));
+    } catch (IllegalArgumentException e) {
+      throw error(label.pos(), e.getMessage());
+    }
+  }
+
+  private Expr parseCall(Token name) {
+    next();
+    List<Expr> args = parseArgs();
+    Function function = Functions.byName(name.text())
+        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoText.quote(name.text())));
+    return positions.start(new Call(function, args), name.pos());
+  }
+
+  /** Arguments after the opening parenthesis, through the closing one. */
+  private List<Expr> parseArgs() {
+    List<Expr> args = new ArrayList<>();
+    if (accept(TokenType.RIGHT_PAREN)) {
+      return args;
+    }
+    while (true) {
+      args.add(parseExpr(0));
+      Token t = peek();
+      if (t.type() == TokenType.COMMA) {
+        next();
+        TokenType after = peek().type();
+        if (after == TokenType.RIGHT_PAREN || after == TokenType.COMMA) {
+          throw error(t.pos(), "trailing commas not allowed in function call args");
+        }
+      } else if (t.type() == TokenType.RIGHT_PAREN) {
+        next();
+        return args;
+      } else {
+        throw unexpected(t);
+      }
+    }
+  }
+
+  private Expr parseAggregate(Token opToken, AggregateOp op) {
+    aggregationDepth++;
+    Grouping grouping = parseGrouping();
+    Token open = peek();
+    if (open.type() != TokenType.LEFT_PAREN) {
+      throw unexpected(open);
+    }
+    next();
+    List<Expr> args = parseArgs();
+    if (grouping == null) {
+      grouping = parseGrouping();
+    }
+    aggregationDepth--;
+    if (args.isEmpty()) {
+      throw error(opToken.pos(), "no arguments for aggregate expression provided");
+    }
+    int wanted = op.paramType() == null ? 1 : 2;
+    if (args.size() != wanted) {
+      throw error(opToken.pos(),
+          "wrong number of arguments for aggregate expression provided, expected " + wanted + ", got " + args.size());
+    }
+    Expr param = wanted == 2 ? args.get(0) : null;
+    List<String> labels = grouping == null ? List.of() : grouping.labels();
+    boolean without = grouping != null && grouping.without();
+    return positions.start(new Aggregate(op, args.get(wanted - 1), param, labels, without), opToken.pos());
+  }
+
+  private record Grouping(List<String> labels, boolean without) {}
+
+  /** {@code by (...)} or {@code without (...)} if one comes next, else null. */
+  private Grouping parseGrouping() {
+    TokenType type = peek().type();
+    if (type != TokenType.BY && type != TokenType.WITHOUT) {
+      return null;
+    }
+    next();
+    return new Grouping(parseGroupingLabels(), type == TokenType.WITHOUT);
+  }
+
+  private List<String> parseGroupingLabels() {
+    Token open = peek();
+    if (open.type() != TokenType.LEFT_PAREN) {
+      throw unexpected(open, "grouping opts", "\"(\"");
+    }
+    next();
+    List<String> labels = new ArrayList<>();
+    if (accept(TokenType.RIGHT_PAREN)) {
+      return labels;
+    }
+    while (true) {
+      Token label = peek();
+      if (!GROUPING_LABELS.contains(label.type()) || !isLabelName(label.text())) {
+        throw unexpected(label, "grouping opts", "label");
+      }
+      next();
+      labels.add(label.text());
+      Token t = peek();
+      if (t.type() == TokenType.COMMA) {
+        next();
+        if (accept(TokenType.RIGHT_PAREN)) {
+          return labels;
+        }
+      } else if (t.type() == TokenType.RIGHT_PAREN) {
+        next();
+        return labels;
+      } else {
+        throw unexpected(t, "grouping opts", "\",\" or \")\"");
+      }
+    }
+  }
+
+  /** {@code on|ignoring (...)} and {@code group_left|group_right (...)} after an operator and its {@code bool}. */
+  private VectorMatching parseVectorMatching() {
+    TokenType type = peek().type();
+    if (type != TokenType.ON && type != TokenType.IGNORING) {
+      return new VectorMatching(Cardinality.ONE_TO_ONE, List.of(), false, List.of());
+    }
+    next();
+    List<String> labels = parseGroupingLabels();
+    TokenType group = peek().type();
+    if (group != TokenType.GROUP_LEFT && group != TokenType.GROUP_RIGHT) {
+      return new VectorMatching(Cardinality.ONE_TO_ONE, labels, type == TokenType.ON, List.of());
+    }
+    next();
+    // A parenthesis right after group_left is always its label list, never the right-hand side.
+    List<String> include = peek().type() == TokenType.LEFT_PAREN ? parseGroupingLabels() : List.of();
+    Cardinality cardinality = group == TokenType.GROUP_LEFT ? Cardinality.MANY_TO_ONE : Cardinality.ONE_TO_MANY;
+    return new VectorMatching(cardinality, labels, type == TokenType.ON, include);
+  }
+
+  private Expr parseOffset(Expr expr) {
+    next();
+    Token t = peek();
+    long offset;
+    if (t.type() == TokenType.DURATION) {
+      next();
+      offset = duration(t);
+    } else if (t.type() == TokenType.SUB) {
+      next();
+      Token d = peek();
+      if (d.type() != TokenType.DURATION) {
+        throw unexpected(d, "offset", "duration");
+      }
+      next();
+      offset = -duration(d);
+    } else {
+      throw unexpected(t, "offset", "duration");
+    }
+    int start = positions.start(expr);
+    String alreadySet = "offset may not be set multiple times";
+    if (expr instanceof VectorSelector v) {
+      if (v.offsetMs() != 0) {
+        throw error(start, alreadySet);
+      }
+      return positions.start(new VectorSelector(v.name(), v.matchers(), offset, v.at()), start);
+    } else if (expr instanceof MatrixSelector m) {
+      VectorSelector v = m.selector();
+      if (v.offsetMs() != 0) {
+        throw error(start, alreadySet);
+      }
+      VectorSelector moved = positions.start(new VectorSelector(v.name(), v.matchers(), offset, v.at()), start);
+      return positions.start(new MatrixSelector(moved, m.rangeMs()), start);
+    } else if (expr instanceof Subquery s) {
+      if (s.offsetMs() != 0) {
+        throw error(start, alreadySet);
+      }
+      return positions.start(new Subquery(s.expr(), s.rangeMs(), s.stepMs(), offset, s.at()), start);
+    }
+    throw error(start,
+        "offset modifier must be preceded by an instant vector selector or range vector selector or a subquery");
+  }
+
+  private Expr parseAt(Expr expr) {
+    next();
+    Token t = peek();
+    At at;
+    if (t.type() == TokenType.START || t.type() == TokenType.END) {
+      next();
+      for (TokenType expected : List.of(TokenType.LEFT_PAREN, TokenType.RIGHT_PAREN)) {
+        Token p = peek();
+        if (p.type() != expected) {
+          throw unexpected(p, "@", "timestamp");
+        }
+        next();
+      }
+      at = new At(t.type() == TokenType.START ? At.Kind.START : At.Kind.END, 0);
+    } else {
+      boolean negate = false;
+      Token number = t;
+      if (t.type() == TokenType.ADD || t.type() == TokenType.SUB) {
+        next();
+        negate = t.type() == TokenType.SUB;
+        number = peek();
+      }
+      if (number.type() != TokenType.NUMBER) {
+        throw unexpected(number, "@", "timestamp");
+      }
+      next();
+      double seconds = negate ? -number(number) : number(number);
+      at = new At(At.Kind.TIMESTAMP, timestampMs(seconds, positions.start(expr)));
+    }
+    int start = positions.start(expr);
+    String alreadySet = "@ <timestamp> may not be set multiple times";
+    if (expr instanceof VectorSelector v) {
+      if (v.at() != null) {
+        throw error(start, alreadySet);
+      }
+      return positions.start(new VectorSelector(v.name(), v.matchers(), v.offsetMs(), at), start);
+    } else if (expr instanceof MatrixSelector m) {
+      VectorSelector v = m.selector();
+      if (v.at() != null) {
+        throw error(start, alreadySet);
+      }
+      VectorSelector moved = positions.start(new VectorSelector(v.name(), v.matchers(), v.offsetMs(), at), start);
+      return positions.start(new MatrixSelector(moved, m.rangeMs()), start);
+    } else if (expr instanceof Subquery s) {
+      if (s.at() != null) {
+        throw error(start, alreadySet);
+      }
+      return positions.start(new Subquery(s.expr(), s.rangeMs(), s.stepMs(), s.offsetMs(), at), start);
+    }
+    throw error(start, "@ modifier must be preceded by an instant vector selector or range vector selector or a subquery");
+  }
+
+  private long timestampMs(double seconds, int exprStart) {
+    if (Double.isNaN(seconds) || Double.isInfinite(seconds) || seconds >= 0x1p63 || seconds <= -0x1p63) {
+      throw error(exprStart, "timestamp out of bounds for @ modifier: " + goFloat(seconds));
+    }
+    // Go's math.Round: halves away from zero.
+    double ms = seconds * 1000;
+    return (long) (Math.signum(ms) * Math.floor(Math.abs(ms) + 0.5));
+  }
+
+  /** Go's {@code %f}. */
+  private static String goFloat(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    } else if (Double.isInfinite(v)) {
+      return v > 0 ? "+Inf" : "-Inf";
+    }
+    return String.format(Locale.ROOT, "%f", v);
+  }
+
+  private Expr parseRangeOrSubquery(Expr expr) {
+    Token open = next();
+    Token rangeToken = peek();
+    if (rangeToken.type() != TokenType.DURATION) {
+      throw unexpected(rangeToken, "subquery selector", "duration");
+    }
+    next();
+    long range = duration(rangeToken);
+    int start = positions.start(expr);
+    Token t = peek();
+    if (t.type() == TokenType.RIGHT_BRACKET) {
+      next();
+      if (!(expr instanceof VectorSelector v)) {
+        throw error(open.pos(), "ranges only allowed for vector selectors");
+      } else if (v.offsetMs() != 0) {
+        throw error(open.pos(), "no offset modifiers allowed before range");
+      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
+        // Prometheus v2.42 lets @ start() and @ end() through here.
+        throw error(open.pos(), "no @ modifiers allowed before range");
+      }
+      return positions.start(new MatrixSelector(v, range), start);
+    }
+    if (t.type() != TokenType.COLON) {
+      throw unexpected(t, "subquery or range", "\":\" or \"]\"");
+    }
+    next();
+    long step = 0;
+    Token stepToken = peek();
+    if (stepToken.type() == TokenType.DURATION) {
+      next();
+      step = duration(stepToken);
+      Token close = peek();
+      if (close.type() != TokenType.RIGHT_BRACKET) {
+        throw unexpected(close, "subquery selector", "\"]\"");
+      }
+    } else if (stepToken.type() != TokenType.RIGHT_BRACKET) {
+      throw unexpected(stepToken, "subquery selector", "duration or \"]\"");
+    }
+    next();
+    return positions.start(new Subquery(expr, range, step, 0, null), start);
+  }
+
+  private long duration(Token t) {
+    try {
+      return Durations.parse(t.text());
+    } catch (IllegalArgumentException e) {
+      throw error(t.pos(), e.getMessage());
+    }
+  }
+
+  /** Go's {@code ParseInt(s, 0, 64)} (so {@code 010} is octal), else {@code ParseFloat}, as Prometheus reads numbers. */
+  private double number(Token t) {
+    String text = t.text();
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.equals("inf")) {
+      return Double.POSITIVE_INFINITY;
+    } else if (lower.equals("nan")) {
+      return Double.NaN;
+    }
+    boolean hex = lower.startsWith("0x");
+    try {
+      if (hex) {
+        return Long.parseLong(text.substring(2), 16);
+      } else if (text.matches("0[0-7]+")) {
+        return Long.parseLong(text, 8);
+      } else if (text.matches("[0-9]+")) {
+        return Long.parseLong(text);
+      }
+    } catch (NumberFormatException e) {
+      // Beyond int64: Go falls back to ParseFloat, as below.
+    }
+    String failure = "error parsing number: strconv.ParseFloat: parsing " + GoText.quote(text) + ": ";
+    if (hex) {
+      // Go's ParseFloat wants a p exponent in hexadecimal, which the lexer never lets through.
+      throw error(t.pos(), failure + "invalid syntax");
+    }
+    double value;
+    try {
+      value = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw error(t.pos(), failure + "invalid syntax");
+    }
+    if (Double.isInfinite(value)) {
+      throw error(t.pos(), failure + "value out of range");
+    }
+    return value;
+  }
+
+  private static boolean isLabelName(String s) {
+    if (s.isEmpty() || !Lexer.isAlpha(s.charAt(0))) {
+      return false;
+    }
+    return s.chars().allMatch(Lexer::isAlphaNumeric);
+  }
+
+  private Token peek() {
+    if (lookahead.isEmpty()) {
+      lookahead.add(lexer.next());
+    }
+    return lookahead.get(0);
+  }
+
+  private Token next() {
+    Token t = peek();
+    lookahead.remove(0);
+    return t;
+  }
+
+  private boolean accept(TokenType type) {
+    if (peek().type() == type) {
+      next();
+      return true;
+    }
+    return false;
+  }
+
+  private void expect(TokenType type) {
+    if (!accept(type)) {
+      throw unexpected(peek());
+    }
+  }
+
+  /** An unexpected token where no narrower context applies, as Prometheus's outermost error rules report it. */
+  private PromqlException unexpected(Token t) {
+    return unexpected(t, aggregationDepth > 0 ? "aggregation" : "", "");
+  }
+
+  private PromqlException unexpected(Token t, String context, String expected) {
+    StringBuilder message = new StringBuilder("unexpected ").append(t.describe());
+    if (!context.isEmpty()) {
+      message.append(" in ").append(context);
+    }
+    if (!expected.isEmpty()) {
+      message.append(", expected ").append(expected);
+    }
+    return error(t.pos(), message.toString());
+  }
+
+  private PromqlException error(int pos, String message) {
+    return ParseErrors.at(query, pos, message);
+  }
+}

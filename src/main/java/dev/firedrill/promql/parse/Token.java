@@ -1,0 +1,31 @@
+package dev.firedrill.promql.parse;
+
+/** One lexed token: its type, its start (a char index into the query) and its text as written. */
+record Token(TokenType type, int pos, String text) {
+
+  /** How Prometheus names the token in "unexpected ..." errors: {@code <op:*>}, {@code identifier "foo"}, ... */
+  String describe() {
+    return switch (type.kind) {
+      case KEYWORD -> "<" + text + ">";
+      case OPERATOR -> "<op:" + text + ">";
+      case AGGREGATOR -> "<aggr:" + text + ">";
+      case PUNCTUATION, PREPROCESSOR -> shortQuoted();
+      case OTHER -> switch (type) {
+        case EOF -> "end of input";
+        case IDENTIFIER -> "identifier " + GoText.quote(text);
+        case METRIC_IDENTIFIER -> "metric identifier " + GoText.quote(text);
+        case NUMBER -> "number " + shortQuoted();
+        case STRING -> "string " + shortQuoted();
+        default -> "duration " + shortQuoted();
+      };
+    };
+  }
+
+  // Prometheus cuts long token texts to ten characters in its messages.
+  private String shortQuoted() {
+    if (GoText.utf8Length(text) <= 10) {
+      return GoText.quote(text);
+    }
+    return GoText.quote(text.substring(0, text.offsetByCodePoints(0, Math.min(10, text.codePointCount(0, text.length()))))) + "...";
+  }
+}
