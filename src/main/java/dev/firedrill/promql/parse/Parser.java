@@ -21,6 +21,8 @@ import dev.firedrill.promql.ast.Functions;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -482,7 +484,7 @@ final class Parser {
     } else if (Double.isInfinite(v)) {
       return v > 0 ? "+Inf" : "-Inf";
     }
-    return String.format(Locale.ROOT, "%f", v);
+    return new BigDecimal(v).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
   }
 
   private Expr parseRangeOrSubquery(Expr expr) {
