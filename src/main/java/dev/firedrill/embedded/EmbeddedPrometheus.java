@@ -6,6 +6,7 @@ import dev.firedrill.embedded.api.QueryEngine;
 import dev.firedrill.embedded.api.RuleGroupStatus;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.drive.RealTimeDriver;
+import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.drive.Scheduled;
 import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.embedded.storage.MemoryStorage;
@@ -58,7 +59,7 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /** The rule groups as the rule manager runs them: one piece of scheduled work per group, and their state. */
-  public record Rules(List<Scheduled> groups, Supplier<List<RuleGroupStatus>> status) {
+  public record Rules(List<? extends Recurring> groups, Supplier<List<RuleGroupStatus>> status) {
     public Rules {
       groups = List.copyOf(groups);
       Objects.requireNonNull(status, "status");
@@ -69,7 +70,7 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   public interface Components {
 
     /** One piece of scheduled work per target, appending to {@code storage}. */
-    List<Scheduled> scrapes(Config config, Storage storage, Clock clock);
+    List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock);
 
     /** The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage}. */
     Rules rules(Config config, Storage storage, Engine engine, Clock clock);
@@ -158,7 +159,7 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   private static final class Assembly {
 
     final Storage storage = new MemoryStorage();
-    final List<Scheduled> work = new ArrayList<>();
+    final List<Recurring> work = new ArrayList<>();
     private final Settings settings;
     private final Rules rules;
     private final Clock clock;

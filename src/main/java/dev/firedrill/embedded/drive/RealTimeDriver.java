@@ -36,13 +36,13 @@ public final class RealTimeDriver implements AutoCloseable {
   }
 
   /** Schedules each piece of work for its first slot at or after the clock's now. */
-  public static RealTimeDriver start(Clock clock, List<Scheduled> work) {
+  public static RealTimeDriver start(Clock clock, List<? extends Recurring> work) {
     RealTimeDriver driver = new RealTimeDriver(clock, Math.max(1, Math.min(MAX_THREADS, work.size())));
-    work.forEach(w -> driver.schedule(w, w.slotFrom(clock.now())));
+    work.forEach(w -> driver.schedule(w, w.nextAtOrAfter(clock.now())));
     return driver;
   }
 
-  private void schedule(Scheduled work, Instant slot) {
+  private void schedule(Recurring work, Instant slot) {
     long delay = Math.max(0, Duration.between(clock.now(), slot).toNanos());
     try {
       pool.schedule(() -> run(work, slot), delay, TimeUnit.NANOSECONDS);
@@ -51,9 +51,9 @@ public final class RealTimeDriver implements AutoCloseable {
     }
   }
 
-  private void run(Scheduled work, Instant slot) {
+  private void run(Recurring work, Instant slot) {
     try {
-      work.work().run(slot);
+      work.run(slot);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
@@ -62,7 +62,7 @@ public final class RealTimeDriver implements AutoCloseable {
     }
     Instant now = clock.now();
     Instant after = slot.plusMillis(1);
-    schedule(work, work.slotFrom(now.isAfter(after) ? now : after));
+    schedule(work, work.nextAtOrAfter(now.isAfter(after) ? now : after));
   }
 
   /** Interrupts running work and waits for it at most five seconds. */

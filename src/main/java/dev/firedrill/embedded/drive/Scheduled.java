@@ -9,7 +9,7 @@ import java.util.Objects;
  * epoch: a target's scrape or a rule group's evaluation. Prometheus spreads such work by a hash of
  * its name within the interval; {@code offset} is that spread.
  */
-public record Scheduled(String name, Duration interval, Duration offset, Work work) {
+public record Scheduled(String name, Duration interval, Duration offset, Work work) implements Recurring {
 
   /** The work; {@code at} is the slot it runs for, which it uses as its timestamp. */
   @FunctionalInterface
@@ -37,8 +37,14 @@ public record Scheduled(String name, Duration interval, Duration offset, Work wo
     return Duration.ofMillis(Math.floorMod(h, interval.toMillis()));
   }
 
+  @Override
+  public void run(Instant at) throws InterruptedException {
+    work.run(at);
+  }
+
   /** The first slot at or after {@code at}. */
-  Instant slotFrom(Instant at) {
+  @Override
+  public Instant nextAtOrAfter(Instant at) {
     long intervalMs = interval.toMillis();
     long offsetMs = offset.toMillis();
     long sinceOffset = at.toEpochMilli() - offsetMs;

@@ -18,14 +18,14 @@ public final class VirtualDriver {
   private static final Logger LOG = Logger.getLogger(VirtualDriver.class.getName());
 
   private final VirtualClock clock;
-  private final List<Scheduled> work;
+  private final List<? extends Recurring> work;
   private final List<Instant> next = new ArrayList<>();
 
   /** Every piece of work first runs at its first slot at or after the clock's now. */
-  public VirtualDriver(VirtualClock clock, List<Scheduled> work) {
+  public VirtualDriver(VirtualClock clock, List<? extends Recurring> work) {
     this.clock = clock;
     this.work = List.copyOf(work);
-    this.work.forEach(w -> next.add(w.slotFrom(clock.now())));
+    this.work.forEach(w -> next.add(w.nextAtOrAfter(clock.now())));
   }
 
   /**
@@ -48,15 +48,15 @@ public final class VirtualDriver {
       if (due < 0) {
         break;
       }
-      Scheduled scheduled = work.get(due);
+      Recurring scheduled = work.get(due);
       Instant slot = next.get(due);
       clock.set(slot);
       try {
-        scheduled.work().run(slot);
+        scheduled.run(slot);
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, scheduled.name() + " failed at " + slot, e);
       }
-      next.set(due, slot.plus(scheduled.interval()));
+      next.set(due, scheduled.nextAtOrAfter(slot.plusMillis(1)));
     }
     clock.set(target);
   }

@@ -13,9 +13,9 @@ class ScheduledTest {
 
   @Test
   void slotsAreOffsetMultiplesOfTheIntervalSinceTheEpoch() {
-    assertThat(EVERY_15S_AT_3.slotFrom(Instant.parse("2026-11-29T00:00:00Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:03Z"));
-    assertThat(EVERY_15S_AT_3.slotFrom(Instant.parse("2026-11-29T00:00:03Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:03Z"));
-    assertThat(EVERY_15S_AT_3.slotFrom(Instant.parse("2026-11-29T00:00:03.0001Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:18Z"));
+    assertThat(EVERY_15S_AT_3.nextAtOrAfter(Instant.parse("2026-11-29T00:00:00Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:03Z"));
+    assertThat(EVERY_15S_AT_3.nextAtOrAfter(Instant.parse("2026-11-29T00:00:03Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:03Z"));
+    assertThat(EVERY_15S_AT_3.nextAtOrAfter(Instant.parse("2026-11-29T00:00:03.0001Z"))).isEqualTo(Instant.parse("2026-11-29T00:00:18Z"));
   }
 
   @Test
