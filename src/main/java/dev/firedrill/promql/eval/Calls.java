@@ -300,7 +300,7 @@ final class Calls {
         for (int j = 0; j < scalars.length; j++) {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
         }
-        OptionalDouble value = RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, scalars);
+        OptionalDouble value = RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }

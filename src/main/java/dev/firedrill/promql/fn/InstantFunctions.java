@@ -7,7 +7,8 @@ import java.util.Map;
  * round clamp clamp_min clamp_max sgn}, the trigonometric functions, {@code deg rad}, and the date
  * functions ({@code day_of_month day_of_week day_of_year days_in_month hour minute month year},
  * which read the value as Unix seconds, UTC; without an argument the evaluator passes the
- * evaluation time in seconds, truncated).
+ * evaluation time in seconds, truncated). {@code clamp} with max below min gives no samples at
+ * all, which the evaluator decides before calling.
  */
 public final class InstantFunctions {
 
@@ -27,14 +28,6 @@ public final class InstantFunctions {
 
   public static boolean isElementwise(String name) {
     return SCALAR_ARGS.containsKey(name);
-  }
-
-  /**
-   * Whether the function gives no samples at all for these arguments, whatever the vector:
-   * {@code clamp} with max below min.
-   */
-  public static boolean dropsAll(String name, double[] scalarArgs) {
-    return name.equals("clamp") && scalarArgs.length == 2 && scalarArgs[1] < scalarArgs[0];
   }
 
   /** @param scalarArgs the scalar arguments after the vector (round's to_nearest, clamp's min and max) */

@@ -271,8 +271,8 @@ final class Parser {
       Token t = peek();
       if (t.type() == TokenType.COMMA) {
         next();
-        TokenType after = peek().type();
-        if (after == TokenType.RIGHT_PAREN || after == TokenType.COMMA) {
+        // Prometheus takes a comma before anything that cannot start an argument for a trailing one.
+        if (!startsExpression(peek())) {
           throw error(t.pos(), "trailing commas not allowed in function call args");
         }
       } else if (t.type() == TokenType.RIGHT_PAREN) {
@@ -573,6 +573,13 @@ final class Parser {
       throw error(t.pos(), failure + "value out of range");
     }
     return value;
+  }
+
+  private static boolean startsExpression(Token t) {
+    return switch (t.type()) {
+      case NUMBER, STRING, LEFT_PAREN, LEFT_BRACE, ADD, SUB, IDENTIFIER, METRIC_IDENTIFIER -> true;
+      default -> AGGREGATE_OPS.containsKey(t.type()) || KEYWORD_METRIC_NAMES.contains(t.type());
+    };
   }
 
   private static boolean isLabelName(String s) {
