@@ -1,28 +1,99 @@
 package dev.firedrill.promql.fn;
 
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * The functions of a range vector, one series' window at a time: {@code rate irate increase delta
- * idelta deriv predict_linear resets changes} and every {@code *_over_time} (but
+ * idelta deriv predict_linear resets changes holt_winters} and every {@code *_over_time} (but
  * {@code absent_over_time}, which the evaluator answers from presence alone). The window is
- * {@code t[from..to)}, {@code v[from..to)}, stale markers already removed; the selected range is
- * {@code (rangeStartMs, rangeEndMs]}. Empty means the function gives no sample for this series.
+ * {@code t[from..to)}, {@code v[from..to)}, stale markers already removed, selected from the range
+ * {@code rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a sample exactly at the start,
+ * v3 does not); rate and friends extrapolate to those two bounds. Empty means the function gives
+ * no sample for this series.
  */
 public final class RangeFunctions {
 
+  private static final Set<String> NAMES = Set.of("rate", "increase", "delta", "irate", "idelta", "deriv",
+      "predict_linear", "resets", "changes", "holt_winters", "avg_over_time", "sum_over_time", "min_over_time",
+      "max_over_time", "count_over_time", "last_over_time", "present_over_time", "stddev_over_time",
+      "stdvar_over_time", "quantile_over_time");
+
   private RangeFunctions() {}
 
+  /** Whether {@link #apply} computes this function ({@code absent_over_time} is not among them). */
   public static boolean isRangeFunction(String name) {
-    throw new UnsupportedOperationException("not written yet");
+    return NAMES.contains(name);
   }
 
   /**
+   * As {@link #apply(String, long[], double[], int, int, long, long, long, double[])} evaluated at
+   * the end of the range, which is right unless the selector has an {@code offset} or {@code @}.
+   *
    * @param scalarArgs the function's scalar arguments in order (predict_linear's t,
    *     quantile_over_time's φ, ...), already evaluated for this step
    */
   public static OptionalDouble apply(String name, long[] t, double[] v, int from, int to,
       long rangeStartMs, long rangeEndMs, double[] scalarArgs) {
-    throw new UnsupportedOperationException("not written yet");
+    return apply(name, t, v, from, to, rangeStartMs, rangeEndMs, rangeEndMs, scalarArgs);
+  }
+
+  /**
+   * @param evalTimeMs the step's evaluation time: predict_linear predicts from it, not from the end
+   *     of the range, which an {@code offset} or {@code @} moves away from it
+   */
+  public static OptionalDouble apply(String name, long[] t, double[] v, int from, int to,
+      long rangeStartMs, long rangeEndMs, long evalTimeMs, double[] scalarArgs) {
+    if (!NAMES.contains(name)) {
+      throw new IllegalArgumentException("not a range vector function: " + name);
+    }
+    requireArgs(name, scalarArgs);
+    if (to <= from) {
+      return OptionalDouble.empty();
+    }
+    return switch (name) {
+      case "rate" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true);
+      case "increase" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false);
+      case "delta" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false);
+      case "irate" -> Rates.instant(t, v, from, to, true);
+      case "idelta" -> Rates.instant(t, v, from, to, false);
+      // The first sample's time as intercept keeps x small, where doubles are precise.
+      case "deriv" -> to - from < 2 ? OptionalDouble.empty()
+          : OptionalDouble.of(LinearRegression.fit(t, v, from, to, t[from]).slope);
+      case "predict_linear" -> to - from < 2 ? OptionalDouble.empty() : predictLinear(t, v, from, to, evalTimeMs,
+          scalarArgs[0]);
+      case "holt_winters" -> HoltWinters.smooth(v, from, to, scalarArgs[0], scalarArgs[1]);
+      case "resets" -> OptionalDouble.of(OverTime.resets(v, from, to));
+      case "changes" -> OptionalDouble.of(OverTime.changes(v, from, to));
+      case "avg_over_time" -> OptionalDouble.of(OverTime.avg(v, from, to));
+      case "sum_over_time" -> OptionalDouble.of(OverTime.sum(v, from, to));
+      case "min_over_time" -> OptionalDouble.of(OverTime.min(v, from, to));
+      case "max_over_time" -> OptionalDouble.of(OverTime.max(v, from, to));
+      case "count_over_time" -> OptionalDouble.of(to - from);
+      case "last_over_time" -> OptionalDouble.of(v[to - 1]);
+      case "present_over_time" -> OptionalDouble.of(1);
+      case "stddev_over_time" -> OptionalDouble.of(Math.sqrt(OverTime.stdvar(v, from, to)));
+      case "stdvar_over_time" -> OptionalDouble.of(OverTime.stdvar(v, from, to));
+      case "quantile_over_time" -> OptionalDouble.of(OverTime.quantile(scalarArgs[0], v, from, to));
+      default -> throw new IllegalStateException("range vector function without a body: " + name);
+    };
+  }
+
+  private static OptionalDouble predictLinear(long[] t, double[] v, int from, int to, long evalTimeMs,
+      double seconds) {
+    LinearRegression fit = LinearRegression.fit(t, v, from, to, evalTimeMs);
+    return OptionalDouble.of(fit.slope * seconds + fit.intercept);
+  }
+
+  private static void requireArgs(String name, double[] scalarArgs) {
+    int expected = switch (name) {
+      case "predict_linear", "quantile_over_time" -> 1;
+      case "holt_winters" -> 2;
+      default -> 0;
+    };
+    if (scalarArgs.length != expected) {
+      throw new IllegalArgumentException(name + " takes " + expected + " scalar argument(s), got "
+          + scalarArgs.length);
+    }
   }
 }

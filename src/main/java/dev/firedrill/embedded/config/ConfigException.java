@@ -1,0 +1,9 @@
+package dev.firedrill.embedded.config;
+
+/** A prometheus.yml the embedded Prometheus refuses: {@code FILE: /key/path: what was expected}. */
+public final class ConfigException extends RuntimeException {
+
+  public ConfigException(String message) {
+    super(message);
+  }
+}

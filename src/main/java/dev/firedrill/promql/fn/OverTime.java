@@ -1,0 +1,94 @@
+package dev.firedrill.promql.fn;
+
+/** The {@code *_over_time} aggregations and {@code resets changes}, over a non-empty window. */
+final class OverTime {
+
+  private OverTime() {}
+
+  static double avg(double[] v, int from, int to) {
+    KahanSum mean = new KahanSum();
+    double count = 0;
+    for (int i = from; i < to; i++) {
+      count++;
+      if (Double.isInfinite(mean.sum)) {
+        // An infinite mean stays what it is unless a NaN or an Inf of the other sign comes; the
+        // incremental update below would turn it into Inf - Inf = NaN.
+        if (Double.isInfinite(v[i]) && (mean.sum > 0) == (v[i] > 0)) {
+          continue;
+        }
+        if (!Double.isInfinite(v[i]) && !Double.isNaN(v[i])) {
+          continue;
+        }
+      }
+      mean.add(v[i] / count - mean.sum / count);
+    }
+    return Double.isInfinite(mean.sum) ? mean.sum : mean.value();
+  }
+
+  static double sum(double[] v, int from, int to) {
+    KahanSum sum = new KahanSum();
+    for (int i = from; i < to; i++) {
+      sum.add(v[i]);
+    }
+    return Double.isInfinite(sum.sum) ? sum.sum : sum.value();
+  }
+
+  /** NaN only when every value is NaN: a NaN seen first is replaced by the next value. */
+  static double max(double[] v, int from, int to) {
+    double max = v[from];
+    for (int i = from; i < to; i++) {
+      if (v[i] > max || Double.isNaN(max)) {
+        max = v[i];
+      }
+    }
+    return max;
+  }
+
+  static double min(double[] v, int from, int to) {
+    double min = v[from];
+    for (int i = from; i < to; i++) {
+      if (v[i] < min || Double.isNaN(min)) {
+        min = v[i];
+      }
+    }
+    return min;
+  }
+
+  static double stdvar(double[] v, int from, int to) {
+    double count = 0;
+    KahanSum mean = new KahanSum();
+    KahanSum aux = new KahanSum();
+    for (int i = from; i < to; i++) {
+      count++;
+      double delta = v[i] - mean.value();
+      mean.add(delta / count);
+      aux.add(delta * (v[i] - mean.value()));
+    }
+    return aux.value() / count;
+  }
+
+  static double quantile(double phi, double[] v, int from, int to) {
+    return Quantiles.quantile(phi, v, from, to);
+  }
+
+  static double resets(double[] v, int from, int to) {
+    int resets = 0;
+    for (int i = from + 1; i < to; i++) {
+      if (v[i] < v[i - 1]) {
+        resets++;
+      }
+    }
+    return resets;
+  }
+
+  /** A NaN followed by a NaN is no change, though NaN != NaN. */
+  static double changes(double[] v, int from, int to) {
+    int changes = 0;
+    for (int i = from + 1; i < to; i++) {
+      if (v[i] != v[i - 1] && !(Double.isNaN(v[i]) && Double.isNaN(v[i - 1]))) {
+        changes++;
+      }
+    }
+    return changes;
+  }
+}

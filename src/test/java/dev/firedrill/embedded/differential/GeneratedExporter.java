@@ -1,0 +1,142 @@
+package dev.firedrill.embedded.differential;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
+
+/**
+ * A {@code /metrics} on 127.0.0.1 whose every sample carries an explicit timestamp and changes only
+ * once per {@link #STEP_MS}, twice the scrape interval: two Prometheus servers scraping it at
+ * different moments ingest the very same samples. The values are a pure function of the step, so
+ * the exposition needs no background thread: counters (with and without resets), gauges (negative,
+ * fractional and NaN), a classic histogram, the lab services' series the rule files read, a series
+ * that disappears and one that appears late. From {@link #faultFrom} on, checkout answers a share
+ * of its requests with a 500 and its orders stay pending, so the lab's alerts fire.
+ */
+final class GeneratedExporter implements AutoCloseable {
+
+  static final long STEP_MS = 2_000;
+  private static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+
+  private final HttpServer server;
+  private final LongSupplier wallMillis;
+  private final long firstStep;
+  private volatile long faultStep = Long.MAX_VALUE;
+
+  private GeneratedExporter(LongSupplier wallMillis) throws IOException {
+    this.wallMillis = wallMillis;
+    this.firstStep = wallMillis.getAsLong() / STEP_MS;
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/metrics", this::serve);
+    server.start();
+  }
+
+  static GeneratedExporter start(LongSupplier wallMillis) {
+    try {
+      return new GeneratedExporter(wallMillis);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the generated exporter on 127.0.0.1", e);
+    }
+  }
+
+  /** {@code 127.0.0.1:port}, as a scrape config's target. */
+  String target() {
+    return "127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** Starts the fault at the step after the current one, so no exposed sample changes its value. */
+  long startFault() {
+    long step = wallMillis.getAsLong() / STEP_MS + 1;
+    faultStep = step;
+    return step * STEP_MS;
+  }
+
+  private void serve(HttpExchange exchange) throws IOException {
+    byte[] body = exposition(wallMillis.getAsLong() / STEP_MS).getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  String exposition(long step) {
+    long k = step - firstStep;
+    long faultSteps = Math.max(0, step - faultStep + 1);
+    long ts = step * STEP_MS;
+    StringBuilder out = new StringBuilder();
+    out.append("# TYPE http_server_requests_total counter\n");
+    for (String service : new String[] {"checkout", "payments"}) {
+      String route = service.equals("checkout") ? "/checkout" : "/pay";
+      long ok = 20 * k + (k * k) % 7 + (service.equals("checkout") ? 0 : 3);
+      long errors = k / 4 + (service.equals("checkout") ? 9 * faultSteps : 0);
+      sample(out, "http_server_requests_total", "code=\"200\",route=\"" + route + "\",service=\"" + service + "\"", ok, ts);
+      sample(out, "http_server_requests_total", "code=\"500\",route=\"" + route + "\",service=\"" + service + "\"", errors, ts);
+    }
+    out.append("# TYPE http_server_request_duration_seconds histogram\n");
+    for (String service : new String[] {"checkout", "payments"}) {
+      long total = 20 * k + (service.equals("checkout") ? 5 * faultSteps : 0);
+      double cumulative = 0;
+      for (int b = 0; b < BUCKETS.length; b++) {
+        // Later buckets hold fewer requests; a fault moves checkout's requests into the slow buckets.
+        long inBucket = b < 6 ? (long) (total * (6 - b) / 21.0) : (service.equals("checkout") ? faultSteps * (b - 5) : 0);
+        cumulative += inBucket;
+        sample(out, "http_server_request_duration_seconds_bucket",
+            "le=\"" + BUCKETS[b] + "\",service=\"" + service + "\"", cumulative, ts);
+      }
+      sample(out, "http_server_request_duration_seconds_bucket", "le=\"+Inf\",service=\"" + service + "\"",
+          cumulative + k / 3, ts);
+      sample(out, "http_server_request_duration_seconds_sum", "service=\"" + service + "\"", 0.037 * total + 0.9 * faultSteps, ts);
+      sample(out, "http_server_request_duration_seconds_count", "service=\"" + service + "\"", cumulative + k / 3, ts);
+    }
+    out.append("# TYPE orders_total counter\n");
+    long pending = k / 6 + 8 * faultSteps;
+    long completed = 10 * k;
+    sample(out, "orders_completed_total", "", completed, ts);
+    sample(out, "orders_total", "result=\"completed\"", completed, ts);
+    sample(out, "orders_total", "result=\"pending\"", pending, ts);
+    out.append("# TYPE diff_requests_total counter\n");
+    sample(out, "diff_requests_total", "shard=\"a\"", (k % 17) * 3 + 1, ts);
+    sample(out, "diff_requests_total", "shard=\"b\"", (k % 23) * 11.5, ts);
+    sample(out, "diff_requests_total", "shard=\"c\"", k * 1000 + 0.25, ts);
+    out.append("# TYPE diff_temperature gauge\n");
+    for (int sensor = 1; sensor <= 4; sensor++) {
+      sample(out, "diff_temperature", "sensor=\"" + sensor + "\"", 20 + 7.5 * Math.sin(k / 3.0 + sensor) - sensor, ts);
+    }
+    sample(out, "diff_balance", "account=\"x\"", -40 + (k % 9) * 9.75, ts);
+    sample(out, "diff_balance", "account=\"y\"", k % 5 == 0 ? Double.NaN : 1.0 / (k % 5), ts);
+    if (k < 15) {
+      sample(out, "diff_vanishing", "id=\"early\"", k * 2.5, ts);
+    }
+    if (k >= 10) {
+      sample(out, "diff_late", "id=\"late\"", Math.sqrt(k), ts);
+    }
+    return out.toString();
+  }
+
+  private static void sample(StringBuilder out, String name, String labels, double value, long ts) {
+    out.append(name);
+    if (!labels.isEmpty()) {
+      out.append('{').append(labels).append('}');
+    }
+    out.append(' ').append(format(value)).append(' ').append(ts).append('\n');
+  }
+
+  private static String format(double value) {
+    if (Double.isNaN(value)) {
+      return "NaN";
+    }
+    return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
