@@ -7,6 +7,7 @@ import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.StackChoice;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "demo", description = "Start the lab on free loopback ports (payments, the fault proxy, checkout, "
-    + "open-loop load, the real Prometheus and Alertmanager), run a fixture drill end to end, print its verdict "
+    + "open-loop load, Prometheus and Alertmanager: the real ones when installed, else embedded), run a fixture drill end to end, print its verdict "
     + "and journal, and stop everything (on Ctrl-C too). Exits with the drill's exit code.")
 final class DemoCommand implements Callable<Integer> {
 
@@ -48,8 +49,7 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    Path prometheus = lab.prometheus();
-    Path alertmanager = lab.alertmanager();
+    StackChoice choice = lab.stack("demo");
     Experiment original = Wiring.load(experimentFile);
     Path workDir = (dir != null ? dir : Path.of("journals", "demo-" + RunCommand.STAMP.format(Instant.now())))
         .toAbsolutePath();
@@ -58,9 +58,10 @@ final class DemoCommand implements Callable<Integer> {
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, workDir,
         LabStackOptions.firedrillCommand(), lab.rate, Duration.ofHours(1), Optional.of(original.id()), false);
 
+    choice.lines().forEach(line -> out.println("demo: " + line));
     out.println("demo: starting the lab in " + workDir);
     out.flush();
-    try (LabStack stack = startLab(settings, prometheus, alertmanager, out)) {
+    try (LabStack stack = startLab(settings, choice, out)) {
       Path file = Files.writeString(workDir.resolve(experimentFile.getFileName()),
           ports.rewrite(Files.readString(experimentFile)));
       Experiment experiment = Wiring.load(file);
@@ -86,10 +87,10 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static LabStack startLab(LabStack.Settings settings, Path prometheus, Path alertmanager, PrintWriter out)
+  private static LabStack startLab(LabStack.Settings settings, StackChoice choice, PrintWriter out)
       throws InterruptedException {
     try {
-      return LabStack.start(settings, prometheus, alertmanager, Clock.system(), line -> {
+      return LabStack.start(settings, choice.prometheus(), choice.alertmanager(), Clock.system(), line -> {
         out.println("demo: " + line);
         out.flush();
       });
