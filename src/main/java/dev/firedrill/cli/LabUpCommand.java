@@ -45,6 +45,7 @@ final class LabUpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
+    StackChoice choice = lab.stack("lab up");
     Path state = stateDir.resolve(STATE_FILE);
     if (Files.exists(state)) {
       throw new UserError(state + ": a lab is already up (run 'firedrill lab down' first)", ExitCode.INVALID);
@@ -55,7 +56,6 @@ final class LabUpCommand implements Callable<Integer> {
       throw new UserError("127.0.0.1:" + busy + " is in use: the lab needs its default ports "
           + ports.byName().values() + " (is a lab already up? firedrill lab down)", ExitCode.INVALID);
     }
-    StackChoice choice = lab.stack("lab up");
     choice.lines().forEach(line -> out.println("lab: " + line));
     Files.createDirectories(stateDir);
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, stateDir.toAbsolutePath(),

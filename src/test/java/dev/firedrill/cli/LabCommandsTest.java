@@ -106,4 +106,15 @@ class LabCommandsTest {
     assertThat(latency.exit()).isEqualTo(2);
     assertThat(latency.err()).isEqualTo("firedrill lab payments: --latency fast is not a duration (expected such as 300ms, 5s, 10m or 24h)\n");
   }
+
+  @Test
+  void anUnknownStackIsAOneLineError() {
+    CliRun demo = run("demo", "--stack", "docker");
+    assertThat(demo.exit()).as(demo.describe()).isEqualTo(2);
+    assertThat(demo.err()).isEqualTo("firedrill demo: --stack docker is not usable (expected auto, real or embedded)\n");
+
+    CliRun up = run("lab", "up", "--stack", "docker");
+    assertThat(up.exit()).as(up.describe()).isEqualTo(2);
+    assertThat(up.err()).isEqualTo("firedrill lab up: --stack docker is not usable (expected auto, real or embedded)\n");
+  }
 }
