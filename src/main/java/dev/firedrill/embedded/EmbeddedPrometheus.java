@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -66,14 +67,20 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     }
   }
 
-  /** What turns a config into running parts: the scraper and the rule manager (with its notifier). */
+  /**
+   * What turns a config into running parts: the scraper and the rule manager (with its notifier).
+   * A config they cannot run is an {@link IllegalArgumentException} with one line naming the file.
+   */
   public interface Components {
 
     /** One piece of scheduled work per target, appending to {@code storage}. */
     List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock);
 
-    /** The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage}. */
-    Rules rules(Config config, Storage storage, Engine engine, Clock clock);
+    /**
+     * The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage};
+     * {@code externalUrl} is the API's URL, for templates and alerts' generator URLs.
+     */
+    Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl);
   }
 
   private final Storage storage;
@@ -88,9 +95,8 @@ public final class EmbeddedPrometheus implements AutoCloseable {
 
   /** Starts scraping, evaluating and serving the API in real time on {@code clock}. */
   public static EmbeddedPrometheus start(Settings settings, Components components, Clock clock) throws IOException {
-    Assembly assembly = new Assembly(settings, components, clock);
-    ApiServer api = assembly.serve();
-    return new EmbeddedPrometheus(assembly.storage, api, RealTimeDriver.start(clock, assembly.work));
+    Assembly assembly = Assembly.of(settings, components, clock);
+    return new EmbeddedPrometheus(assembly.storage, assembly.api, RealTimeDriver.start(clock, assembly.work));
   }
 
   /**
@@ -98,10 +104,9 @@ public final class EmbeddedPrometheus implements AutoCloseable {
    * nothing is scraped or evaluated until {@link Simulation#advance}.
    */
   public static Simulation simulate(Settings settings, Components components, VirtualClock clock) throws IOException {
-    Assembly assembly = new Assembly(settings, components, clock);
-    ApiServer api = assembly.serve();
+    Assembly assembly = Assembly.of(settings, components, clock);
     VirtualDriver driver = new VirtualDriver(clock, assembly.work);
-    return new Simulation(new EmbeddedPrometheus(assembly.storage, api, () -> {}), driver);
+    return new Simulation(new EmbeddedPrometheus(assembly.storage, assembly.api, () -> {}), driver);
   }
 
   /** The API's base URL, such as {@code http://127.0.0.1:9090}. */
@@ -155,30 +160,31 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     }
   }
 
-  /** The parts built from the settings, in the order their work runs when slots coincide. */
-  private static final class Assembly {
+  /**
+   * The parts built from the settings, work in the order it runs when instants coincide. The API
+   * listens first: its URL is the rules' external URL, and its rule state is read once rules exist.
+   */
+  private record Assembly(Storage storage, ApiServer api, List<Recurring> work) {
 
-    final Storage storage = new MemoryStorage();
-    final List<Recurring> work = new ArrayList<>();
-    private final Settings settings;
-    private final Rules rules;
-    private final Clock clock;
-
-    Assembly(Settings settings, Components components, Clock clock) {
-      this.settings = settings;
-      this.clock = clock;
-      this.rules = components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock);
-      // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
-      work.addAll(components.scrapes(settings.config(), storage, clock));
-      work.addAll(rules.groups());
+    static Assembly of(Settings settings, Components components, Clock clock) throws IOException {
+      Storage storage = new MemoryStorage();
+      AtomicReference<Rules> rules = new AtomicReference<>(new Rules(List.of(), List::of));
+      ApiServer api = ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
+          storage, () -> rules.get().status().get(), settings::configYaml, BuildInfo.firedrill(), clock));
+      List<Recurring> work = new ArrayList<>();
+      try {
+        rules.set(components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock, api.url()));
+        // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
+        work.addAll(components.scrapes(settings.config(), storage, clock));
+      } catch (RuntimeException e) {
+        api.close();
+        throw e;
+      }
+      work.addAll(rules.get().groups());
       Duration retention = settings.retention();
       work.add(new Scheduled("retention", TRUNCATION_INTERVAL, Duration.ZERO,
           at -> storage.truncateBefore(at.minus(retention).toEpochMilli())));
-    }
-
-    ApiServer serve() throws IOException {
-      return ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
-          storage, rules.status(), settings::configYaml, BuildInfo.firedrill(), clock));
+      return new Assembly(storage, api, work);
     }
   }
 }

@@ -75,7 +75,7 @@ class EmbeddedPrometheusTest {
     }
 
     @Override
-    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock) {
+    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
       Scheduled group = new Scheduled("group", config.global().evaluationInterval(), Duration.ZERO, at -> {
         synchronized (ran) {
           ran.add("rules@" + at.getEpochSecond() % 100);
