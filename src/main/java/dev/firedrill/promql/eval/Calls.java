@@ -94,7 +94,7 @@ final class Calls {
       }
       StepVector v = in[0];
       for (int i = 0; i < v.size; i++) {
-        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), -1);
+        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), v.series[i]);
       }
     });
   }
@@ -133,7 +133,7 @@ final class Calls {
       LabelSet[] dropped = dropNames(times);
       return ev.stepwise(List.of(times), (in, step, ts, out) -> {
         for (int i = 0; i < in[0].size; i++) {
-          out.add(dropped[in[0].series[i]], in[0].values[i], -1);
+          out.add(dropped[in[0].series[i]], in[0].values[i], in[0].series[i]);
         }
       });
     }
@@ -141,7 +141,7 @@ final class Calls {
     LabelSet[] dropped = dropNames(input);
     return ev.stepwise(List.of(input), (in, step, ts, out) -> {
       for (int i = 0; i < in[0].size; i++) {
-        out.add(dropped[in[0].series[i]], ts / 1000.0, -1);
+        out.add(dropped[in[0].series[i]], ts / 1000.0, in[0].series[i]);
       }
     });
   }
@@ -180,7 +180,7 @@ final class Calls {
   private List<Points> relabel(List<Points> input, LabelSet[] labels) {
     return ev.stepwise(List.of(input), (in, step, ts, out) -> {
       for (int i = 0; i < in[0].size; i++) {
-        out.add(labels[in[0].series[i]], in[0].values[i], -1);
+        out.add(labels[in[0].series[i]], in[0].values[i], in[0].series[i]);
       }
     });
   }
