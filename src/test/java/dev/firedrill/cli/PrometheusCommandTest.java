@@ -46,7 +46,7 @@ class PrometheusCommandTest {
       public EmbeddedPrometheus.Rules rules(dev.firedrill.embedded.config.Config config,
           dev.firedrill.embedded.storage.Storage storage, dev.firedrill.promql.eval.Engine engine,
           dev.firedrill.time.Clock clock, URI externalUrl) {
-        return new EmbeddedPrometheus.Rules(List.of(), List::of);
+        return new EmbeddedPrometheus.Rules(List.of(), List::of, () -> {});
       }
     };
     CommandLine line = Main.commandLine();

@@ -83,7 +83,7 @@ class EmbeddedPrometheusTest {
         storage.append(LabelSet.of("__name__", "evaluated"), at.toEpochMilli(), 1);
       });
       GroupSnapshot status = new GroupSnapshot("group", "rules.yml", List.of(), 10, 0, 0, Optional.empty());
-      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status));
+      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status), () -> {});
     }
   }
 
