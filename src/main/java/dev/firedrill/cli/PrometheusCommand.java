@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,6 +28,7 @@ final class PrometheusCommand implements Callable<Integer> {
 
   private static final String NAME = "prometheus";
   private static final Duration MAX_RETENTION = Duration.ofDays(365);
+  private static final Duration MAX_RESEND_DELAY = Duration.ofDays(1);
 
   @Option(names = "--config", required = true, paramLabel = "FILE",
       description = "A prometheus.yml: global intervals, static scrape_configs, rule_files, alerting.alertmanagers.")
@@ -40,27 +42,34 @@ final class PrometheusCommand implements Callable<Integer> {
       description = "How long samples are kept in memory (default: ${DEFAULT-VALUE}).")
   String retention;
 
+  @Option(names = "--resend-delay", defaultValue = "1m", paramLabel = "DURATION",
+      description = "How long a firing alert waits before it is sent to the Alertmanagers again, as Prometheus's "
+          + "--rules.alert.resend-delay (default: ${DEFAULT-VALUE}).")
+  String resendDelay;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  private final EmbeddedPrometheus.Components components;
+  /** The scraper and rule manager for a resend delay. */
+  private final Function<Duration, EmbeddedPrometheus.Components> components;
 
   PrometheusCommand() {
-    this(new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY));
+    this(StandardComponents::new);
   }
 
-  PrometheusCommand(EmbeddedPrometheus.Components components) {
+  PrometheusCommand(Function<Duration, EmbeddedPrometheus.Components> components) {
     this.components = components;
   }
 
   @Override
   public Integer call() {
     EmbeddedPrometheus.Settings settings = settings();
+    Duration resend = LabOptions.positive(NAME, "--resend-delay", resendDelay, MAX_RESEND_DELAY);
     PrintWriter out = spec.commandLine().getOut();
     EmbeddedPrometheus prometheus;
     try {
-      prometheus = EmbeddedPrometheus.start(settings, components, Clock.system());
+      prometheus = EmbeddedPrometheus.start(settings, components.apply(resend), Clock.system());
     } catch (IOException e) {
       throw new UserError("firedrill " + NAME + ": cannot listen on " + listen + ": " + e.getMessage(), ExitCode.INVALID, e);
     } catch (IllegalArgumentException e) {

@@ -32,7 +32,8 @@ class PrometheusCommandTest {
 
   @TempDir Path dir;
 
-  private record Started(CompletableFuture<Integer> exit, StringWriter out, StringWriter err) {}
+  private record Started(CompletableFuture<Integer> exit, StringWriter out, StringWriter err,
+      List<Duration> resendDelays) {}
 
   private static Started start(String... args) {
     EmbeddedPrometheus.Components nothing = new EmbeddedPrometheus.Components() {
@@ -51,7 +52,11 @@ class PrometheusCommandTest {
     };
     CommandLine line = Main.commandLine();
     line.getCommandSpec().removeSubcommand("prometheus");
-    line.addSubcommand("prometheus", new PrometheusCommand(nothing));
+    List<Duration> resendDelays = new java.util.concurrent.CopyOnWriteArrayList<>();
+    line.addSubcommand("prometheus", new PrometheusCommand(delay -> {
+      resendDelays.add(delay);
+      return nothing;
+    }));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     line.setOut(new PrintWriter(out, true));
@@ -59,7 +64,7 @@ class PrometheusCommandTest {
     String[] full = new String[args.length + 1];
     full[0] = "prometheus";
     System.arraycopy(args, 0, full, 1, args.length);
-    return new Started(CompletableFuture.supplyAsync(() -> line.execute(full)), out, err);
+    return new Started(CompletableFuture.supplyAsync(() -> line.execute(full)), out, err, resendDelays);
   }
 
   private Path config(String yaml) throws Exception {
@@ -70,7 +75,8 @@ class PrometheusCommandTest {
   void servesTheApiUntilSigintAndStopsCleanly() throws Exception {
     Path file = config("global:\n  scrape_interval: 15s\nscrape_configs:\n  - job_name: demo\n"
         + "    static_configs:\n      - targets: ['127.0.0.1:9']\n");
-    Started prometheus = start("--config", file.toString(), "--listen", "127.0.0.1:0", "--retention", "30m");
+    Started prometheus = start("--config", file.toString(), "--listen", "127.0.0.1:0", "--retention", "30m",
+        "--resend-delay", "1s");
     Pattern serving = Pattern.compile("prometheus: (http://127\\.0\\.0\\.1:\\d+) \\(config .*\\)" + NL + "running until SIGINT or SIGTERM");
     Matcher matcher;
     CountDownLatch never = new CountDownLatch(1);
@@ -83,6 +89,7 @@ class PrometheusCommandTest {
     HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(matcher.group(1) + "/-/ready"))
         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(ready.body()).isEqualTo("Prometheus Server is Ready.\n");
+    assertThat(prometheus.resendDelays()).containsExactly(Duration.ofSeconds(1));
 
     Signal.raise(new Signal("INT"));
 
@@ -112,5 +119,11 @@ class PrometheusCommandTest {
     Started zero = start("--config", config("global:\n  scrape_interval: 15s\n").toString(), "--retention", "0s");
     assertThat(zero.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
     assertThat(zero.err().toString()).isEqualTo("firedrill prometheus: --retention 0s is not usable (expected more than 0)" + NL);
+
+    Started resend = start("--config", config("global:\n  scrape_interval: 15s\n").toString(), "--resend-delay", "soon");
+    assertThat(resend.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
+    assertThat(resend.err().toString()).isEqualTo("firedrill prometheus: --resend-delay soon is not a duration"
+        + " (expected such as 300ms, 5s, 10m or 24h)" + NL);
+    assertThat(resend.resendDelays()).isEmpty();
   }
 }

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The real {@code prometheus} binary on 127.0.0.1 with a temp storage dir, 1 s scrape and
- * evaluation intervals, and a one-second alert resend delay (the default minute would delay the
- * first notification whenever the first send is dropped).
+ * A Prometheus on 127.0.0.1, the real binary with a temp storage dir or the embedded one, with
+ * 1 s scrape and evaluation intervals, and a one-second alert resend delay (the default minute
+ * would delay the first notification whenever the first send is dropped).
  */
 public final class LocalPrometheus extends LocalServer {
 
@@ -85,7 +85,7 @@ public final class LocalPrometheus extends LocalServer {
         "--web.listen-address=" + listen,
         "--rules.alert.resend-delay=1s",
         "--log.level=info"),
-        List.of("--config", file.toString(), "--listen", listen));
+        List.of("--config", file.toString(), "--listen", listen, "--resend-delay", "1s"));
     return new LocalPrometheus(dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
   }
 
