@@ -4,6 +4,8 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.SteadyStateWait;
+import dev.firedrill.guard.Measurement;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
@@ -27,6 +29,9 @@ import picocli.CommandLine.Spec;
     + "open-loop load, Prometheus and Alertmanager: the real ones when installed, else embedded), run a fixture drill end to end, print its verdict "
     + "and journal, and stop everything (on Ctrl-C too). Exits with the drill's exit code.")
 final class DemoCommand implements Callable<Integer> {
+
+  /** How long a fresh lab may take to settle before the drill's preflight judges it. */
+  private static final Duration SETTLE = Duration.ofSeconds(30);
 
   @Option(names = "--experiment", paramLabel = "FILE", defaultValue = "fixtures/experiments/payments-latency.yaml",
       description = "The drill to run; its lab addresses are moved to the demo's ports (default: ${DEFAULT-VALUE}).")
@@ -65,6 +70,7 @@ final class DemoCommand implements Callable<Integer> {
       Path file = Files.writeString(workDir.resolve(experimentFile.getFileName()),
           ports.rewrite(Files.readString(experimentFile)));
       Experiment experiment = Wiring.load(file);
+      awaitSteadyState(experiment, out);
       out.println();
       out.println("demo: firedrill run " + file);
       out.flush();
@@ -85,6 +91,15 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
       return exit;
     }
+  }
+
+  private static void awaitSteadyState(Experiment experiment, PrintWriter out) throws InterruptedException {
+    out.println("demo: waiting up to " + SETTLE.toSeconds() + "s for the steady state");
+    out.flush();
+    Measurement settled = SteadyStateWait.await(Wiring.measurer(experiment, System.getenv(), Clock.system()), SETTLE,
+        Duration.ofSeconds(1), Clock.system());
+    out.println("demo: " + (settled.withinSteadyState() ? "within" : "still outside") + " the steady state: "
+        + settled.text());
   }
 
   private static LabStack startLab(LabStack.Settings settings, StackChoice choice, PrintWriter out)
