@@ -5,93 +5,110 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.lab.service.PaymentsService;
 import dev.firedrill.lab.service.PaymentsSettings;
 import dev.firedrill.time.Clock;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Probe: keep-alive load through the proxy while a latency toxic comes and goes. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+/**
+ * The demo's mild drill on the proxy alone: checkout's kind of client (JDK HttpClient, HTTP/1.1,
+ * keep-alive) calls payments through the proxy at a steady rate while a 50 ms latency toxic on half
+ * the requests is added and removed again and again. Each addition hands the kept-alive connections
+ * from the event loop to the blocking handler; no request may be lost or held there, so none may
+ * come near checkout's 300 ms timeout.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ToxicHandoverStallTest {
 
-  private static final int ORDERS = Integer.getInteger("orders", 3000);
-  private static final long PERIOD_MICROS = Long.getLong("period", 5_000);
+  private static final int WARM_UP = 300;
+  private static final int REQUESTS = 2000;
+  private static final long PERIOD_MICROS = 5_000;
+  private static final Duration TOGGLE = Duration.ofMillis(500);
+  private static final Duration CHECKOUT_TIMEOUT = Duration.ofMillis(300);
+  private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
+  private static final String TOXIC = "{\"name\": \"slow\", \"type\": \"latency\", \"toxicity\": 0.5, "
+      + "\"attributes\": {\"latency\": 50, \"jitter\": 10}, \"ttl\": \"1m\"}";
 
-  record Attempt(long sentMs, long tookMs, String outcome) {}
+  /** One request: when it was due (ms from the start), how long it took, and its status or failure. */
+  record Call(long dueMs, long tookMs, String outcome) {}
 
   @Test
-  void noRequestStallsWhileALatencyToxicComesAndGoes() throws Exception {
+  void keptAliveConnectionsMeetToxicsComingAndGoingWithoutAStall() throws Exception {
     Clock clock = Clock.system();
     try (PaymentsService payments = PaymentsService.start(PaymentsSettings.defaults());
         FaultProxy proxy = Proxies.http(payments.url())) {
       Admin admin = new Admin(proxy.adminUrl());
-      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofMillis(300)).build();
-      URI pay = proxy.url().resolve("/pay");
-      ConcurrentLinkedQueue<List<Attempt>> orders = new ConcurrentLinkedQueue<>();
-      List<CompletableFuture<?>> calls = new ArrayList<>();
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      URI pay = proxy.url().resolve(PaymentsService.ROUTE);
       ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
-      ExecutorService workers = Executors.newFixedThreadPool(64);
-      long start = clock.nanoTime();
       try {
-        for (int i = 0; i < ORDERS; i++) {
-          CompletableFuture<Void> call = new CompletableFuture<>();
-          calls.add(call);
-          sender.schedule(() -> workers.execute(() -> {
-            List<Attempt> attempts = new ArrayList<>();
-            for (int a = 0; a < 2; a++) {
-              long sent = clock.nanoTime();
-              String outcome;
-              try {
-                HttpRequest request = HttpRequest.newBuilder(pay).timeout(Duration.ofMillis(300))
-                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-                outcome = Integer.toString(client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
-              } catch (Exception e) {
-                outcome = e.getClass().getSimpleName() + " " + e.getMessage();
-              }
-              attempts.add(new Attempt((sent - start) / 1_000_000, (clock.nanoTime() - sent) / 1_000_000, outcome));
-              if (outcome.equals("200")) {
-                break;
-              }
-            }
-            orders.add(attempts);
-            call.complete(null);
-          }), i * PERIOD_MICROS, TimeUnit.MICROSECONDS);
-        }
-        List<String> events = new ArrayList<>();
-        long end = ORDERS * PERIOD_MICROS / 1000;
-        while ((clock.nanoTime() - start) / 1_000_000 < end - 1000) {
-          clock.sleep(Duration.ofMillis(Long.getLong("off", 700)));
-          events.add((clock.nanoTime() - start) / 1_000_000 + " add");
-          admin.add("{\"name\": \"slow\", \"type\": \"latency\", \"toxicity\": 0.5, "
-              + "\"attributes\": {\"latency\": 50, \"jitter\": 10}, \"ttl\": \"1m\"}");
-          clock.sleep(Duration.ofMillis(Long.getLong("on", 2000)));
-          events.add((clock.nanoTime() - start) / 1_000_000 + " remove");
-          admin.delete("/proxies/payments/toxics/slow");
+        // JIT and connection set-up, not measured: their first requests can take checkout's timeout on a busy machine.
+        List<CompletableFuture<Call>> warmUp = send(client, pay, sender, clock, WARM_UP);
+        CompletableFuture.allOf(warmUp.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        double before = latencyRequests(proxy);
+
+        List<CompletableFuture<Call>> calls = send(client, pay, sender, clock, REQUESTS);
+        long end = clock.nanoTime() + TimeUnit.MICROSECONDS.toNanos(REQUESTS * PERIOD_MICROS) - TOGGLE.toNanos() * 2;
+        while (clock.nanoTime() - end < 0) {
+          clock.sleep(TOGGLE);
+          admin.add(TOXIC);
+          clock.sleep(TOGGLE);
+          assertThat(admin.delete("/proxies/payments/toxics/slow").status()).isEqualTo(204);
         }
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
-        List<List<Attempt>> bad = orders.stream().filter(o -> o.size() > 1 || o.get(0).tookMs() > 150)
-            .sorted((a, b) -> Long.compare(a.get(0).sentMs(), b.get(0).sentMs())).toList();
-        bad.forEach(o -> System.out.println("order " + o));
-        long failed = orders.stream().filter(o -> !o.get(o.size() - 1).outcome().equals("200")).count();
-        System.out.println("events " + events + "; upstream connections " + proxy.upstreamConnectionsOpened()
-            + "; failed orders " + failed + " of " + orders.size());
-        assertThat(failed).isZero();
+
+        List<Call> done = new ArrayList<>();
+        for (CompletableFuture<Call> call : calls) {
+          done.add(call.get());
+        }
+        assertThat(done).as("requests that failed").filteredOn(call -> !call.outcome().equals("200")).isEmpty();
+        Call slowest = done.stream().max(Comparator.comparingLong(Call::tookMs)).orElseThrow();
+        assertThat(slowest.tookMs()).as("the slowest request, " + slowest).isLessThan(CHECKOUT_TIMEOUT.toMillis());
+        // On half the time, on half the requests: about a quarter met the toxic, so it came and went.
+        assertThat(latencyRequests(proxy) - before).isBetween(REQUESTS * 0.1, REQUESTS * 0.4);
       } finally {
         sender.shutdownNow();
-        workers.shutdownNow();
       }
     }
+  }
+
+  /** Sends {@code count} requests, one every {@link #PERIOD_MICROS}, whatever the answers take (open loop). */
+  private static List<CompletableFuture<Call>> send(HttpClient client, URI pay, ScheduledExecutorService sender,
+      Clock clock, int count) {
+    long start = clock.nanoTime();
+    List<CompletableFuture<Call>> calls = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      CompletableFuture<Call> call = new CompletableFuture<>();
+      calls.add(call);
+      sender.schedule(() -> {
+        long sent = clock.nanoTime();
+        HttpRequest request = HttpRequest.newBuilder(pay).timeout(CLIENT_TIMEOUT)
+            .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+        client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) ->
+            call.complete(new Call((sent - start) / 1_000_000, (clock.nanoTime() - sent) / 1_000_000,
+                failure != null ? failure.toString() : Integer.toString(response.statusCode()))));
+      }, i * PERIOD_MICROS, TimeUnit.MICROSECONDS);
+    }
+    return calls;
+  }
+
+  /** Requests that met the latency toxic first, by the proxy's own counter. */
+  private static double latencyRequests(FaultProxy proxy) {
+    CounterSnapshot requests = (CounterSnapshot) proxy.metrics().registry().scrape()
+        .stream().filter(snapshot -> snapshot.getMetadata().getName().equals("firedrill_proxy_requests")).findFirst()
+        .orElseThrow();
+    return requests.getDataPoints().stream().filter(point -> "latency".equals(point.getLabels().get("toxic")))
+        .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
   }
 }
