@@ -273,11 +273,13 @@ final class HttpProxyHandler {
       } else if (untilClose) {
         connection.input().relayToEnd(sink);
       }
+      out.flush();
     } catch (IOException e) {
+      // Upstream cut mid-body, or a client gone (checkout giving up at its timeout): either way the
+      // upstream connection is closed here, not left open and unpooled until the upstream drops it.
       connection.closeQuietly();
       throw e; // the client sees its connection end mid-response
     }
-    out.flush();
     if (framing.upstreamReusable()) {
       upstream.release(connection);
     } else {

@@ -31,17 +31,20 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ToxicHandoverStallTest {
 
-  private static final int WARM_UP = 300;
-  private static final int REQUESTS = 2000;
-  private static final long PERIOD_MICROS = 5_000;
+  private static final int WARM_UP = 100;
+  private static final int REQUESTS = 600;
+  private static final long PERIOD_MICROS = 20_000;
   private static final Duration TOGGLE = Duration.ofMillis(500);
   private static final Duration CHECKOUT_TIMEOUT = Duration.ofMillis(300);
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
   private static final String TOXIC = "{\"name\": \"slow\", \"type\": \"latency\", \"toxicity\": 0.5, "
       + "\"attributes\": {\"latency\": 50, \"jitter\": 10}, \"ttl\": \"1m\"}";
 
-  /** One request: when it was due (ms from the start), how long it took, and its status or failure. */
-  record Call(long dueMs, long tookMs, String outcome) {}
+  /**
+   * One request: when it was due (ms from the start), how late the sender sent it (a stall of the
+   * machine or this JVM, not of the proxy), how long it took, and its status or failure.
+   */
+  record Call(long dueMs, long lateMs, long tookMs, String outcome) {}
 
   @Test
   void keptAliveConnectionsMeetToxicsComingAndGoingWithoutAStall() throws Exception {
@@ -73,8 +76,11 @@ class ToxicHandoverStallTest {
           done.add(call.get());
         }
         assertThat(done).as("requests that failed").filteredOn(call -> !call.outcome().equals("200")).isEmpty();
+        // A busy machine stalls this JVM, sender and proxy alike: what the sender lost is not held against the proxy.
+        long stalled = done.stream().mapToLong(Call::lateMs).max().orElseThrow();
         Call slowest = done.stream().max(Comparator.comparingLong(Call::tookMs)).orElseThrow();
-        assertThat(slowest.tookMs()).as("the slowest request, " + slowest).isLessThan(CHECKOUT_TIMEOUT.toMillis());
+        assertThat(slowest.tookMs()).as("the slowest request, " + slowest + ", with the sender " + stalled + " ms late at worst")
+            .isLessThan(CHECKOUT_TIMEOUT.toMillis() + stalled);
         // On half the time, on half the requests: about a quarter met the toxic, so it came and went.
         assertThat(latencyRequests(proxy) - before).isBetween(REQUESTS * 0.1, REQUESTS * 0.4);
       } finally {
@@ -91,12 +97,13 @@ class ToxicHandoverStallTest {
     for (int i = 0; i < count; i++) {
       CompletableFuture<Call> call = new CompletableFuture<>();
       calls.add(call);
+      long due = start + TimeUnit.MICROSECONDS.toNanos(i * PERIOD_MICROS);
       sender.schedule(() -> {
         long sent = clock.nanoTime();
         HttpRequest request = HttpRequest.newBuilder(pay).timeout(CLIENT_TIMEOUT)
             .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
         client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) ->
-            call.complete(new Call((sent - start) / 1_000_000, (clock.nanoTime() - sent) / 1_000_000,
+            call.complete(new Call((due - start) / 1_000_000, (sent - due) / 1_000_000, (clock.nanoTime() - sent) / 1_000_000,
                 failure != null ? failure.toString() : Integer.toString(response.statusCode()))));
       }, i * PERIOD_MICROS, TimeUnit.MICROSECONDS);
     }
