@@ -56,8 +56,13 @@ class ToxicHandoverStallTest {
       URI pay = proxy.url().resolve(PaymentsService.ROUTE);
       ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
       try {
-        // JIT and connection set-up, not measured: their first requests can take checkout's timeout on a busy machine.
+        // Not measured: connection set-up, and the first toxic's class loading and JIT in both paths,
+        // which on a busy machine can take checkout's timeout on their own.
         List<CompletableFuture<Call>> warmUp = send(client, pay, sender, clock, WARM_UP);
+        clock.sleep(TOGGLE);
+        admin.add(TOXIC);
+        clock.sleep(TOGGLE);
+        admin.delete("/proxies/payments/toxics/slow");
         CompletableFuture.allOf(warmUp.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         double before = latencyRequests(proxy);
 
