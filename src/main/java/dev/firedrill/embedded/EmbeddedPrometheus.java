@@ -3,7 +3,7 @@ package dev.firedrill.embedded;
 import dev.firedrill.embedded.api.ApiServer;
 import dev.firedrill.embedded.api.BuildInfo;
 import dev.firedrill.embedded.api.QueryEngine;
-import dev.firedrill.embedded.api.RuleGroupStatus;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.drive.RealTimeDriver;
 import dev.firedrill.embedded.drive.Recurring;
@@ -59,7 +59,7 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /** The rule groups as the rule manager runs them: one piece of scheduled work per group, and their state. */
-  public record Rules(List<? extends Recurring> groups, Supplier<List<RuleGroupStatus>> status) {
+  public record Rules(List<? extends Recurring> groups, Supplier<List<GroupSnapshot>> status) {
     public Rules {
       groups = List.copyOf(groups);
       Objects.requireNonNull(status, "status");
