@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       LoadCommand.class,
       RulesCommand.class,
       RoutesCommand.class,
+      AlertmanagerCommand.class,
       LabCommand.class,
       HistoryCommand.class,
       CommandLine.HelpCommand.class

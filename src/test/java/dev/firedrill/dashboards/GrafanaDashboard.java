@@ -13,15 +13,15 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** A dashboard JSON model as Grafana imports it, read for what the tests check. */
-record GrafanaDashboard(String name, JsonNode root) {
+public record GrafanaDashboard(String name, JsonNode root) {
 
   /** A PromQL query of the dashboard, with where it sits ("panel 4 "Error ratio", target A"). */
-  record Query(String where, String expr) {}
+  public record Query(String where, String expr) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.+),\\s*\\w+\\)");
 
-  static List<GrafanaDashboard> loadAll(Path dir) {
+  public static List<GrafanaDashboard> loadAll(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
       List<GrafanaDashboard> dashboards = new ArrayList<>();
       for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
@@ -52,7 +52,7 @@ record GrafanaDashboard(String name, JsonNode root) {
     return annotations;
   }
 
-  GrafanaVariables variables() {
+  public GrafanaVariables variables() {
     return GrafanaVariables.of(name, root.path("templating").path("list"));
   }
 
@@ -60,7 +60,7 @@ record GrafanaDashboard(String name, JsonNode root) {
    * Every PromQL query Grafana sends for this dashboard: panel targets, Prometheus annotation
    * queries, and the series selector of each {@code label_values(...)} variable.
    */
-  List<Query> queries() {
+  public List<Query> queries() {
     List<Query> queries = new ArrayList<>();
     for (JsonNode panel : panels()) {
       for (JsonNode target : panel.path("targets")) {

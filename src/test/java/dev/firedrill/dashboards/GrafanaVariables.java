@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * dashboard's own template variables (a constant's value, "All" of a multi-value variable as its
  * {@code allValue}, otherwise its current value).
  */
-final class GrafanaVariables {
+public final class GrafanaVariables {
 
   // $__rate_interval is max($__interval + scrape interval, 4 x scrape interval) with a 1 s scrape interval.
   private static final Map<String, String> BUILT_INS = Map.of(
@@ -52,7 +52,7 @@ final class GrafanaVariables {
   }
 
   /** {@code text} with every variable replaced; an unknown one fails naming {@code where}. */
-  String expand(String text, String where) {
+  public String expand(String text, String where) {
     Matcher matcher = REFERENCE.matcher(text);
     StringBuilder out = new StringBuilder();
     while (matcher.find()) {

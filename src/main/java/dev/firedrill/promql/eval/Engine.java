@@ -1,15 +1,26 @@
 package dev.firedrill.promql.eval;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.ast.ValueType;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.SeriesSource;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /** Evaluates PromQL against a {@link SeriesSource} with Prometheus's semantics. */
 public final class Engine {
 
-  /** Prometheus's defaults: a 5 m lookback, a 2 min query timeout. */
-  public record Options(Duration lookbackDelta, Duration timeout) {
+  /**
+   * Prometheus's defaults: a 5 m lookback, a 2 min query timeout, and a subquery without a step
+   * stepping by the global evaluation interval, 1 m.
+   */
+  public record Options(Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep) {
+    public Options(Duration lookbackDelta, Duration timeout) {
+      this(lookbackDelta, timeout, Duration.ofMinutes(1));
+    }
+
     public static Options defaults() {
       return new Options(Duration.ofMinutes(5), Duration.ofMinutes(2));
     }
@@ -25,7 +36,23 @@ public final class Engine {
 
   /** An instant query: a Scalar, Text, Vector or (for a range selector) Matrix. */
   public Value instant(Expr expr, long timeMs) {
-    throw new UnsupportedOperationException("PromQL evaluator not written yet");
+    Expr e = Evaluator.unwrap(expr);
+    if (e instanceof Expr.StringLiteral s) {
+      return new Value.Text(timeMs, s.value());
+    }
+    List<Points> result = new Evaluator(query(timeMs, timeMs), timeMs, timeMs, 1).eval(expr);
+    return switch (expr.type()) {
+      case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
+      case VECTOR -> {
+        List<Value.Sample> samples = new ArrayList<>(result.size());
+        for (Points p : result) {
+          samples.add(new Value.Sample(p.labels, timeMs, p.v[0]));
+        }
+        yield new Value.Vector(samples);
+      }
+      case MATRIX -> matrix(result);
+      case STRING -> throw new IllegalStateException("string expression " + expr + " evaluated as a series");
+    };
   }
 
   /**
@@ -33,7 +60,19 @@ public final class Engine {
    * range-vector expression is refused as Prometheus refuses it.
    */
   public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs) {
-    throw new UnsupportedOperationException("PromQL evaluator not written yet");
+    if (expr.type() != ValueType.VECTOR && expr.type() != ValueType.SCALAR) {
+      throw new PromqlException(PromqlException.ErrorType.BAD_DATA, "invalid expression type \""
+          + (expr.type() == ValueType.MATRIX ? "range vector" : expr.type().promName())
+          + "\" for range query, must be Scalar or instant Vector");
+    }
+    if (stepMs <= 0) {
+      throw new PromqlException(PromqlException.ErrorType.BAD_DATA,
+          "zero or negative query resolution step widths are not accepted. Try a positive integer");
+    }
+    if (endMs < startMs) {
+      throw new PromqlException(PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
+    }
+    return matrix(new Evaluator(query(startMs, endMs), startMs, endMs, stepMs).eval(expr));
   }
 
   /** @throws PromqlException as {@link dev.firedrill.promql.parse.PromqlParser#parse} does */
@@ -43,5 +82,19 @@ public final class Engine {
 
   public Value.Matrix range(String query, long startMs, long endMs, long stepMs) {
     return range(dev.firedrill.promql.parse.PromqlParser.parse(query), startMs, endMs, stepMs);
+  }
+
+  private Query query(long startMs, long endMs) {
+    return new Query(source, options.lookbackDelta().toMillis(), startMs, endMs,
+        options.defaultSubqueryStep().toMillis(), System.nanoTime() + options.timeout().toNanos());
+  }
+
+  private static Value.Matrix matrix(List<Points> result) {
+    List<Value.Series> series = new ArrayList<>(result.size());
+    for (Points p : result) {
+      series.add(p.toSeries());
+    }
+    series.sort(Comparator.comparing(Value.Series::labels));
+    return new Value.Matrix(series);
   }
 }

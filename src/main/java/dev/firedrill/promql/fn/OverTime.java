@@ -1,7 +1,5 @@
 package dev.firedrill.promql.fn;
 
-import java.util.Arrays;
-
 /** The {@code *_over_time} aggregations and {@code resets changes}, over a non-empty window. */
 final class OverTime {
 
@@ -70,7 +68,7 @@ final class OverTime {
   }
 
   static double quantile(double phi, double[] v, int from, int to) {
-    return Quantiles.quantile(phi, Arrays.copyOfRange(v, from, to), to - from);
+    return Quantiles.quantile(phi, v, from, to);
   }
 
   static double resets(double[] v, int from, int to) {

@@ -12,6 +12,12 @@ public final class Quantiles {
    * φ NaN; no values NaN. NaN values sort below all others. The array is left as it was.
    */
   public static double quantile(double phi, double[] values, int count) {
+    return quantile(phi, values, 0, count);
+  }
+
+  /** The quantile of {@code values[from..to)}. */
+  static double quantile(double phi, double[] values, int from, int to) {
+    int count = to - from;
     if (count == 0 || Double.isNaN(phi)) {
       return Double.NaN;
     }
@@ -21,7 +27,7 @@ public final class Quantiles {
     if (phi > 1) {
       return Double.POSITIVE_INFINITY;
     }
-    double[] sorted = sortNaNFirst(values, count);
+    double[] sorted = sortNaNFirst(values, from, to);
     double n = count;
     double rank = phi * (n - 1);
     double lowerIndex = Math.max(0, Math.floor(rank));
@@ -31,8 +37,9 @@ public final class Quantiles {
   }
 
   /** Prometheus orders NaN below every number; Java's sort puts it above, so the NaNs move to the front. */
-  private static double[] sortNaNFirst(double[] values, int count) {
-    double[] sorted = Arrays.copyOf(values, count);
+  private static double[] sortNaNFirst(double[] values, int from, int to) {
+    int count = to - from;
+    double[] sorted = Arrays.copyOfRange(values, from, to);
     Arrays.sort(sorted);
     int numbers = count;
     while (numbers > 0 && Double.isNaN(sorted[numbers - 1])) {

@@ -7,8 +7,10 @@ import java.util.Set;
  * The functions of a range vector, one series' window at a time: {@code rate irate increase delta
  * idelta deriv predict_linear resets changes holt_winters} and every {@code *_over_time} (but
  * {@code absent_over_time}, which the evaluator answers from presence alone). The window is
- * {@code t[from..to)}, {@code v[from..to)}, stale markers already removed; the selected range is
- * {@code (rangeStartMs, rangeEndMs]}. Empty means the function gives no sample for this series.
+ * {@code t[from..to)}, {@code v[from..to)}, stale markers already removed, selected from the range
+ * {@code rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a sample exactly at the start,
+ * v3 does not); rate and friends extrapolate to those two bounds. Empty means the function gives
+ * no sample for this series.
  */
 public final class RangeFunctions {
 

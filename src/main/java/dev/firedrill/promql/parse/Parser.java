@@ -21,12 +21,15 @@ import dev.firedrill.promql.ast.Functions;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A recursive-descent parser for Prometheus v2.42's PromQL grammar. It reports what Prometheus's
@@ -71,15 +74,28 @@ final class Parser {
       TokenType.MIN, TokenType.OFFSET, TokenType.ON, TokenType.QUANTILE, TokenType.STDDEV, TokenType.STDVAR,
       TokenType.SUM, TokenType.TOPK, TokenType.START, TokenType.END, TokenType.ATAN2);
 
+  /** Thrown past {@code maxDepth} levels of nesting, so the caller can parse again on a deeper stack. */
+  static final class TooDeep extends RuntimeException {
+    TooDeep() {
+      super("nested deeper than this thread's stack allows", null, false, false);
+    }
+  }
+
+  private static final Pattern OCTAL = Pattern.compile("0[0-7]+");
+  private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
+
   private final String query;
+  private final int maxDepth;
+  private int depth;
   private final Lexer lexer;
   private final List<Token> lookahead = new ArrayList<>();
   private final SourcePositions positions = new SourcePositions();
   // Inside an aggregation, Prometheus reports an unexpected token "in aggregation".
   private int aggregationDepth;
 
-  Parser(String query) {
+  Parser(String query, int maxDepth) {
     this.query = query;
+    this.maxDepth = maxDepth;
     this.lexer = new Lexer(query);
   }
 
@@ -92,16 +108,20 @@ final class Parser {
     if (end.type() != TokenType.EOF) {
       throw unexpected(end);
     }
-    return new TypeChecker(query, positions).check(expr);
+    return new TypeChecker(query, positions, maxDepth).check(expr);
   }
 
   /** Binary operations of at least {@code minPrecedence}; {@code ^} is right-associative. */
   private Expr parseExpr(int minPrecedence) {
+    if (++depth > maxDepth) {
+      throw new TooDeep();
+    }
     Expr lhs = parseUnary();
     while (true) {
       Token operator = peek();
       BinaryOp op = BINARY_OPS.get(operator.type());
       if (op == null || op.precedence() < minPrecedence) {
+        depth--;
         return lhs;
       }
       next();
@@ -269,8 +289,8 @@ final class Parser {
       Token t = peek();
       if (t.type() == TokenType.COMMA) {
         next();
-        TokenType after = peek().type();
-        if (after == TokenType.RIGHT_PAREN || after == TokenType.COMMA) {
+        // Prometheus takes a comma before anything that cannot start an argument for a trailing one.
+        if (!startsExpression(peek())) {
           throw error(t.pos(), "trailing commas not allowed in function call args");
         }
       } else if (t.type() == TokenType.RIGHT_PAREN) {
@@ -482,7 +502,7 @@ final class Parser {
     } else if (Double.isInfinite(v)) {
       return v > 0 ? "+Inf" : "-Inf";
     }
-    return String.format(Locale.ROOT, "%f", v);
+    return new BigDecimal(v).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
   }
 
   private Expr parseRangeOrSubquery(Expr expr) {
@@ -548,9 +568,9 @@ final class Parser {
     try {
       if (hex) {
         return Long.parseLong(text.substring(2), 16);
-      } else if (text.matches("0[0-7]+")) {
+      } else if (OCTAL.matcher(text).matches()) {
         return Long.parseLong(text, 8);
-      } else if (text.matches("[0-9]+")) {
+      } else if (DECIMAL.matcher(text).matches()) {
         return Long.parseLong(text);
       }
     } catch (NumberFormatException e) {
@@ -571,6 +591,13 @@ final class Parser {
       throw error(t.pos(), failure + "value out of range");
     }
     return value;
+  }
+
+  private static boolean startsExpression(Token t) {
+    return switch (t.type()) {
+      case NUMBER, STRING, LEFT_PAREN, LEFT_BRACE, ADD, SUB, IDENTIFIER, METRIC_IDENTIFIER -> true;
+      default -> AGGREGATE_OPS.containsKey(t.type()) || KEYWORD_METRIC_NAMES.contains(t.type());
+    };
   }
 
   private static boolean isLabelName(String s) {

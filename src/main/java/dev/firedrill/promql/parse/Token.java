@@ -5,6 +5,10 @@ record Token(TokenType type, int pos, String text) {
 
   /** How Prometheus names the token in "unexpected ..." errors: {@code <op:*>}, {@code identifier "foo"}, ... */
   String describe() {
+    if (type == TokenType.AT) {
+      // Prometheus has no display name for '@', so Go prints the yacc token number it was given.
+      return "\"<Item 57385>\" <op:" + text + ">";
+    }
     return switch (type.kind) {
       case KEYWORD -> "<" + text + ">";
       case OPERATOR -> "<op:" + text + ">";

@@ -1,0 +1,184 @@
+package dev.firedrill.embedded;
+
+import dev.firedrill.embedded.api.ApiServer;
+import dev.firedrill.embedded.api.BuildInfo;
+import dev.firedrill.embedded.api.QueryEngine;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
+import dev.firedrill.embedded.config.Config;
+import dev.firedrill.embedded.drive.RealTimeDriver;
+import dev.firedrill.embedded.drive.Recurring;
+import dev.firedrill.embedded.drive.Scheduled;
+import dev.firedrill.embedded.drive.VirtualDriver;
+import dev.firedrill.embedded.storage.MemoryStorage;
+import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promql.eval.Engine;
+import dev.firedrill.time.Clock;
+import dev.firedrill.time.VirtualClock;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A Prometheus in this JVM: config, storage, scraping, rule groups (with their notifier) and the
+ * HTTP API, all reading one clock. It runs in real time ({@link #start}) or on a virtual clock that
+ * its owner advances ({@link #simulate}), where a ten-minute drill takes milliseconds.
+ */
+public final class EmbeddedPrometheus implements AutoCloseable {
+
+  /** Prometheus's default {@code --storage.tsdb.retention.time} for this use: two hours. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofHours(2);
+  /** How often samples past the retention are dropped. */
+  static final Duration TRUNCATION_INTERVAL = Duration.ofMinutes(1);
+
+  /**
+   * How to run it. {@code configYaml} is the config file's text, shown by {@code /api/v1/status/config};
+   * {@code listen} is the API's address (port 0 for any free port).
+   */
+  public record Settings(Config config, String configYaml, Duration retention, InetSocketAddress listen,
+      Engine.Options engine) {
+    public Settings {
+      Objects.requireNonNull(config, "config");
+      Objects.requireNonNull(configYaml, "configYaml");
+      Objects.requireNonNull(listen, "listen");
+      Objects.requireNonNull(engine, "engine");
+      if (retention.isNegative() || retention.isZero()) {
+        throw new IllegalArgumentException("retention " + retention + " is not positive (expected a duration such as 2h)");
+      }
+    }
+
+    /** 127.0.0.1 on {@code port}, the default retention and Prometheus's engine defaults. */
+    public static Settings of(Config config, String configYaml, int port) {
+      return new Settings(config, configYaml, DEFAULT_RETENTION, new InetSocketAddress("127.0.0.1", port),
+          Engine.Options.defaults());
+    }
+  }
+
+  /** The rule groups as the rule manager runs them: one piece of scheduled work per group, and their state. */
+  public record Rules(List<? extends Recurring> groups, Supplier<List<GroupSnapshot>> status) {
+    public Rules {
+      groups = List.copyOf(groups);
+      Objects.requireNonNull(status, "status");
+    }
+  }
+
+  /** What turns a config into running parts: the scraper and the rule manager (with its notifier). */
+  public interface Components {
+
+    /** One piece of scheduled work per target, appending to {@code storage}. */
+    List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock);
+
+    /** The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage}. */
+    Rules rules(Config config, Storage storage, Engine engine, Clock clock);
+  }
+
+  private final Storage storage;
+  private final ApiServer api;
+  private final AutoCloseable driver;
+
+  private EmbeddedPrometheus(Storage storage, ApiServer api, AutoCloseable driver) {
+    this.storage = storage;
+    this.api = api;
+    this.driver = driver;
+  }
+
+  /** Starts scraping, evaluating and serving the API in real time on {@code clock}. */
+  public static EmbeddedPrometheus start(Settings settings, Components components, Clock clock) throws IOException {
+    Assembly assembly = new Assembly(settings, components, clock);
+    ApiServer api = assembly.serve();
+    return new EmbeddedPrometheus(assembly.storage, api, RealTimeDriver.start(clock, assembly.work));
+  }
+
+  /**
+   * Assembles it on {@code clock} and serves the API (its default query time is the virtual now);
+   * nothing is scraped or evaluated until {@link Simulation#advance}.
+   */
+  public static Simulation simulate(Settings settings, Components components, VirtualClock clock) throws IOException {
+    Assembly assembly = new Assembly(settings, components, clock);
+    ApiServer api = assembly.serve();
+    VirtualDriver driver = new VirtualDriver(clock, assembly.work);
+    return new Simulation(new EmbeddedPrometheus(assembly.storage, api, () -> {}), driver);
+  }
+
+  /** The API's base URL, such as {@code http://127.0.0.1:9090}. */
+  public URI url() {
+    return api.url();
+  }
+
+  public InetSocketAddress address() {
+    return api.address();
+  }
+
+  public Storage storage() {
+    return storage;
+  }
+
+  /** Stops scraping and evaluating (interrupting work under way, waiting for it at most seconds), then the API. */
+  @Override
+  public void close() {
+    try {
+      driver.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the embedded Prometheus's scheduled work: " + e.getMessage(), e);
+    } finally {
+      api.close();
+    }
+  }
+
+  /** An embedded Prometheus on a virtual clock. */
+  public static final class Simulation implements AutoCloseable {
+
+    private final EmbeddedPrometheus prometheus;
+    private final VirtualDriver driver;
+
+    private Simulation(EmbeddedPrometheus prometheus, VirtualDriver driver) {
+      this.prometheus = prometheus;
+      this.driver = driver;
+    }
+
+    public EmbeddedPrometheus prometheus() {
+      return prometheus;
+    }
+
+    /** Runs every scrape, evaluation and truncation due within {@code duration}, in time order. */
+    public void advance(Duration duration) throws InterruptedException {
+      driver.advance(duration);
+    }
+
+    @Override
+    public void close() {
+      prometheus.close();
+    }
+  }
+
+  /** The parts built from the settings, in the order their work runs when slots coincide. */
+  private static final class Assembly {
+
+    final Storage storage = new MemoryStorage();
+    final List<Recurring> work = new ArrayList<>();
+    private final Settings settings;
+    private final Rules rules;
+    private final Clock clock;
+
+    Assembly(Settings settings, Components components, Clock clock) {
+      this.settings = settings;
+      this.clock = clock;
+      this.rules = components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock);
+      // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
+      work.addAll(components.scrapes(settings.config(), storage, clock));
+      work.addAll(rules.groups());
+      Duration retention = settings.retention();
+      work.add(new Scheduled("retention", TRUNCATION_INTERVAL, Duration.ZERO,
+          at -> storage.truncateBefore(at.minus(retention).toEpochMilli())));
+    }
+
+    ApiServer serve() throws IOException {
+      return ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
+          storage, rules.status(), settings::configYaml, BuildInfo.firedrill(), clock));
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package dev.firedrill.embedded.api;
+
+import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Engine;
+import dev.firedrill.promql.eval.Value;
+import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.promql.model.SeriesSource;
+import dev.firedrill.promql.parse.PromqlParser;
+import java.time.Duration;
+
+/**
+ * What the API asks of PromQL. Parsing is apart from evaluating because Prometheus words their
+ * errors differently ({@code invalid parameter "query": ...} for a parse error of an instant query).
+ */
+public interface QueryEngine {
+
+  /** @throws PromqlException BAD_DATA for text that is not PromQL */
+  Expr parse(String query);
+
+  /** @param timeout the request's {@code timeout}, at most the engine's own */
+  Value instant(Expr expr, long timeMs, Duration timeout);
+
+  Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout);
+
+  /** The PromQL parser and {@link Engine} over {@code source}; a request's timeout shortens the engine's. */
+  static QueryEngine over(SeriesSource source, Engine.Options options) {
+    return new QueryEngine() {
+      @Override
+      public Expr parse(String query) {
+        return PromqlParser.parse(query);
+      }
+
+      @Override
+      public Value instant(Expr expr, long timeMs, Duration timeout) {
+        return engine(timeout).instant(expr, timeMs);
+      }
+
+      @Override
+      public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout) {
+        return engine(timeout).range(expr, startMs, endMs, stepMs);
+      }
+
+      private Engine engine(Duration timeout) {
+        Duration shorter = timeout.compareTo(options.timeout()) < 0 ? timeout : options.timeout();
+        return new Engine(source, new Engine.Options(options.lookbackDelta(), shorter));
+      }
+    };
+  }
+}

@@ -1,0 +1,261 @@
+package dev.firedrill.promql.eval;
+
+import dev.firedrill.promql.ast.AggregateOp;
+import dev.firedrill.promql.fn.Quantiles;
+import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.promql.model.PromqlException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** One aggregation at one step, Prometheus v2.42's arithmetic and group order. */
+final class Aggregation {
+
+  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  private static final double MAX_INT64 = 9223372036854774784.0;
+  private static final double MIN_INT64 = -9223372036854775808.0;
+
+  private final AggregateOp op;
+  private final Set<String> grouping;
+  private final boolean without;
+  private final Map<LabelSet, Group> groups = new HashMap<>();
+  private final List<Group> ordered = new ArrayList<>();
+
+  Aggregation(AggregateOp op, List<String> grouping, boolean without) {
+    this.op = op;
+    this.grouping = new HashSet<>(grouping);
+    this.without = without;
+  }
+
+  /** The labels of a series' group, which also identify the group. */
+  LabelSet groupOf(LabelSet labels) {
+    if (without) {
+      Set<String> drop = new HashSet<>(grouping);
+      drop.add(LabelSet.METRIC_NAME);
+      return labels.drop(drop);
+    }
+    return grouping.isEmpty() ? LabelSet.EMPTY : labels.keep(grouping);
+  }
+
+  /**
+   * @param groupOf each input series' group labels, by series index
+   * @param param topk/bottomk's k or quantile's φ at this step
+   * @param valueLabel count_values' label
+   */
+  void apply(StepVector in, LabelSet[] groupOf, double param, String valueLabel, StepVector out) {
+    groups.clear();
+    ordered.clear();
+    long k = 0;
+    if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
+      if (!(param <= MAX_INT64 && param >= MIN_INT64)) {
+        throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+            "Scalar value " + GoFormat.value(param) + " overflows int64");
+      }
+      k = (long) param;
+      if (k < 1) {
+        return;
+      }
+    }
+    if (op == AggregateOp.COUNT_VALUES && !LABEL_NAME.matcher(valueLabel).matches()) {
+      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+          "invalid label name " + GoFormat.quote(valueLabel));
+    }
+    for (int i = 0; i < in.size; i++) {
+      double v = in.values[i];
+      LabelSet key;
+      if (op == AggregateOp.COUNT_VALUES) {
+        LabelSet metric = in.labels[i].toBuilder().set(valueLabel, GoFormat.plain(v)).build();
+        key = countValuesGroup(metric, valueLabel);
+      } else {
+        key = groupOf[in.series[i]];
+      }
+      Group g = groups.get(key);
+      if (g == null) {
+        g = new Group(key, v, in.labels[i], op);
+        groups.put(key, g);
+        ordered.add(g);
+        continue;
+      }
+      g.add(op, v, in.labels[i], k);
+    }
+    for (Group g : ordered) {
+      switch (op) {
+        case AVG -> out.add(g.labels, g.mean, -1);
+        case COUNT, COUNT_VALUES -> out.add(g.labels, g.count, -1);
+        case STDVAR -> out.add(g.labels, g.value / g.count, -1);
+        case STDDEV -> out.add(g.labels, Math.sqrt(g.value / g.count), -1);
+        case TOPK, BOTTOMK -> {
+          GoSort.sort(g.heapLabels, g.heapValues, g.heapSize, op == AggregateOp.TOPK);
+          for (int j = 0; j < g.heapSize; j++) {
+            out.add(g.heapLabels[j], g.heapValues[j], -1);
+          }
+        }
+        case QUANTILE -> out.add(g.labels, Quantiles.quantile(param, g.heapValues, g.heapSize), -1);
+        default -> out.add(g.labels, g.value, -1);
+      }
+    }
+  }
+
+  private LabelSet countValuesGroup(LabelSet metric, String valueLabel) {
+    if (without) {
+      return groupOf(metric);
+    }
+    Set<String> keep = new HashSet<>(grouping);
+    keep.add(valueLabel);
+    return metric.keep(keep);
+  }
+
+  /** One group's running state; topk/bottomk keep a Go container/heap in the arrays. */
+  private static final class Group {
+    final LabelSet labels;
+    double value;
+    double mean;
+    int count = 1;
+    LabelSet[] heapLabels;
+    double[] heapValues;
+    int heapSize;
+
+    Group(LabelSet labels, double v, LabelSet sampleLabels, AggregateOp op) {
+      this.labels = labels;
+      this.value = v;
+      this.mean = v;
+      switch (op) {
+        case STDVAR, STDDEV -> value = 0;
+        case GROUP -> value = 1;
+        case TOPK, BOTTOMK, QUANTILE -> {
+          heapLabels = new LabelSet[4];
+          heapValues = new double[4];
+          push(sampleLabels, v);
+        }
+        default -> { }
+      }
+    }
+
+    void add(AggregateOp op, double v, LabelSet sampleLabels, long k) {
+      switch (op) {
+        case SUM -> value += v;
+        case AVG -> addToMean(v);
+        case GROUP -> { }
+        case MAX -> {
+          if (value < v || Double.isNaN(value)) {
+            value = v;
+          }
+        }
+        case MIN -> {
+          if (value > v || Double.isNaN(value)) {
+            value = v;
+          }
+        }
+        case COUNT, COUNT_VALUES -> count++;
+        case STDVAR, STDDEV -> {
+          count++;
+          double delta = v - mean;
+          mean += delta / count;
+          value += delta * (v - mean);
+        }
+        case TOPK, BOTTOMK -> offer(op == AggregateOp.BOTTOMK, v, sampleLabels, k);
+        case QUANTILE -> push(sampleLabels, v);
+        default -> throw new IllegalStateException("expected aggregation operator but got " + op);
+      }
+    }
+
+    /** v2.42's running mean, which keeps an infinite mean rather than turn it into NaN. */
+    private void addToMean(double v) {
+      count++;
+      if (Double.isInfinite(mean)) {
+        if (Double.isInfinite(v) && (mean > 0) == (v > 0)) {
+          return;
+        }
+        if (!Double.isInfinite(v) && !Double.isNaN(v)) {
+          return;
+        }
+      }
+      mean += v / count - mean / count;
+    }
+
+    private void offer(boolean bottom, double v, LabelSet sampleLabels, long k) {
+      double top = heapValues[0];
+      boolean replaces = bottom ? top > v : top < v;
+      if (heapSize < k || replaces || Double.isNaN(top)) {
+        if (heapSize == k) {
+          if (k == 1) {
+            heapLabels[0] = sampleLabels;
+            heapValues[0] = v;
+            return;
+          }
+          pop(bottom);
+        }
+        push(sampleLabels, v);
+        up(bottom, heapSize - 1);
+      }
+    }
+
+    private void push(LabelSet sampleLabels, double v) {
+      if (heapSize == heapValues.length) {
+        heapLabels = java.util.Arrays.copyOf(heapLabels, heapSize * 2);
+        heapValues = java.util.Arrays.copyOf(heapValues, heapSize * 2);
+      }
+      heapLabels[heapSize] = sampleLabels;
+      heapValues[heapSize] = v;
+      heapSize++;
+    }
+
+    private boolean less(boolean bottom, int i, int j) {
+      if (Double.isNaN(heapValues[i])) {
+        return true;
+      }
+      return bottom ? heapValues[i] > heapValues[j] : heapValues[i] < heapValues[j];
+    }
+
+    private void pop(boolean bottom) {
+      int n = heapSize - 1;
+      swap(0, n);
+      down(bottom, 0, n);
+      heapSize--;
+    }
+
+    private void up(boolean bottom, int j) {
+      while (true) {
+        int i = (j - 1) / 2;
+        if (i == j || !less(bottom, j, i)) {
+          break;
+        }
+        swap(i, j);
+        j = i;
+      }
+    }
+
+    private void down(boolean bottom, int i0, int n) {
+      int i = i0;
+      while (true) {
+        int j1 = 2 * i + 1;
+        if (j1 >= n || j1 < 0) {
+          break;
+        }
+        int j = j1;
+        int j2 = j1 + 1;
+        if (j2 < n && less(bottom, j2, j1)) {
+          j = j2;
+        }
+        if (!less(bottom, j, i)) {
+          break;
+        }
+        swap(i, j);
+        i = j;
+      }
+    }
+
+    private void swap(int i, int j) {
+      LabelSet l = heapLabels[i];
+      heapLabels[i] = heapLabels[j];
+      heapLabels[j] = l;
+      double v = heapValues[i];
+      heapValues[i] = heapValues[j];
+      heapValues[j] = v;
+    }
+  }
+}

@@ -1,0 +1,327 @@
+package dev.firedrill.promql.eval;
+
+import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.ast.ValueType;
+import dev.firedrill.promql.fn.InstantFunctions;
+import dev.firedrill.promql.fn.LabelFunctions;
+import dev.firedrill.promql.fn.Quantiles;
+import dev.firedrill.promql.fn.RangeFunctions;
+import dev.firedrill.promql.model.LabelSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Function calls: those of a range vector slide a window over each series, the rest work step by
+ * step; the library in {@code promql.fn} computes the values, this class the labels, the
+ * arguments and the functions that are about presence, order or time rather than values.
+ */
+final class Calls {
+
+  private static final Set<String> DATE_FUNCTIONS = Set.of(
+      "days_in_month", "day_of_month", "day_of_week", "day_of_year", "hour", "minute", "month", "year");
+
+  private final Evaluator ev;
+
+  Calls(Evaluator ev) {
+    this.ev = ev;
+  }
+
+  List<Points> call(Expr.Call call) {
+    String name = call.function().name();
+    List<Expr> args = call.args();
+    for (int i = 0; i < args.size(); i++) {
+      Expr a = Evaluator.unwrap(args.get(i));
+      if (a instanceof Expr.MatrixSelector || a instanceof Expr.Subquery) {
+        return rangeFunction(call, i);
+      }
+    }
+    return switch (name) {
+      case "time" -> ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, ts / 1000.0, -1));
+      case "pi" -> ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, Math.PI, -1));
+      case "vector" -> ev.stepwise(List.of(ev.eval(args.get(0))), (in, step, ts, out) ->
+          out.add(LabelSet.EMPTY, in[0].values[0], -1));
+      case "scalar" -> ev.stepwise(List.of(ev.eval(args.get(0))), (in, step, ts, out) ->
+          out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
+      case "absent" -> absent(args.get(0));
+      case "sort", "sort_desc" -> sort(args.get(0), name.equals("sort_desc"));
+      case "timestamp" -> timestamp(args.get(0));
+      case "label_replace" -> labelReplace(args);
+      case "label_join" -> labelJoin(args);
+      case "histogram_quantile" -> histogramQuantile(args);
+      // Native histograms' functions: a float sample is no histogram, so they yield nothing.
+      case "histogram_count", "histogram_sum", "histogram_fraction" -> {
+        args.forEach(a -> ev.eval(a));
+        yield List.of();
+      }
+      default -> {
+        if (DATE_FUNCTIONS.contains(name) && args.isEmpty()) {
+          yield ev.stepwise(List.of(), (in, step, ts, out) ->
+              out.add(LabelSet.EMPTY, InstantFunctions.apply(name, ts / 1000, new double[0]), -1));
+        }
+        if (InstantFunctions.isElementwise(name)) {
+          yield elementwise(name, args);
+        }
+        throw Evaluator.error("function " + name + " is not supported");
+      }
+    };
+  }
+
+  private static String string(Expr e) {
+    return ((Expr.StringLiteral) Evaluator.unwrap(e)).value();
+  }
+
+  /** Each sample on its own through the library, the name dropped; scalar arguments follow the vector. */
+  private List<Points> elementwise(String name, List<Expr> args) {
+    List<List<Points>> inputs = new ArrayList<>();
+    for (Expr a : args) {
+      inputs.add(ev.eval(a));
+    }
+    LabelSet[] dropped = dropNames(inputs.get(0));
+    double[] scalars = new double[args.size() - 1];
+    boolean clamp = name.equals("clamp");
+    return ev.stepwise(inputs, (in, step, ts, out) -> {
+      for (int j = 0; j < scalars.length; j++) {
+        scalars[j] = in[j + 1].values[0];
+      }
+      // clamp with max below min has no answer, and Prometheus gives no samples rather than NaN.
+      if (clamp && scalars[1] < scalars[0]) {
+        return;
+      }
+      StepVector v = in[0];
+      for (int i = 0; i < v.size; i++) {
+        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), v.series[i]);
+      }
+    });
+  }
+
+  private static LabelSet[] dropNames(List<Points> series) {
+    LabelSet[] dropped = new LabelSet[series.size()];
+    for (int i = 0; i < dropped.length; i++) {
+      dropped[i] = series.get(i).labels.withoutMetricName();
+    }
+    return dropped;
+  }
+
+  private List<Points> absent(Expr arg) {
+    LabelSet labels = Evaluator.absentLabels(arg);
+    return ev.stepwise(List.of(ev.eval(arg)), (in, step, ts, out) -> {
+      if (in[0].size == 0) {
+        out.add(labels, 1, -1);
+      }
+    });
+  }
+
+  private List<Points> sort(Expr arg, boolean descending) {
+    return ev.stepwise(List.of(ev.eval(arg)), (in, step, ts, out) -> {
+      for (int i = 0; i < in[0].size; i++) {
+        out.add(in[0].labels[i], in[0].values[i], -1);
+      }
+      GoSort.sort(out.labels, out.values, out.size, descending);
+    });
+  }
+
+  /** A selector's own sample times; for any other argument the evaluation time, as Prometheus does. */
+  private List<Points> timestamp(Expr arg) {
+    Expr a = Evaluator.unwrap(arg);
+    if (a instanceof Expr.VectorSelector vs) {
+      List<Points> times = ev.vectorSelector(vs, true);
+      LabelSet[] dropped = dropNames(times);
+      return ev.stepwise(List.of(times), (in, step, ts, out) -> {
+        for (int i = 0; i < in[0].size; i++) {
+          out.add(dropped[in[0].series[i]], in[0].values[i], in[0].series[i]);
+        }
+      });
+    }
+    List<Points> input = ev.eval(arg);
+    LabelSet[] dropped = dropNames(input);
+    return ev.stepwise(List.of(input), (in, step, ts, out) -> {
+      for (int i = 0; i < in[0].size; i++) {
+        out.add(dropped[in[0].series[i]], ts / 1000.0, in[0].series[i]);
+      }
+    });
+  }
+
+  private List<Points> labelReplace(List<Expr> args) {
+    String dst = string(args.get(1));
+    String replacement = string(args.get(2));
+    String src = string(args.get(3));
+    String regex = string(args.get(4));
+    List<Points> input = ev.eval(args.get(0));
+    // Prometheus checks the regex and the destination before the first sample, even with none.
+    LabelFunctions.replace(LabelSet.EMPTY, dst, replacement, src, regex);
+    LabelSet[] relabelled = new LabelSet[input.size()];
+    for (int i = 0; i < relabelled.length; i++) {
+      relabelled[i] = LabelFunctions.replace(input.get(i).labels, dst, replacement, src, regex);
+    }
+    return relabel(input, relabelled);
+  }
+
+  private List<Points> labelJoin(List<Expr> args) {
+    String dst = string(args.get(1));
+    String separator = string(args.get(2));
+    String[] sources = new String[args.size() - 3];
+    for (int i = 3; i < args.size(); i++) {
+      sources[i - 3] = string(args.get(i));
+    }
+    List<Points> input = ev.eval(args.get(0));
+    LabelFunctions.join(LabelSet.EMPTY, dst, separator, sources);
+    LabelSet[] relabelled = new LabelSet[input.size()];
+    for (int i = 0; i < relabelled.length; i++) {
+      relabelled[i] = LabelFunctions.join(input.get(i).labels, dst, separator, sources);
+    }
+    return relabel(input, relabelled);
+  }
+
+  private List<Points> relabel(List<Points> input, LabelSet[] labels) {
+    return ev.stepwise(List.of(input), (in, step, ts, out) -> {
+      for (int i = 0; i < in[0].size; i++) {
+        out.add(labels[in[0].series[i]], in[0].values[i], in[0].series[i]);
+      }
+    });
+  }
+
+  /** Classic histograms: buckets grouped by all labels but {@code le}; the result drops the name too. */
+  private List<Points> histogramQuantile(List<Expr> args) {
+    List<Points> phi = ev.eval(args.get(0));
+    List<Points> buckets = ev.eval(args.get(1));
+    LabelSet[] groupOf = new LabelSet[buckets.size()];
+    LabelSet[] outLabels = new LabelSet[buckets.size()];
+    Double[] upperBound = new Double[buckets.size()];
+    Set<String> le = Set.of("le");
+    Set<String> excluded = Set.of("le", LabelSet.METRIC_NAME);
+    for (int i = 0; i < groupOf.length; i++) {
+      LabelSet l = buckets.get(i).labels;
+      groupOf[i] = l.drop(le);
+      outLabels[i] = l.drop(excluded);
+      upperBound[i] = GoFloat.parse(l.get("le"));
+    }
+    Map<LabelSet, Histogram> groups = new LinkedHashMap<>();
+    return ev.stepwise(List.of(phi, buckets), (in, step, ts, out) -> {
+      groups.clear();
+      StepVector v = in[1];
+      for (int i = 0; i < v.size; i++) {
+        int s = v.series[i];
+        if (upperBound[s] == null) {
+          continue;
+        }
+        groups.computeIfAbsent(groupOf[s], k -> new Histogram(outLabels[s])).add(upperBound[s], v.values[i]);
+      }
+      double q = in[0].values[0];
+      for (Histogram h : groups.values()) {
+        out.add(h.labels, Quantiles.histogramQuantile(q, h.bounds, h.counts, h.n), -1);
+      }
+    });
+  }
+
+  private static final class Histogram {
+    final LabelSet labels;
+    double[] bounds = new double[8];
+    double[] counts = new double[8];
+    int n;
+
+    Histogram(LabelSet labels) {
+      this.labels = labels;
+    }
+
+    void add(double bound, double count) {
+      if (n == bounds.length) {
+        bounds = java.util.Arrays.copyOf(bounds, n * 2);
+        counts = java.util.Arrays.copyOf(counts, n * 2);
+      }
+      bounds[n] = bound;
+      counts[n] = count;
+      n++;
+    }
+  }
+
+  /**
+   * A function of a range vector: for each series, the window {@code [ref - range, ref]} of every
+   * step (ref = step time, or the {@code @} time, less the offset) slides along the samples read
+   * once; scalar arguments are evaluated at every step.
+   */
+  private List<Points> rangeFunction(Expr.Call call, int matrixIndex) {
+    String name = call.function().name();
+    List<Expr> args = call.args();
+    List<List<Points>> scalarArgs = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      if (i != matrixIndex) {
+        scalarArgs.add(ev.eval(args.get(i)));
+      }
+    }
+    Expr arg = Evaluator.unwrap(args.get(matrixIndex));
+    List<Points> series;
+    long range;
+    long offset;
+    Long at;
+    if (arg instanceof Expr.MatrixSelector ms) {
+      series = ev.selectRange(ms);
+      range = ms.rangeMs();
+      offset = ms.selector().offsetMs();
+      at = ev.atTime(ms.selector().at());
+    } else {
+      Expr.Subquery sq = (Expr.Subquery) arg;
+      series = ev.subquery(sq);
+      range = sq.rangeMs();
+      offset = sq.offsetMs();
+      at = ev.atTime(sq.at());
+    }
+    boolean absent = name.equals("absent_over_time");
+    boolean[] present = new boolean[ev.steps];
+    double[] scalars = new double[scalarArgs.size()];
+    List<Points> result = new ArrayList<>();
+    Set<LabelSet> seen = new HashSet<>();
+    for (Points s : series) {
+      ev.query.checkDeadline();
+      LabelSet labels = name.equals("last_over_time") ? s.labels : s.labels.withoutMetricName();
+      Points out = new Points(labels, absent ? 1 : ev.steps);
+      int from = 0;
+      int to = 0;
+      for (int step = 0; step < ev.steps; step++) {
+        long ts = ev.stepTime(step);
+        long ref = (at != null ? at : ts) - offset;
+        while (to < s.n && s.t[to] <= ref) {
+          to++;
+        }
+        while (from < to && s.t[from] < ref - range) {
+          from++;
+        }
+        if (from == to) {
+          continue;
+        }
+        if (absent) {
+          present[step] = true;
+          continue;
+        }
+        for (int j = 0; j < scalars.length; j++) {
+          scalars[j] = scalarArgs.get(j).get(0).v[step];
+        }
+        OptionalDouble value = RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
+        if (value.isPresent()) {
+          out.add(ts, value.getAsDouble());
+        }
+      }
+      if (out.n > 0) {
+        if (!seen.add(labels)) {
+          throw Evaluator.error("vector cannot contain metrics with the same labelset");
+        }
+        result.add(out);
+      }
+    }
+    return absent ? absentOverTime(present, arg) : result;
+  }
+
+  private List<Points> absentOverTime(boolean[] present, Expr arg) {
+    Points out = new Points(Evaluator.absentLabels(arg), ev.steps);
+    for (int step = 0; step < ev.steps; step++) {
+      if (!present[step]) {
+        out.add(ev.stepTime(step), 1);
+      }
+    }
+    return out.n > 0 ? List.of(out) : List.of();
+  }
+}

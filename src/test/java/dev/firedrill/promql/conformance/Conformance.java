@@ -1,0 +1,71 @@
+package dev.firedrill.promql.conformance;
+
+import dev.firedrill.promql.model.LabelSet;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/** Runs Prometheus's test scripts from {@code ../shared/promqltest/} (read in place, never copied). */
+final class Conformance {
+
+  static final Path ROOT = Path.of("..", "shared", "promqltest");
+
+  /** One case's outcome: null failure when it passed. */
+  record Outcome(Script.Eval eval, String failure) {}
+
+  private Conformance() {}
+
+  /** The directory, or the test is failed (on CI) or skipped (elsewhere) with the reason. */
+  static Path directory(String version) {
+    Path dir = ROOT.resolve(version);
+    if (!Files.isDirectory(dir)) {
+      String reason = "PromQL test data missing: " + dir.toAbsolutePath().normalize()
+          + " (Prometheus's test files, see ../shared/promqltest/README.md)";
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail(reason);
+      }
+      Assumptions.abort(reason);
+    }
+    return dir;
+  }
+
+  static List<Path> files(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().endsWith(".test")).sorted().toList();
+    }
+  }
+
+  /** Every eval of the file, run in order against the series loaded before it. */
+  static List<Outcome> run(Path file) throws IOException {
+    String name = file.getFileName().toString();
+    List<Script.Command> commands = Script.parse(name, Files.readString(file));
+    MemorySeriesSource source = new MemorySeriesSource();
+    CaseRunner runner = new CaseRunner(source);
+    List<Outcome> outcomes = new ArrayList<>();
+    for (Script.Command command : commands) {
+      if (command instanceof Script.Clear) {
+        source.clear();
+      } else if (command instanceof Script.Load load) {
+        for (SeriesLine s : load.series()) {
+          load(source, s.labels(), s.values(), load.intervalMs());
+        }
+      } else if (command instanceof Script.Eval eval) {
+        outcomes.add(new Outcome(eval, runner.run(eval)));
+      }
+    }
+    return outcomes;
+  }
+
+  private static void load(MemorySeriesSource source, LabelSet labels, List<Double> values, long interval) {
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i) != null) {
+        source.add(labels, i * interval, values.get(i));
+      }
+    }
+  }
+}
