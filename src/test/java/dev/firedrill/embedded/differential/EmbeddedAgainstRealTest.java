@@ -80,9 +80,12 @@ class EmbeddedAgainstRealTest {
     try (GeneratedExporter exporter = GeneratedExporter.start(() -> clock.now().toEpochMilli());
         RealPrometheus real = RealPrometheus.start(List.of(exporter.target()), List.of(RULES));
         EmbeddedPrometheus embedded = startEmbedded(exporter.target())) {
-      // Ten steps in both: every query below reads at most the last eight whole steps, which both hold.
-      awaitSteps(real.url(), 10);
-      awaitSteps(embedded.url(), 10);
+      // Data from the next step on, once both scrape: then both hold the very same samples.
+      awaitAnswer(real.url(), "up", 1);
+      awaitAnswer(embedded.url(), "up", 1);
+      exporter.startData();
+      awaitAnswer(real.url(), "count_over_time(diff_temperature{sensor=\"1\"}[1m])", 8);
+      awaitAnswer(embedded.url(), "count_over_time(diff_temperature{sensor=\"1\"}[1m])", 8);
       long step = clock.now().toEpochMilli() / GeneratedExporter.STEP_MS - 2;
       String at = seconds(step * GeneratedExporter.STEP_MS + 1_000);
       String start = seconds((step - 3) * GeneratedExporter.STEP_MS);
@@ -125,20 +128,20 @@ class EmbeddedAgainstRealTest {
         new StandardComponents(Duration.ofSeconds(1)), clock);
   }
 
-  /** Waits until the server holds {@code steps} samples of a series the exporter changes every step. */
-  private void awaitSteps(URI server, int steps) throws Exception {
-    String path = "/api/v1/query?query=" + encode("count_over_time(diff_temperature{sensor=\"1\"}[1m])");
+  /** Waits until {@code query} answers one sample of at least {@code atLeast}. */
+  private void awaitAnswer(URI server, String query, double atLeast) throws Exception {
+    String path = "/api/v1/query?query=" + encode(query);
     long deadline = clock.nanoTime() + Duration.ofSeconds(60).toNanos();
     String last = "";
     while (clock.nanoTime() < deadline) {
       last = get(server, path).body();
       JsonNode result = JSON.readTree(last).path("data").path("result");
-      if (result.size() == 1 && result.get(0).path("value").get(1).asDouble() >= steps) {
+      if (result.size() == 1 && result.get(0).path("value").get(1).asDouble() >= atLeast) {
         return;
       }
       clock.sleep(Duration.ofMillis(500));
     }
-    throw new AssertionError(server + " did not hold " + steps + " steps within 60 s; last answer: " + last);
+    throw new AssertionError(server + ": " + query + " did not reach " + atLeast + " within 60 s; last answer: " + last);
   }
 
   private void compare(List<String> differences, URI real, URI embedded, String path) throws Exception {
