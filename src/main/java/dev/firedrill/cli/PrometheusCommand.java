@@ -1,6 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.embedded.EmbeddedPrometheus;
+import dev.firedrill.embedded.StandardComponents;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
@@ -44,6 +45,10 @@ final class PrometheusCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   private final EmbeddedPrometheus.Components components;
+
+  PrometheusCommand() {
+    this(new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY));
+  }
 
   PrometheusCommand(EmbeddedPrometheus.Components components) {
     this.components = components;

@@ -45,8 +45,8 @@ class PrometheusCommandTest {
       @Override
       public EmbeddedPrometheus.Rules rules(dev.firedrill.embedded.config.Config config,
           dev.firedrill.embedded.storage.Storage storage, dev.firedrill.promql.eval.Engine engine,
-          dev.firedrill.time.Clock clock) {
-        return new EmbeddedPrometheus.Rules(List.of(), List::of);
+          dev.firedrill.time.Clock clock, URI externalUrl) {
+        return new EmbeddedPrometheus.Rules(List.of(), List::of, () -> {});
       }
     };
     CommandLine line = Main.commandLine();

@@ -75,7 +75,7 @@ class EmbeddedPrometheusTest {
     }
 
     @Override
-    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock) {
+    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
       Scheduled group = new Scheduled("group", config.global().evaluationInterval(), Duration.ZERO, at -> {
         synchronized (ran) {
           ran.add("rules@" + at.getEpochSecond() % 100);
@@ -83,7 +83,7 @@ class EmbeddedPrometheusTest {
         storage.append(LabelSet.of("__name__", "evaluated"), at.toEpochMilli(), 1);
       });
       GroupSnapshot status = new GroupSnapshot("group", "rules.yml", List.of(), 10, 0, 0, Optional.empty());
-      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status));
+      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status), () -> {});
     }
   }
 

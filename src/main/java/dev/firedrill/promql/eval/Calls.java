@@ -1,7 +1,6 @@
 package dev.firedrill.promql.eval;
 
 import dev.firedrill.promql.ast.Expr;
-import dev.firedrill.promql.ast.ValueType;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
 import dev.firedrill.promql.fn.Quantiles;
@@ -271,6 +270,9 @@ final class Calls {
       at = ev.atTime(sq.at());
     }
     boolean absent = name.equals("absent_over_time");
+    if (!absent && !RangeFunctions.isRangeFunction(name)) {
+      throw Evaluator.error("function " + name + " is not supported");
+    }
     boolean[] present = new boolean[ev.steps];
     double[] scalars = new double[scalarArgs.size()];
     List<Points> result = new ArrayList<>();

@@ -507,12 +507,8 @@ final class Parser {
 
   private Expr parseRangeOrSubquery(Expr expr) {
     Token open = next();
-    Token rangeToken = peek();
-    if (rangeToken.type() != TokenType.DURATION) {
-      throw unexpected(rangeToken, "subquery selector", "duration");
-    }
-    next();
-    long range = duration(rangeToken);
+    // Right after '[' the lexer reads a duration or fails.
+    long range = duration(next());
     int start = positions.start(expr);
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {

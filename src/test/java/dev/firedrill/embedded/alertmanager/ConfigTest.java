@@ -117,6 +117,12 @@ class ConfigTest {
   }
 
   @Test
+  void aFileWithoutReceiversHasNoneToRouteTo() {
+    assertThat(refusal(ROUTE)).isEqualTo("alertmanager.yml: /route/receiver: undefined receiver \"a\" (the file "
+        + "defines no receivers; expected a receivers section) (line 2, column 3)");
+  }
+
+  @Test
   void timeIntervalsOnRoutesAreRefused() {
     assertThat(refusal("""
         route:

@@ -1,0 +1,246 @@
+package dev.firedrill.simulate;
+
+import dev.firedrill.alerting.receiver.ReceiverConfig;
+import dev.firedrill.alerting.receiver.WebhookReceiver;
+import dev.firedrill.embedded.EmbeddedPrometheus;
+import dev.firedrill.embedded.alertmanager.VirtualAlertmanager;
+import dev.firedrill.embedded.alertmanager.alert.Alert;
+import dev.firedrill.embedded.alertmanager.api.ApiServer;
+import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
+import dev.firedrill.embedded.alertmanager.webhook.HttpSender;
+import dev.firedrill.embedded.alertmanager.webhook.SendResult;
+import dev.firedrill.embedded.alertmanager.webhook.Sender;
+import dev.firedrill.embedded.config.Config;
+import dev.firedrill.embedded.config.RuleFileGlob;
+import dev.firedrill.embedded.config.ScrapeConfig;
+import dev.firedrill.embedded.drive.Recurring;
+import dev.firedrill.embedded.notify.AlertSink;
+import dev.firedrill.embedded.notify.OutgoingAlert;
+import dev.firedrill.embedded.rules.EngineRuleQuery;
+import dev.firedrill.embedded.rules.RuleFileLoader;
+import dev.firedrill.embedded.rules.RuleManager;
+import dev.firedrill.embedded.scrape.ScrapeTarget;
+import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promql.eval.Engine;
+import dev.firedrill.time.Clock;
+import dev.firedrill.time.VirtualClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The lab's observability stack on one virtual clock: the embedded Prometheus scraping the model
+ * and evaluating the real rule files, the embedded Alertmanager with the real route tree, and a
+ * webhook receiver on loopback that every webhook reaches. {@link #clock()} is the drill's clock:
+ * sleeping on it runs every scrape, evaluation, notification and flush due meanwhile, in order.
+ */
+public final class SimulatedStack implements AutoCloseable {
+
+  /** As the lab runs Prometheus ({@code --rules.alert.resend-delay=1s}). */
+  static final Duration RESEND_DELAY = Duration.ofSeconds(1);
+
+  /** An evaluation's alerts on their way to Alertmanager, sent at the evaluation's instant. */
+  private record Sent(Instant at, List<OutgoingAlert> alerts) {}
+
+  private final VirtualClock prometheusClock;
+  private final LabMetrics metrics;
+  private final EmbeddedPrometheus.Simulation prometheus;
+  private final VirtualAlertmanager alertmanager;
+  private final ApiServer alertmanagerApi;
+  private final WebhookReceiver receiver;
+  private final List<Sent> outbox;
+  private final Clock drillClock = new DrillClock();
+
+  private SimulatedStack(VirtualClock prometheusClock, LabMetrics metrics, EmbeddedPrometheus.Simulation prometheus,
+      VirtualAlertmanager alertmanager, ApiServer alertmanagerApi, WebhookReceiver receiver, List<Sent> outbox) {
+    this.prometheusClock = prometheusClock;
+    this.metrics = metrics;
+    this.prometheus = prometheus;
+    this.alertmanager = alertmanager;
+    this.alertmanagerApi = alertmanagerApi;
+    this.receiver = receiver;
+    this.outbox = outbox;
+  }
+
+  /**
+   * Assembles the stack at {@code start}; nothing is scraped until the clock moves.
+   *
+   * @param events a line for each webhook Alertmanager could not deliver
+   */
+  public static SimulatedStack start(Config prometheusConfig, String prometheusYaml, AlertmanagerConfig routes,
+      LabModel model, Instant start, Consumer<String> events) {
+    VirtualClock clock = new VirtualClock(start);
+    LabMetrics metrics = new LabMetrics(model, start);
+    List<Sent> outbox = new ArrayList<>();
+    ToReceiver sender = new ToReceiver();
+    VirtualAlertmanager alertmanager = VirtualAlertmanager.start(routes, start, sender, SIMULATED_ALERTMANAGER, events);
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      // Stamped on Alertmanager's clock, which is at the flush that sends while the webhook arrives.
+      WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults().withListen("127.0.0.1:0"),
+          alertmanager.clock());
+      opened.add(receiver);
+      sender.to(receiver.url());
+      ApiServer api = ApiServer.start(alertmanager, new InetSocketAddress("127.0.0.1", 0));
+      opened.add(api);
+      EmbeddedPrometheus.Simulation prometheus = EmbeddedPrometheus.simulate(
+          EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0),
+          new Components(metrics, alerts -> outbox.add(new Sent(clock.now(), alerts))), clock);
+      return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver, outbox);
+    } catch (IOException | RuntimeException e) {
+      opened.forEach(SimulatedStack::closeQuietly);
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("cannot serve the simulated stack's APIs on loopback: " + io.getMessage(), io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** The drill's clock: the virtual now; sleeping on it advances the whole stack. */
+  public Clock clock() {
+    return drillClock;
+  }
+
+  public LabMetrics metrics() {
+    return metrics;
+  }
+
+  /** The embedded Prometheus's API; its queries default to the virtual now. */
+  public URI prometheusUrl() {
+    return prometheus.prometheus().url();
+  }
+
+  public URI alertmanagerUrl() {
+    return alertmanagerApi.url();
+  }
+
+  /** Where every webhook of the route tree arrives, whatever host its URL names. */
+  public WebhookReceiver receiver() {
+    return receiver;
+  }
+
+  /**
+   * Runs everything due within {@code duration}: Prometheus's scrapes and evaluations first, then
+   * Alertmanager up to each evaluation that sent alerts, which it takes at that instant, then on to
+   * the end. Prometheus never reads what Alertmanager does, so this order loses nothing.
+   */
+  public synchronized void advance(Duration duration) throws InterruptedException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new InterruptedException("interrupted before advancing the simulation");
+    }
+    Instant target = prometheusClock.now().plus(duration);
+    prometheus.advance(duration);
+    List<Sent> sent = List.copyOf(outbox);
+    outbox.clear();
+    for (Sent batch : sent) {
+      alertmanagerTo(batch.at());
+      alertmanager.put(batch.alerts().stream().map(a -> new Alert(new TreeMap<>(a.labels()),
+          new TreeMap<>(a.annotations()), a.startsAt(), a.endsAt(), a.generatorUrl(), batch.at(), false)).toList());
+    }
+    alertmanagerTo(target);
+  }
+
+  private void alertmanagerTo(Instant at) throws InterruptedException {
+    Duration gap = Duration.between(alertmanager.clock().now(), at);
+    if (!gap.isNegative()) {
+      alertmanager.advance(gap);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      prometheus.close();
+    } finally {
+      closeQuietly(alertmanagerApi);
+      receiver.close();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // Closing on a failed start: the first failure is the one worth reporting.
+    }
+  }
+
+  static final String SIMULATED_ALERTMANAGER = "http://127.0.0.1/simulated-alertmanager";
+
+  private final class DrillClock implements Clock {
+    @Override
+    public Instant now() {
+      return prometheusClock.now();
+    }
+
+    @Override
+    public long nanoTime() {
+      return prometheusClock.nanoTime();
+    }
+
+    @Override
+    public void sleep(Duration duration) throws InterruptedException {
+      advance(duration);
+    }
+  }
+
+  /** Posts each webhook to the receiver, keeping the path its URL names (the path names the team). */
+  private static final class ToReceiver implements Sender {
+    private final HttpSender http = new HttpSender();
+    private volatile URI receiver;
+
+    void to(URI url) {
+      receiver = url;
+    }
+
+    @Override
+    public SendResult send(URI url, byte[] json, Duration timeout) throws InterruptedException {
+      try {
+        URI moved = new URI(receiver.getScheme(), receiver.getAuthority(), url.getPath(), url.getQuery(), null);
+        return http.send(moved, json, timeout);
+      } catch (URISyntaxException e) {
+        return new SendResult.Failed("webhook URL " + url + " cannot be moved to the receiver: " + e.getMessage());
+      }
+    }
+  }
+
+  /** The embedded Prometheus's parts over the model: simulated scrapes and the real rule files. */
+  private record Components(LabMetrics metrics, AlertSink sink)
+      implements EmbeddedPrometheus.Components {
+
+    @Override
+    public List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock) {
+      List<Recurring> work = new ArrayList<>();
+      for (ScrapeConfig job : config.scrapeConfigs()) {
+        ScrapeTarget.of(job).forEach(target -> work.add(new SimulatedScrape(target, metrics, storage)));
+      }
+      return work;
+    }
+
+    @Override
+    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock) {
+      List<Path> files = new ArrayList<>();
+      for (String pattern : config.ruleFiles()) {
+        try {
+          files.addAll(RuleFileGlob.expand(pattern));
+        } catch (IOException e) {
+          throw new UncheckedIOException("rule_files " + pattern + ": " + e.getMessage(), e);
+        }
+      }
+      RuleManager.Options options = new RuleManager.Options(config.global().evaluationInterval().toMillis(),
+          RESEND_DELAY.toMillis(), config.global().externalLabels().toMap(), "http://127.0.0.1/simulated-prometheus");
+      RuleWork work = new RuleWork(new RuleManager(RuleFileLoader.withPromql().load(files), options,
+          new EngineRuleQuery(engine), storage, sink, clock::nanoTime), clock.now());
+      return new EmbeddedPrometheus.Rules(List.of(work), work::status);
+    }
+  }
+}
