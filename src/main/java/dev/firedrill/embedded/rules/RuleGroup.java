@@ -71,22 +71,6 @@ final class RuleGroup {
     return rules;
   }
 
-  String name() {
-    return spec.name();
-  }
-
-  String file() {
-    return spec.file();
-  }
-
-  long intervalMs() {
-    return intervalMs;
-  }
-
-  long offsetMs() {
-    return schedule.offsetMs();
-  }
-
   /** Evaluates every rule at {@code timeMs}; {@code startedMs} is the wall-clock start for the API. */
   void evaluate(long timeMs, long startedMs, RuleQuery query, Appender appender, AlertSink sink,
       long resendDelayMs, LongSupplier nanoTime) {

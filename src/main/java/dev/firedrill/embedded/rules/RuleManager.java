@@ -1,13 +1,9 @@
 package dev.firedrill.embedded.rules;
 
-import dev.firedrill.embedded.drive.Recurring;
-import dev.firedrill.embedded.drive.Scheduled;
 import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.storage.Appender;
-import dev.firedrill.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +13,8 @@ import java.util.function.LongSupplier;
 /**
  * The embedded Prometheus's rule groups, evaluated when the caller says what time it is: with
  * {@link #evaluateDue} and {@link #nextDueMs} a virtual clock runs an hour of rules in
- * milliseconds; {@link #recurring} hands the groups to the embedded Prometheus's drivers, which run
- * them in real time or on a virtual clock.
+ * milliseconds, and the embedded Prometheus's real-time driver calls the same methods as its clock
+ * reaches {@link #nextDueMs}.
  */
 public final class RuleManager {
 
@@ -91,21 +87,6 @@ public final class RuleManager {
       }
     }
     return evaluated;
-  }
-
-  /**
-   * One piece of scheduled work per group, on the group's interval and offset; each run evaluates
-   * the group at its slot and reads {@code clock} for the wall-clock start the API reports.
-   */
-  public List<Recurring> recurring(Clock clock) {
-    List<Recurring> out = new ArrayList<>();
-    for (RuleGroup group : groups) {
-      out.add(new Scheduled("rule group " + group.name() + " (" + group.file() + ")",
-          Duration.ofMillis(group.intervalMs()), Duration.ofMillis(group.offsetMs()),
-          at -> group.evaluate(at.toEpochMilli(), clock.now().toEpochMilli(), query, appender, sink,
-              options.resendDelayMs(), nanoTime)));
-    }
-    return out;
   }
 
   /** When the next group is due; {@link Long#MIN_VALUE} before the first {@link #evaluateDue}. */

@@ -3,7 +3,6 @@ package dev.firedrill.embedded.rules;
 import static dev.firedrill.embedded.rules.RuleHarness.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import dev.firedrill.promql.eval.Value;
@@ -12,7 +11,6 @@ import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.promql.model.StoredSeries;
-import dev.firedrill.time.TestClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -145,21 +143,6 @@ class RuleGroupTest {
     GroupSnapshot group = rules.manager.groups().get(0);
     assertThat(group.lastEvaluation()).contains(Instant.ofEpochMilli(first + 3 * 15_000 + 7));
     assertThat(group.interval()).isEqualTo(15.0);
-  }
-
-  @Test
-  void asRecurringWorkEachGroupRunsOnTheSameSlotsAndReportsTheClocksStart() throws Exception {
-    RuleHarness rules = new RuleHarness(RULES, OPTIONS);
-    rules.answer("job:errors:rate5m", t -> List.of(sample(3, "job", "api")));
-    TestClock clock = new TestClock(Instant.ofEpochMilli(START + 20_000));
-    List<Recurring> work = rules.manager.recurring(clock);
-    assertThat(work).extracting(Recurring::name)
-        .containsExactly("rule group sli (rules.yml)");
-    Instant slot = work.get(0).nextAtOrAfter(Instant.ofEpochMilli(START));
-    assertThat(slot.toEpochMilli()).isEqualTo(rules.start(START));
-    work.get(0).run(slot);
-    assertThat(rules.series("job:errors:rate5m").get(0).timestamps()[0]).isEqualTo(slot.toEpochMilli());
-    assertThat(rules.manager.groups().get(0).lastEvaluation()).contains(Instant.ofEpochMilli(START + 20_000));
   }
 
   @Test
