@@ -37,7 +37,7 @@ final class LabStackOptions {
           + " is not usable (expected auto, real or embedded)", ExitCode.INVALID);
     };
     try {
-      return StackChoice.choose(mode, System.getenv(), embeddedCommand());
+      return StackChoice.choose(mode, System.getenv(), firedrillCommand());
     } catch (IllegalArgumentException e) {
       throw LabOptions.refused(command, e);
     }
@@ -45,19 +45,7 @@ final class LabStackOptions {
 
   /** How the lab starts its own JVM components: this installation's java and classes. */
   static List<String> firedrillCommand() {
-    return firedrill("-Xmx128m");
-  }
-
-  /**
-   * How the lab starts the embedded Prometheus and Alertmanager: with room for the two hours of
-   * samples the Prometheus keeps in memory, which a {@code lab up} left running for hours fills.
-   */
-  static List<String> embeddedCommand() {
-    return firedrill("-Xmx512m");
-  }
-
-  private static List<String> firedrill(String maxHeap) {
-    return WorkerLauncher.current().command(List.of(maxHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+    return WorkerLauncher.current().command(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
         Main.class, List.of());
   }
 }
