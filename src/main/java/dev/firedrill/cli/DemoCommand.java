@@ -5,8 +5,10 @@ import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.Sli;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.StackChoice;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "demo", description = "Start the lab on free loopback ports (payments, the fault proxy, checkout, "
-    + "open-loop load, the real Prometheus and Alertmanager), run a fixture drill end to end, print its verdict "
+    + "open-loop load, Prometheus and Alertmanager: the real ones when installed, else embedded), run a fixture drill end to end, print its verdict "
     + "and journal, and stop everything (on Ctrl-C too). Exits with the drill's exit code.")
 final class DemoCommand implements Callable<Integer> {
 
@@ -45,11 +47,12 @@ final class DemoCommand implements Callable<Integer> {
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
+  private static final Duration SETTLE = Duration.ofSeconds(45);
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    Path prometheus = lab.prometheus();
-    Path alertmanager = lab.alertmanager();
+    StackChoice choice = lab.stack("demo");
     Experiment original = Wiring.load(experimentFile);
     Path workDir = (dir != null ? dir : Path.of("journals", "demo-" + RunCommand.STAMP.format(Instant.now())))
         .toAbsolutePath();
@@ -58,12 +61,14 @@ final class DemoCommand implements Callable<Integer> {
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, workDir,
         LabStackOptions.firedrillCommand(), lab.rate, Duration.ofHours(1), Optional.of(original.id()), false);
 
+    choice.lines().forEach(line -> out.println("demo: " + line));
     out.println("demo: starting the lab in " + workDir);
     out.flush();
-    try (LabStack stack = startLab(settings, prometheus, alertmanager, out)) {
+    try (LabStack stack = startLab(settings, choice, out)) {
       Path file = Files.writeString(workDir.resolve(experimentFile.getFileName()),
           ports.rewrite(Files.readString(experimentFile)));
       Experiment experiment = Wiring.load(file);
+      awaitSteadyState(stack, experiment, out);
       out.println();
       out.println("demo: firedrill run " + file);
       out.flush();
@@ -86,10 +91,43 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static LabStack startLab(LabStack.Settings settings, Path prometheus, Path alertmanager, PrintWriter out)
+  /**
+   * Waits, at most {@link #SETTLE} in all, until each of the drill's steady-state SLIs is within its
+   * bounds. When traffic first shows, the lab's first seconds (every JVM cold, on a busy machine
+   * orders pending and a p99 near a second) are still in the SLIs' 5 s windows, and a drill started
+   * then does not run. Not settled in time, the drill runs anyway and its own check decides.
+   */
+  private static void awaitSteadyState(LabStack stack, Experiment experiment, PrintWriter out)
+      throws InterruptedException {
+    out.println("demo: waiting for checkout's steady state (the drill's SLIs within their bounds)");
+    out.flush();
+    Clock clock = Clock.system();
+    long deadline = clock.nanoTime() + SETTLE.toNanos();
+    try {
+      for (Sli sli : experiment.steadyState().slis()) {
+        stack.awaitQuery(withinBounds(sli), Duration.ofNanos(Math.max(0, deadline - clock.nanoTime())));
+      }
+    } catch (IllegalStateException e) {
+      out.println("demo: not settled within " + SETTLE.toSeconds() + "s, the drill's own check decides: " + e.getMessage());
+    }
+  }
+
+  /** A PromQL filter that answers a sample only while {@code sli} is within its bounds. */
+  static String withinBounds(Sli sli) {
+    String filter = "(" + sli.query() + ")";
+    if (sli.min().isPresent()) {
+      filter = "(" + filter + " >= " + sli.min().getAsDouble() + ")";
+    }
+    if (sli.max().isPresent()) {
+      filter = "(" + filter + " <= " + sli.max().getAsDouble() + ")";
+    }
+    return filter;
+  }
+
+  private static LabStack startLab(LabStack.Settings settings, StackChoice choice, PrintWriter out)
       throws InterruptedException {
     try {
-      return LabStack.start(settings, prometheus, alertmanager, Clock.system(), line -> {
+      return LabStack.start(settings, choice.prometheus(), choice.alertmanager(), Clock.system(), line -> {
         out.println("demo: " + line);
         out.flush();
       });

@@ -1,13 +1,12 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.fault.WorkerLauncher;
-import dev.firedrill.lab.stack.LocalAlertmanager;
-import dev.firedrill.lab.stack.LocalPrometheus;
+import dev.firedrill.lab.stack.StackChoice;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** Where the lab's files are, and the binaries it needs; shared by {@code demo} and {@code lab up}. */
+/** Where the lab's files are, and which Prometheus and Alertmanager it runs; shared by {@code demo} and {@code lab up}. */
 final class LabStackOptions {
 
   @Option(names = "--lab-dir", paramLabel = "DIR", defaultValue = "fixtures/lab",
@@ -22,15 +21,26 @@ final class LabStackOptions {
       description = "Requests per second the load generator offers to checkout (default: ${DEFAULT-VALUE}).")
   double rate;
 
-  Path prometheus() {
-    return LocalPrometheus.findBinary().orElseThrow(() -> new UserError(
-        dev.firedrill.lab.stack.Binaries.missing("prometheus", "FIREDRILL_PROMETHEUS", "prometheus"), ExitCode.INVALID));
-  }
+  @Option(names = "--stack", paramLabel = "auto|real|embedded", defaultValue = "auto",
+      description = "Which Prometheus and Alertmanager run: auto, the real binaries where they are on the PATH and "
+          + "firedrill's embedded ones elsewhere; real, the binaries or nothing; embedded, Java alone "
+          + "(default: ${DEFAULT-VALUE}).")
+  String stack;
 
-  Path alertmanager() {
-    return LocalAlertmanager.findBinary().orElseThrow(() -> new UserError(
-        dev.firedrill.lab.stack.Binaries.missing("alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager"),
-        ExitCode.INVALID));
+  /** The Prometheus and Alertmanager {@code command} runs, by {@code --stack} and this process's PATH. */
+  StackChoice stack(String command) {
+    StackChoice.Mode mode = switch (stack) {
+      case "auto" -> StackChoice.Mode.AUTO;
+      case "real" -> StackChoice.Mode.REAL;
+      case "embedded" -> StackChoice.Mode.EMBEDDED;
+      default -> throw new UserError("firedrill " + command + ": --stack " + stack
+          + " is not usable (expected auto, real or embedded)", ExitCode.INVALID);
+    };
+    try {
+      return StackChoice.choose(mode, System.getenv(), firedrillCommand());
+    } catch (IllegalArgumentException e) {
+      throw LabOptions.refused(command, e);
+    }
   }
 
   /** How the lab starts its own JVM components: this installation's java and classes. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.fault.ProcessTable;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.StackChoice;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,12 +55,14 @@ final class LabUpCommand implements Callable<Integer> {
       throw new UserError("127.0.0.1:" + busy + " is in use: the lab needs its default ports "
           + ports.byName().values() + " (is a lab already up? firedrill lab down)", ExitCode.INVALID);
     }
+    StackChoice choice = lab.stack("lab up");
+    choice.lines().forEach(line -> out.println("lab: " + line));
     Files.createDirectories(stateDir);
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, stateDir.toAbsolutePath(),
         LabStackOptions.firedrillCommand(), lab.rate, dev.firedrill.experiment.Durations.parse(loadDuration), Optional.empty(), true);
     LabStack stack;
     try {
-      stack = LabStack.start(settings, lab.prometheus(), lab.alertmanager(), Clock.system(), line -> {
+      stack = LabStack.start(settings, choice.prometheus(), choice.alertmanager(), Clock.system(), line -> {
         out.println("lab: " + line);
         out.flush();
       });

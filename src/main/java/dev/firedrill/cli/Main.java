@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       DemoCommand.class,
       ProxyCommand.class,
+      PrometheusCommand.class,
       LoadCommand.class,
       RulesCommand.class,
       RoutesCommand.class,

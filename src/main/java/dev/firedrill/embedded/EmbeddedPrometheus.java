@@ -3,7 +3,7 @@ package dev.firedrill.embedded;
 import dev.firedrill.embedded.api.ApiServer;
 import dev.firedrill.embedded.api.BuildInfo;
 import dev.firedrill.embedded.api.QueryEngine;
-import dev.firedrill.embedded.api.RuleGroupStatus;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.drive.RealTimeDriver;
 import dev.firedrill.embedded.drive.Recurring;
@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -58,39 +59,50 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     }
   }
 
-  /** The rule groups as the rule manager runs them: one piece of scheduled work per group, and their state. */
-  public record Rules(List<? extends Recurring> groups, Supplier<List<RuleGroupStatus>> status) {
+  /**
+   * The rule groups as the rule manager runs them, their state, and the notifier that sends their
+   * alerts (closed after the groups stop).
+   */
+  public record Rules(List<? extends Recurring> groups, Supplier<List<GroupSnapshot>> status, AutoCloseable notifier) {
     public Rules {
       groups = List.copyOf(groups);
       Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(notifier, "notifier");
     }
   }
 
-  /** What turns a config into running parts: the scraper and the rule manager (with its notifier). */
+  /**
+   * What turns a config into running parts: the scraper and the rule manager (with its notifier).
+   * A config they cannot run is an {@link IllegalArgumentException} with one line naming the file.
+   */
   public interface Components {
 
     /** One piece of scheduled work per target, appending to {@code storage}. */
     List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock);
 
-    /** The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage}. */
-    Rules rules(Config config, Storage storage, Engine engine, Clock clock);
+    /**
+     * The rule groups of the config's rule files, evaluated by {@code engine} into {@code storage};
+     * {@code externalUrl} is the API's URL, for templates and alerts' generator URLs.
+     */
+    Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl);
   }
 
   private final Storage storage;
   private final ApiServer api;
   private final AutoCloseable driver;
+  private final AutoCloseable notifier;
 
-  private EmbeddedPrometheus(Storage storage, ApiServer api, AutoCloseable driver) {
-    this.storage = storage;
-    this.api = api;
+  private EmbeddedPrometheus(Assembly assembly, AutoCloseable driver) {
+    this.storage = assembly.storage();
+    this.api = assembly.api();
+    this.notifier = assembly.notifier();
     this.driver = driver;
   }
 
   /** Starts scraping, evaluating and serving the API in real time on {@code clock}. */
   public static EmbeddedPrometheus start(Settings settings, Components components, Clock clock) throws IOException {
-    Assembly assembly = new Assembly(settings, components, clock);
-    ApiServer api = assembly.serve();
-    return new EmbeddedPrometheus(assembly.storage, api, RealTimeDriver.start(clock, assembly.work));
+    Assembly assembly = Assembly.of(settings, components, clock);
+    return new EmbeddedPrometheus(assembly, RealTimeDriver.start(clock, assembly.work()));
   }
 
   /**
@@ -98,10 +110,9 @@ public final class EmbeddedPrometheus implements AutoCloseable {
    * nothing is scraped or evaluated until {@link Simulation#advance}.
    */
   public static Simulation simulate(Settings settings, Components components, VirtualClock clock) throws IOException {
-    Assembly assembly = new Assembly(settings, components, clock);
-    ApiServer api = assembly.serve();
-    VirtualDriver driver = new VirtualDriver(clock, assembly.work);
-    return new Simulation(new EmbeddedPrometheus(assembly.storage, api, () -> {}), driver);
+    Assembly assembly = Assembly.of(settings, components, clock);
+    VirtualDriver driver = new VirtualDriver(clock, assembly.work());
+    return new Simulation(new EmbeddedPrometheus(assembly, () -> {}), driver);
   }
 
   /** The API's base URL, such as {@code http://127.0.0.1:9090}. */
@@ -117,15 +128,30 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     return storage;
   }
 
-  /** Stops scraping and evaluating (interrupting work under way, waiting for it at most seconds), then the API. */
+  /**
+   * Stops scraping and evaluating (interrupting work under way, waiting for it at most seconds), then
+   * the notifier and the API.
+   */
   @Override
   public void close() {
-    try {
-      driver.close();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot stop the embedded Prometheus's scheduled work: " + e.getMessage(), e);
-    } finally {
-      api.close();
+    try (api) {
+      closeEach(driver, notifier);
+    }
+  }
+
+  private static void closeEach(AutoCloseable... parts) {
+    IllegalStateException failed = null;
+    for (AutoCloseable part : parts) {
+      try {
+        part.close();
+      } catch (Exception e) {
+        if (failed == null) {
+          failed = new IllegalStateException("cannot stop the embedded Prometheus: " + e.getMessage(), e);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
     }
   }
 
@@ -155,30 +181,35 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     }
   }
 
-  /** The parts built from the settings, in the order their work runs when slots coincide. */
-  private static final class Assembly {
+  /**
+   * The parts built from the settings, work in the order it runs when instants coincide. The API
+   * listens first: its URL is the rules' external URL, and its rule state is read once rules exist.
+   */
+  private record Assembly(Storage storage, ApiServer api, List<Recurring> work, AutoCloseable notifier) {
 
-    final Storage storage = new MemoryStorage();
-    final List<Recurring> work = new ArrayList<>();
-    private final Settings settings;
-    private final Rules rules;
-    private final Clock clock;
-
-    Assembly(Settings settings, Components components, Clock clock) {
-      this.settings = settings;
-      this.clock = clock;
-      this.rules = components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock);
-      // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
-      work.addAll(components.scrapes(settings.config(), storage, clock));
-      work.addAll(rules.groups());
+    static Assembly of(Settings settings, Components components, Clock clock) throws IOException {
+      Storage storage = new MemoryStorage();
+      AtomicReference<Rules> rules = new AtomicReference<>(new Rules(List.of(), List::of, () -> {}));
+      ApiServer api = ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
+          storage, () -> rules.get().status().get(), settings::configYaml, BuildInfo.firedrill(), clock));
+      List<Recurring> work = new ArrayList<>();
+      try {
+        rules.set(components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock, api.url()));
+        // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
+        work.addAll(components.scrapes(settings.config(), storage, clock));
+      } catch (RuntimeException e) {
+        try (api) {
+          rules.get().notifier().close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+      work.addAll(rules.get().groups());
       Duration retention = settings.retention();
       work.add(new Scheduled("retention", TRUNCATION_INTERVAL, Duration.ZERO,
           at -> storage.truncateBefore(at.minus(retention).toEpochMilli())));
-    }
-
-    ApiServer serve() throws IOException {
-      return ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
-          storage, rules.status(), settings::configYaml, BuildInfo.firedrill(), clock));
+      return new Assembly(storage, api, work, rules.get().notifier());
     }
   }
 }

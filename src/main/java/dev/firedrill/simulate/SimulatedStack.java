@@ -227,7 +227,7 @@ public final class SimulatedStack implements AutoCloseable {
     }
 
     @Override
-    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock) {
+    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
       List<Path> files = new ArrayList<>();
       for (String pattern : config.ruleFiles()) {
         try {
@@ -237,10 +237,10 @@ public final class SimulatedStack implements AutoCloseable {
         }
       }
       RuleManager.Options options = new RuleManager.Options(config.global().evaluationInterval().toMillis(),
-          RESEND_DELAY.toMillis(), config.global().externalLabels().toMap(), "http://127.0.0.1/simulated-prometheus");
+          RESEND_DELAY.toMillis(), config.global().externalLabels().toMap(), externalUrl.toString());
       RuleWork work = new RuleWork(new RuleManager(RuleFileLoader.withPromql().load(files), options,
           new EngineRuleQuery(engine), storage, sink, clock::nanoTime), clock.now());
-      return new EmbeddedPrometheus.Rules(List.of(work), work::status);
+      return new EmbeddedPrometheus.Rules(List.of(work), work::status, () -> {});
     }
   }
 }

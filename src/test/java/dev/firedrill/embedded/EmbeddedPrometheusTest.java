@@ -2,7 +2,7 @@ package dev.firedrill.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.embedded.api.RuleGroupStatus;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.embedded.config.ScrapeConfig;
@@ -75,16 +75,15 @@ class EmbeddedPrometheusTest {
     }
 
     @Override
-    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock) {
+    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
       Scheduled group = new Scheduled("group", config.global().evaluationInterval(), Duration.ZERO, at -> {
         synchronized (ran) {
           ran.add("rules@" + at.getEpochSecond() % 100);
         }
         storage.append(LabelSet.of("__name__", "evaluated"), at.toEpochMilli(), 1);
       });
-      RuleGroupStatus status = new RuleGroupStatus("group", "rules.yml", Duration.ofSeconds(10), 0, Duration.ZERO,
-          Optional.empty(), List.of());
-      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status));
+      GroupSnapshot status = new GroupSnapshot("group", "rules.yml", List.of(), 10, 0, 0, Optional.empty());
+      return new EmbeddedPrometheus.Rules(List.of(group), () -> List.of(status), () -> {});
     }
   }
 

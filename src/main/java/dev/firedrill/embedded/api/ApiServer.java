@@ -2,6 +2,7 @@ package dev.firedrill.embedded.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.promql.model.SeriesSource;
 import dev.firedrill.time.Clock;
@@ -31,7 +32,7 @@ import java.util.logging.Logger;
 public final class ApiServer implements AutoCloseable {
 
   /** What the API reads. {@code rules} is asked anew per request; {@code configYaml} is the config as loaded. */
-  public record Parts(QueryEngine queries, SeriesSource series, Supplier<List<RuleGroupStatus>> rules,
+  public record Parts(QueryEngine queries, SeriesSource series, Supplier<List<GroupSnapshot>> rules,
       Supplier<String> configYaml, BuildInfo buildInfo, Clock clock) {
     public Parts {
       Objects.requireNonNull(queries, "queries");

@@ -1,10 +1,14 @@
 package dev.firedrill.embedded.api;
 
-import java.time.Duration;
+import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
+import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /** {@code /api/v1/alerts} and {@code /api/v1/rules}, field for field as Prometheus 2.42 writes them. */
@@ -13,17 +17,17 @@ final class RulesApi {
   /** Go's zero {@code time.Time}, which Prometheus shows for a rule never evaluated. */
   private static final String GO_ZERO_TIME = "0001-01-01T00:00:00Z";
 
-  private final Supplier<List<RuleGroupStatus>> groups;
+  private final Supplier<List<GroupSnapshot>> groups;
 
-  RulesApi(Supplier<List<RuleGroupStatus>> groups) {
+  RulesApi(Supplier<List<GroupSnapshot>> groups) {
     this.groups = groups;
   }
 
   void alerts(Json json) {
     json.beginObject().name("alerts").beginArray();
-    for (RuleGroupStatus group : groups.get()) {
-      for (RuleGroupStatus.Rule rule : group.rules()) {
-        if (rule instanceof RuleGroupStatus.Alerting alerting) {
+    for (GroupSnapshot group : groups.get()) {
+      for (RuleSnapshot rule : group.rules()) {
+        if (rule instanceof RuleSnapshot.Alerting alerting) {
           alerting.alerts().forEach(alert -> alert(json, alert));
         }
       }
@@ -39,71 +43,77 @@ final class RulesApi {
     boolean alerting = !type.equals("record");
     boolean recording = !type.equals("alert");
     json.beginObject().name("groups").beginArray();
-    for (RuleGroupStatus group : groups.get()) {
+    for (GroupSnapshot group : groups.get()) {
       json.beginObject().name("name").string(group.name()).name("file").string(group.file()).name("rules").beginArray();
-      for (RuleGroupStatus.Rule rule : group.rules()) {
-        if (rule instanceof RuleGroupStatus.Alerting a && alerting) {
+      for (RuleSnapshot rule : group.rules()) {
+        if (rule instanceof RuleSnapshot.Alerting a && alerting) {
           alertingRule(json, a);
-        } else if (rule instanceof RuleGroupStatus.Recording r && recording) {
+        } else if (rule instanceof RuleSnapshot.Recording r && recording) {
           recordingRule(json, r);
         }
       }
       json.endArray()
-          .name("interval").raw(seconds(group.interval()))
+          .name("interval").raw(GoFormat.jsonNumber(group.interval()))
           .name("limit").raw(Integer.toString(group.limit()))
-          .name("evaluationTime").raw(seconds(group.evaluationTime()))
+          .name("evaluationTime").raw(GoFormat.jsonNumber(group.evaluationTime()))
           .name("lastEvaluation").string(time(group.lastEvaluation()))
           .endObject();
     }
     json.endArray().endObject();
   }
 
-  private static void alertingRule(Json json, RuleGroupStatus.Alerting rule) {
+  private static void alertingRule(Json json, RuleSnapshot.Alerting rule) {
     json.beginObject()
-        .name("state").string(rule.state().apiName)
+        .name("state").string(rule.state())
         .name("name").string(rule.name())
         .name("query").string(rule.query())
-        .name("duration").raw(seconds(rule.holdDuration()))
-        .name("keepFiringFor").raw(seconds(rule.keepFiringFor()))
-        .name("labels").strings(rule.labels())
-        .name("annotations").strings(rule.annotations())
+        .name("duration").raw(GoFormat.jsonNumber(rule.duration()))
+        .name("keepFiringFor").raw(GoFormat.jsonNumber(rule.keepFiringFor()))
+        .name("labels").strings(sorted(rule.labels()))
+        .name("annotations").strings(sorted(rule.annotations()))
         .name("alerts").beginArray();
     rule.alerts().forEach(alert -> alert(json, alert));
-    json.endArray().name("health").string(rule.health().apiName);
-    rule.lastError().ifPresent(error -> json.name("lastError").string(error));
-    json.name("evaluationTime").raw(seconds(rule.evaluationTime()))
+    json.endArray().name("health").string(rule.health());
+    lastError(json, rule.lastError());
+    json.name("evaluationTime").raw(GoFormat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation").string(time(rule.lastEvaluation()))
         .name("type").string("alerting")
         .endObject();
   }
 
-  private static void recordingRule(Json json, RuleGroupStatus.Recording rule) {
+  private static void recordingRule(Json json, RuleSnapshot.Recording rule) {
     json.beginObject().name("name").string(rule.name()).name("query").string(rule.query());
     if (!rule.labels().isEmpty()) {
-      json.name("labels").strings(rule.labels());
+      json.name("labels").strings(sorted(rule.labels()));
     }
-    json.name("health").string(rule.health().apiName);
-    rule.lastError().ifPresent(error -> json.name("lastError").string(error));
-    json.name("evaluationTime").raw(seconds(rule.evaluationTime()))
+    json.name("health").string(rule.health());
+    lastError(json, rule.lastError());
+    json.name("evaluationTime").raw(GoFormat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation").string(time(rule.lastEvaluation()))
         .name("type").string("recording")
         .endObject();
   }
 
-  /** Prometheus writes an alert's value with {@code 'e'}: {@code 5e+00}. */
-  private static void alert(Json json, RuleGroupStatus.Alert alert) {
-    json.beginObject()
-        .name("labels").strings(alert.labels())
-        .name("annotations").strings(alert.annotations())
-        .name("state").string(alert.state().apiName)
-        .name("activeAt").string(GoFormat.rfc3339Nano(alert.activeAt()));
-    alert.keepFiringSince().ifPresent(since -> json.name("keepFiringSince").string(GoFormat.rfc3339Nano(since)));
-    json.name("value").string(GoFormat.formatE(alert.value())).endObject();
+  /** Prometheus leaves {@code lastError} out when there is none. */
+  private static void lastError(Json json, String lastError) {
+    if (lastError != null && !lastError.isEmpty()) {
+      json.name("lastError").string(lastError);
+    }
   }
 
-  /** Go's {@code Duration.Seconds()} as encoding/json writes a float64. */
-  private static String seconds(Duration d) {
-    return GoFormat.jsonNumber(d.getSeconds() + d.getNano() / 1e9);
+  private static void alert(Json json, AlertSnapshot alert) {
+    json.beginObject()
+        .name("labels").strings(sorted(alert.labels()))
+        .name("annotations").strings(sorted(alert.annotations()))
+        .name("state").string(alert.state())
+        .name("activeAt").string(time(alert.activeAt()));
+    alert.keepFiringSince().ifPresent(since -> json.name("keepFiringSince").string(GoFormat.rfc3339Nano(since)));
+    json.name("value").string(alert.value()).endObject();
+  }
+
+  /** Go marshals a map with its keys sorted. */
+  private static Map<String, String> sorted(Map<String, String> map) {
+    return new TreeMap<>(map);
   }
 
   private static String time(Optional<Instant> at) {

@@ -5,6 +5,7 @@ import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StoredSeries;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,14 +172,16 @@ public final class MemoryStorage implements Storage {
   }
 
   /**
-   * The series all matchers select. Equality matchers intersect postings; a matcher that cannot
-   * match a missing label unions the postings of the values it matches when nothing narrowed the
-   * candidates yet; every other matcher filters the candidates by their labels.
+   * The series all matchers select. Equality matchers intersect their postings, shortest first. A
+   * matcher that cannot match a missing label unions the postings of the values it matches, when its
+   * label has fewer values than there are candidates left; every other matcher filters the candidates
+   * by their labels.
    */
   private List<MemSeries> matching(List<LabelMatcher> matchers) {
     indexLock.readLock().lock();
     try {
-      int[] candidates = null;
+      List<Postings> equal = new ArrayList<>();
+      List<LabelMatcher> others = new ArrayList<>();
       for (LabelMatcher m : matchers) {
         if (m.type() == LabelMatcher.Type.EQUAL && !m.value().isEmpty()) {
           LabelValues values = index.get(m.name());
@@ -186,16 +189,26 @@ public final class MemoryStorage implements Storage {
           if (postings == null) {
             return List.of();
           }
-          candidates = candidates == null ? postings.toArray() : postings.intersect(candidates);
+          equal.add(postings);
+        } else {
+          others.add(m);
         }
       }
+      equal.sort(Comparator.comparingInt(Postings::size));
+      int[] candidates = null;
+      for (Postings postings : equal) {
+        candidates = candidates == null ? postings.toArray() : postings.retain(candidates);
+      }
       List<LabelMatcher> filters = new ArrayList<>();
-      for (LabelMatcher m : matchers) {
-        if (m.type() == LabelMatcher.Type.EQUAL && !m.value().isEmpty()) {
-          continue;
-        }
-        if (candidates == null && !m.matchesEmpty()) {
-          candidates = union(m);
+      for (LabelMatcher m : others) {
+        LabelValues values = index.get(m.name());
+        if (m.matchesEmpty()) {
+          filters.add(m);
+        } else if (values == null) {
+          return List.of();
+        } else if (candidates == null || values.byValue().size() < candidates.length) {
+          int[] ids = union(m, values);
+          candidates = candidates == null ? ids : Postings.intersect(candidates, candidates.length, ids, ids.length);
         } else {
           filters.add(m);
         }
@@ -215,11 +228,7 @@ public final class MemoryStorage implements Storage {
   }
 
   /** The ids of series whose value of the matcher's label it matches (a regex scans the values). */
-  private int[] union(LabelMatcher m) {
-    LabelValues values = index.get(m.name());
-    if (values == null) {
-      return new int[0];
-    }
+  private static int[] union(LabelMatcher m, LabelValues values) {
     List<Postings> hits = new ArrayList<>();
     int total = 0;
     for (Postings postings : values.byValue().values()) {

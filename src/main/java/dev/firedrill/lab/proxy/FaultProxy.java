@@ -17,7 +17,8 @@ public final class FaultProxy implements AutoCloseable {
   private final ProxyMetrics metrics = new ProxyMetrics();
   private final ToxicTable toxics;
   private final UpstreamPool pool;
-  private Listener listener;
+  private Listener listener; // TCP mode
+  private HttpListener loop; // HTTP mode
   private AdminServer admin;
   private InetSocketAddress metricsAddress;
 
@@ -35,10 +36,15 @@ public final class FaultProxy implements AutoCloseable {
   public static FaultProxy start(ProxyConfig config, Clock clock) throws IOException {
     FaultProxy proxy = new FaultProxy(config, clock);
     try {
-      Listener.Handler handler = config.mode() == ProxyConfig.Mode.HTTP
-          ? new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock)
-          : new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock);
-      proxy.listener = new Listener(config.listen(), "firedrill-proxy-" + config.name(), handler);
+      String name = "firedrill-proxy-" + config.name();
+      if (config.mode() == ProxyConfig.Mode.HTTP) {
+        HttpProxyHandler handler = new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
+        proxy.loop = new HttpListener(config.listen(), name, config.upstreamAddress(),
+            new Forwarding(config.upstream()), handler, proxy.toxics, proxy.metrics);
+      } else {
+        proxy.listener = new Listener(config.listen(), name,
+            new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock));
+      }
       proxy.admin = new AdminServer(config.admin(), proxy, config.adminToken());
       if (config.metrics().isPresent()) {
         proxy.metricsAddress = proxy.metrics.serve(config.metrics().get());
@@ -47,7 +53,11 @@ public final class FaultProxy implements AutoCloseable {
       proxy.close();
       throw e;
     }
-    proxy.listener.start();
+    if (proxy.loop != null) {
+      proxy.loop.start();
+    } else {
+      proxy.listener.start();
+    }
     proxy.admin.start();
     return proxy;
   }
@@ -65,7 +75,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   public InetSocketAddress listenAddress() {
-    return listener.address();
+    return loop != null ? loop.address() : listener.address();
   }
 
   public InetSocketAddress adminAddress() {
@@ -88,7 +98,7 @@ public final class FaultProxy implements AutoCloseable {
 
   /** How many connections to the upstream the proxy opened (HTTP mode; keep-alive reuses them). */
   long upstreamConnectionsOpened() {
-    return pool.opened();
+    return pool.opened() + (loop != null ? loop.upstreamConnectionsOpened() : 0);
   }
 
   public ToxicTable toxics() {
@@ -104,6 +114,9 @@ public final class FaultProxy implements AutoCloseable {
   public void close() {
     if (listener != null) {
       listener.close();
+    }
+    if (loop != null) {
+      loop.close();
     }
     if (admin != null) {
       admin.close();

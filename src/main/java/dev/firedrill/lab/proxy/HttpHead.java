@@ -13,8 +13,8 @@ import java.util.Set;
 record HttpHead(String startLine, List<String[]> headers) {
 
   /** Hop-by-hop headers (RFC 9110 7.6.1); the proxy sets its own framing and connection handling. */
-  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
-      "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
+  private static final String[] HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection",
+      "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"};
 
   /** A head that is not HTTP/1.x syntax (as opposed to an I/O failure while reading it). */
   static final class Malformed extends IOException {
@@ -23,32 +23,49 @@ record HttpHead(String startLine, List<String[]> headers) {
     }
   }
 
+  /**
+   * The length of the head that starts at {@code start}, up to and with its empty line (LF LF or
+   * CR LF CR LF), or -1 when {@code end} comes first.
+   */
+  static int length(byte[] bytes, int start, int end) {
+    for (int i = start; i < end; i++) {
+      if (bytes[i] == '\n' && ((i - 1 >= start && bytes[i - 1] == '\n')
+          || (i - 3 >= start && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r'))) {
+        return i + 1 - start;
+      }
+    }
+    return -1;
+  }
+
   static HttpHead parse(byte[] bytes) throws IOException {
     return parse(bytes, 0, bytes.length);
   }
 
-  /** Parses {@code length} bytes at {@code offset}: lines end in LF or CR LF; empty lines are skipped. */
+  /**
+   * Parses {@code length} bytes at {@code offset}: lines end in LF or CR LF; empty lines are skipped.
+   * Works on the bytes, making a string only of each name and value: the proxy parses two heads per
+   * request.
+   */
   static HttpHead parse(byte[] bytes, int offset, int length) throws IOException {
-    String text = new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
     String startLine = null;
     List<String[]> headers = new ArrayList<>(16);
-    int at = 0;
-    int end = text.length();
+    int at = offset;
+    int end = offset + length;
     while (at < end) {
-      int lf = text.indexOf('\n', at);
+      int lf = indexOf(bytes, '\n', at, end);
       int next = lf < 0 ? end : lf + 1;
-      int lineEnd = lf < 0 ? end : (lf > at && text.charAt(lf - 1) == '\r' ? lf - 1 : lf);
+      int lineEnd = lf < 0 ? end : (lf > at && bytes[lf - 1] == '\r' ? lf - 1 : lf);
       if (startLine == null) {
-        startLine = text.substring(at, lineEnd);
-        if (startLine.isBlank()) {
+        if (strippedStart(bytes, at, lineEnd) == lineEnd) {
           throw new Malformed("empty start line");
         }
+        startLine = latin1(bytes, at, lineEnd);
       } else if (lineEnd > at) {
-        int colon = text.indexOf(':', at);
-        if (colon <= at || colon >= lineEnd) {
+        int colon = indexOf(bytes, ':', at, lineEnd);
+        if (colon <= at) {
           throw new Malformed("malformed header line");
         }
-        headers.add(new String[] {text.substring(at, colon).strip(), text.substring(colon + 1, lineEnd).strip()});
+        headers.add(new String[] {stripped(bytes, at, colon), stripped(bytes, colon + 1, lineEnd)});
       }
       at = next;
     }
@@ -56,6 +73,41 @@ record HttpHead(String startLine, List<String[]> headers) {
       throw new Malformed("empty start line");
     }
     return new HttpHead(startLine, headers);
+  }
+
+  private static int indexOf(byte[] bytes, char c, int from, int end) {
+    for (int i = from; i < end; i++) {
+      if (bytes[i] == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String latin1(byte[] bytes, int from, int to) {
+    return new String(bytes, from, to - from, StandardCharsets.ISO_8859_1);
+  }
+
+  /** The text from {@code from} to {@code to} without leading and trailing white space, as {@link String#strip()}. */
+  private static String stripped(byte[] bytes, int from, int to) {
+    int start = strippedStart(bytes, from, to);
+    return latin1(bytes, start, strippedEnd(bytes, start, to));
+  }
+
+  private static int strippedStart(byte[] bytes, int from, int to) {
+    int i = from;
+    while (i < to && Character.isWhitespace((char) (bytes[i] & 0xff))) {
+      i++;
+    }
+    return i;
+  }
+
+  private static int strippedEnd(byte[] bytes, int from, int to) {
+    int i = to;
+    while (i > from && Character.isWhitespace((char) (bytes[i - 1] & 0xff))) {
+      i--;
+    }
+    return i;
   }
 
   Optional<String> header(String name) {
@@ -102,8 +154,18 @@ record HttpHead(String startLine, List<String[]> headers) {
     return header("Transfer-Encoding").map(v -> v.toLowerCase(Locale.ROOT).contains("chunked")).orElse(false);
   }
 
+  /** The start line split at its first two spaces, as {@code split(" ", 3)} without its regex machinery. */
   String[] startParts() {
-    return startLine.split(" ", 3);
+    int first = startLine.indexOf(' ');
+    if (first < 0) {
+      return new String[] {startLine};
+    }
+    int second = startLine.indexOf(' ', first + 1);
+    if (second < 0) {
+      return new String[] {startLine.substring(0, first), startLine.substring(first + 1)};
+    }
+    return new String[] {startLine.substring(0, first), startLine.substring(first + 1, second),
+        startLine.substring(second + 1)};
   }
 
   /**
@@ -132,9 +194,10 @@ record HttpHead(String startLine, List<String[]> headers) {
   }
 
   private static boolean dropped(String name, Set<String> extra, List<String> named) {
-    String lower = name.toLowerCase(Locale.ROOT); // the same string when already lower case
-    if (HOP_BY_HOP.contains(lower)) {
-      return true;
+    for (String hop : HOP_BY_HOP) { // equalsIgnoreCase compares lengths first: no lower-case copy per header
+      if (hop.equalsIgnoreCase(name)) {
+        return true;
+      }
     }
     for (String other : extra) {
       if (other.equalsIgnoreCase(name)) {

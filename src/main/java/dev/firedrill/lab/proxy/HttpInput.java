@@ -22,8 +22,15 @@ final class HttpInput {
   private int end;
 
   HttpInput(Socket socket) throws IOException {
+    this(socket, new byte[0], 0);
+  }
+
+  /** A reader whose first bytes are the {@code length} bytes of {@code read}, already read from the socket. */
+  HttpInput(Socket socket, byte[] read, int length) throws IOException {
     this.socket = socket;
     this.in = socket.getInputStream();
+    System.arraycopy(read, 0, buffer, 0, length);
+    this.end = length;
   }
 
   /** The next head (up to the empty line), or null at a clean end of stream before any byte. */

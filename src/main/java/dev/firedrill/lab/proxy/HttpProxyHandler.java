@@ -12,33 +12,30 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.Executor;
 
 /**
- * HTTP mode: reads requests from a client connection, applies the toxics each request draws, and
- * forwards method, target, headers (traceparent and baggage among them) and body to the upstream.
+ * HTTP mode, with toxics: reads requests from a client connection, applies the toxics each request
+ * draws, and forwards method, target, headers (traceparent and baggage among them) and body to the
+ * upstream, on a thread of the connection's own. {@link HttpEventLoop} hands it the connections
+ * whose next request meets a toxic or is anything but plain.
  */
-final class HttpProxyHandler implements Listener.Handler {
+final class HttpProxyHandler {
 
   static final int MAX_BODY = 8 * 1024 * 1024;
-  private static final int IDLE_TIMEOUT_MS = 60_000;
+  static final int IDLE_TIMEOUT_MS = 60_000;
   private static final int MAX_REQUESTS_PER_CONNECTION = 1_000_000;
-  private static final Set<String> SET_BY_PROXY = Set.of("Host", "Content-Length", "Expect");
-  private static final Set<String> CONTENT_LENGTH = Set.of("Content-Length");
 
   private final UpstreamPool upstream;
+  private final Forwarding forwarding;
   private final String upstreamAuthority;
-  private final String pathPrefix;
   private final ToxicTable toxics;
   private final ProxyMetrics metrics;
   private final Clock clock;
 
   HttpProxyHandler(URI upstreamUrl, UpstreamPool upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
     this.upstream = upstream;
-    this.upstreamAuthority = upstreamUrl.getRawAuthority();
-    String path = upstreamUrl.getRawPath() == null ? "" : upstreamUrl.getRawPath();
-    this.pathPrefix = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    this.forwarding = new Forwarding(upstreamUrl);
+    this.upstreamAuthority = forwarding.upstreamAuthority();
     this.toxics = toxics;
     this.metrics = metrics;
     this.clock = clock;
@@ -47,11 +44,14 @@ final class HttpProxyHandler implements Listener.Handler {
   /** What the connection does after one exchange. */
   private enum Next { KEEP, CLOSE }
 
-  @Override
-  public void handle(Socket client, Executor executor) throws IOException {
+  /**
+   * Serves {@code client} until it closes, starting with the {@code length} bytes the event loop
+   * already read from it (the head of the request it handed over).
+   */
+  void handle(Socket client, byte[] read, int length) throws IOException {
     client.setTcpNoDelay(true);
     client.setSoTimeout(IDLE_TIMEOUT_MS);
-    HttpInput in = new HttpInput(client);
+    HttpInput in = new HttpInput(client, read, length);
     // Per connection, reused by every request on it: the response goes out in one write per 16 KiB
     // (head and a small body together), the request to the upstream in one write (head and body).
     OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
@@ -97,7 +97,7 @@ final class HttpProxyHandler implements Listener.Handler {
       answer(out, 400, "expected an HTTP/1.x request line", true);
       return Next.CLOSE;
     }
-    boolean keepAlive = parts[2].equals("HTTP/1.1") && !request.hasToken("Connection", "close");
+    boolean keepAlive = Forwarding.keepAlive(request, parts);
     Applied applied = Applied.draw(toxics.active());
     metrics.request(applied.label());
 
@@ -128,16 +128,10 @@ final class HttpProxyHandler implements Listener.Handler {
     if (bodyLength < 0) {
       return Next.CLOSE;
     }
-    List<String[]> headers = request.endToEnd(SET_BY_PROXY);
-    headers.add(0, new String[] {"Host", upstreamAuthority});
-    if (bodyLength > 0 || request.contentLength() >= 0 || request.chunked()) {
-      headers.add(new String[] {"Content-Length", Integer.toString(bodyLength)});
-    }
-    String requestLine = parts[0] + " " + target(parts[1]) + " HTTP/1.1";
     boolean head = parts[0].equals("HEAD");
     long upstreamRate = applied.bandwidth(ToxicStream.UPSTREAM);
     ByteBuf wire = buffers.request;
-    HttpHead.write(wire, requestLine, headers);
+    forwarding.requestHead(request, parts, bodyLength, wire);
     if (upstreamRate <= 0) {
       wire.write(buffers.body.array(), 0, bodyLength); // head and body in one write
     }
@@ -186,16 +180,6 @@ final class HttpProxyHandler implements Listener.Handler {
     }
     return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM),
         buffers.request);
-  }
-
-  private String target(String target) {
-    String path = target;
-    if (!target.startsWith("/") && target.contains("://")) { // absolute-form
-      URI uri = URI.create(target);
-      path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-          + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    }
-    return pathPrefix + path;
   }
 
   /**
@@ -257,11 +241,7 @@ final class HttpProxyHandler implements Listener.Handler {
       if (head == null) {
         throw new java.io.EOFException("upstream closed the connection before answering");
       }
-      String[] parts = head.startParts();
-      if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
-        throw new IOException("malformed status line");
-      }
-      if (!parts[1].startsWith("1") || parts[1].equals("101")) {
+      if (!Forwarding.interim(head)) {
         return head;
       }
     }
@@ -270,28 +250,11 @@ final class HttpProxyHandler implements Listener.Handler {
 
   private Next relayResponse(HttpHead response, boolean headRequest, UpstreamPool.Connection connection,
       OutputStream out, boolean keepAlive, long bytesPerSecond, ByteBuf wire) throws IOException {
-    String[] parts = response.startParts();
-    int status = Integer.parseInt(parts[1]);
-    boolean noBody = headRequest || status == 204 || status == 304 || (status >= 100 && status < 200);
-    boolean chunked = !noBody && response.chunked();
-    long length = noBody || chunked ? -1 : response.contentLength();
-    boolean untilClose = !noBody && !chunked && length < 0;
-    boolean upstreamReusable = !untilClose && parts[0].equals("HTTP/1.1") && !response.hasToken("Connection", "close");
-    boolean clientOpen = keepAlive && !untilClose;
-
-    List<String[]> headers = response.endToEnd(CONTENT_LENGTH);
-    if (chunked) {
-      headers.add(new String[] {"Transfer-Encoding", "chunked"});
-    } else if (length >= 0) {
-      headers.add(new String[] {"Content-Length", Long.toString(length)});
-    } else if (noBody) {
-      response.header("Content-Length").ifPresent(value -> headers.add(new String[] {"Content-Length", value}));
-    }
-    if (!clientOpen) {
-      headers.add(new String[] {"Connection", "close"});
-    }
     wire.reset(); // the request went out already: the buffer is free for the response head
-    HttpHead.write(wire, "HTTP/1.1 " + parts[1] + (parts.length > 2 ? " " + parts[2] : ""), headers);
+    Forwarding.Response framing = Forwarding.responseHead(response, headRequest, keepAlive, wire);
+    boolean chunked = framing.chunked();
+    long length = framing.length();
+    boolean untilClose = framing.untilClose();
     wire.writeTo(out); // buffered: goes out with the body (or its first 16 KiB) at the flush
     HttpInput.Sink sink = HttpInput.Sink.of(out);
     if (bytesPerSecond > 0) {
@@ -310,21 +273,31 @@ final class HttpProxyHandler implements Listener.Handler {
       } else if (untilClose) {
         connection.input().relayToEnd(sink);
       }
+      out.flush();
     } catch (IOException e) {
+      // Upstream cut mid-body, or a client gone (checkout giving up at its timeout): either way the
+      // upstream connection is closed here, not left open and unpooled until the upstream drops it.
       connection.closeQuietly();
       throw e; // the client sees its connection end mid-response
     }
-    out.flush();
-    if (upstreamReusable) {
+    if (framing.upstreamReusable()) {
       upstream.release(connection);
     } else {
       connection.closeQuietly();
     }
-    return clientOpen ? Next.KEEP : Next.CLOSE;
+    return framing.clientOpen() ? Next.KEEP : Next.CLOSE;
   }
 
   /** A JSON error answer from the proxy itself. */
   static void answer(OutputStream out, int status, String message, boolean close) throws IOException {
+    ByteBuf answer = new ByteBuf();
+    answer(answer, status, message, close);
+    answer.writeTo(out);
+    out.flush();
+  }
+
+  /** Appends a JSON error answer from the proxy itself to {@code out}. */
+  static void answer(ByteBuf out, int status, String message, boolean close) {
     byte[] body = AdminJson.error(status, message).getBytes(StandardCharsets.UTF_8);
     List<String[]> headers = new ArrayList<>();
     headers.add(new String[] {"Content-Type", "application/json"});
@@ -333,8 +306,7 @@ final class HttpProxyHandler implements Listener.Handler {
       headers.add(new String[] {"Connection", "close"});
     }
     HttpHead.write(out, "HTTP/1.1 " + status + " " + reason(status), headers);
-    out.write(body);
-    out.flush();
+    out.write(body, 0, body.length);
   }
 
   static String reason(int status) {

@@ -4,19 +4,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Accepts connections and hands each to a handler on a bounded pool of threads. */
 final class Listener implements AutoCloseable {
 
-  static final int MAX_THREADS = 1024;
+  static final int MAX_THREADS = Workers.MAX_THREADS;
 
   /** Serves one accepted connection; may run more work on {@code executor}. */
   interface Handler {
@@ -25,8 +18,7 @@ final class Listener implements AutoCloseable {
 
   private final ServerSocket server;
   private final Handler handler;
-  private final ThreadPoolExecutor pool;
-  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final Workers workers;
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -35,12 +27,7 @@ final class Listener implements AutoCloseable {
     server.setReuseAddress(true);
     server.bind(address, 1024);
     this.handler = handler;
-    AtomicInteger count = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread thread = new Thread(r, name + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.workers = new Workers(name);
     this.acceptor = new Thread(this::acceptLoop, name + "-accept");
     acceptor.setDaemon(true);
   }
@@ -65,33 +52,8 @@ final class Listener implements AutoCloseable {
         }
         continue;
       }
-      open.add(socket);
-      try {
-        pool.execute(() -> serve(socket));
-      } catch (RejectedExecutionException e) {
-        Applied.reset(socket);
-        open.remove(socket);
-      }
+      workers.serve(socket, handler);
     }
-  }
-
-  private void serve(Socket socket) {
-    try {
-      handler.handle(socket, this::execute);
-    } catch (IOException | RuntimeException e) {
-      // the connection's own failure; the client sees it closed
-    } finally {
-      open.remove(socket);
-      try {
-        socket.close();
-      } catch (IOException ignored) {
-        // already closed
-      }
-    }
-  }
-
-  private void execute(Runnable task) {
-    pool.execute(task);
   }
 
   /** Stops accepting, closes every connection, and does not wait for the threads. */
@@ -103,13 +65,6 @@ final class Listener implements AutoCloseable {
     } catch (IOException ignored) {
       // closing anyway
     }
-    for (Socket socket : open) {
-      try {
-        socket.close();
-      } catch (IOException ignored) {
-        // closing anyway
-      }
-    }
-    pool.shutdownNow();
+    workers.close();
   }
 }

@@ -3,6 +3,7 @@ package dev.firedrill.lab.stack;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /** Finds the stack's binaries: an environment variable naming the path, else the PATH. */
@@ -11,11 +12,16 @@ public final class Binaries {
   private Binaries() {}
 
   public static Optional<Path> find(String environmentVariable, String... names) {
-    String configured = System.getenv(environmentVariable);
+    return find(System.getenv(), environmentVariable, names);
+  }
+
+  /** As {@link #find(String, String...)} in the environment {@code env}. */
+  public static Optional<Path> find(Map<String, String> env, String environmentVariable, String... names) {
+    String configured = env.get(environmentVariable);
     if (configured != null && !configured.isBlank()) {
       return Optional.of(Path.of(configured));
     }
-    String pathVar = Optional.ofNullable(System.getenv("PATH")).orElse("");
+    String pathVar = env.getOrDefault("PATH", "");
     for (String name : names) {
       for (String entry : pathVar.split(File.pathSeparator)) {
         if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, name))) {

@@ -21,8 +21,9 @@ import java.util.stream.Stream;
 
 /**
  * The whole lab on loopback: payments, the fault proxy in front of it, checkout calling payments
- * through the proxy, the open-loop load generator on checkout, and the real Alertmanager and
- * Prometheus with the configs of {@code fixtures/lab/} and the rules of {@code alert-rules/}.
+ * through the proxy, the open-loop load generator on checkout, and an Alertmanager and a Prometheus
+ * (the real binaries or the embedded ones, see {@link StackChoice}) with the configs of
+ * {@code fixtures/lab/} and the rules of {@code alert-rules/}.
  * Prometheus scrapes payments through a second fault proxy, {@code payments-metrics}, in front of
  * payments' metrics endpoint: the one the exporter-down fault acts on.
  * Stopped in reverse order by {@link #close}, or handed over by {@link #release} for {@code lab up}.
@@ -81,12 +82,18 @@ public final class LabStack implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** Starts every component and waits until Prometheus has traffic data; stops what started if one fails. */
+  /** With the real Prometheus and Alertmanager binaries. */
   public static LabStack start(Settings settings, Path prometheusBinary, Path alertmanagerBinary, Clock clock,
+      Consumer<String> progress) throws InterruptedException {
+    return start(settings, new Runner.Binary(prometheusBinary), new Runner.Binary(alertmanagerBinary), clock, progress);
+  }
+
+  /** Starts every component and waits until Prometheus has traffic data; stops what started if one fails. */
+  public static LabStack start(Settings settings, Runner prometheusRunner, Runner alertmanagerRunner, Clock clock,
       Consumer<String> progress) throws InterruptedException {
     LabStack stack = new LabStack(settings, clock);
     try {
-      stack.startAll(prometheusBinary, alertmanagerBinary, progress);
+      stack.startAll(prometheusRunner, alertmanagerRunner, progress);
       progress.accept("waiting for Prometheus to record checkout's traffic (" + TRAFFIC_QUERY + ")");
       stack.awaitTraffic();
       return stack;
@@ -132,7 +139,7 @@ public final class LabStack implements AutoCloseable {
     }
   }
 
-  private void startAll(Path prometheusBinary, Path alertmanagerBinary, Consumer<String> progress) {
+  private void startAll(Runner prometheusRunner, Runner alertmanagerRunner, Consumer<String> progress) {
     LabPorts ports = settings.ports();
     String payments = "127.0.0.1:" + ports.payments();
     startJvm("payments", List.of("lab", "payments", "--listen", payments,
@@ -157,14 +164,14 @@ public final class LabStack implements AutoCloseable {
     startJvm("load", load, metrics(ports.loadMetrics()), "http://127.0.0.1:" + ports.loadMetrics() + "/metrics", progress);
 
     Path amDir = directory("alertmanager");
-    alertmanager = LocalAlertmanager.start(alertmanagerBinary, ports.alertmanager(),
+    alertmanager = LocalAlertmanager.start(alertmanagerRunner, ports.alertmanager(),
         ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))), amDir, settings.detached(), clock,
         settings.alertmanagerLogLevel());
     components.add(new Component("alertmanager", alertmanager.pid(), alertmanager.url().toString(), alertmanager.logFile()));
     progress.accept("alertmanager on " + alertmanager.url());
 
     Path promDir = directory("prometheus");
-    prometheus = LocalPrometheus.start(prometheusBinary, ports.prometheus(), prometheusConfig(promDir), promDir,
+    prometheus = LocalPrometheus.start(prometheusRunner, ports.prometheus(), prometheusConfig(promDir), promDir,
         settings.detached(), clock);
     components.add(new Component("prometheus", prometheus.pid(), prometheus.url().toString(), prometheus.logFile()));
     progress.accept("prometheus on " + prometheus.url());

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,9 +24,9 @@ public final class LocalPrometheus extends LocalServer {
     super(dir, url, process);
   }
 
-  /** {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH. */
-  public static Optional<Path> findBinary() {
-    return Binaries.find("FIREDRILL_PROMETHEUS", "prometheus");
+  /** {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH, in the environment {@code env}. */
+  public static Optional<Path> findBinary(Map<String, String> env) {
+    return Binaries.find(env, "FIREDRILL_PROMETHEUS", "prometheus");
   }
 
   /** Scrapes {@code targets} ({@code host:port}) as job {@code demo}, with rule files given as YAML text. */
@@ -70,14 +71,22 @@ public final class LocalPrometheus extends LocalServer {
 
   /** Runs {@code config} on {@code port}, keeping its data and log in {@code dir}. */
   public static LocalPrometheus start(Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
+    return start(new Runner.Binary(binary), port, config, dir, detached, clock);
+  }
+
+  /** As {@link #start(Path, int, String, Path, boolean, Clock)}, the real binary or the embedded Prometheus. */
+  public static LocalPrometheus start(Runner runner, int port, String config, Path dir, boolean detached, Clock clock) {
     URI url = URI.create("http://127.0.0.1:" + port);
-    List<String> flags = List.of(
+    Path file = dir.resolve("prometheus.yml");
+    String listen = "127.0.0.1:" + port;
+    List<String> command = command("prometheus", runner, List.of(
+        "--config.file=" + file,
         "--storage.tsdb.path=" + dir.resolve("data"),
-        "--web.listen-address=127.0.0.1:" + port,
+        "--web.listen-address=" + listen,
         "--rules.alert.resend-delay=1s",
-        "--log.level=info");
-    return new LocalPrometheus(dir, url,
-        launch("prometheus", binary, "prometheus.yml", config, dir, url, flags, detached, clock));
+        "--log.level=info"),
+        List.of("--config", file.toString(), "--listen", listen));
+    return new LocalPrometheus(dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
   }
 
   /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */

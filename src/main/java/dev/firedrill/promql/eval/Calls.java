@@ -1,7 +1,6 @@
 package dev.firedrill.promql.eval;
 
 import dev.firedrill.promql.ast.Expr;
-import dev.firedrill.promql.ast.ValueType;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
 import dev.firedrill.promql.fn.Quantiles;
@@ -94,7 +93,7 @@ final class Calls {
       }
       StepVector v = in[0];
       for (int i = 0; i < v.size; i++) {
-        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), -1);
+        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), v.series[i]);
       }
     });
   }
@@ -133,7 +132,7 @@ final class Calls {
       LabelSet[] dropped = dropNames(times);
       return ev.stepwise(List.of(times), (in, step, ts, out) -> {
         for (int i = 0; i < in[0].size; i++) {
-          out.add(dropped[in[0].series[i]], in[0].values[i], -1);
+          out.add(dropped[in[0].series[i]], in[0].values[i], in[0].series[i]);
         }
       });
     }
@@ -141,7 +140,7 @@ final class Calls {
     LabelSet[] dropped = dropNames(input);
     return ev.stepwise(List.of(input), (in, step, ts, out) -> {
       for (int i = 0; i < in[0].size; i++) {
-        out.add(dropped[in[0].series[i]], ts / 1000.0, -1);
+        out.add(dropped[in[0].series[i]], ts / 1000.0, in[0].series[i]);
       }
     });
   }
@@ -180,7 +179,7 @@ final class Calls {
   private List<Points> relabel(List<Points> input, LabelSet[] labels) {
     return ev.stepwise(List.of(input), (in, step, ts, out) -> {
       for (int i = 0; i < in[0].size; i++) {
-        out.add(labels[in[0].series[i]], in[0].values[i], -1);
+        out.add(labels[in[0].series[i]], in[0].values[i], in[0].series[i]);
       }
     });
   }
@@ -271,6 +270,9 @@ final class Calls {
       at = ev.atTime(sq.at());
     }
     boolean absent = name.equals("absent_over_time");
+    if (!absent && !RangeFunctions.isRangeFunction(name)) {
+      throw Evaluator.error("function " + name + " is not supported");
+    }
     boolean[] present = new boolean[ev.steps];
     double[] scalars = new double[scalarArgs.size()];
     List<Points> result = new ArrayList<>();

@@ -10,7 +10,6 @@ import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.promql.model.StoredSeries;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,7 +118,8 @@ final class Evaluator {
     }
     StepVector out = new StepVector(biggest);
     Map<LabelSet, Points> result = new LinkedHashMap<>();
-    Set<LabelSet> seen = new HashSet<>();
+    // Outputs tagged with their input series mostly keep that series' output from step to step.
+    Points[] bySeries = new Points[biggest];
     for (int step = 0; step < steps; step++) {
       long ts = stepTime(step);
       if ((step & 63) == 63) {
@@ -141,19 +141,22 @@ final class Evaluator {
       }
       out.clear();
       fn.apply(vectors, step, ts, out);
-      if (out.size > 1) {
-        seen.clear();
-        for (int j = 0; j < out.size; j++) {
-          if (!seen.add(out.labels[j])) {
-            throw error("vector cannot contain metrics with the same labelset");
+      for (int j = 0; j < out.size; j++) {
+        LabelSet labels = out.labels[j];
+        int s = out.series[j];
+        Points p = s >= 0 && bySeries[s] != null && bySeries[s].labels == labels ? bySeries[s] : null;
+        if (p == null) {
+          p = result.get(labels);
+          if (p == null) {
+            p = new Points(labels, steps);
+            result.put(labels, p);
+          }
+          if (s >= 0) {
+            bySeries[s] = p;
           }
         }
-      }
-      for (int j = 0; j < out.size; j++) {
-        Points p = result.get(out.labels[j]);
-        if (p == null) {
-          p = new Points(out.labels[j], steps);
-          result.put(out.labels[j], p);
+        if (p.n > 0 && p.t[p.n - 1] == ts) {
+          throw error("vector cannot contain metrics with the same labelset");
         }
         p.add(ts, out.values[j]);
       }
@@ -295,8 +298,13 @@ final class Evaluator {
       return new VectorMatch(this, b).eval(lhs, rhs);
     }
     boolean scalarLeft = lt == ValueType.SCALAR;
-    Map<LabelSet, LabelSet> dropped = new HashMap<>();
+    List<Points> vectorSide = scalarLeft ? rhs : lhs;
     boolean dropName = Binops.dropsMetricName(op) || b.returnBool();
+    LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
+    for (int i = 0; i < labelsOf.length; i++) {
+      LabelSet l = vectorSide.get(i).labels;
+      labelsOf[i] = dropName ? l.withoutMetricName() : l;
+    }
     return stepwise(List.of(lhs, rhs), (in, step, ts, out) -> {
       StepVector vector = in[scalarLeft ? 1 : 0];
       if (in[scalarLeft ? 0 : 1].size == 0) {
@@ -313,11 +321,7 @@ final class Evaluator {
           keep = true;
         }
         if (keep) {
-          LabelSet labels = vector.labels[i];
-          if (dropName) {
-            labels = dropped.computeIfAbsent(labels, LabelSet::withoutMetricName);
-          }
-          out.add(labels, value, -1);
+          out.add(labelsOf[vector.series[i]], value, vector.series[i]);
         }
       }
     });

@@ -4,7 +4,6 @@ import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.ast.Expr.VectorMatching.Cardinality;
 import dev.firedrill.promql.model.LabelSet;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A recursive-descent parser for Prometheus v2.42's PromQL grammar. It reports what Prometheus's
@@ -73,15 +74,28 @@ final class Parser {
       TokenType.MIN, TokenType.OFFSET, TokenType.ON, TokenType.QUANTILE, TokenType.STDDEV, TokenType.STDVAR,
       TokenType.SUM, TokenType.TOPK, TokenType.START, TokenType.END, TokenType.ATAN2);
 
+  /** Thrown past {@code maxDepth} levels of nesting, so the caller can parse again on a deeper stack. */
+  static final class TooDeep extends RuntimeException {
+    TooDeep() {
+      super("nested deeper than this thread's stack allows", null, false, false);
+    }
+  }
+
+  private static final Pattern OCTAL = Pattern.compile("0[0-7]+");
+  private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
+
   private final String query;
+  private final int maxDepth;
+  private int depth;
   private final Lexer lexer;
   private final List<Token> lookahead = new ArrayList<>();
   private final SourcePositions positions = new SourcePositions();
   // Inside an aggregation, Prometheus reports an unexpected token "in aggregation".
   private int aggregationDepth;
 
-  Parser(String query) {
+  Parser(String query, int maxDepth) {
     this.query = query;
+    this.maxDepth = maxDepth;
     this.lexer = new Lexer(query);
   }
 
@@ -94,16 +108,20 @@ final class Parser {
     if (end.type() != TokenType.EOF) {
       throw unexpected(end);
     }
-    return new TypeChecker(query, positions).check(expr);
+    return new TypeChecker(query, positions, maxDepth).check(expr);
   }
 
   /** Binary operations of at least {@code minPrecedence}; {@code ^} is right-associative. */
   private Expr parseExpr(int minPrecedence) {
+    if (++depth > maxDepth) {
+      throw new TooDeep();
+    }
     Expr lhs = parseUnary();
     while (true) {
       Token operator = peek();
       BinaryOp op = BINARY_OPS.get(operator.type());
       if (op == null || op.precedence() < minPrecedence) {
+        depth--;
         return lhs;
       }
       next();
@@ -489,12 +507,8 @@ final class Parser {
 
   private Expr parseRangeOrSubquery(Expr expr) {
     Token open = next();
-    Token rangeToken = peek();
-    if (rangeToken.type() != TokenType.DURATION) {
-      throw unexpected(rangeToken, "subquery selector", "duration");
-    }
-    next();
-    long range = duration(rangeToken);
+    // Right after '[' the lexer reads a duration or fails.
+    long range = duration(next());
     int start = positions.start(expr);
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {
@@ -550,9 +564,9 @@ final class Parser {
     try {
       if (hex) {
         return Long.parseLong(text.substring(2), 16);
-      } else if (text.matches("0[0-7]+")) {
+      } else if (OCTAL.matcher(text).matches()) {
         return Long.parseLong(text, 8);
-      } else if (text.matches("[0-9]+")) {
+      } else if (DECIMAL.matcher(text).matches()) {
         return Long.parseLong(text);
       }
     } catch (NumberFormatException e) {

@@ -29,13 +29,25 @@ final class TypeChecker {
 
   private final String query;
   private final SourcePositions positions;
+  private final int maxDepth;
+  private int depth;
 
-  TypeChecker(String query, SourcePositions positions) {
+  TypeChecker(String query, SourcePositions positions, int maxDepth) {
     this.query = query;
     this.positions = positions;
+    this.maxDepth = maxDepth;
   }
 
   Expr check(Expr node) {
+    if (++depth > maxDepth) {
+      throw new Parser.TooDeep();
+    }
+    Expr checked = checkNode(node);
+    depth--;
+    return checked;
+  }
+
+  private Expr checkNode(Expr node) {
     if (node instanceof Aggregate a) {
       Expr expr = expect(a.expr(), ValueType.VECTOR, "aggregation expression");
       Expr param = a.op().paramType() == null ? a.param() : expect(a.param(), a.op().paramType(), "aggregation parameter");

@@ -2,6 +2,9 @@ package dev.firedrill.embedded.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
+import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelMatcher;
@@ -43,7 +46,7 @@ class ApiServerTest {
   private final TestClock clock = TestClock.at("2026-11-29T23:48:00Z");
   private final StubEngine engine = new StubEngine();
   private final StubSeries series = new StubSeries();
-  private final List<RuleGroupStatus> groups = new ArrayList<>();
+  private final List<GroupSnapshot> groups = new ArrayList<>();
   private ApiServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -231,20 +234,17 @@ class ApiServerTest {
   @Test
   void alertsAndRulesShowStateAsPrometheusDoes() throws Exception {
     Instant activeAt = Instant.parse("2026-11-29T23:48:23.628654982Z");
-    RuleGroupStatus.Alert alert = new RuleGroupStatus.Alert(
-        Map.of("alertname", "DemoHigh", "code", "200", "job", "demo", "severity", "page"),
-        Map.of("summary", "value 5 on 200"), RuleGroupStatus.State.FIRING, activeAt, Optional.empty(), 5);
-    groups.add(new RuleGroupStatus("g1", "/tmp/rules.yml", Duration.ofSeconds(1), 0, Duration.ofNanos(1_756_175),
-        Optional.of(Instant.parse("2026-11-29T23:48:39.630498183Z")), List.of(
-            new RuleGroupStatus.Recording("job:demo:sum", "sum by (job) (demo_total)", Map.of(), RuleGroupStatus.Health.OK,
-                Optional.empty(), Duration.ofNanos(761_881), Optional.of(Instant.parse("2026-11-29T23:48:39.630514595Z"))),
-            new RuleGroupStatus.Alerting("DemoHigh", "demo_total > 1", Duration.ofSeconds(2), Duration.ZERO,
-                Map.of("severity", "page"), Map.of("summary", "value {{ $value }} on {{ $labels.code }}"),
-                RuleGroupStatus.State.FIRING, List.of(alert), RuleGroupStatus.Health.OK, Optional.empty(),
-                Duration.ofNanos(518_568), Optional.of(Instant.parse("2026-11-29T23:48:39.63130994Z"))),
-            new RuleGroupStatus.Alerting("Never", "demo_total > 1e+09", Duration.ZERO, Duration.ZERO, Map.of(), Map.of(),
-                RuleGroupStatus.State.INACTIVE, List.of(), RuleGroupStatus.Health.ERR, Optional.of("many-to-many matching not allowed"),
-                Duration.ZERO, Optional.empty()))));
+    AlertSnapshot alert = new AlertSnapshot(Map.of("alertname", "DemoHigh", "code", "200", "job", "demo", "severity", "page"),
+        Map.of("summary", "value 5 on 200"), "firing", Optional.of(activeAt), Optional.empty(), "5e+00");
+    groups.add(new GroupSnapshot("g1", "/tmp/rules.yml", List.of(
+        new RuleSnapshot.Recording("job:demo:sum", "sum by (job) (demo_total)", Map.of(), "ok", "",
+            Optional.of(Instant.parse("2026-11-29T23:48:39.630514595Z")), 0.000761881),
+        new RuleSnapshot.Alerting("firing", "DemoHigh", "demo_total > 1", 2, 0, Map.of("severity", "page"),
+            Map.of("summary", "value {{ $value }} on {{ $labels.code }}"), List.of(alert), "ok", "",
+            Optional.of(Instant.parse("2026-11-29T23:48:39.63130994Z")), 0.000518568),
+        new RuleSnapshot.Alerting("inactive", "Never", "demo_total > 1e+09", 0, 0, Map.of(), Map.of(), List.of(), "err",
+            "many-to-many matching not allowed", Optional.empty(), 0)),
+        1, 0, 0.001756175, Optional.of(Instant.parse("2026-11-29T23:48:39.630498183Z"))));
     String alertJson = "{\"labels\":{\"alertname\":\"DemoHigh\",\"code\":\"200\",\"job\":\"demo\",\"severity\":\"page\"},"
         + "\"annotations\":{\"summary\":\"value 5 on 200\"},\"state\":\"firing\","
         + "\"activeAt\":\"2026-11-29T23:48:23.628654982Z\",\"value\":\"5e+00\"}";

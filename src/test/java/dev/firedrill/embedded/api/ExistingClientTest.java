@@ -10,6 +10,9 @@ import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;
 import dev.firedrill.prometheus.Rule;
 import dev.firedrill.prometheus.RuleGroup;
+import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
+import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
@@ -41,15 +44,13 @@ class ExistingClientTest {
   @BeforeEach
   void start() throws Exception {
     Instant activeAt = Instant.parse("2026-11-29T23:47:30.25Z");
-    RuleGroupStatus.Alert alert = new RuleGroupStatus.Alert(Map.of("alertname", "Down", "job", "demo"),
-        Map.of("summary", "demo is down"), RuleGroupStatus.State.PENDING, activeAt, Optional.empty(), 0);
-    List<RuleGroupStatus> groups = List.of(new RuleGroupStatus("availability", "/etc/rules.yml", Duration.ofSeconds(15), 0,
-        Duration.ofMillis(2), Optional.of(NOW), List.of(
-            new RuleGroupStatus.Recording("job:up:sum", "sum by (job) (up)", Map.of("team", "sre"), RuleGroupStatus.Health.OK,
-                Optional.empty(), Duration.ofMillis(1), Optional.of(NOW)),
-            new RuleGroupStatus.Alerting("Down", "up == 0", Duration.ofSeconds(30), Duration.ZERO, Map.of(),
-                Map.of("summary", "demo is down"), RuleGroupStatus.State.PENDING, List.of(alert), RuleGroupStatus.Health.OK,
-                Optional.empty(), Duration.ofMillis(1), Optional.of(NOW)))));
+    AlertSnapshot alert = new AlertSnapshot(Map.of("alertname", "Down", "job", "demo"), Map.of("summary", "demo is down"),
+        "pending", Optional.of(activeAt), Optional.empty(), "0e+00");
+    List<GroupSnapshot> groups = List.of(new GroupSnapshot("availability", "/etc/rules.yml", List.of(
+        new RuleSnapshot.Recording("job:up:sum", "sum by (job) (up)", Map.of("team", "sre"), "ok", "", Optional.of(NOW), 0.001),
+        new RuleSnapshot.Alerting("pending", "Down", "up == 0", 30, 0, Map.of(), Map.of("summary", "demo is down"),
+            List.of(alert), "ok", "", Optional.of(NOW), 0.001)),
+        15, 0, 0.002, Optional.of(NOW)));
     server = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), new ApiServer.Parts(engine, new StubSeries(),
         () -> groups, () -> "global:\n  scrape_interval: 15s\n  evaluation_interval: 15s\nscrape_configs:\n"
             + "- job_name: demo\n  scrape_interval: 5s\n", BuildInfo.firedrill(), new TestClock(NOW)));

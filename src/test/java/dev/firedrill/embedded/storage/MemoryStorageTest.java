@@ -83,6 +83,41 @@ class MemoryStorageTest {
   }
 
   @Test
+  void everyIndexPathSelectsWhatFilteringEverySeriesSelects() {
+    List<LabelSet> all = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      LabelSet.Builder b = LabelSet.builder().set("__name__", i % 10 == 0 ? "rare" : "common")
+          .set("instance", "host-" + i % 300).set("code", String.valueOf(200 + i % 4 * 100));
+      if (i % 3 == 0) {
+        b.set("pod", "p" + i);
+      }
+      all.add(b.build());
+    }
+    all.forEach(labels -> storage.append(labels, 1000, 1));
+    assertThat(storage.seriesCount()).as("one series per distinct label set").isEqualTo(1200);
+    List<List<LabelMatcher>> cases = List.of(
+        List.of(m(Type.EQUAL, "__name__", "common"), m(Type.EQUAL, "instance", "host-7")),
+        List.of(m(Type.EQUAL, "instance", "host-10"), m(Type.EQUAL, "__name__", "rare")),
+        List.of(m(Type.EQUAL, "__name__", "common"), m(Type.REGEX, "code", "[45]00")),
+        List.of(m(Type.EQUAL, "instance", "host-11"), m(Type.REGEX, "code", "[45]00")),
+        List.of(m(Type.REGEX, "instance", "host-1.")),
+        List.of(m(Type.REGEX, "pod", "p.*"), m(Type.NOT_EQUAL, "code", "200")),
+        List.of(m(Type.EQUAL, "__name__", "common"), m(Type.NOT_REGEX, "pod", "p.*")),
+        List.of(m(Type.EQUAL, "__name__", "rare"), m(Type.EQUAL, "pod", ""), m(Type.NOT_EQUAL, "instance", "host-0")));
+    for (List<LabelMatcher> matchers : cases) {
+      List<String> expected = all.stream()
+          .filter(labels -> matchers.stream().allMatch(m -> m.matches(labels.get(m.name()))))
+          .distinct()
+          .sorted()
+          .map(LabelSet::toString)
+          .toList();
+      assertThat(selected(matchers.toArray(LabelMatcher[]::new))).as(matchers.toString())
+          .isNotEmpty()
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
   void noMatchersSelectAllSeriesInLabelOrder() {
     storage.append(LabelSet.of("__name__", "b"), 1, 1);
     storage.append(LabelSet.of("__name__", "a", "x", "2"), 1, 1);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.ast.ValueType;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.StaleNaN;
@@ -97,6 +98,18 @@ class EvalSelectorsTest {
     assertThat(store.selects).isEqualTo(1);
     assertThat(m.series()).hasSize(3);
     assertThat(m.series().get(2).values()).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+  }
+
+  @Test
+  void rangeQueryOfRangeFunctionSlidesWindowsOverOneRead() {
+    Exprs.Store store = new Exprs.Store().series(METRIC, 15_000, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+
+    Value.Matrix m = engine(store).range(
+        Exprs.call("count_over_time", ValueType.VECTOR, range(sel("metric"), 30_000)),
+        30_000, 105_000, 15_000);
+
+    assertThat(store.selects).isEqualTo(1);
+    assertThat(m.series().get(0).values()).containsExactly(3.0, 3.0, 3.0, 3.0, 3.0, 3.0);
   }
 
   @Test

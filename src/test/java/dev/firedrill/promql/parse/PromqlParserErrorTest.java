@@ -39,6 +39,15 @@ class PromqlParserErrorTest {
   }
 
   @Test
+  void deepNestingIsReportedLikeAnyOtherError() {
+    String query = "(" + "-{}-1".repeat(10_000) + ")" + "[1m:]".repeat(1_000);
+
+    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse(query), PromqlException.class);
+
+    assertThat(e.getMessage()).isEqualTo("1:3: parse error: vector selector must contain at least one non-empty matcher");
+  }
+
+  @Test
   void columnsCountUtf8Bytes() {
     PromqlException e = catchThrowableOfType(() -> PromqlParser.parse("\"é\" + é"), PromqlException.class);
 

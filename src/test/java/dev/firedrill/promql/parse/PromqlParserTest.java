@@ -238,6 +238,19 @@ class PromqlParserTest {
   }
 
   @Test
+  void nestingDeeperThanTheCallersStackParses() {
+    Expr expr = PromqlParser.parse("1" + "^1".repeat(10_000));
+
+    int depth = 0;
+    while (expr instanceof Binary b) {
+      assertThat(b.lhs()).isEqualTo(number(1));
+      expr = b.rhs();
+      depth++;
+    }
+    assertThat(depth).isEqualTo(10_000);
+  }
+
+  @Test
   void commentsAreSkipped() {
     assertThat(PromqlParser.parse("# errors\nfoo # per second\n / 2 # done"))
         .isEqualTo(new Binary(BinaryOp.DIV, selector("foo"), number(2), false, null));

@@ -13,14 +13,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * What the embedded Alertmanager runs: the route tree (read by the same loader as {@code firedrill routes}),
  * the receivers with their webhooks, and {@code global.resolve_timeout}. Everything else an
  * alertmanager.yml may hold is refused by name, so a config never runs with a part silently ignored.
  *
- * @param receivers by name, in file order
+ * @param receivers by name, in file order; every route's receiver is one of them
  * @param original the file's text, served by {@code /api/v2/status}
  */
 public record AlertmanagerConfig(RouteTree routes, Map<String, Receiver> receivers, Duration resolveTimeout,
@@ -50,9 +49,5 @@ public record AlertmanagerConfig(RouteTree routes, Map<String, Receiver> receive
   /** Reads the text; {@code file} names it in problems. */
   public static AlertmanagerConfig parse(String file, String content) throws ConfigException {
     return ConfigLoader.load(file, content);
-  }
-
-  public Optional<Receiver> receiver(String name) {
-    return Optional.ofNullable(receivers.get(name));
   }
 }

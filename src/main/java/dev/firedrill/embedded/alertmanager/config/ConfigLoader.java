@@ -62,6 +62,9 @@ final class ConfigLoader {
       loader.receivers(top.get("receivers"), receivers);
       if (routes != null) {
         loader.timeIntervals(routes.root());
+        if (!present(top.get("receivers"))) {
+          loader.undefinedReceivers(routes.root());
+        }
       }
     }
     if (!loader.problems.isEmpty()) {
@@ -228,6 +231,12 @@ final class ConfigLoader {
       problem(route.path() + "/active_time_intervals", NOT_SUPPORTED + " (it has no time intervals)");
     }
     route.routes().forEach(this::timeIntervals);
+  }
+
+  /** The routes loader checks receivers against the list only when there is one. */
+  private void undefinedReceivers(Route route) {
+    problem(route.path() + "/receiver", "undefined receiver \"" + route.receiver()
+        + "\" (the file defines no receivers; expected a receivers section)");
   }
 
   private static int count(JsonNode node) {

@@ -54,10 +54,6 @@ public final class Delivery {
     return flush.group.groupKey;
   }
 
-  public int attempt() {
-    return attempt;
-  }
-
   /** What is left of the flush's time (one group_interval, as Alertmanager's context), at least a millisecond. */
   public Duration timeout(Instant now) {
     Duration left = Duration.between(now, flush.deadline);

@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -76,10 +75,6 @@ public final class Dispatcher {
     this.nextCleanup = start.plus(CLEANUP_INTERVAL);
     this.nextCollection = start.plus(GC_INTERVAL);
     keys(config.routes().root(), "");
-  }
-
-  public AlertmanagerConfig config() {
-    return config;
   }
 
   /** Stores the alerts (merged with those held, as Alertmanager's provider does) and routes each into its groups. */
@@ -216,7 +211,7 @@ public final class Dispatcher {
     }
     Flush flush = new Flush(group, alerts, now.plus(interval));
     String receiverName = group.route.receiver();
-    Receiver receiver = config.receiver(receiverName).orElse(new Receiver(receiverName, List.of()));
+    Receiver receiver = config.receivers().get(receiverName);
     List<Delivery> deliveries = new ArrayList<>();
     for (int i = 0; i < receiver.webhooks().size(); i++) {
       WebhookConfig webhook = receiver.webhooks().get(i);
@@ -280,10 +275,5 @@ public final class Dispatcher {
     groups.values().forEach(byLabels -> byLabels.values().forEach(group -> view.put(group.groupKey,
         group.alerts.keySet().stream().map(LabelSets::hex).sorted().toList())));
     return view;
-  }
-
-  Optional<AggregationGroup> group(String groupKey) {
-    return groups.values().stream().flatMap(m -> m.values().stream())
-        .filter(g -> g.groupKey.equals(groupKey)).findFirst();
   }
 }

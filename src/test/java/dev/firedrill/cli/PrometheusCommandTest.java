@@ -1,0 +1,116 @@
+package dev.firedrill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firedrill.embedded.EmbeddedPrometheus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import sun.misc.Signal;
+
+/** {@code firedrill prometheus} through Main's command line, with parts that scrape and evaluate nothing. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PrometheusCommandTest {
+
+  private static final String NL = System.lineSeparator();
+
+  @TempDir Path dir;
+
+  private record Started(CompletableFuture<Integer> exit, StringWriter out, StringWriter err) {}
+
+  private static Started start(String... args) {
+    EmbeddedPrometheus.Components nothing = new EmbeddedPrometheus.Components() {
+      @Override
+      public List<dev.firedrill.embedded.drive.Recurring> scrapes(dev.firedrill.embedded.config.Config config,
+          dev.firedrill.embedded.storage.Storage storage, dev.firedrill.time.Clock clock) {
+        return List.of();
+      }
+
+      @Override
+      public EmbeddedPrometheus.Rules rules(dev.firedrill.embedded.config.Config config,
+          dev.firedrill.embedded.storage.Storage storage, dev.firedrill.promql.eval.Engine engine,
+          dev.firedrill.time.Clock clock, URI externalUrl) {
+        return new EmbeddedPrometheus.Rules(List.of(), List::of, () -> {});
+      }
+    };
+    CommandLine line = Main.commandLine();
+    line.getCommandSpec().removeSubcommand("prometheus");
+    line.addSubcommand("prometheus", new PrometheusCommand(nothing));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    line.setOut(new PrintWriter(out, true));
+    line.setErr(new PrintWriter(err, true));
+    String[] full = new String[args.length + 1];
+    full[0] = "prometheus";
+    System.arraycopy(args, 0, full, 1, args.length);
+    return new Started(CompletableFuture.supplyAsync(() -> line.execute(full)), out, err);
+  }
+
+  private Path config(String yaml) throws Exception {
+    return Files.writeString(dir.resolve("prometheus.yml"), yaml);
+  }
+
+  @Test
+  void servesTheApiUntilSigintAndStopsCleanly() throws Exception {
+    Path file = config("global:\n  scrape_interval: 15s\nscrape_configs:\n  - job_name: demo\n"
+        + "    static_configs:\n      - targets: ['127.0.0.1:9']\n");
+    Started prometheus = start("--config", file.toString(), "--listen", "127.0.0.1:0", "--retention", "30m");
+    Pattern serving = Pattern.compile("prometheus: (http://127\\.0\\.0\\.1:\\d+) \\(config .*\\)" + NL + "running until SIGINT or SIGTERM");
+    Matcher matcher;
+    CountDownLatch never = new CountDownLatch(1);
+    while (!(matcher = serving.matcher(prometheus.out().toString())).find()) {
+      assertThat(prometheus.exit()).as(prometheus.err().toString()).isNotDone();
+      assertThat(never.await(20, TimeUnit.MILLISECONDS)).isFalse();
+    }
+    assertThat(prometheus.out().toString()).startsWith("prometheus: " + matcher.group(1) + " (config " + file
+        + ": 1 scrape job(s), 0 rule file pattern(s); retention 30m)");
+    HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(matcher.group(1) + "/-/ready"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(ready.body()).isEqualTo("Prometheus Server is Ready.\n");
+
+    Signal.raise(new Signal("INT"));
+
+    assertThat(prometheus.exit().get(15, TimeUnit.SECONDS)).isZero();
+    assertThat(prometheus.out().toString()).endsWith("SIGINT: stopping the embedded Prometheus" + NL
+        + "prometheus: stopped (SIGINT)" + NL);
+  }
+
+  @Test
+  void aBadConfigIsOneLineAndExitTwo() throws Exception {
+    Path file = config("global:\n  scrape_interval: 15s\nremote_write:\n  - url: http://example.invalid/\n");
+    Started prometheus = start("--config", file.toString());
+
+    assertThat(prometheus.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
+    assertThat(prometheus.err().toString()).isEqualTo(file + ": /remote_write: not supported by the embedded Prometheus"
+        + " (supported keys: global, scrape_configs, rule_files, alerting)" + NL);
+    assertThat(prometheus.out().toString()).isEmpty();
+  }
+
+  @Test
+  void aMissingConfigAndABadRetentionAreOneLineAndExitTwo() throws Exception {
+    Path missing = dir.resolve("absent.yml");
+    Started noFile = start("--config", missing.toString());
+    assertThat(noFile.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
+    assertThat(noFile.err().toString()).isEqualTo(missing + ": cannot read: " + missing + NL);
+
+    Started zero = start("--config", config("global:\n  scrape_interval: 15s\n").toString(), "--retention", "0s");
+    assertThat(zero.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
+    assertThat(zero.err().toString()).isEqualTo("firedrill prometheus: --retention 0s is not usable (expected more than 0)" + NL);
+  }
+}
