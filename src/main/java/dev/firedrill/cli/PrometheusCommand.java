@@ -96,6 +96,6 @@ final class PrometheusCommand implements Callable<Integer> {
       throw new UserError(config + ": cannot read: " + e.getMessage(), ExitCode.INVALID, e);
     }
     return new EmbeddedPrometheus.Settings(loaded, yaml, LabOptions.positive(NAME, "--retention", retention, MAX_RETENTION),
-        LabOptions.address(NAME, "--listen", listen), Engine.Options.defaults());
+        LabOptions.address(NAME, "--listen", listen), Engine.Options.evaluatingEvery(loaded.global().evaluationInterval()));
   }
 }

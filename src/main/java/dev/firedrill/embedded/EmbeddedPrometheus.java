@@ -55,7 +55,7 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     /** 127.0.0.1 on {@code port}, the default retention and Prometheus's engine defaults. */
     public static Settings of(Config config, String configYaml, int port) {
       return new Settings(config, configYaml, DEFAULT_RETENTION, new InetSocketAddress("127.0.0.1", port),
-          Engine.Options.defaults());
+          Engine.Options.evaluatingEvery(config.global().evaluationInterval()));
     }
   }
 

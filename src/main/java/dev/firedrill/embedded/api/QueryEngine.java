@@ -42,7 +42,7 @@ public interface QueryEngine {
 
       private Engine engine(Duration timeout) {
         Duration shorter = timeout.compareTo(options.timeout()) < 0 ? timeout : options.timeout();
-        return new Engine(source, new Engine.Options(options.lookbackDelta(), shorter));
+        return new Engine(source, options.withTimeout(shorter));
       }
     };
   }

@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
 /**
  * The embedded Prometheus's rule groups, evaluated when the caller says what time it is: with
  * {@link #evaluateDue} and {@link #nextDueMs} a virtual clock runs an hour of rules in
- * milliseconds, and {@link RuleRunner} drives it in real time.
+ * milliseconds, and the embedded Prometheus's real-time driver calls the same methods as its clock
+ * reaches {@link #nextDueMs}.
  */
 public final class RuleManager {
 

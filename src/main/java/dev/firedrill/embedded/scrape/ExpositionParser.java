@@ -144,7 +144,8 @@ public final class ExpositionParser {
     boolean spaced = !openMetrics && skipSpace();
     if (next('{')) {
       labels(labels);
-      spaced = false;
+      // Prometheus's text lexer ends the labels at } and takes the value right after it, space or not.
+      spaced = !openMetrics;
     }
     if (openMetrics ? !next(' ') : !(skipSpace() || spaced)) {
       throw error(openMetrics ? "a space and the value" : "whitespace and the value", rest());

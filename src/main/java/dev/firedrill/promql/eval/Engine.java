@@ -24,6 +24,15 @@ public final class Engine {
     public static Options defaults() {
       return new Options(Duration.ofMinutes(5), Duration.ofMinutes(2));
     }
+
+    /** The defaults, with subqueries without a step stepping by a server's evaluation interval. */
+    public static Options evaluatingEvery(Duration evaluationInterval) {
+      return new Options(Duration.ofMinutes(5), Duration.ofMinutes(2), evaluationInterval);
+    }
+
+    public Options withTimeout(Duration timeout) {
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep);
+    }
   }
 
   private final SeriesSource source;

@@ -45,6 +45,10 @@ final class Evaluator {
 
   List<Points> eval(Expr expr) {
     query.checkDeadline();
+    if (steps > 1 && expr.type() != ValueType.MATRIX && !(unwrap(expr) instanceof Expr.NumberLiteral)
+        && StepInvariance.of(expr)) {
+      return repeat(new Evaluator(query, start, start, interval).eval(expr));
+    }
     if (expr instanceof Expr.Paren p) {
       return eval(p.expr());
     }
@@ -73,6 +77,19 @@ final class Evaluator {
       return new Calls(this).call(c);
     }
     throw new IllegalStateException("cannot evaluate " + expr.type().promName() + " expression " + expr);
+  }
+
+  /** One step's result, at {@code start}, at every step. */
+  private List<Points> repeat(List<Points> once) {
+    List<Points> result = new ArrayList<>(once.size());
+    for (Points p : once) {
+      Points all = new Points(p.labels, steps);
+      for (int step = 0; step < steps; step++) {
+        all.add(stepTime(step), p.v[0]);
+      }
+      result.add(all);
+    }
+    return result;
   }
 
   long stepTime(int step) {

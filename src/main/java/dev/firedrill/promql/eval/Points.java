@@ -11,10 +11,12 @@ final class Points {
   double[] v;
   int n;
 
-  Points(LabelSet labels, int capacity) {
+  /** Room for {@code expected} points, up to a bound: a long subquery's sparse series grow as needed. */
+  Points(LabelSet labels, int expected) {
     this.labels = labels;
-    this.t = new long[Math.max(capacity, 1)];
-    this.v = new double[Math.max(capacity, 1)];
+    int capacity = Math.max(1, Math.min(expected, 512));
+    this.t = new long[capacity];
+    this.v = new double[capacity];
   }
 
   Points(LabelSet labels, long[] t, double[] v, int n) {

@@ -27,12 +27,11 @@ final class GeneratedExporter implements AutoCloseable {
 
   private final HttpServer server;
   private final LongSupplier wallMillis;
-  private final long firstStep;
+  private volatile long firstStep = Long.MAX_VALUE;
   private volatile long faultStep = Long.MAX_VALUE;
 
   private GeneratedExporter(LongSupplier wallMillis) throws IOException {
     this.wallMillis = wallMillis;
-    this.firstStep = wallMillis.getAsLong() / STEP_MS;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/metrics", this::serve);
     server.start();
@@ -51,6 +50,16 @@ final class GeneratedExporter implements AutoCloseable {
     return "127.0.0.1:" + server.getAddress().getPort();
   }
 
+  /**
+   * Serves samples from the next step on; until then the exposition is empty, so that servers which
+   * began scraping at different moments hold the same samples.
+   */
+  long startData() {
+    long step = wallMillis.getAsLong() / STEP_MS + 1;
+    firstStep = step;
+    return step * STEP_MS;
+  }
+
   /** Starts the fault at the step after the current one, so no exposed sample changes its value. */
   long startFault() {
     long step = wallMillis.getAsLong() / STEP_MS + 1;
@@ -59,7 +68,8 @@ final class GeneratedExporter implements AutoCloseable {
   }
 
   private void serve(HttpExchange exchange) throws IOException {
-    byte[] body = exposition(wallMillis.getAsLong() / STEP_MS).getBytes(StandardCharsets.UTF_8);
+    long step = wallMillis.getAsLong() / STEP_MS;
+    byte[] body = (step >= firstStep ? exposition(step) : "").getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     exchange.sendResponseHeaders(200, body.length);
     try (OutputStream out = exchange.getResponseBody()) {

@@ -37,6 +37,7 @@ class ExpositionParserTest {
         msdos_file_access_time_seconds{path="C:\\\\DIR\\\\FILE.TXT",error="Cannot find file:\\n\\"FILE.TXT\\""} 1.458255915e9
         odd_escape{a="\\\\t stays \\t"} -0
         empty{a=""} 1
+        tight{a="b"}2
         """);
     assertThat(samples).containsExactly(
         new ExposedSample(LabelSet.of("__name__", "http_requests_total", "method", "post", "code", "200"), 1027,
@@ -47,7 +48,8 @@ class ExpositionParserTest {
         new ExposedSample(LabelSet.of("__name__", "msdos_file_access_time_seconds", "path", "C:\\DIR\\FILE.TXT",
             "error", "Cannot find file:\n\"FILE.TXT\""), 1.458255915e9, NONE),
         new ExposedSample(LabelSet.of("__name__", "odd_escape", "a", "\\t stays \\t"), -0.0, NONE),
-        new ExposedSample(LabelSet.of("__name__", "empty"), 1, NONE));
+        new ExposedSample(LabelSet.of("__name__", "empty"), 1, NONE),
+        new ExposedSample(LabelSet.of("__name__", "tight", "a", "b"), 2, NONE));
   }
 
   @Test
@@ -131,6 +133,7 @@ class ExpositionParserTest {
       'a 1\\n\\n# EOF\\n'              | 127.0.0.1:9100: line 2: expected a sample, # HELP, # TYPE, # UNIT or # EOF, found an empty line
       'a  1\\n# EOF\\n'                | 127.0.0.1:9100: line 1: expected a value, found " 1"
       'a{b="c", d="e"} 1\\n# EOF\\n'   | 127.0.0.1:9100: line 1: expected a label name or }, found " d=\\"e\\"} 1"
+      'a{b="c"}1\\n# EOF\\n'          | 127.0.0.1:9100: line 1: expected a space and the value, found "1"
       'a 1 NaN\\n# EOF\\n'             | 127.0.0.1:9100: line 1: expected a timestamp in seconds, an exemplar (# {...} value) or the end of the line, found "NaN"
       'a 1 2 3\\n# EOF\\n'             | 127.0.0.1:9100: line 1: expected an exemplar (# {...} value) or the end of the line after the timestamp, found " 3"
       '# TYPE a untyped\\n# EOF\\n'    | 127.0.0.1:9100: line 1: expected a metric type (counter, gauge, histogram, gaugehistogram, stateset, info, summary, unknown), found "untyped"

@@ -1,19 +1,16 @@
 package dev.firedrill.promql.conformance;
 
 import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.testing.PromqlTestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /** Runs Prometheus's test scripts from {@code ../shared/promqltest/} (read in place, never copied). */
 final class Conformance {
-
-  static final Path ROOT = Path.of("..", "shared", "promqltest");
 
   /** One case's outcome: null failure when it passed. */
   record Outcome(Script.Eval eval, String failure) {}
@@ -22,16 +19,7 @@ final class Conformance {
 
   /** The directory, or the test is failed (on CI) or skipped (elsewhere) with the reason. */
   static Path directory(String version) {
-    Path dir = ROOT.resolve(version);
-    if (!Files.isDirectory(dir)) {
-      String reason = "PromQL test data missing: " + dir.toAbsolutePath().normalize()
-          + " (Prometheus's test files, see ../shared/promqltest/README.md)";
-      if ("true".equals(System.getenv("CI"))) {
-        Assertions.fail(reason);
-      }
-      Assumptions.abort(reason);
-    }
-    return dir;
+    return PromqlTestData.directory(version);
   }
 
   static List<Path> files(Path dir) throws IOException {

@@ -76,6 +76,17 @@ class EvalSelectorsTest {
   }
 
   @Test
+  void expressionPinnedByAtIsTheSameAtEveryStep() {
+    Exprs.Store store = new Exprs.Store().series(METRIC, 60_000, 0.0, 1.0, 2.0, 3.0, 4.0);
+    Expr pinned = Exprs.call("sum_over_time", ValueType.VECTOR, range(at(sel("metric"), 120_000), 120_000));
+
+    Value.Matrix m = engine(store).range(pinned, 0, 240_000, 60_000);
+
+    assertThat(m.series().get(0).timestampsMs()).containsExactly(0L, 60_000L, 120_000L, 180_000L, 240_000L);
+    assertThat(m.series().get(0).values()).containsExactly(3.0, 3.0, 3.0, 3.0, 3.0);
+  }
+
+  @Test
   void rangeSelectorKeepsSamplesInClosedWindowWithoutStaleMarkers() {
     Exprs.Store store = new Exprs.Store().series(METRIC, 10_000, 0.0, 1.0, StaleNaN.VALUE, 2.0);
 

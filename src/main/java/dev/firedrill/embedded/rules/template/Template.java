@@ -30,7 +30,7 @@ public final class Template {
   }
 
   /** @throws TemplateException {@code template: NAME:LINE:COL: executing "NAME" at <NODE>: MESSAGE} */
-  public String execute(GoValues.Struct dot) {
+  String execute(GoValues.Struct dot) {
     StringBuilder out = new StringBuilder();
     new Run(dot, out).list(nodes);
     return out.toString();
@@ -180,10 +180,5 @@ public final class Template {
       return new TemplateException("template: " + name + ":" + line + ":" + column + ": executing \"" + name
           + "\" at <" + context + ">: " + message);
     }
-  }
-
-  /** The data a struct of Go fields; for tests and callers outside this package. */
-  public static GoValues.Struct struct(String goType, Map<String, Object> fields) {
-    return new GoValues.Struct(goType, fields);
   }
 }
