@@ -4,6 +4,7 @@ import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
+import dev.firedrill.embedded.rules.RuleFileException;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Durations;
@@ -114,6 +115,8 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UserError("simulation interrupted", ExitCode.NOT_RUN, e);
+    } catch (RuleFileException e) {
+      throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
     out.println("SIMULATION: " + Durations.seconds(outcome.simulated()) + " of drill predicted in "
         + Durations.seconds(outcome.realTime()) + " of real time");
