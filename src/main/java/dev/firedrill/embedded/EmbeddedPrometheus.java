@@ -120,10 +120,6 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     return api.url();
   }
 
-  public InetSocketAddress address() {
-    return api.address();
-  }
-
   public Storage storage() {
     return storage;
   }

@@ -43,7 +43,12 @@ public final class RealTimeDriver implements AutoCloseable {
   }
 
   private void schedule(Recurring work, Instant slot) {
-    long delay = Math.max(0, Duration.between(clock.now(), slot).toNanos());
+    long delay;
+    try {
+      delay = Math.max(0, Duration.between(clock.now(), slot).toNanos());
+    } catch (ArithmeticException e) {
+      delay = Long.MAX_VALUE; // work with nothing left to do names a time past any wait
+    }
     try {
       pool.schedule(() -> run(work, slot), delay, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {

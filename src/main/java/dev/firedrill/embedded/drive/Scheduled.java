@@ -6,8 +6,7 @@ import java.util.Objects;
 
 /**
  * Work that runs every {@code interval}, at the instants {@code offset + k * interval} since the
- * epoch: a target's scrape or a rule group's evaluation. Prometheus spreads such work by a hash of
- * its name within the interval; {@code offset} is that spread.
+ * epoch, such as the storage's retention truncation.
  */
 public record Scheduled(String name, Duration interval, Duration offset, Work work) implements Recurring {
 
@@ -26,15 +25,6 @@ public record Scheduled(String name, Duration interval, Duration offset, Work wo
     if (offset.isNegative() || offset.compareTo(interval) >= 0) {
       throw new IllegalArgumentException(name + ": offset " + offset + " is outside [0, " + interval + ")");
     }
-  }
-
-  /** An offset within {@code interval} from a hash of {@code key}, stable across runs, as Prometheus spreads its loops. */
-  public static Duration spread(String key, Duration interval) {
-    long h = 1125899906842597L;
-    for (int i = 0; i < key.length(); i++) {
-      h = 31 * h + key.charAt(i);
-    }
-    return Duration.ofMillis(Math.floorMod(h, interval.toMillis()));
   }
 
   @Override

@@ -19,14 +19,6 @@ class ScheduledTest {
   }
 
   @Test
-  void theSpreadIsStableAndWithinTheInterval() {
-    Duration spread = Scheduled.spread("demo/127.0.0.1:9100", Duration.ofSeconds(15));
-    assertThat(spread).isEqualTo(Scheduled.spread("demo/127.0.0.1:9100", Duration.ofSeconds(15)));
-    assertThat(spread).isBetween(Duration.ZERO, Duration.ofMillis(14_999));
-    assertThat(Scheduled.spread("demo/127.0.0.1:9101", Duration.ofSeconds(15))).isNotEqualTo(spread);
-  }
-
-  @Test
   void refusesAnIntervalUnderAMillisecondAndAnOffsetOutsideIt() {
     assertThatThrownBy(() -> new Scheduled("job", Duration.ZERO, Duration.ZERO, at -> {}))
         .hasMessage("job: interval PT0S is not positive (expected at least 1ms)");
