@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       AlertmanagerCommand.class,
       LabCommand.class,
       HistoryCommand.class,
+      SimulateCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -39,10 +39,6 @@ public final class LabMetrics {
     rates = Traffic.of(model, effects);
   }
 
-  public LabModel model() {
-    return model;
-  }
-
   /** Turns {@code effect} on from {@code when}. */
   public synchronized void start(Effect effect, Instant when) {
     advanceTo(when);

@@ -47,6 +47,8 @@ public final class SimulatedStack implements AutoCloseable {
 
   /** As the lab runs Prometheus ({@code --rules.alert.resend-delay=1s}). */
   static final Duration RESEND_DELAY = Duration.ofSeconds(1);
+  /** The externalURL webhook payloads carry: there is no Alertmanager UI to link to. */
+  static final String SIMULATED_ALERTMANAGER = "http://127.0.0.1/simulated-alertmanager";
 
   /** An evaluation's alerts on their way to Alertmanager, sent at the evaluation's instant. */
   private record Sent(Instant at, List<OutgoingAlert> alerts) {}
@@ -173,8 +175,6 @@ public final class SimulatedStack implements AutoCloseable {
       // Closing on a failed start: the first failure is the one worth reporting.
     }
   }
-
-  static final String SIMULATED_ALERTMANAGER = "http://127.0.0.1/simulated-alertmanager";
 
   private final class DrillClock implements Clock {
     @Override

@@ -2,11 +2,16 @@ package dev.firedrill.simulate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.alerting.DetectionRow;
+import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.engine.DrillEvent;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.experiment.Durations;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.time.Clock;
 import java.nio.file.Files;
@@ -38,25 +43,54 @@ class SimulatedDrillTest {
     return Simulator.run(request, (DrillEvent e) -> lines.add(e.line()), lines::add, Clock.system());
   }
 
-  @Test
-  void theLatencyDrillHoldsAndPagesNobody() throws Exception {
-    List<String> lines = new ArrayList<>();
-    Simulator.Outcome outcome = simulate(Path.of("fixtures/experiments/payments-latency.yaml"), LabModel.lab(),
-        dir.resolve("latency.json"), lines);
-    lines.forEach(System.out::println);
-    System.out.println("simulated " + outcome.simulated() + " in " + outcome.realTime().toMillis() + " ms of real time");
+  private static DetectionRow row(Simulator.Outcome outcome, String alert) {
+    return outcome.result().observability().orElseThrow().rows().stream()
+        .filter(r -> r.expectation().alert().equals(alert)).findFirst().orElseThrow();
+  }
 
-    assertThat(outcome.result().verdict()).isEqualTo(Verdict.HELD);
+  private static void print(Simulator.Outcome outcome, List<String> lines) {
+    lines.forEach(System.out::println);
+    System.out.println("simulated " + Durations.seconds(outcome.simulated()) + " of drill in "
+        + Durations.seconds(outcome.realTime()) + " of real time");
   }
 
   @Test
-  void theOutageDrillIsAbortedByTheBurnRateGuardAndPagesCheckout() throws Exception {
+  void theLatencyDrillHoldsAndPagesNobody() throws Exception {
+    List<String> lines = new ArrayList<>();
+    Path journal = dir.resolve("latency.json");
+    Simulator.Outcome outcome = simulate(Path.of("fixtures/experiments/payments-latency.yaml"), LabModel.lab(),
+        journal, lines);
+    print(outcome, lines);
+
+    assertThat(outcome.result().verdict()).isEqualTo(Verdict.HELD);
+    assertThat(outcome.result().observability().orElseThrow().verdict()).isEqualTo(ObservabilityResult.Verdict.HELD);
+    assertThat(row(outcome, "CheckoutErrorBudgetBurn").fired()).isFalse();
+    assertThat(row(outcome, "CheckoutOrdersPending").fired()).isFalse();
+    // The method's 20s, then detection watches until the 30s windows of the silent expectations end.
+    assertThat(outcome.simulated()).isEqualTo(Duration.ofSeconds(30));
+    JsonNode simulation = new ObjectMapper().readTree(journal.toFile()).path("simulation");
+    assertThat(simulation.path("simulated_s").asDouble()).isEqualTo(30.0);
+    assertThat(simulation.path("payments").path("latency_s").asDouble()).isEqualTo(0.01);
+  }
+
+  @Test
+  void theOutageDrillIsAbortedByTheBurnRateGuardWhileThePageReachesCheckoutsTeam() throws Exception {
     List<String> lines = new ArrayList<>();
     Simulator.Outcome outcome = simulate(Path.of("fixtures/experiments/payments-outage.yaml"), LabModel.lab(),
         dir.resolve("outage.json"), lines);
-    lines.forEach(System.out::println);
-    System.out.println("simulated " + outcome.simulated() + " in " + outcome.realTime().toMillis() + " ms of real time");
+    print(outcome, lines);
 
     assertThat(outcome.result().verdict()).isEqualTo(Verdict.ABORTED);
+    assertThat(outcome.result().reason()).startsWith("burn rate ");
+    DetectionRow page = row(outcome, "CheckoutErrorBudgetBurn");
+    assertThat(page.fired()).isTrue();
+    assertThat(page.detectSource()).isEqualTo("webhook startsAt");
+    assertThat(page.receivers()).containsExactly("team-checkout");
+    assertThat(page.timeToDetect().orElseThrow()).isBetween(page.floor().orElseThrow().value(), Duration.ofSeconds(30));
+    assertThat(page.timeToNotify().orElseThrow()).isPositive();
+    assertThat(page.runbook().status()).isEqualTo(DetectionRow.Check.Status.RIGHT);
+    DetectionRow down = row(outcome, "PaymentsDown");
+    assertThat(down.fired()).isFalse();
+    assertThat(down.held()).isTrue();
   }
 }
