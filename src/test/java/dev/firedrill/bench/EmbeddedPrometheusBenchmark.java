@@ -99,13 +99,11 @@ class EmbeddedPrometheusBenchmark {
       Files.writeString(embeddedDir.resolve("bench-rules.yml"), RULES);
       Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
       int embeddedPort = Loopback.freePort();
-      Process embedded = FiredrillJar.start(embeddedDir, embeddedDir.resolve("out.log"), embeddedDir.resolve("err.log"),
-          "prometheus", "--config", embeddedDir.resolve("prometheus.yml").toString(),
-          "--listen", "127.0.0.1:" + embeddedPort);
+      URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
+      Process embedded = FiredrillJar.startServer(embeddedDir, embeddedUrl, "prometheus", "--config",
+          embeddedDir.resolve("prometheus.yml").toString(), "--listen", "127.0.0.1:" + embeddedPort);
       try (LocalPrometheus real = LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
-        URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
         URI realUrl = real.url();
-        awaitReady(embeddedUrl, embedded, embeddedDir);
         double realHeapBefore = goHeapInUse(realUrl);
         double embeddedHeapBefore = jvmHeapUsed(embedded.pid());
         exporter.serveData();
@@ -152,10 +150,7 @@ class EmbeddedPrometheusBenchmark {
         report.line("bottleneck: %s (ratio %.2f)", worst, worstRatio);
         report.finish();
       } finally {
-        embedded.destroy();
-        if (!embedded.waitFor(10, TimeUnit.SECONDS)) {
-          embedded.destroyForcibly();
-        }
+        FiredrillJar.stop(embedded);
       }
     }
   }
@@ -227,25 +222,6 @@ class EmbeddedPrometheusBenchmark {
 
   private String version(URI url) throws IOException, InterruptedException {
     return get(url, "/api/v1/status/buildinfo").path("data").path("version").asText();
-  }
-
-  private void awaitReady(URI url, Process process, Path dir) throws IOException, InterruptedException {
-    long deadline = clock.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (clock.nanoTime() - deadline < 0) {
-      if (!process.isAlive()) {
-        fail("firedrill prometheus exited with " + process.exitValue() + ": " + Files.readString(dir.resolve("err.log")));
-      }
-      try {
-        if (http.send(HttpRequest.newBuilder(url.resolve("/-/ready")).build(),
-            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      clock.sleep(Duration.ofMillis(100));
-    }
-    fail("firedrill prometheus was not ready within 30s: " + Files.readString(dir.resolve("err.log")));
   }
 
   private JsonNode get(URI base, String pathAndQuery) throws IOException, InterruptedException {

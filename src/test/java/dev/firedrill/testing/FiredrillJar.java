@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
+import dev.firedrill.time.Clock;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,5 +62,42 @@ public final class FiredrillJar {
     String output = Files.readString(out);
     Files.deleteIfExists(out);
     return new Run(process.exitValue(), output);
+  }
+
+  /**
+   * Starts a long-running firedrill command (such as {@code prometheus} or {@code alertmanager}) in
+   * {@code dir}, its output in {@code dir/out.log} and {@code dir/err.log}, and waits until
+   * {@code url/-/ready} answers 200; fails the test with its error output when it exits or is not
+   * ready within 30 s.
+   */
+  public static Process startServer(Path dir, URI url, String... args) throws IOException, InterruptedException {
+    Process process = start(dir, dir.resolve("out.log"), dir.resolve("err.log"), args);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    Clock clock = Clock.system();
+    long deadline = clock.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (clock.nanoTime() - deadline < 0) {
+      if (!process.isAlive()) {
+        fail("firedrill " + args[0] + " exited with " + process.exitValue() + ": " + Files.readString(dir.resolve("err.log")));
+      }
+      try {
+        if (http.send(HttpRequest.newBuilder(url.resolve("/-/ready")).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return process;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      clock.sleep(Duration.ofMillis(100));
+    }
+    stop(process);
+    return fail("firedrill " + args[0] + " was not ready within 30s: " + Files.readString(dir.resolve("err.log")));
+  }
+
+  /** Stops a process started by {@link #startServer}: SIGTERM, then SIGKILL after 10 s. */
+  public static void stop(Process process) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
   }
 }

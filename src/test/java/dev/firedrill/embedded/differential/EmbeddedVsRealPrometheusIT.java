@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,12 +65,10 @@ class EmbeddedVsRealPrometheusIT {
       }
       Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
       int embeddedPort = Loopback.freePort();
-      Process embedded = FiredrillJar.start(embeddedDir, embeddedDir.resolve("out.log"), embeddedDir.resolve("err.log"),
-          "prometheus", "--config", embeddedDir.resolve("prometheus.yml").toString(),
-          "--listen", "127.0.0.1:" + embeddedPort);
+      URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
+      Process embedded = FiredrillJar.startServer(embeddedDir, embeddedUrl, "prometheus", "--config",
+          embeddedDir.resolve("prometheus.yml").toString(), "--listen", "127.0.0.1:" + embeddedPort);
       try (LocalPrometheus real = LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
-        URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-        awaitReady(embeddedUrl, embedded, embeddedDir);
         awaitScraping(real.url(), embeddedUrl, Duration.ofSeconds(30));
         Instant dataStart = Instant.ofEpochMilli(exporter.startData());
 
@@ -132,10 +129,7 @@ class EmbeddedVsRealPrometheusIT {
           assertThat(Duration.between(r.firing(), e.firing()).abs()).as(alert + " firing").isLessThanOrEqualTo(tolerance);
         }
       } finally {
-        embedded.destroy();
-        if (!embedded.waitFor(10, TimeUnit.SECONDS)) {
-          embedded.destroyForcibly();
-        }
+        FiredrillJar.stop(embedded);
       }
     }
   }
@@ -210,26 +204,6 @@ class EmbeddedVsRealPrometheusIT {
     assertThat(result.size()).as(query + " on " + url).isEqualTo(1);
     double firstFiring = result.get(0).path("values").get(0).get(0).asDouble();
     return new AlertTimes(activeAt, Instant.ofEpochMilli(Math.round(firstFiring * 1000)));
-  }
-
-  private void awaitReady(URI url, Process process, Path dir) throws IOException, InterruptedException {
-    long deadline = clock.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (clock.nanoTime() - deadline < 0) {
-      if (!process.isAlive()) {
-        fail("firedrill prometheus exited with " + process.exitValue() + ": " + Files.readString(dir.resolve("err.log")));
-      }
-      try {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(url.resolve("/-/ready")).build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      clock.sleep(Duration.ofMillis(100));
-    }
-    fail("firedrill prometheus was not ready within 30s: " + Files.readString(dir.resolve("err.log")));
   }
 
   private JsonNode get(URI base, String pathAndQuery) throws IOException, InterruptedException {
