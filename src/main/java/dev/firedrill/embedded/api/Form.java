@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.api;
 
+import dev.firedrill.promql.model.GoQuote;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

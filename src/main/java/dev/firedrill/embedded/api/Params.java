@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.api;
 
+import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.alerting.lint.PromDuration;
 import dev.firedrill.time.Rfc3339;
 import java.math.BigDecimal;

@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.api;
 
+import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;

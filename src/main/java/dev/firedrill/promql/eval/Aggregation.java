@@ -2,6 +2,7 @@ package dev.firedrill.promql.eval;
 
 import dev.firedrill.promql.ast.AggregateOp;
 import dev.firedrill.promql.fn.Quantiles;
+import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ final class Aggregation {
     }
     if (op == AggregateOp.COUNT_VALUES && !LABEL_NAME.matcher(valueLabel).matches()) {
       throw new PromqlException(PromqlException.ErrorType.EXECUTION,
-          "invalid label name " + GoFormat.quote(valueLabel));
+          "invalid label name " + GoQuote.of(valueLabel));
     }
     for (int i = 0; i < in.size; i++) {
       double v = in.values[i];

@@ -1,5 +1,6 @@
 package dev.firedrill.promql.eval;
 
+import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.promql.model.LabelSet;
 import java.math.BigDecimal;
 
@@ -15,32 +16,9 @@ final class GoFormat {
       if (i > 0) {
         out.append(", ");
       }
-      out.append(labels.name(i)).append('=').append(quote(labels.value(i)));
+      out.append(labels.name(i)).append('=').append(GoQuote.of(labels.value(i)));
     }
     return out.append('}').toString();
-  }
-
-  /** {@code strconv.Quote} for the characters label values and names hold in practice. */
-  static String quote(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\t' -> out.append("\\t");
-        case '\r' -> out.append("\\r");
-        default -> {
-          if (c < 0x20 || c == 0x7f) {
-            out.append(String.format("\\x%02x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
   }
 
   /** {@code strconv.FormatFloat(v, 'f', -1, 64)}: shortest digits, never an exponent. */

@@ -1,11 +1,11 @@
-package dev.firedrill.embedded.api;
+package dev.firedrill.promql.model;
 
-/** Go's {@code %q} for the strings Prometheus quotes in its error messages. */
-final class GoQuote {
+/** Go's {@code strconv.Quote} ({@code %q}) for the label names, values and inputs Prometheus quotes in its messages. */
+public final class GoQuote {
 
   private GoQuote() {}
 
-  static String of(String s) {
+  public static String of(String s) {
     StringBuilder out = new StringBuilder(s.length() + 2).append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
