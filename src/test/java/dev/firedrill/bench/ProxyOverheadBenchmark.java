@@ -2,6 +2,7 @@ package dev.firedrill.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.firedrill.lab.net.HttpServers;
 import dev.firedrill.lab.proxy.FaultProxy;
 import dev.firedrill.lab.proxy.ProxyConfig;
@@ -9,229 +10,235 @@ import dev.firedrill.lab.proxy.Upstream;
 import dev.firedrill.lab.service.PaymentsService;
 import dev.firedrill.lab.service.PaymentsSettings;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fault proxy's overhead on loopback, with no toxic, measured by wrk (/usr/bin/wrk, run as its
- * own process from an argument list, no shell) against the same upstream directly and through the
- * proxy, in one run, for two upstreams:
+ * The fault proxy's overhead on loopback, with no toxic, beside nginx as a reference reverse proxy,
+ * all measured by {@link Wrk} in one run against the same upstream: directly, through firedrill's
+ * proxy, and through nginx. Two upstreams:
  *
  * <ul>
- *   <li><b>payments</b>: the lab's demo payments service ({@link PaymentsService}, JDK HttpServer),
- *       {@code POST /pay} with a small JSON body, latency set to 0 (its default is 10 ms) and no
- *       errors: what the issue puts behind the proxy (checkout → proxy → payments);
- *   <li><b>trivial</b>: {@link Upstream}, a raw-socket server answering {@code GET /ok} with "ok"
- *       in one write: the proxy's cost against the cheapest possible upstream (the issue's
- *       original figures).
+ *   <li><b>payments</b>: the lab's payments service ({@link PaymentsService}, JDK HttpServer),
+ *       {@code POST /pay} with a small JSON body, latency 0 (its default is 10 ms) and no errors:
+ *       what the issue puts behind the proxy (checkout → proxy → payments);
+ *   <li><b>trivial</b>: {@link Upstream}, a raw-socket server answering {@code GET /ok} with "ok" in
+ *       one write: the proxy's cost against the cheapest possible upstream.
  * </ul>
  *
  * Two measures for each:
  *
  * <ul>
- *   <li><b>latency at 1000 requests/s</b>: wrk is closed-loop, so it is paced by a Lua script
- *       (wrk2-style, in wrk's LuaJIT): {@code delay()} hands each request the next slot of a fixed
- *       1 ms schedule (clock_gettime through the FFI) and returns the milliseconds until it, so the
- *       rate is 1000/s whatever the response time, with up to 10 connections in flight; late slots
- *       are caught up, not dropped. The achieved rate is printed. Like wrk, not wrk2, latency is
- *       counted from when a request is written, not from its slot (no coordinated-omission
- *       correction); at 1000/s with sub-millisecond answers the two hardly differ. p50 and p99 come
- *       from {@code --latency}; "added" is proxied minus direct.
- *   <li><b>maximum throughput</b>: wrk as fast as it goes, 32 connections; the ratio is proxied
- *       requests/s over direct requests/s.
+ *   <li><b>latency at 1000 requests/s</b>: wrk is closed-loop, so a Lua script paces it
+ *       (wrk2-style) at a fixed 1 ms schedule whatever the response time, with up to 10 connections
+ *       in flight; late slots are caught up. Latency is counted from when a request is written (no
+ *       coordinated-omission correction; at 1000/s with sub-millisecond answers the two hardly
+ *       differ). "Added" is proxied minus direct p50 and p99.
+ *   <li><b>maximum throughput</b>: wrk as fast as it goes on 32 connections; the ratio is proxied
+ *       requests/s over direct requests/s. Beside it, the CPU each request cost the proxy (its
+ *       threads, or nginx's processes) and the rest of this JVM (the upstream, with GC and JIT).
  * </ul>
  *
- * wrk runs with one thread ({@code -t1}): it can then take at most one of the machine's cores, in
- * the direct and the proxied run alike, and the servers (upstream; proxy and upstream) get the
- * rest. With two threads on a 2-core machine the client competes with the servers for both cores
- * and the ratio says as much about the scheduler as about the proxy. Each pair of runs goes
- * direct, proxied, proxied, direct and the two of each are averaged, so a change in the machine's
- * load during the run weighs on both sides. The proxy, the upstreams and wrk share this machine;
- * the load average is printed before and after.
+ * On a machine whose cores all run flat out in the maximum-throughput runs, the ratio measures CPU,
+ * not waiting: wrk, the upstream and the proxy share the cores, and a proxy makes two reads and two
+ * writes of loopback TCP per request where the upstream makes one of each. The CPU per request and
+ * the reference proxy in the same run say how much of the ratio is the proxy's own doing.
  *
- * Not run by surefire or failsafe by default: {@code mvn -B -q -o test -Dtest=ProxyOverheadBenchmark}.
+ * wrk runs with one thread, so it takes at most one core in every run. Each measure goes direct,
+ * firedrill, nginx, nginx, firedrill, direct, twice, and the four runs of each are averaged, so a
+ * change in the machine's load weighs on all sides. Without nginx installed the reference is left out and
+ * the report says so.
+ *
+ * Not run by surefire or failsafe by default: {@code bin/bench ProxyOverheadBenchmark}, or
+ * {@code mvn -B -q -o test -Dtest=ProxyOverheadBenchmark}.
  */
 class ProxyOverheadBenchmark {
 
-  private static final String WRK = "/usr/bin/wrk";
   private static final int PACED_RATE = 1000;
   private static final int PACED_CONNECTIONS = 10;
   private static final int PACED_SECONDS = 8;
   private static final int MAX_CONNECTIONS = 32;
   private static final int MAX_SECONDS = 5;
-  private static final Pattern PERCENTILE = Pattern.compile("^\\s*(50|99)%\\s+([\\d.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
-  private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+([\\d.]+)");
+  private static final int ROUNDS = 2;
+  private static final String PROXY_NAME = "bench";
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final OperatingSystemMXBean OS =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   @TempDir Path dir;
 
-  /** One wrk run: p50 and p99 in milliseconds, requests per second. */
-  record Run(double p50, double p99, double rate) {
-    static Run mean(Run a, Run b) {
-      return new Run((a.p50 + b.p50) / 2, (a.p99 + b.p99) / 2, (a.rate + b.rate) / 2);
-    }
+  /** CPU time so far, in nanoseconds, of what one path adds to going direct. */
+  interface CpuMeter {
+    long nanos() throws IOException;
   }
 
-  /** What to ask: path, and for a POST its body. */
-  record Target(String name, String path, String method, String body) {}
+  /** One way to the upstream: its base URL and the CPU of the proxy on it (zero when direct). */
+  record Way(String name, URI base, CpuMeter proxyCpu) {}
 
-  /** The figures for one upstream. */
-  record Result(Target target, Run pacedDirect, Run pacedProxied, Run maxDirect, Run maxProxied) {
-    double addedP50() {
-      return pacedProxied.p50() - pacedDirect.p50();
+  /** A wrk result and what each request cost in CPU, microseconds. */
+  record Measured(Wrk.Result wrk, double proxyMicros, double upstreamMicros) {
+    static Measured mean(List<Measured> runs) {
+      return new Measured(new Wrk.Result(mean(runs, m -> m.wrk.p50()), mean(runs, m -> m.wrk.p99()),
+          mean(runs, m -> m.wrk.rate())), mean(runs, Measured::proxyMicros), mean(runs, Measured::upstreamMicros));
     }
 
-    double addedP99() {
-      return pacedProxied.p99() - pacedDirect.p99();
-    }
-
-    double ratio() {
-      return maxProxied.rate() / maxDirect.rate();
-    }
-
-    boolean met() {
-      return addedP99() < 1 && ratio() >= 0.8;
+    private static double mean(List<Measured> runs, ToDoubleFunction<Measured> figure) {
+      return runs.stream().mapToDouble(figure).average().orElse(Double.NaN);
     }
   }
 
   @Test
   void overheadOnLoopback() throws Exception {
-    assertThat(Path.of(WRK)).as("wrk is needed (apt-get install wrk)").exists();
+    assertThat(Wrk.BINARY).as("wrk is needed (apt-get install wrk)").exists();
     // Before any JDK HttpServer starts in this JVM (the proxy's admin API is one): payments must not stall on Nagle.
     HttpServers.preferNoDelay();
-    String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
-    List<Result> results = new ArrayList<>();
+    BenchReport report = new BenchReport("ProxyOverheadBenchmark");
+    report.line("loopback, no toxic; wrk -t1; each figure the mean of %d runs; load average before: %s",
+        2 * ROUNDS, Files.readString(Path.of("/proc/loadavg")).strip());
+    Optional<String> nginxVersion = nginxVersion();
+    report.line("reference: %s", nginxVersion.map(v -> v + ", one worker per core, keep-alive to the upstream")
+        .orElse("none (nginx not installed: apt-get install nginx-light)"));
     PaymentsSettings settings = PaymentsSettings.defaults().withLatency(Duration.ZERO).withErrorRatio(0);
     try (PaymentsService payments = PaymentsService.start(settings)) {
-      results.add(measure(payments.url(), new Target("payments (PaymentsService, latency 0, POST /pay)", "/pay", "POST",
-          "{\"order\":\"bench-1\",\"amount\":1299,\"currency\":\"EUR\"}")));
+      measure(report, "payments (PaymentsService, latency 0, POST /pay)", payments.url(), nginxVersion.isPresent(),
+          new Wrk.Request("/pay", "POST", "{\"order\":\"bench-1\",\"amount\":1299,\"currency\":\"EUR\"}"));
     }
     try (Upstream trivial = new Upstream()) {
-      results.add(measure(trivial.url(), new Target("trivial (raw-socket Upstream, GET /ok)", "/ok", "GET", null)));
+      measure(report, "trivial (raw-socket Upstream, GET /ok)", trivial.url(), nginxVersion.isPresent(),
+          new Wrk.Request("/ok", "GET", null));
     }
-    String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
-
-    System.out.println("ProxyOverheadBenchmark (loopback, " + Runtime.getRuntime().availableProcessors()
-        + " CPUs, no toxic, wrk -t1; loadavg before: " + loadBefore + ", after: " + loadAfter + ")");
-    for (Result r : results) {
-      System.out.println("  upstream " + r.target().name() + ":");
-      System.out.printf(Locale.ROOT, "    paced %d req/s (wrk Lua schedule, %d connections, %d s x2): direct %.0f req/s p50 %.3f ms"
-          + " p99 %.3f ms; proxied %.0f req/s p50 %.3f ms p99 %.3f ms%n", PACED_RATE, PACED_CONNECTIONS, PACED_SECONDS,
-          r.pacedDirect().rate(), r.pacedDirect().p50(), r.pacedDirect().p99(),
-          r.pacedProxied().rate(), r.pacedProxied().p50(), r.pacedProxied().p99());
-      System.out.printf(Locale.ROOT, "    added latency at %d req/s: p50 %+.3f ms, p99 %+.3f ms (target p99 under 1 ms: %s)%n",
-          PACED_RATE, r.addedP50(), r.addedP99(), r.addedP99() < 1 ? "met" : "MISSED");
-      System.out.printf(Locale.ROOT, "    max throughput (%d connections, %d s x2): direct %.0f req/s, proxied %.0f req/s,"
-          + " ratio %.2f (target >= 0.8: %s)%n", MAX_CONNECTIONS, MAX_SECONDS, r.maxDirect().rate(), r.maxProxied().rate(),
-          r.ratio(), r.ratio() >= 0.8 ? "met" : "MISSED");
-    }
-    for (Result r : results) {
-      System.out.println("  => " + r.target().name() + ": " + (r.met() ? "both targets met" : "targets NOT both met"));
-    }
+    report.finish();
   }
 
-  private Result measure(URI upstream, Target target) throws Exception {
+  private void measure(BenchReport report, String upstreamName, URI upstream, boolean withNginx, Wrk.Request request)
+      throws Exception {
     InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-    try (FaultProxy proxy = FaultProxy.start(new ProxyConfig("payments", ProxyConfig.Mode.HTTP, any, upstream,
-        any, Optional.empty(), Optional.empty()))) {
-      URI direct = upstream.resolve(target.path());
-      URI proxied = proxy.url().resolve(target.path());
-      Path fast = script(target, false);
-      Path paced = script(target, true);
-      // Warm up (JIT) both paths at full speed.
-      wrk(direct, MAX_CONNECTIONS, 3, fast);
-      wrk(proxied, MAX_CONNECTIONS, 3, fast);
-
-      Run pd1 = wrk(direct, PACED_CONNECTIONS, PACED_SECONDS, paced);
-      Run pp1 = wrk(proxied, PACED_CONNECTIONS, PACED_SECONDS, paced);
-      Run pp2 = wrk(proxied, PACED_CONNECTIONS, PACED_SECONDS, paced);
-      Run pd2 = wrk(direct, PACED_CONNECTIONS, PACED_SECONDS, paced);
-      Run md1 = wrk(direct, MAX_CONNECTIONS, MAX_SECONDS, fast);
-      Run mp1 = wrk(proxied, MAX_CONNECTIONS, MAX_SECONDS, fast);
-      Run mp2 = wrk(proxied, MAX_CONNECTIONS, MAX_SECONDS, fast);
-      Run md2 = wrk(direct, MAX_CONNECTIONS, MAX_SECONDS, fast);
-      return new Result(target, Run.mean(pd1, pd2), Run.mean(pp1, pp2), Run.mean(md1, md2), Run.mean(mp1, mp2));
+    Path nginxDir = Files.createTempDirectory(dir, "nginx");
+    try (FaultProxy proxy = FaultProxy.start(new ProxyConfig(PROXY_NAME, ProxyConfig.Mode.HTTP, any, upstream,
+            any, Optional.empty(), Optional.empty()));
+        NginxReverseProxy nginx = withNginx ? NginxReverseProxy.start(nginxDir, upstream) : null) {
+      List<Way> ways = new ArrayList<>();
+      ways.add(new Way("direct", upstream, () -> 0));
+      ways.add(new Way("firedrill proxy", proxy.url(), ProxyOverheadBenchmark::proxyThreadsCpu));
+      if (nginx != null) {
+        ways.add(new Way("nginx (reference)", nginx.url(), nginx::cpuNanos));
+      }
+      Wrk wrk = new Wrk(dir);
+      Path fast = wrk.script(request, 0);
+      Path paced = wrk.script(request, PACED_RATE);
+      for (Way way : ways) { // JIT warm-up on every path
+        wrk.run(way.base().resolve(request.path()), MAX_CONNECTIONS, 3, fast);
+      }
+      Map<Way, Measured> atRate = series(wrk, ways, request, PACED_CONNECTIONS, PACED_SECONDS, paced);
+      Map<Way, Measured> atMax = series(wrk, ways, request, MAX_CONNECTIONS, MAX_SECONDS, fast);
+      write(report, upstreamName, ways, atRate, atMax);
     }
   }
 
-  /** The wrk Lua script: the request (method, body) and, when paced, a 1000/s schedule in {@code delay()}. */
-  private Path script(Target target, boolean paced) throws IOException {
-    StringBuilder lua = new StringBuilder();
-    lua.append("wrk.method = \"").append(target.method()).append("\"\n");
-    if (target.body() != null) {
-      lua.append("wrk.body = '").append(target.body()).append("'\n");
-      lua.append("wrk.headers[\"Content-Type\"] = \"application/json\"\n");
-    }
-    if (paced) {
-      lua.append("""
-          local ffi = require("ffi")
-          ffi.cdef[[
-            typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
-            int clock_gettime(int clk_id, bench_timespec *tp);
-          ]]
-          local ts = ffi.new("bench_timespec")
-          local function now_ms()
-            ffi.C.clock_gettime(1, ts) -- CLOCK_MONOTONIC
-            return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
-          end
-          local interval = 1000 / %d -- ms between requests, for this (only) thread
-          local slot = nil
-          -- Called before every request on every connection: take the next slot of the schedule and
-          -- wait until it (wrk's timers have millisecond resolution). Late slots are caught up.
-          function delay()
-            local t = now_ms()
-            if slot == nil then slot = t end
-            slot = slot + interval
-            local wait = slot - t
-            if wait <= 0 then return 0 end
-            return math.floor(wait + 0.5)
-          end
-          """.formatted(PACED_RATE));
-    }
-    return Files.writeString(Files.createTempFile(dir, paced ? "paced" : "fast", ".lua"), lua);
-  }
-
-  private Run wrk(URI url, int connections, int seconds, Path script) throws IOException, InterruptedException {
-    List<String> command = List.of(WRK, "-t", "1", "-c", Integer.toString(connections), "-d", seconds + "s",
-        "--latency", "-s", script.toString(), url.toString());
-    Path out = Files.createTempFile(dir, "wrk", ".txt");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    if (!process.waitFor(seconds + 30L, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("wrk did not finish: " + command);
-    }
-    String text = Files.readString(out);
-    assertThat(process.exitValue()).as(text).isZero();
-    assertThat(text).as("wrk saw no errors").doesNotContain("Socket errors").doesNotContain("Non-2xx");
-    double p50 = Double.NaN;
-    double p99 = Double.NaN;
-    Matcher percentile = PERCENTILE.matcher(text);
-    while (percentile.find()) {
-      double millis = Double.parseDouble(percentile.group(2)) * switch (percentile.group(3)) {
-        case "us" -> 0.001;
-        case "ms" -> 1;
-        default -> 1000;
-      };
-      if (percentile.group(1).equals("50")) {
-        p50 = millis;
-      } else {
-        p99 = millis;
+  /**
+   * Every way {@code 2 * ROUNDS} times, in the order given and then reversed, round after round; the
+   * mean of each way's runs.
+   */
+  private static Map<Way, Measured> series(Wrk wrk, List<Way> ways, Wrk.Request request, int connections, int seconds,
+      Path script) throws Exception {
+    List<Way> reversed = new ArrayList<>(ways);
+    Collections.reverse(reversed);
+    Map<Way, List<Measured>> runs = new LinkedHashMap<>();
+    ways.forEach(way -> runs.put(way, new ArrayList<>()));
+    for (int round = 0; round < ROUNDS; round++) {
+      for (List<Way> order : List.of(ways, reversed)) {
+        for (Way way : order) {
+          runs.get(way).add(run(wrk, way, request, connections, seconds, script));
+        }
       }
     }
-    Matcher rate = RATE.matcher(text);
-    assertThat(rate.find()).as(text).isTrue();
-    return new Run(p50, p99, Double.parseDouble(rate.group(1)));
+    Map<Way, Measured> means = new LinkedHashMap<>();
+    runs.forEach((way, measured) -> means.put(way, Measured.mean(measured)));
+    return means;
+  }
+
+  private static Measured run(Wrk wrk, Way way, Wrk.Request request, int connections, int seconds, Path script)
+      throws Exception {
+    long proxyBefore = way.proxyCpu().nanos();
+    long jvmBefore = OS.getProcessCpuTime();
+    long inJvmProxyBefore = proxyThreadsCpu();
+    Wrk.Result result = wrk.run(way.base().resolve(request.path()), connections, seconds, script);
+    long proxy = way.proxyCpu().nanos() - proxyBefore;
+    long upstream = OS.getProcessCpuTime() - jvmBefore - (proxyThreadsCpu() - inJvmProxyBefore);
+    double requests = result.rate() * seconds;
+    return new Measured(result, proxy / 1e3 / requests, upstream / 1e3 / requests);
+  }
+
+  /** CPU so far of firedrill's proxy threads in this JVM (its accept thread and event loops). */
+  private static long proxyThreadsCpu() {
+    long nanos = 0;
+    for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+      if (info != null && info.getThreadName().startsWith("firedrill-proxy-" + PROXY_NAME)) {
+        nanos += Math.max(0, THREADS.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return nanos;
+  }
+
+  private static void write(BenchReport report, String upstreamName, List<Way> ways, Map<Way, Measured> atRate,
+      Map<Way, Measured> atMax) {
+    Measured direct = atRate.get(ways.get(0));
+    Measured directMax = atMax.get(ways.get(0));
+    report.line("upstream %s", upstreamName);
+    report.line("  at %d req/s (paced, %d connections, %d s):  achieved     p50 ms    p99 ms   added p50  added p99",
+        PACED_RATE, PACED_CONNECTIONS, PACED_SECONDS);
+    for (Way way : ways) {
+      Measured m = atRate.get(way);
+      String added = way == ways.get(0) ? "" : String.format(Locale.ROOT, "%+10.3f %+10.3f",
+          m.wrk().p50() - direct.wrk().p50(), m.wrk().p99() - direct.wrk().p99());
+      report.line("    %-36s %8.0f %10.3f %10.3f  %s", way.name(), m.wrk().rate(), m.wrk().p50(), m.wrk().p99(), added);
+    }
+    report.line("  maximum (%d connections, %d s):              req/s   ratio   proxy CPU/req   upstream CPU/req",
+        MAX_CONNECTIONS, MAX_SECONDS);
+    for (Way way : ways) {
+      Measured m = atMax.get(way);
+      report.line("    %-36s %8.0f %7.2f %12.1f us %15.1f us", way.name(), m.wrk().rate(),
+          m.wrk().rate() / directMax.wrk().rate(), m.proxyMicros(), m.upstreamMicros());
+    }
+    Measured firedrill = atMax.get(ways.get(1));
+    double addedP99 = atRate.get(ways.get(1)).wrk().p99() - direct.wrk().p99();
+    double ratio = firedrill.wrk().rate() / directMax.wrk().rate();
+    report.line("  => firedrill: added p99 %+.3f ms (target under 1 ms: %s); throughput ratio %.2f (target >= 0.8: %s)",
+        addedP99, addedP99 < 1 ? "met" : "MISSED", ratio, ratio >= 0.8 ? "met" : "MISSED");
+    if (ways.size() > 2) {
+      Measured nginx = atMax.get(ways.get(2));
+      report.line("  => firedrill against nginx: throughput %.2fx, proxy CPU per request %.2fx",
+          firedrill.wrk().rate() / nginx.wrk().rate(), firedrill.proxyMicros() / nginx.proxyMicros());
+    }
+  }
+
+  private static Optional<String> nginxVersion() throws IOException, InterruptedException {
+    if (!Files.isExecutable(NginxReverseProxy.BINARY)) {
+      return Optional.empty();
+    }
+    Process process = new ProcessBuilder(NginxReverseProxy.BINARY.toString(), "-v").redirectErrorStream(true).start();
+    String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    process.waitFor(10, TimeUnit.SECONDS);
+    return Optional.of(text.replace("nginx version: ", ""));
   }
 }
