@@ -11,12 +11,11 @@ import dev.firedrill.cli.Main;
 import dev.firedrill.fault.WorkerLauncher;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
-import dev.firedrill.lab.stack.TempDirs;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusException;
-import dev.firedrill.testing.RequiredBinary;
-import dev.firedrill.time.Clock;
+import dev.firedrill.testing.PaymentsOutageDrill;
+import dev.firedrill.testing.RealLab;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
@@ -69,44 +68,6 @@ class DetectionPrecisionBenchmark {
   static final Map<String, String> MATCH = Map.of("alertname", ALERT, "service", "checkout");
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final String EXPERIMENT = """
-      id: %s
-      title: Payments answering 503 pages checkout's team (precision benchmark)
-      prometheus: {url: http://127.0.0.1:19090, timeout: 2s}
-      alertmanager: {url: http://127.0.0.1:19093}
-      receiver: {listen: 127.0.0.1:19101}
-      steady_state:
-        interval: 1s
-        slis:
-          - name: checkout_error_ratio
-            query: service:http_error_ratio:rate5s{service="checkout"}
-            max: 0.01
-      hypothesis:
-        recovery: 20s
-        alerts:
-          - alert: CheckoutErrorBudgetBurn
-            matchers: {service: checkout}
-            within: 20s
-            receiver: team-checkout
-      method:
-        duration: 5s
-        faults:
-          - kind: http-error
-            proxy: http://127.0.0.1:18474
-            proxy_name: payments
-            percent: 100
-            status: 503
-            ttl: 1m
-      abort:
-        # About detection: nothing the fault does may stop it early.
-        rules:
-          - sli: checkout_error_ratio
-            above: 2
-      blast_radius:
-        traffic_share: 100%%
-        max_duration: 5m
-        budget_ceiling: 5%%
-      """;
 
   /** {@code ts=2026-11-29T19:54:16.123Z} at the start of an Alertmanager (go-kit logfmt) line. */
   private static final Pattern TS = Pattern.compile("^ts=(\\S+)");
@@ -144,16 +105,12 @@ class DetectionPrecisionBenchmark {
   @Test
   void detectionPrecision() throws Exception {
     String loadBefore = loadavg();
-    Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
-    LabPorts ports = LabPorts.free();
-    Path labDir = TempDirs.create("firedrill-precision-lab-");
     List<String> firedrill = WorkerLauncher.current().command(
         List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Main.class, List.of());
     List<Drill> drills = new ArrayList<>();
-    try (LabStack lab = LabStack.start(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"),
-        labDir, firedrill, 20, Duration.ofMinutes(30), Optional.empty(), false, "debug"),
-        prometheus, alertmanager, Clock.system(), line -> {})) {
+    try (RealLab real = RealLab.start("precision", firedrill, Duration.ofMinutes(30), "debug")) {
+      LabStack lab = real.stack();
+      LabPorts ports = real.ports();
       Path amLog = lab.components().stream().filter(c -> c.name().equals("alertmanager")).findFirst().orElseThrow().log();
       AlertmanagerClient am = new AlertmanagerClient(lab.alertmanagerUrl(), Duration.ofSeconds(2), Optional.empty());
       HttpPrometheusClient prom = new HttpPrometheusClient(lab.prometheusUrl(), Duration.ofSeconds(2), Optional.empty());
@@ -167,8 +124,6 @@ class DetectionPrecisionBenchmark {
       Files.createDirectories(Path.of(System.getProperty("basedir", ".")).resolve("target/bench"));
       Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/DetectionPrecisionBenchmark"
           + "-alertmanager.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      TempDirs.delete(labDir);
     }
     String loadAfter = loadavg();
     report(drills, loadBefore, loadAfter);
@@ -215,7 +170,9 @@ class DetectionPrecisionBenchmark {
     long logOffset = Files.size(amLog);
     previousDrillLog = logOffset;
     String id = "precision-" + number;
-    Path file = Files.writeString(dir.resolve(id + ".yaml"), ports.rewrite(EXPERIMENT.formatted(id)));
+    Path file = Files.writeString(dir.resolve(id + ".yaml"), ports.rewrite(PaymentsOutageDrill.experiment(id,
+        "Payments answering 503 pages checkout's team (precision benchmark)", PaymentsOutageDrill.PAGE,
+        Duration.ofSeconds(5))));
     Path journal = dir.resolve(id + ".json");
     StringWriter output = new StringWriter();
     CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> {

@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
-import dev.firedrill.lab.stack.LabPorts;
-import dev.firedrill.lab.stack.LabStack;
-import dev.firedrill.lab.stack.TempDirs;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusAlert;
-import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.PaymentsOutageDrill;
+import dev.firedrill.testing.RealLab;
 import dev.firedrill.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,57 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DetectionRealStackTest {
 
-  private static final String EXPERIMENT = """
-      id: %s
-      title: Payments answering 503 pages checkout's team
-      prometheus: {url: http://127.0.0.1:19090, timeout: 2s}
-      alertmanager: {url: http://127.0.0.1:19093}
-      receiver: {listen: 127.0.0.1:19101}
-      steady_state:
-        interval: 1s
-        slis:
-          - name: checkout_error_ratio
-            query: service:http_error_ratio:rate5s{service="checkout"}
-            max: 0.01
-      hypothesis:
-        recovery: 20s
-        alerts:
-      %s
-      method:
-        duration: 8s
-        faults:
-          - kind: http-error
-            proxy: http://127.0.0.1:18474
-            proxy_name: payments
-            percent: 100
-            status: 503
-            ttl: 1m
-      abort:
-        # This drill is about detection: nothing the fault does may stop it early.
-        rules:
-          - sli: checkout_error_ratio
-            above: 2
-      blast_radius:
-        traffic_share: 100%%
-        max_duration: 5m
-        budget_ceiling: 5%%
-      """;
 
-  private static LabStack lab;
-  private static LabPorts ports;
-  private static Path labDir;
+  private static RealLab lab;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startLab() throws Exception {
-    Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
-    ports = LabPorts.free();
-    labDir = TempDirs.create("firedrill-detection-lab-");
-    lab = LabStack.start(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"), labDir,
-        LabStackOptions.firedrillCommand(), 20, Duration.ofMinutes(10), Optional.empty(), false),
-        prometheus, alertmanager, Clock.system(), line -> {});
+    lab = RealLab.start("detection", LabStackOptions.firedrillCommand());
   }
 
   @AfterAll
@@ -90,7 +45,6 @@ class DetectionRealStackTest {
     if (lab != null) {
       lab.close();
     }
-    TempDirs.delete(labDir);
   }
 
   /**
@@ -100,7 +54,7 @@ class DetectionRealStackTest {
    */
   @BeforeEach
   void quietLab() throws Exception {
-    HttpPrometheusClient client = new HttpPrometheusClient(lab.prometheusUrl(), Duration.ofSeconds(2), Optional.empty());
+    HttpPrometheusClient client = new HttpPrometheusClient(lab.stack().prometheusUrl(), Duration.ofSeconds(2), Optional.empty());
     Clock clock = Clock.system();
     long deadline = clock.nanoTime() + Duration.ofSeconds(60).toNanos();
     List<PrometheusAlert> active = expected(client.alerts());
@@ -110,7 +64,7 @@ class DetectionRealStackTest {
     }
     assertThat(active).as("alerts still active before the drill").isEmpty();
     // Errors left in the 30s windows would let the next alert fire sooner than a clean fault can.
-    lab.awaitQuery("service:http_errors:rate30s{service=\"checkout\"} == 0", Duration.ofSeconds(60));
+    lab.stack().awaitQuery("service:http_errors:rate30s{service=\"checkout\"} == 0", Duration.ofSeconds(60));
   }
 
   private static List<PrometheusAlert> expected(List<PrometheusAlert> alerts) {
@@ -125,7 +79,7 @@ class DetectionRealStackTest {
    */
   @AfterEach
   void deliverResolved() throws Exception {
-    ReceiverConfig config = ReceiverConfig.defaults().withListen("127.0.0.1:" + ports.webhook());
+    ReceiverConfig config = ReceiverConfig.defaults().withListen("127.0.0.1:" + lab.ports().webhook());
     try (WebhookReceiver standIn = WebhookReceiver.start(config, Clock.system())) {
       Clock clock = Clock.system();
       long deadline = clock.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -137,7 +91,8 @@ class DetectionRealStackTest {
   }
 
   private JsonNode drill(String id, String expectations, int exit) throws Exception {
-    Path file = Files.writeString(dir.resolve(id + ".yaml"), ports.rewrite(EXPERIMENT.formatted(id, expectations)));
+    Path file = Files.writeString(dir.resolve(id + ".yaml"), lab.ports().rewrite(PaymentsOutageDrill.experiment(id,
+        "Payments answering 503 pages checkout's team", expectations, Duration.ofSeconds(8))));
     Path journal = dir.resolve(id + ".json");
     CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
     assertThat(run.exit()).as(run.describe()).isEqualTo(exit);

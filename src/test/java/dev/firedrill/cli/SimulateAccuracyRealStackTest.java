@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.lab.stack.LabPorts;
-import dev.firedrill.lab.stack.LabStack;
-import dev.firedrill.lab.stack.TempDirs;
-import dev.firedrill.testing.RequiredBinary;
-import dev.firedrill.time.Clock;
+import dev.firedrill.testing.PaymentsOutageDrill;
+import dev.firedrill.testing.RealLab;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,60 +23,14 @@ class SimulateAccuracyRealStackTest {
 
   private static final Duration EVALUATION_INTERVAL = Duration.ofSeconds(1);
 
-  private static final String EXPERIMENT = """
-      id: accuracy-payments-503
-      title: Payments answering 503 pages checkout's team
-      prometheus: {url: http://127.0.0.1:19090, timeout: 2s}
-      alertmanager: {url: http://127.0.0.1:19093}
-      receiver: {listen: 127.0.0.1:19101}
-      steady_state:
-        interval: 1s
-        slis:
-          - name: checkout_error_ratio
-            query: service:http_error_ratio:rate5s{service="checkout"}
-            max: 0.01
-      hypothesis:
-        recovery: 20s
-        alerts:
-          - alert: CheckoutErrorBudgetBurn
-            matchers: {service: checkout}
-            within: 20s
-            receiver: team-checkout
-      method:
-        duration: 8s
-        faults:
-          - kind: http-error
-            proxy: http://127.0.0.1:18474
-            proxy_name: payments
-            percent: 100
-            status: 503
-            ttl: 1m
-      abort:
-        # Detection is what is measured: nothing the fault does may stop the drill early.
-        rules:
-          - sli: checkout_error_ratio
-            above: 2
-      blast_radius:
-        traffic_share: 100%
-        max_duration: 5m
-        budget_ceiling: 5%
-      """;
 
-  private static LabStack lab;
-  private static LabPorts ports;
-  private static Path labDir;
+  private static RealLab lab;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startLab() throws Exception {
-    Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
-    ports = LabPorts.free();
-    labDir = TempDirs.create("firedrill-accuracy-lab-");
-    lab = LabStack.start(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"), labDir,
-        LabStackOptions.firedrillCommand(), 20, Duration.ofMinutes(10), Optional.empty(), false),
-        prometheus, alertmanager, Clock.system(), line -> {});
+    lab = RealLab.start("accuracy", LabStackOptions.firedrillCommand());
   }
 
   @AfterAll
@@ -88,7 +38,6 @@ class SimulateAccuracyRealStackTest {
     if (lab != null) {
       lab.close();
     }
-    TempDirs.delete(labDir);
   }
 
   private static JsonNode page(Path journal) throws Exception {
@@ -103,9 +52,10 @@ class SimulateAccuracyRealStackTest {
   @Test
   void predictedTimeToDetectIsWithinTwoEvaluationIntervalsOfTheMeasuredOne() throws Exception {
     // A full 30s window of clean traffic, as the simulation's warm-up gives the model.
-    lab.awaitQuery("service:http_requests:rate30s{service=\"checkout\"} > 0 and service:http_errors:rate30s{service=\"checkout\"} == 0",
+    lab.stack().awaitQuery("service:http_requests:rate30s{service=\"checkout\"} > 0 and service:http_errors:rate30s{service=\"checkout\"} == 0",
         Duration.ofSeconds(90));
-    Path file = Files.writeString(dir.resolve("accuracy.yaml"), ports.rewrite(EXPERIMENT));
+    Path file = Files.writeString(dir.resolve("accuracy.yaml"), lab.ports().rewrite(PaymentsOutageDrill.experiment(
+        "accuracy-payments-503", "Payments answering 503 pages checkout's team", PaymentsOutageDrill.PAGE, Duration.ofSeconds(8))));
     Path measuredJournal = dir.resolve("measured.json");
     CliRun measured = CliRun.of("run", file.toString(), "--journal", measuredJournal.toString(), "--no-report");
     Path predictedJournal = dir.resolve("predicted.json");
