@@ -3,7 +3,6 @@ package dev.firedrill.cli;
 import dev.firedrill.experiment.Durations;
 import dev.firedrill.lab.service.CheckoutService;
 import dev.firedrill.lab.service.CheckoutSettings;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
@@ -20,14 +19,6 @@ final class LabCheckoutCommand implements Callable<Integer> {
 
   private static final String NAME = "lab checkout";
 
-  @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0",
-      description = "Where to serve POST /checkout (default: ${DEFAULT-VALUE}, a free port).")
-  String listen;
-
-  @Option(names = "--metrics", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0",
-      description = "Where to serve /metrics (default: ${DEFAULT-VALUE}, a free port).")
-  String metrics;
-
   @Option(names = "--payments", paramLabel = "URL", required = true,
       description = "Payments' base URL, such as http://127.0.0.1:8081 (/pay is appended).")
   String payments;
@@ -37,9 +28,7 @@ final class LabCheckoutCommand implements Callable<Integer> {
           + "a 5xx or a refused connection.")
   String timeout;
 
-  @Option(names = "--lifetime", paramLabel = "DURATION", defaultValue = "24h",
-      description = "Stop after this long even without a signal (default: ${DEFAULT-VALUE}, at most 7d).")
-  String lifetime;
+  @Mixin LabServiceOptions service;
 
   @Mixin CommonOptions common;
 
@@ -47,26 +36,21 @@ final class LabCheckoutCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Duration life = LabOptions.positive(NAME, "--lifetime", lifetime, LabOptions.MAX_LIFETIME);
+    Duration life = service.lifetime(NAME);
     CheckoutSettings settings;
     try {
       settings = CheckoutSettings.defaults(paymentsUrl())
-          .withListen(LabOptions.address(NAME, "--listen", listen))
-          .withMetrics(LabOptions.address(NAME, "--metrics", metrics))
+          .withListen(service.listen(NAME))
+          .withMetrics(service.metrics(NAME))
           .withTimeout(LabOptions.positive(NAME, "--timeout", timeout, Duration.ofMinutes(1)));
     } catch (IllegalArgumentException e) {
       throw LabOptions.refused(NAME, e);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    try (CheckoutService service = CheckoutService.start(settings);
-        StopOnSignals stop = StopOnSignals.install(out, NAME)) {
-      out.println("checkout: POST " + service.url() + CheckoutService.ROUTE + " -> " + settings.payments()
-          + ", metrics on " + service.metricsUrl() + "; timeout " + Durations.format(settings.timeout())
-          + "; stops on SIGINT/SIGTERM or after " + Durations.format(life));
-      out.flush();
-      boolean signalled = stop.await(life);
-      out.println("checkout: stopped (" + (signalled ? stop.reason().orElse("signal") : "lifetime " + Durations.format(life) + " ended") + ")");
-      out.flush();
+    try (CheckoutService checkout = CheckoutService.start(settings)) {
+      LabServiceOptions.serveUntilStopped(spec.commandLine().getOut(), NAME, "checkout", life,
+          "POST " + checkout.url() + CheckoutService.ROUTE + " -> " + settings.payments() + ", metrics on "
+              + checkout.metricsUrl() + "; timeout " + Durations.format(settings.timeout()),
+          () -> "");
       return ExitCode.HELD;
     } catch (UncheckedIOException e) {
       throw new UserError("firedrill " + NAME + ": " + e.getMessage(), ExitCode.INVALID, e);
