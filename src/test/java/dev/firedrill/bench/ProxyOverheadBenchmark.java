@@ -65,8 +65,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * wrk runs with one thread, so it takes at most one core in every run. Each measure goes direct,
  * firedrill, nginx, nginx, firedrill, direct, twice, and the four runs of each are averaged, so a
- * change in the machine's load weighs on all sides. Without nginx installed the reference is left out and
- * the report says so.
+ * change in the machine's load weighs on all sides. Without nginx installed the reference is left
+ * out and the report says so.
  *
  * Not run by surefire or failsafe by default: {@code bin/bench ProxyOverheadBenchmark}, or
  * {@code mvn -B -q -o test -Dtest=ProxyOverheadBenchmark}.
@@ -133,10 +133,10 @@ class ProxyOverheadBenchmark {
   private void measure(BenchReport report, String upstreamName, URI upstream, boolean withNginx, Wrk.Request request)
       throws Exception {
     InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-    Path nginxDir = Files.createTempDirectory(dir, "nginx");
     try (FaultProxy proxy = FaultProxy.start(new ProxyConfig(PROXY_NAME, ProxyConfig.Mode.HTTP, any, upstream,
             any, Optional.empty(), Optional.empty()));
-        NginxReverseProxy nginx = withNginx ? NginxReverseProxy.start(nginxDir, upstream) : null) {
+        NginxReverseProxy nginx = withNginx ? NginxReverseProxy.start(Files.createTempDirectory(dir, "nginx"), upstream)
+            : null) {
       List<Way> ways = new ArrayList<>();
       ways.add(new Way("direct", upstream, () -> 0));
       ways.add(new Way("firedrill proxy", proxy.url(), ProxyOverheadBenchmark::proxyThreadsCpu));
