@@ -2,7 +2,6 @@ package dev.firedrill.embedded;
 
 import dev.firedrill.embedded.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.Config;
-import dev.firedrill.embedded.config.RuleFileGlob;
 import dev.firedrill.embedded.config.StaticConfig;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.notify.AlertSink;
@@ -17,9 +16,7 @@ import dev.firedrill.embedded.scrape.Scraper;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +66,7 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
   public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
     List<RuleGroupSpec> specs;
     try {
-      specs = RuleFileLoader.withPromql().load(ruleFiles(config));
+      specs = RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config));
     } catch (RuleFileException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -83,37 +80,8 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
     RuleManager manager = new RuleManager(specs, new RuleManager.Options(config.global().evaluationInterval().toMillis(),
         resendDelay.toMillis(), config.global().externalLabels().toMap(), externalUrl.toString()),
         new EngineRuleQuery(engine), storage, sink, clock::nanoTime);
-    List<Recurring> groups = specs.isEmpty() ? List.of() : List.of(new Recurring() {
-      @Override
-      public String name() {
-        return "rule groups";
-      }
-
-      /** Before its first call the manager has no schedule: that call, now, makes it. */
-      @Override
-      public Instant nextAtOrAfter(Instant t) {
-        long next = manager.nextDueMs();
-        return next == Long.MIN_VALUE || next < t.toEpochMilli() ? t : Instant.ofEpochMilli(next);
-      }
-
-      @Override
-      public void run(Instant at) {
-        manager.evaluateDue(at.toEpochMilli());
-      }
-    });
+    List<Recurring> groups = specs.isEmpty() ? List.of() : List.of(new RuleEvaluations(manager));
     return new EmbeddedPrometheus.Rules(groups, manager::groups, notifier);
-  }
-
-  private static List<Path> ruleFiles(Config config) {
-    List<Path> files = new ArrayList<>();
-    for (String pattern : config.ruleFiles()) {
-      try {
-        files.addAll(RuleFileGlob.expand(pattern));
-      } catch (IOException e) {
-        throw new IllegalArgumentException(config.file() + ": rule_files " + pattern + ": cannot list: " + e.getMessage(), e);
-      }
-    }
-    return files;
   }
 
   /** Every Alertmanager of every {@code alertmanagers} entry; one timeout for all, the longest written. */

@@ -3,6 +3,7 @@ package dev.firedrill.simulate;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.embedded.EmbeddedPrometheus;
+import dev.firedrill.embedded.RuleEvaluations;
 import dev.firedrill.embedded.alertmanager.VirtualAlertmanager;
 import dev.firedrill.embedded.alertmanager.alert.Alert;
 import dev.firedrill.embedded.alertmanager.api.ApiServer;
@@ -11,7 +12,6 @@ import dev.firedrill.embedded.alertmanager.webhook.HttpSender;
 import dev.firedrill.embedded.alertmanager.webhook.SendResult;
 import dev.firedrill.embedded.alertmanager.webhook.Sender;
 import dev.firedrill.embedded.config.Config;
-import dev.firedrill.embedded.config.RuleFileGlob;
 import dev.firedrill.embedded.config.ScrapeConfig;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.notify.AlertSink;
@@ -29,7 +29,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -228,19 +227,13 @@ public final class SimulatedStack implements AutoCloseable {
 
     @Override
     public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
-      List<Path> files = new ArrayList<>();
-      for (String pattern : config.ruleFiles()) {
-        try {
-          files.addAll(RuleFileGlob.expand(pattern));
-        } catch (IOException e) {
-          throw new UncheckedIOException("rule_files " + pattern + ": " + e.getMessage(), e);
-        }
-      }
       RuleManager.Options options = new RuleManager.Options(config.global().evaluationInterval().toMillis(),
           RESEND_DELAY.toMillis(), config.global().externalLabels().toMap(), externalUrl.toString());
-      RuleWork work = new RuleWork(new RuleManager(RuleFileLoader.withPromql().load(files), options,
-          new EngineRuleQuery(engine), storage, sink, clock::nanoTime), clock.now());
-      return new EmbeddedPrometheus.Rules(List.of(work), work::status, () -> {});
+      RuleManager manager = new RuleManager(RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config)),
+          options, new EngineRuleQuery(engine), storage, sink, clock::nanoTime);
+      manager.evaluateDue(clock.now().toEpochMilli()); // every group scheduled from now, as a Prometheus starting then
+      RuleEvaluations work = new RuleEvaluations(manager);
+      return new EmbeddedPrometheus.Rules(List.of(work), work::groups, () -> {});
     }
   }
 }
