@@ -4,6 +4,7 @@ import dev.firedrill.lab.stack.Binaries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -18,6 +19,11 @@ public final class RequiredBinary {
 
   /** As {@link #find}, for a binary the caller looked up its own way (one outside the PATH). */
   public static Path require(Optional<Path> found, String name, String environmentVariable, String debianPackage) {
+    return require(found, name, environmentVariable, () -> Binaries.missing(name, environmentVariable, debianPackage));
+  }
+
+  /** As above, with the caller's own line on how to get the binary. */
+  public static Path require(Optional<Path> found, String name, String environmentVariable, Supplier<String> howToGet) {
     if (found.isPresent()) {
       if (!Files.isExecutable(found.get())) {
         Assertions.fail(found.get() + " is not an executable file (expected the " + name + " binary; check "
@@ -25,7 +31,7 @@ public final class RequiredBinary {
       }
       return found.get();
     }
-    String why = Binaries.missing(name, environmentVariable, debianPackage);
+    String why = howToGet.get();
     if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       Assertions.fail(why + " (CI=true, so this fails instead of skipping)");
     }
