@@ -78,7 +78,9 @@ final class PlanCommand implements Callable<Integer> {
       AlertmanagerSource source = experiment.alertmanager().get();
       try {
         String yaml = new AlertmanagerClient(source.url(), source.timeout(), Optional.empty()).config();
-        routes = Optional.of(RouteTree.parse("Alertmanager " + source.url() + " config", yaml));
+        RouteTree tree = RouteTree.parse("Alertmanager " + source.url() + " config", yaml);
+        tree.warnings().forEach(warning -> out.println("routing: warning: " + warning));
+        routes = Optional.of(tree);
       } catch (AlertmanagerException | RouteConfigException e) {
         out.println("routing: not checked: " + e.getMessage());
       }
