@@ -81,8 +81,8 @@ class RoutesCommandTest {
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).isEqualTo(file + ": /route/routes/0/matchers/0: matcher value contains unescaped double quote:"
-        + " \"payments (expected matchers such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\")"
-        + " (line 4, column 18)\n");
+        + " \"payments (expected matchers such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\","
+        + " or \"service.name\"=\"checkout\"; read as Alertmanager's fallback matcher grammar) (line 4, column 18)\n");
     CliRun missing = routes(dir.resolve("none.yml").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).isEqualTo(dir.resolve("none.yml") + ": /: cannot read: no such file\n");
