@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * (classic matchers) and 0.33 (its default fallback mode, utf8-strict-mode and classic-mode): the same
  * receivers line and the same matching tree, for fixed label sets and for seeded random ones drawn from
  * each config's own matchers plus noise, UTF-8 label names among them. amtool takes one label set per
- * call, so about 500 calls in all, four at a time.
+ * call, so 456 calls in all, four at a time.
  */
 class RoutesAmtoolDifferentialTest {
 
