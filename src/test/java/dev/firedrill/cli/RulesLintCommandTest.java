@@ -292,7 +292,8 @@ class RulesLintCommandTest {
         a + ": /groups/0/rules/1: expected alert or record, not both (line 7, column 9)",
         a + ": /groups/0/rules/2/labelz: unknown key labelz; expected one of alert, annotations, expr, for, "
             + "keep_firing_for, labels, record (line 12, column 9)");
-    assertThat(run.err()).contains(a + ": /groups/0/rules/2/expr: cannot follow this PromQL: ",
+    assertThat(run.err()).contains(a + ": /groups/0/rules/2/expr: could not parse expression: 1:11: parse error: "
+        + "unexpected \")\" in subquery or range, expected \":\" or \"]\" (line 11, column 9)",
         dir.resolve("b.yaml") + ": /groups/0/rules: malformed YAML: ");
   }
 

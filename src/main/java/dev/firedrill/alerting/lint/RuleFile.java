@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.rulefmt.RuleDocuments;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A Prometheus rule file: groups of recording and alerting rules, each expression already scanned. */
+/**
+ * The groups of one holder of rule groups: a plain Prometheus rule file, or one PrometheusRule
+ * object or document of a file ({@link RuleDocuments}); each expression already scanned.
+ * {@code name} is how findings name it: the file, with the object when there is one.
+ */
 public record RuleFile(String name, List<Group> groups) {
 
   /** A rule group; {@code interval} is null when the group takes the global evaluation interval. */
@@ -39,58 +44,63 @@ public record RuleFile(String name, List<Group> groups) {
       "annotations");
 
   /**
-   * Reads a rule file; what it cannot read goes to {@code problems} (and null is returned when the
-   * file as a whole is unusable). {@code display} is how findings name the file.
+   * Reads a rule file: one RuleFile per holder of groups (one for a plain file, one per
+   * PrometheusRule object or document); what it cannot read goes to {@code problems}, and a holder
+   * with problems is left out. {@code display} is how findings name the file.
    */
-  public static RuleFile read(Path path, String display, List<ReadProblem> problems) {
+  public static List<RuleFile> read(Path path, String display, List<ReadProblem> problems) {
     String content;
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
       problems.add(new ReadProblem(display, "", "cannot read: " + e, 0, 0));
-      return null;
+      return List.of();
     }
     return parse(display, content, problems);
   }
 
-  static RuleFile parse(String display, String content, List<ReadProblem> problems) {
+  static List<RuleFile> parse(String display, String content, List<ReadProblem> problems) {
+    List<RuleFile> files = new ArrayList<>();
+    for (RuleDocuments.Part<ReadProblem> part : RuleDocuments.read(display, content, ReadProblem::new, problems)) {
+      RuleFile file = part(part, display, problems);
+      if (file != null) {
+        files.add(file);
+      }
+    }
+    return List.copyOf(files);
+  }
+
+  private static RuleFile part(RuleDocuments.Part<ReadProblem> part, String display, List<ReadProblem> problems) {
     int before = problems.size();
-    SourceTree<ReadProblem> tree = ReadProblem.read(display, content, problems);
-    if (tree == null) {
-      return null;
-    }
-    if (tree.root() == null) {
-      return new RuleFile(display, List.of()); // an empty file is a valid rule file
-    }
-    if (!tree.root().isObject()) {
-      problems.add(tree.problem("", "expected a mapping with a groups list"));
-      return null;
-    }
-    unknownKeys(tree, tree.root(), "", FILE_KEYS, problems);
-    JsonNode groupsNode = tree.root().get("groups");
+    SourceTree<ReadProblem> tree = part.tree();
+    String base = part.pointer();
+    String name = part.name(display);
+    unknownKeys(tree, part.holder(), base, FILE_KEYS, problems);
+    JsonNode groupsNode = part.holder().get("groups");
     List<Group> groups = new ArrayList<>();
     if (groupsNode == null || groupsNode.isNull()) {
-      return problems.size() == before ? new RuleFile(display, List.of()) : null;
+      return problems.size() == before ? new RuleFile(name, List.of()) : null;
     }
     if (!groupsNode.isArray()) {
-      problems.add(tree.problem("/groups", "expected a list of rule groups"));
+      problems.add(tree.problem(base + "/groups", "expected a list of rule groups"));
       return null;
     }
     Set<String> names = new HashSet<>();
     for (int g = 0; g < groupsNode.size(); g++) {
-      String at = "/groups/" + g;
+      String at = base + "/groups/" + g;
       JsonNode node = groupsNode.get(g);
       if (!node.isObject()) {
         problems.add(tree.problem(at, "expected a rule group with name and rules"));
         continue;
       }
       unknownKeys(tree, node, at, GROUP_KEYS, problems);
-      String name = text(tree, node, at, "name", problems);
-      if (name == null || name.isBlank()) {
+      String group = text(tree, node, at, "name", problems);
+      if (group == null || group.isBlank()) {
         problems.add(tree.problem(at + "/name", "expected the group's name"));
-        name = "#" + (g + 1);
-      } else if (!names.add(name)) {
-        problems.add(tree.problem(at + "/name", "group name " + name + " is used twice in this file"));
+        group = "#" + (g + 1);
+      } else if (!names.add(group)) {
+        problems.add(tree.problem(at + "/name", "group name " + group + " is used twice in this "
+            + (part.object() == null ? "file" : part.object().startsWith("document ") ? "document" : "PrometheusRule")));
       }
       Duration interval = duration(tree, node, at, "interval", problems);
       List<Rule> rules = new ArrayList<>();
@@ -105,9 +115,9 @@ public record RuleFile(String name, List<Group> groups) {
           }
         }
       }
-      groups.add(new Group(name, interval, List.copyOf(rules)));
+      groups.add(new Group(group, interval, List.copyOf(rules)));
     }
-    return problems.size() == before ? new RuleFile(display, List.copyOf(groups)) : null;
+    return problems.size() == before ? new RuleFile(name, List.copyOf(groups)) : null;
   }
 
   private static Rule rule(SourceTree<ReadProblem> tree, JsonNode node, String at, List<ReadProblem> problems) {
@@ -141,7 +151,7 @@ public record RuleFile(String name, List<Group> groups) {
     try {
       scan = PromQl.scan(expr);
     } catch (PromQl.Unreadable e) {
-      problems.add(tree.problem(at + "/expr", "cannot follow this PromQL: " + e.getMessage()));
+      problems.add(tree.problem(at + "/expr", "could not parse expression: " + e.getMessage()));
       return null;
     }
     if (!ok) {

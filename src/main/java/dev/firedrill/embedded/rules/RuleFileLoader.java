@@ -7,6 +7,7 @@ import dev.firedrill.embedded.rules.template.TemplateException;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
+import dev.firedrill.rulefmt.RuleDocuments;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +29,12 @@ import java.util.regex.Pattern;
  * collected, each naming file, JSON pointer, line and column, with Prometheus's wording where
  * Prometheus has one ({@code group "g", rule 2, "name": could not parse expression: ...}). Keys
  * outside the supported subset ({@code query_offset}, group {@code labels}) are refused by name
- * rather than ignored.
+ * rather than ignored. Files may hold Prometheus Operator {@code PrometheusRule} objects, a
+ * {@code kind: List} of them and several YAML documents ({@link RuleDocuments}, shared with the
+ * linter), as the Operator hands their groups to Prometheus; groups keep the file as their file.
  */
 public final class RuleFileLoader {
 
-  /** Always YAML; later documents ignored as Prometheus ignores them; numbers kept as written. */
-  private static final SourceTree.Options READING = new SourceTree.Options(false, false, SourceTree.Scalars.TEXT, false);
   private static final List<String> FILE_KEYS = List.of("groups");
   private static final List<String> GROUP_KEYS = List.of("name", "interval", "limit", "rules");
   private static final List<String> RULE_KEYS = List.of("record", "alert", "expr", "for", "keep_firing_for", "labels",
@@ -83,29 +84,30 @@ public final class RuleFileLoader {
   }
 
   private List<RuleGroupSpec> read(String file, String content, List<RuleFileProblem> problems) {
-    SourceTree<RuleFileProblem> tree = SourceTree.read(file, content, READING, RuleFileProblem::new);
-    problems.addAll(tree.problems());
-    JsonNode root = tree.root();
-    if (root == null) {
-      return List.of(); // malformed (reported above) or empty, which Prometheus accepts
+    List<RuleGroupSpec> groups = new ArrayList<>();
+    for (RuleDocuments.Part<RuleFileProblem> part : RuleDocuments.read(file, content, RuleFileProblem::new, problems)) {
+      groups.addAll(part(file, part, problems));
     }
-    if (!root.isObject()) {
-      problems.add(tree.problem("", "expected a mapping with a groups list"));
-      return List.of();
-    }
-    unknownKeys(tree, root, "", FILE_KEYS, problems);
-    JsonNode groupsNode = root.get("groups");
+    return groups;
+  }
+
+  private List<RuleGroupSpec> part(String file, RuleDocuments.Part<RuleFileProblem> part,
+      List<RuleFileProblem> problems) {
+    SourceTree<RuleFileProblem> tree = part.tree();
+    String base = part.pointer();
+    unknownKeys(tree, part.holder(), base, FILE_KEYS, problems);
+    JsonNode groupsNode = part.holder().get("groups");
     if (groupsNode == null || groupsNode.isNull()) {
       return List.of();
     }
     if (!groupsNode.isArray()) {
-      problems.add(tree.problem("/groups", "expected a list of rule groups"));
+      problems.add(tree.problem(base + "/groups", "expected a list of rule groups"));
       return List.of();
     }
     List<RuleGroupSpec> groups = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (int g = 0; g < groupsNode.size(); g++) {
-      String at = "/groups/" + g;
+      String at = base + "/groups/" + g;
       JsonNode node = groupsNode.get(g);
       if (!node.isObject()) {
         problems.add(tree.problem(at, "expected a rule group with name and rules"));
@@ -117,7 +119,8 @@ public final class RuleFileLoader {
         problems.add(tree.problem(at, "Groupname must not be empty"));
         name = "";
       } else if (!names.add(name)) {
-        problems.add(tree.problem(at + "/name", "groupname: \"" + name + "\" is repeated in the same file"));
+        problems.add(tree.problem(at + "/name", "groupname: \"" + name + "\" is repeated in the same "
+            + (part.object() == null ? "file" : part.object().startsWith("document ") ? "document" : "PrometheusRule")));
       }
       Duration interval = duration(tree, node, at, "interval", problems);
       int limit = limit(tree, node, at, problems);
@@ -169,7 +172,8 @@ public final class RuleFileLoader {
       try {
         expr = parser.apply(exprText);
       } catch (PromqlException e) {
-        problems.add(tree.problem(at + "/expr", prefix + "could not parse expression: " + e.getMessage()));
+        problems.add(tree.problem(at + "/expr", prefix + "could not parse expression: " + e.getMessage()
+            + prometheus3Only(exprText)));
       }
     }
     if (isRecord && !isAlert) {
@@ -204,6 +208,16 @@ public final class RuleFileLoader {
     }
     return new RuleSpec.Alerting(alert, query, expr, forDuration == null ? 0 : forDuration.toMillis(),
         keepFiringFor == null ? 0 : keepFiringFor.toMillis(), labels, annotations);
+  }
+
+  /** Why Prometheus 3 PromQL fails here: the embedded engine reads and evaluates v2.42's. */
+  private static String prometheus3Only(String exprText) {
+    try {
+      PromqlParser.parse(exprText, PromqlParser.Syntax.PROMETHEUS_3);
+    } catch (PromqlException e) {
+      return "";
+    }
+    return " (this is Prometheus 3 PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet)";
   }
 
   private static void templates(SourceTree<RuleFileProblem> tree, String at, String key, String what, String alert,
