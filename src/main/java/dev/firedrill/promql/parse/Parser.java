@@ -60,6 +60,10 @@ final class Parser {
       Map.entry(TokenType.QUANTILE, AggregateOp.QUANTILE),
       Map.entry(TokenType.COUNT_VALUES, AggregateOp.COUNT_VALUES));
 
+  /** Prometheus 3's limit aggregations, words rather than keywords here so v2.42 keeps reading them as names. */
+  private static final Map<String, AggregateOp> LIMIT_OPS = Map.of("limitk", AggregateOp.LIMITK, "limit_ratio",
+      AggregateOp.LIMIT_RATIO);
+
   private static final Map<TokenType, LabelMatcher.Type> MATCH_OPS = Map.of(
       TokenType.EQL, LabelMatcher.Type.EQUAL, TokenType.NEQ, LabelMatcher.Type.NOT_EQUAL,
       TokenType.EQL_REGEX, LabelMatcher.Type.REGEX, TokenType.NEQ_REGEX, LabelMatcher.Type.NOT_REGEX);
@@ -192,7 +196,7 @@ final class Parser {
         }
         // Prometheus 3 reads a duration where a number goes as its seconds.
         next();
-        return positions.start(new NumberLiteral(duration(t) / 1000.0), t.pos());
+        return positions.start(new NumberLiteral(durationMs(t) / 1000.0), t.pos());
       }
       case STRING -> {
         next();
@@ -209,7 +213,12 @@ final class Parser {
       }
       case IDENTIFIER -> {
         next();
-        return peek().type() == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
+        AggregateOp limit = prometheus3 ? LIMIT_OPS.get(t.text().toLowerCase(Locale.ROOT)) : null;
+        TokenType after = peek().type();
+        if (limit != null && (after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT)) {
+          return parseAggregate(t, limit);
+        }
+        return after == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
       }
       case METRIC_IDENTIFIER -> {
         next();
@@ -481,7 +490,7 @@ final class Parser {
       if (value.type() == TokenType.NUMBER) {
         v = number(value);
       } else if (value.type() == TokenType.DURATION) {
-        v = duration(value) / 1000.0;
+        v = durationMs(value) / 1000.0;
       } else {
         throw unexpected(value, "fill modifier", "number");
       }
@@ -627,11 +636,13 @@ final class Parser {
         negate = t.type() == TokenType.SUB;
         number = peek();
       }
-      if (number.type() != TokenType.NUMBER) {
+      boolean duration = prometheus3 && number.type() == TokenType.DURATION;
+      if (number.type() != TokenType.NUMBER && !duration) {
         throw unexpected(number, "@", "timestamp");
       }
       next();
-      double seconds = negate ? -number(number) : number(number);
+      double value = duration ? durationMs(number) / 1000.0 : number(number);
+      double seconds = negate ? -value : value;
       at = new At(At.Kind.TIMESTAMP, timestampMs(seconds, positions.start(expr)));
     }
     int start = positions.start(expr);
@@ -800,7 +811,7 @@ final class Parser {
       }
       case DURATION -> {
         next();
-        return new DurationExpr.Literal(t.text(), duration(t) / 1000.0);
+        return new DurationExpr.Literal(t.text(), durationMs(t) / 1000.0);
       }
       case LEFT_PAREN -> {
         next();
@@ -825,6 +836,16 @@ final class Parser {
           expect(TokenType.RIGHT_PAREN);
           return new DurationExpr.QueryParameter(word.equals("range"));
         }
+        if (word.equals("min_of") || word.equals("max_of")) {
+          // Prometheus 3.11's names for min and max in durations
+          next();
+          expect(TokenType.LEFT_PAREN);
+          DurationExpr a = parseDurationExpr(0);
+          expect(TokenType.COMMA);
+          DurationExpr b = parseDurationExpr(0);
+          expect(TokenType.RIGHT_PAREN);
+          return new DurationExpr.Extremum(word.equals("max_of"), a, b);
+        }
         throw unexpected(t, "duration expression", "");
       }
       default -> throw unexpected(t, "duration expression", "");
@@ -834,7 +855,7 @@ final class Parser {
   private static boolean startsDurationPrimary(Token t) {
     return switch (t.type()) {
       case NUMBER, DURATION, LEFT_PAREN, MIN, MAX -> true;
-      case IDENTIFIER -> t.text().equalsIgnoreCase("step") || t.text().equalsIgnoreCase("range");
+      case IDENTIFIER -> List.of("step", "range", "min_of", "max_of").contains(t.text().toLowerCase(Locale.ROOT));
       default -> false;
     };
   }
@@ -862,6 +883,18 @@ final class Parser {
       throw error(at.pos(), "duration must be greater than 0");
     }
     return ms;
+  }
+
+  /** A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the sign). */
+  private long durationMs(Token t) {
+    try {
+      return Durations.parse(t.text());
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage().equals("duration must be greater than 0")) {
+        return 0;
+      }
+      throw error(t.pos(), e.getMessage());
+    }
   }
 
   private long duration(Token t) {
@@ -910,7 +943,10 @@ final class Parser {
     return value;
   }
 
-  private static boolean startsExpression(Token t) {
+  private boolean startsExpression(Token t) {
+    if (prometheus3 && t.type() == TokenType.DURATION) {
+      return true;
+    }
     return switch (t.type()) {
       case NUMBER, STRING, LEFT_PAREN, LEFT_BRACE, ADD, SUB, IDENTIFIER, METRIC_IDENTIFIER -> true;
       default -> AGGREGATE_OPS.containsKey(t.type()) || KEYWORD_METRIC_NAMES.contains(t.type());

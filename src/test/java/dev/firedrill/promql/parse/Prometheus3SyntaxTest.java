@@ -132,6 +132,20 @@ class Prometheus3SyntaxTest {
   }
 
   @Test
+  void limitAggregationsDurationArgumentsAndZeroTerms() {
+    Aggregate limit = (Aggregate) parse3("limitk by (group) (2, http_requests)");
+    assertThat(limit.op()).isEqualTo(dev.firedrill.promql.ast.AggregateOp.LIMITK);
+    assertThat(limit.grouping()).containsExactly("group");
+    assertThat(((Aggregate) parse3("limit_ratio(0.5, x)")).op()).isEqualTo(dev.firedrill.promql.ast.AggregateOp.LIMIT_RATIO);
+    assertThat(((Expr.NumberLiteral) ((Call) parse3("predict_linear(x[1h], 1h)")).args().get(1)).value()).isEqualTo(3600.0);
+    assertThat(((VectorSelector) parse3("x @ 100s")).at().timestampMs()).isEqualTo(100_000);
+    assertThat(rangeOf("changes(x[30m+0s])").rangeMs()).isEqualTo(1_800_000);
+    assertThat(rangeOf("rate(x[max_of(5m, 1m)])").rangeMs()).isEqualTo(300_000);
+    assertThatThrownBy(() -> PromqlParser.parse("limitk(2, x)")).hasMessage(
+        "1:1: parse error: unknown function with name \"limitk\"");
+  }
+
+  @Test
   void theV242SyntaxStillRefusesThem() {
     for (String query : List.of("x[300]", "x[5m * 2]", "{\"my.metric\"}", "x offset (1h + 5m)", "x[5m] anchored",
         "a + fill(0) b", "double_exponential_smoothing(x[10m], 0.5, 0.5)", "time() - 5m")) {
