@@ -742,7 +742,8 @@ final class Parser {
         throw error(open.pos(), "ranges only allowed for vector selectors");
       } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
         throw error(open.pos(), "no offset modifiers allowed before range");
-      } else if (v.at() != null) {
+      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
+        // Prometheus 3, like v2.42, lets @ start() and @ end() through here.
         throw error(open.pos(), "no @ modifiers allowed before range");
       }
       return positions.start(new MatrixSelector(v, rangeMs, range), start);

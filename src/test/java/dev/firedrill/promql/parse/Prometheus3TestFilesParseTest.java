@@ -60,4 +60,37 @@ class Prometheus3TestFilesParseTest {
     assertThat(total).isPositive();
     assertThat(refused).as("refused, and not a feature the syntax leaves out").isEmpty();
   }
+
+  /** The Prometheus 3 syntax reads everything v2.42's reads: every query of v2.42's test files that v2.42 parses. */
+  @Test
+  void readsEveryQueryV242Reads() throws IOException {
+    Path dir = PromqlTestData.directory("prometheus-v2.42.0");
+    List<String> refused = new ArrayList<>();
+    int total = 0;
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".test")).sorted().toList()) {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+          Matcher m = Pattern.compile("^eval(?:_ordered|_fail)?\\s+instant\\s+at\\s+\\S+\\s+(.+)$")
+              .matcher(lines.get(i).strip());
+          if (!m.matches()) {
+            continue;
+          }
+          try {
+            PromqlParser.parse(m.group(1));
+          } catch (PromqlException e) {
+            continue; // v2.42 refuses it: nothing to compare
+          }
+          total++;
+          try {
+            PromqlParser.parse(m.group(1), PromqlParser.Syntax.PROMETHEUS_3);
+          } catch (PromqlException e) {
+            refused.add(file.getFileName() + ":" + (i + 1) + ": " + m.group(1) + " -> " + e.getMessage());
+          }
+        }
+      }
+    }
+    assertThat(total).isGreaterThan(500);
+    assertThat(refused).isEmpty();
+  }
 }
