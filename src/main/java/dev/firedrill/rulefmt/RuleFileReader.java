@@ -1,7 +1,6 @@
 package dev.firedrill.rulefmt;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.alerting.lint.PromDuration;
 import dev.firedrill.yaml.SourceTree;
 import java.time.Duration;
 import java.util.ArrayList;

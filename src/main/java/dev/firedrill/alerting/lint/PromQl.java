@@ -6,6 +6,7 @@ import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
+import dev.firedrill.rulefmt.PromDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.lint;
 
+import dev.firedrill.rulefmt.PromDuration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package dev.firedrill.alerting.lint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.rulefmt.PromDuration;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
