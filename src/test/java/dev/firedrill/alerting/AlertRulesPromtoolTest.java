@@ -2,15 +2,13 @@ package dev.firedrill.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.Stacks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -28,22 +26,8 @@ class AlertRulesPromtoolTest {
   private static final Path PROMETHEUS_3_FIXTURES = Path.of("src/test/resources/rules/prometheus3");
 
   /** The promtool of a stack: "2.42" the system's, "3.5" the one bin/install-deps --tests unpacks. */
-  static Path promtool(String stack) throws IOException {
-    if (stack.equals("2.42")) {
-      return RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
-    }
-    // dev.firedrill.testing.Stacks (in main) finds these; until it is merged here, the cache is read directly.
-    Path debs = Path.of(System.getProperty("user.home"), ".cache", "firedrill", "debs");
-    Optional<Path> found = Optional.empty();
-    if (Files.isDirectory(debs)) {
-      try (Stream<Path> dirs = Files.list(debs)) {
-        found = dirs.filter(d -> d.getFileName().toString().startsWith("promtool_3.5"))
-            .map(d -> d.resolve("usr/bin/promtool")).filter(Files::isRegularFile)
-            .max(Comparator.comparing(Path::toString));
-      }
-    }
-    return RequiredBinary.require(found, "promtool 3.5 (run bin/install-deps --tests)", "FIREDRILL_PROMTOOL_3",
-        "promtool from Debian unstable");
+  static Path promtool(String stack) {
+    return stack.equals("2.42") ? Stacks.stable().promtool() : Stacks.current().promtool();
   }
 
   private static List<String> yamlFiles(Path dir) throws IOException {
