@@ -124,6 +124,32 @@ class HttpSettingsCliTest {
   }
 
   @Test
+  void aRunAgainstAServerWithoutConfigSaysWhereTheIntervalsComeFromAndIsNotNotRun() throws Exception {
+    server.stubFor(get(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(404).withBody("404 page not found")));
+    server.stubFor(WireMock.post(urlPathEqualTo("/prometheus/api/v1/query")).atPriority(1).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1767225600,\"0\"]}}")));
+    server.stubFor(get(urlEqualTo("/prometheus/api/v1/rules")).atPriority(1).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody("""
+            {"status":"success","data":{"groups":[{"name":"g","file":"f","interval":15,"rules":[
+              {"type":"alerting","name":"CheckoutErrors","query":"up == 0","duration":0,"labels":{},
+               "annotations":{},"health":"ok","state":"inactive","alerts":[]}]}]}}
+            """)));
+    server.stubFor(get(urlEqualTo("/prometheus/api/v1/alerts")).atPriority(1).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody("{\"status\":\"success\",\"data\":{\"alerts\":[]}}")));
+    Path file = Files.writeString(dir.resolve("silent.yaml"), Files.readString(experiment("silent"))
+        .replace("      within: 1m\n", "      within: 1s\n      expect: silent\n"));
+    Path journal = dir.resolve("silent.json");
+
+    CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+
+    assertThat(run.out()).as(run.describe()).contains("intervals: scrape 15s, evaluation 1m, query offset 0s, from"
+        + " the experiment file, the server has no /api/v1/status/config");
+    assertThat(Files.readString(journal)).contains("detection_intervals").doesNotContain("\"verdict\" : \"not-run\"");
+    assertThat(run.out() + run.err() + Files.readString(journal)).doesNotContain(password).doesNotContain(basic);
+  }
+
+  @Test
   void aMissingPasswordFileIsExitTwoNamingTheKeyAndThePlace() throws Exception {
     Path file = experiment("no-password");
     Files.delete(dir.resolve("password"));
