@@ -207,7 +207,7 @@ public final class ExperimentLoader {
     TokenSource token = token(section, exampleVariable);
     Map<String, String> headers = headers(section.get("headers"));
     Node basicNode = section.get("basic_auth");
-    BasicAuth basicAuth = basicAuth(section.section("basic_auth", null));
+    BasicAuth basicAuth = basicAuth(section.section("basic_auth", null), exampleVariable.replace("_TOKEN", "_PASSWORD"));
     if (basicNode.present() && token != TokenSource.none()) {
       basicNode.problem("expected basic_auth or a bearer token (bearer_token_env, bearer_token_file), not both");
     }
@@ -247,7 +247,7 @@ public final class ExperimentLoader {
     return headers;
   }
 
-  private BasicAuth basicAuth(Node section) {
+  private BasicAuth basicAuth(Node section, String exampleVariable) {
     if (section == null) {
       return null;
     }
@@ -258,7 +258,7 @@ public final class ExperimentLoader {
     }
     Node env = section.get("password_env");
     Node file = section.get("password_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as PROM_PASSWORD");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
     Path path = file.path();
     if (env.present() && file.present()) {
       file.problem("expected password_env or password_file, not both");

@@ -185,6 +185,27 @@ class HttpSettingsLoaderTest {
   }
 
   @Test
+  void aSecretWrittenWhereAVariableNameGoesIsNotEchoed() {
+    List<String> problems = problems("""
+        prometheus:
+          url: http://127.0.0.1:9090
+        alertmanager:
+          url: http://127.0.0.1:9093
+          bearer_token_env: eyJ.s3cr3t-value
+        markers:
+          grafana:
+            url: http://127.0.0.1:3000
+            basic_auth: {username: admin, password_env: "s3cr3t pass"}
+        """);
+
+    assertThat(problems).containsExactly(
+        "exp.yaml: /alertmanager/bearer_token_env: expected the name of an environment variable such as AM_TOKEN,"
+            + " got a string (line 25, column 3)",
+        "exp.yaml: /markers/grafana/basic_auth/password_env: expected the name of an environment variable such as"
+            + " GRAFANA_PASSWORD, got a string (line 29, column 35)");
+  }
+
+  @Test
   void passwordEnvAndPasswordFileExcludeEachOtherAndABearerToken() {
     assertThat(problems("""
         prometheus:
