@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firedrill.experiment.TokenSource;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -120,7 +119,7 @@ class HttpEndpointTest {
   }
 
   @Test
-  void describeAuthNamesPlacesNeverValues() throws IOException {
+  void describeAuthNamesPlacesNeverValues() {
     assertThat(HttpSettings.bearer(Optional.of(new TokenSource.FromEnv("PROM_TOKEN"))).describeAuth())
         .isEqualTo("bearer token from env PROM_TOKEN");
     assertThat(HttpSettings.bearer(Optional.of(Secret.given("s3cr3t"))).describeAuth())

@@ -139,18 +139,6 @@ class TlsEndpointTest {
   }
 
   @Test
-  void anRsaClientKeyInPkcs8WorksToo() throws Exception {
-    TestPki rsa = TestPki.create(Files.createDirectory(dir.resolve("rsa")), "RSA");
-    // the server trusts the first CA only, so this checks the key is read and sent, and refused by its chain
-    HttpEndpoint endpoint = HttpEndpoint.open("prometheus", new HttpSettings(Map.of(), Optional.empty(),
-        Optional.empty(), Optional.of(tls(rsa.caPem(), rsa.clientCertPem(), rsa.clientKeyPem(), null, false))),
-        TIMEOUT, Map.of());
-    assertThat(endpoint.client().sslContext().getProtocol()).isEqualTo("TLS");
-    assertThat(Pem.privateKey(rsa.clientKeyPem(), "k").getAlgorithm()).isEqualTo("RSA");
-    assertThat(Pem.privateKey(pki.clientKeyPem(), "k").getAlgorithm()).isEqualTo("EC");
-  }
-
-  @Test
   void pemFilesThatAreNotUsableAreNamedWithoutTheirContent() throws Exception {
     Path notPem = dir.resolve("not.pem");
     Files.writeString(notPem, "s3cr3t-not-a-certificate");
