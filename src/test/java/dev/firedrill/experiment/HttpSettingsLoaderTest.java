@@ -299,6 +299,10 @@ class HttpSettingsLoaderTest {
     assertThat(expectation.alert()).isEqualTo("Checkout error-budget.burn (fast)");
     assertThat(expectation.matchers()).isEqualTo(Map.of("service.name", "checkout", "région", "eu",
         "http-route", "/pay"));
+    // the detection table and history name it as Prometheus 3 writes a selector: UTF-8 names quoted
+    assertThat(expectation.describe()).isEqualTo(
+        "Checkout error-budget.burn (fast){\"http-route\"=\"/pay\",\"région\"=\"eu\",\"service.name\"=\"checkout\"}");
+    assertThat(AlertExpectation.describe("Down", Map.of("service", "a\"b"))).isEqualTo("Down{service=\"a\\\"b\"}");
   }
 
   @Test
