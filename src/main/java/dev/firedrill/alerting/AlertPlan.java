@@ -30,6 +30,10 @@ public final class AlertPlan {
     List<String> refusals = new ArrayList<>();
     for (AlertExpectation expectation : expectations) {
       Optional<RuleBook.AlertRule> rule = rules.alert(expectation.alert());
+      if (rule.isEmpty() && rules.noRulesCause().isPresent()) {
+        refusals.add("hypothesis.alerts: " + expectation.alert() + " cannot be checked: " + rules.noRulesCause().get());
+        continue;
+      }
       if (rule.isEmpty()) {
         refusals.add("hypothesis.alerts: " + expectation.alert() + " is defined by no alerting rule of Prometheus");
         continue;

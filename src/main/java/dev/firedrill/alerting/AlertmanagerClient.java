@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.firedrill.experiment.Durations;
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.marker.Propagation;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -44,10 +45,14 @@ public final class AlertmanagerClient {
   private final URI base;
   private final String display;
   private final Duration timeout;
-  private final Optional<String> bearerToken;
-  private final HttpClient http;
+  private final HttpEndpoint endpoint;
 
   public AlertmanagerClient(URI baseUrl, Duration timeout, Optional<String> bearerToken) {
+    this(baseUrl, timeout, endpoint(timeout, bearerToken));
+  }
+
+  /** A client whose connection, headers and credentials come from {@code endpoint} (see {@link HttpEndpoint#open}). */
+  public AlertmanagerClient(URI baseUrl, Duration timeout, HttpEndpoint endpoint) {
     if (baseUrl == null) {
       throw new IllegalArgumentException("Alertmanager URL is missing (expected e.g. http://127.0.0.1:9093)");
     }
@@ -68,19 +73,27 @@ public final class AlertmanagerClient {
     if (timeout == null || timeout.toMillis() < 1) {
       throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
     }
+    checkTimeout(timeout);
     this.timeout = timeout;
-    this.bearerToken = Objects.requireNonNull(bearerToken, "bearerToken");
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+  }
+
+  private static HttpEndpoint endpoint(Duration timeout, Optional<String> bearerToken) {
+    checkTimeout(timeout);
+    Objects.requireNonNull(bearerToken, "bearerToken");
     bearerToken.ifPresent(token -> {
       if (token.isBlank() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
         throw new IllegalArgumentException("bearer token for Alertmanager is blank or holds a line break or"
             + " control character (expected one line of text)");
       }
     });
-    this.http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(timeout)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
+    return HttpEndpoint.plain("alertmanager", timeout, bearerToken);
+  }
+
+  private static void checkTimeout(Duration timeout) {
+    if (timeout == null || timeout.toMillis() < 1) {
+      throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
+    }
   }
 
   /** The server as messages name it: {@code scheme://host:port/path}. */
@@ -175,10 +188,14 @@ public final class AlertmanagerClient {
         .header("Accept", "application/json")
         .header("User-Agent", "firedrill")
         .GET();
-    bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    try {
+      endpoint.authorize(request);
+    } catch (HttpSettingsException e) {
+      throw fail(e.getMessage() + ", for " + subject + " to Alertmanager at " + display, null);
+    }
     Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
-        http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        endpoint.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -199,7 +216,7 @@ public final class AlertmanagerClient {
 
   private AlertmanagerException fail(String message, Throwable cause) {
     String line = oneLine(message);
-    String safe = bearerToken.map(token -> line.replace(token, "<redacted>")).orElse(line);
+    String safe = endpoint.redact(line);
     return cause == null ? new AlertmanagerException(safe) : new AlertmanagerException(safe, cause);
   }
 

@@ -52,6 +52,10 @@ public final class Detection {
       rules = stack.rules();
       List<String> undefined = expectations.stream().map(AlertExpectation::alert).distinct()
           .filter(name -> rules.alert(name).isEmpty()).toList();
+      if (!undefined.isEmpty() && rules.noRulesCause().isPresent()) {
+        return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
+            + ", but " + rules.noRulesCause().get()));
+      }
       if (!undefined.isEmpty()) {
         return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
             + ", which no alerting rule of Prometheus defines (expected one of: "
@@ -102,6 +106,11 @@ public final class Detection {
 
   public List<DetectionRow> rows(Instant injectedAt) {
     return tracked.stream().map(t -> t.row(injectedAt)).toList();
+  }
+
+  /** The intervals the floors use and where they came from, once {@link #preflight()} has read the rules. */
+  public Optional<String> intervals() {
+    return Optional.ofNullable(rules).map(RuleBook::intervalsText);
   }
 
   public Optional<String> lastError() {

@@ -33,11 +33,13 @@ public final class Floors {
     Duration scrape = book.scrapeInterval();
     Term expression = term(rule.query(), book, scrape);
     Duration forDuration = rule.forDuration();
-    Duration total = expression.time().plus(forDuration);
+    Duration total = expression.time().plus(forDuration).plus(book.queryOffset());
     String reason = forDuration.compareTo(expression.time()) > 0
         ? "for: " + Durations.format(forDuration) + ", after " + expression.text()
         : expression.text() + (forDuration.isZero() ? "" : ", then for: " + Durations.format(forDuration));
-    return new Floor(total, reason);
+    // rules evaluate query_offset in the past, so everything they see arrives that much later
+    String offset = book.queryOffset().isZero() ? "" : ", plus query_offset " + Durations.format(book.queryOffset());
+    return new Floor(total, reason + offset);
   }
 
   private record Term(Duration time, String text) {}

@@ -26,45 +26,98 @@ public final class LiveAlertStack implements AlertStack {
 
   private static final Duration LINK_TIMEOUT = Duration.ofSeconds(5);
 
+  /** What the fallback intervals are called when the server publishes no configuration. */
+  static final String FROM_EXPERIMENT = "from the experiment file, the server has no /api/v1/status/config";
+  static final String FROM_SERVER = "from the server's /api/v1/status/config";
+
   private final PrometheusAlertsApi prometheus;
+  private final PrometheusAlertsApi rulesSource;
+  private final PrometheusConfig fallback;
   private final Optional<AlertmanagerClient> alertmanager;
   private final Optional<WebhookReceiver> receiver;
   private final HttpClient links = HttpClient.newBuilder().connectTimeout(LINK_TIMEOUT)
       .followRedirects(HttpClient.Redirect.NORMAL).build();
 
+  /** Rules, alerts and config from one Prometheus; Prometheus's default intervals when it has no config. */
   public LiveAlertStack(PrometheusAlertsApi prometheus, Optional<AlertmanagerClient> alertmanager,
       Optional<WebhookReceiver> receiver) {
+    this(prometheus, prometheus, new PrometheusConfig(PrometheusConfig.DEFAULT_INTERVAL,
+        PrometheusConfig.DEFAULT_INTERVAL, Duration.ZERO, Map.of()), alertmanager, receiver);
+  }
+
+  /**
+   * {@code rulesSource}: where the rules and alerts are read ({@code prometheus} itself, or
+   * vmalert, Thanos Ruler, a Mimir ruler); {@code fallback}: the intervals when {@code prometheus}
+   * has no usable {@code /api/v1/status/config} (Thanos Query, Mimir, VictoriaMetrics, AMP).
+   */
+  public LiveAlertStack(PrometheusAlertsApi prometheus, PrometheusAlertsApi rulesSource, PrometheusConfig fallback,
+      Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
     this.prometheus = prometheus;
+    this.rulesSource = rulesSource;
+    this.fallback = fallback;
     this.alertmanager = alertmanager;
     this.receiver = receiver;
   }
 
   @Override
   public RuleBook rules() throws AlertStackException {
+    List<RuleGroup> groups;
     try {
-      List<RuleBook.AlertRule> alerting = new ArrayList<>();
-      Map<String, String> recording = new LinkedHashMap<>();
-      for (RuleGroup group : prometheus.rules()) {
-        for (Rule rule : group.rules()) {
-          if (rule instanceof Rule.Alerting alert) {
-            alerting.add(new RuleBook.AlertRule(alert.name(), alert.query(), alert.duration(), group.interval(),
-                alert.labels(), alert.annotations()));
-          } else if (rule instanceof Rule.Recording record) {
-            recording.putIfAbsent(record.name(), record.query());
-          }
-        }
-      }
-      PrometheusConfig config = PrometheusConfig.parse(prometheus.config());
-      return new RuleBook(alerting, recording, config.scrapeInterval(), config.evaluationInterval());
+      groups = rulesSource.rules();
     } catch (PrometheusException | RuntimeException e) {
       throw new AlertStackException(e.getMessage(), e);
+    }
+    List<RuleBook.AlertRule> alerting = new ArrayList<>();
+    Map<String, String> recording = new LinkedHashMap<>();
+    for (RuleGroup group : groups) {
+      for (Rule rule : group.rules()) {
+        if (rule instanceof Rule.Alerting alert) {
+          alerting.add(new RuleBook.AlertRule(alert.name(), alert.query(), alert.duration(), group.interval(),
+              alert.labels(), alert.annotations()));
+        } else if (rule instanceof Rule.Recording record) {
+          recording.putIfAbsent(record.name(), record.query());
+        }
+      }
+    }
+    Optional<String> noRules = groups.isEmpty()
+        ? Optional.of("GET /api/v1/rules answered no rule group at all; " + rulesSource.whyNoRules().orElse(
+            "the server evaluates no rules, or they are evaluated elsewhere: set prometheus.rules_url to that"
+                + " rules source (vmalert, Thanos Ruler, a Mimir ruler)"))
+        : Optional.empty();
+    Intervals intervals = intervals();
+    return new RuleBook(alerting, recording, intervals.config().scrapeInterval(),
+        intervals.config().evaluationInterval(), intervals.config().queryOffset(), intervals.source(), noRules);
+  }
+
+  private record Intervals(PrometheusConfig config, String source) {}
+
+  /**
+   * The server's configuration when it publishes one; the experiment's intervals when it answers
+   * 404, 501, another error or an empty YAML, as Prometheus-API backends do. Never a failure: a
+   * drill must not end not-run for an endpoint those backends do not have.
+   */
+  private Intervals intervals() {
+    String yaml;
+    try {
+      yaml = prometheus.config();
+    } catch (PrometheusException | RuntimeException e) {
+      return new Intervals(fallback, FROM_EXPERIMENT + " (" + e.getMessage() + ")");
+    }
+    if (yaml == null || yaml.isBlank()) {
+      return new Intervals(fallback, FROM_EXPERIMENT + " (it answered an empty yaml)");
+    }
+    try {
+      return new Intervals(PrometheusConfig.parse(yaml), FROM_SERVER);
+    } catch (IllegalArgumentException e) {
+      return new Intervals(fallback, "from the experiment file, the server's /api/v1/status/config cannot be read ("
+          + e.getMessage() + ")");
     }
   }
 
   @Override
   public List<PromAlert> alerts() throws AlertStackException {
     try {
-      return prometheus.alerts().stream()
+      return rulesSource.alerts().stream()
           .map(a -> new PromAlert(a.labels(), a.annotations(), a.state(), a.activeAt()))
           .toList();
     } catch (PrometheusException e) {

@@ -54,7 +54,7 @@ final class DrillRunner {
       events.flush();
     });
     DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
-        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, receiver),
+        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, System.getenv(), receiver),
         markers.observer());
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {

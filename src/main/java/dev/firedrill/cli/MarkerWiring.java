@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.Experiment;
@@ -52,7 +53,8 @@ final class MarkerWiring {
     List<DrillObserver> sinks = new ArrayList<>();
     List<String> journaled = new CopyOnWriteArrayList<>();
     Duration longestWait = Duration.ZERO;
-    Optional<String> grafanaToken = experiment.markers().grafana().flatMap(target -> grafanaToken(target, environment));
+    Optional<HttpEndpoint> grafana = experiment.markers().grafana()
+        .map(target -> Wiring.endpoint("markers.grafana", target.http(), target.timeout(), environment));
     // Spans come first: their sink makes the drill's context current on DrillStarted, so the
     // requests of the sinks after it carry traceparent and baggage.
     DrillObserver spans = spans(environment, journal, clock, events);
@@ -67,7 +69,7 @@ final class MarkerWiring {
     List<DrillObserver> noting = new ArrayList<>();
     try {
       for (GrafanaTarget target : experiment.markers().grafana().stream().toList()) {
-        noting.add(new GrafanaAnnotations(target, grafanaToken, clock, notes("grafana", events, log, journaled)));
+        noting.add(new GrafanaAnnotations(target, grafana.orElseThrow(), clock, notes("grafana", events, log, journaled)));
         longestWait = max(longestWait, GrafanaAnnotations.closeWait(target));
       }
       for (MetricsExport export : experiment.markers().metrics().stream().toList()) {
@@ -125,15 +127,6 @@ final class MarkerWiring {
       events.println(line);
       events.flush();
     });
-  }
-
-  private static Optional<String> grafanaToken(GrafanaTarget target, Map<String, String> environment) {
-    try {
-      return target.token().resolve(environment);
-    } catch (IOException e) {
-      throw new UserError("markers.grafana bearer token (" + target.token().describe() + "): " + e.getMessage(),
-          ExitCode.INVALID, e);
-    }
   }
 
   /** A marker's notes on the console, in the event log and in the journal, where they outlive the run. */

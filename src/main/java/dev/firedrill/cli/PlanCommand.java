@@ -2,9 +2,7 @@ package dev.firedrill.cli;
 
 import dev.firedrill.alerting.AlertPlan;
 import dev.firedrill.alerting.AlertStackException;
-import dev.firedrill.alerting.AlertmanagerClient;
 import dev.firedrill.alerting.AlertmanagerException;
-import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteTree;
@@ -68,16 +66,17 @@ final class PlanCommand implements Callable<Integer> {
   private static List<String> planAlerts(Experiment experiment, PrintWriter out) {
     RuleBook rules;
     try {
-      rules = new LiveAlertStack(Wiring.prometheus(experiment, System.getenv()), Optional.empty(), Optional.empty()).rules();
+      rules = Wiring.alertStack(experiment, System.getenv(), Optional.empty(), Optional.empty()).rules();
     } catch (AlertStackException e) {
       out.println("alerts: not checked against Prometheus's rules: " + e.getMessage());
       return List.of();
     }
+    out.println(rules.intervalsText());
     Optional<RouteTree> routes = Optional.empty();
     if (experiment.alertmanager().isPresent()) {
       AlertmanagerSource source = experiment.alertmanager().get();
       try {
-        String yaml = new AlertmanagerClient(source.url(), source.timeout(), Optional.empty()).config();
+        String yaml = Wiring.alertmanager(source, System.getenv()).config();
         routes = Optional.of(RouteTree.parse("Alertmanager " + source.url() + " config", yaml));
       } catch (AlertmanagerException | RouteConfigException e) {
         out.println("routing: not checked: " + e.getMessage());

@@ -18,7 +18,13 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.experiment.AlertmanagerSource;
 import dev.firedrill.experiment.PrometheusSource;
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettings;
+import dev.firedrill.http.HttpSettingsException;
+import dev.firedrill.prometheus.PrometheusConfig;
+import java.net.URI;
 import dev.firedrill.experiment.ReceiverSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
@@ -47,18 +53,57 @@ final class Wiring {
 
   static HttpPrometheusClient prometheus(Experiment experiment, Map<String, String> environment) {
     PrometheusSource source = experiment.prometheus();
-    Optional<String> token;
+    return prometheus(source.url(), source, environment, "prometheus.url");
+  }
+
+  /** A client for {@code url} with the prometheus section's HTTP settings (the query URL or rules_url). */
+  private static HttpPrometheusClient prometheus(URI url, PrometheusSource source, Map<String, String> environment,
+      String key) {
+    HttpEndpoint endpoint = endpoint("prometheus", source.http(), source.timeout(), environment);
     try {
-      token = source.bearerToken().resolve(environment);
-    } catch (IOException e) {
-      throw new UserError("prometheus bearer token (" + source.bearerToken().describe() + "): " + e.getMessage(),
-          ExitCode.INVALID, e);
-    }
-    try {
-      return new HttpPrometheusClient(source.url(), source.timeout(), token);
+      return new HttpPrometheusClient(url, source.timeout(), endpoint, warning -> {});
     } catch (IllegalArgumentException e) {
-      throw new UserError("prometheus.url: " + e.getMessage(), ExitCode.INVALID, e);
+      throw new UserError(key + ": " + e.getMessage(), ExitCode.INVALID, e);
     }
+  }
+
+  static AlertmanagerClient alertmanager(AlertmanagerSource source, Map<String, String> environment) {
+    HttpEndpoint endpoint = endpoint("alertmanager", source.http(), source.timeout(), environment);
+    try {
+      return new AlertmanagerClient(source.url(), source.timeout(), endpoint);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("alertmanager.url: " + e.getMessage(), ExitCode.INVALID, e);
+    }
+  }
+
+  /** The HTTP settings of section {@code name} opened: TLS set up, every secret read once (exit 2 otherwise). */
+  static HttpEndpoint endpoint(String name, HttpSettings settings, Duration timeout, Map<String, String> environment) {
+    try {
+      return HttpEndpoint.open(name, settings, timeout, environment);
+    } catch (HttpSettingsException e) {
+      throw new UserError(e.getMessage(), ExitCode.INVALID, e);
+    }
+  }
+
+  /**
+   * The rules, alerts and intervals detection reads: rules and alerts from prometheus.rules_url
+   * when given, intervals from the server's config or else from the experiment file.
+   */
+  static AlertStack alertStack(Experiment experiment, Map<String, String> environment,
+      Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
+    return alertStack(experiment, prometheus(experiment, environment), environment, alertmanager, receiver);
+  }
+
+  private static AlertStack alertStack(Experiment experiment, HttpPrometheusClient prometheus,
+      Map<String, String> environment, Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
+    PrometheusSource source = experiment.prometheus();
+    HttpPrometheusClient rules = source.rulesUrl().isPresent()
+        ? prometheus(source.rulesUrl().get(), source, environment, "prometheus.rules_url")
+        : prometheus;
+    PrometheusSource.Intervals intervals = source.intervals();
+    PrometheusConfig fallback = new PrometheusConfig(intervals.scrapeInterval(), intervals.evaluationInterval(),
+        intervals.queryOffset(), Map.of());
+    return new LiveAlertStack(prometheus, rules, fallback, alertmanager, receiver);
   }
 
   static Measurer measurer(Experiment experiment, Map<String, String> environment, Clock clock) {
@@ -89,13 +134,12 @@ final class Wiring {
 
   /** Detection for the experiment's expected alerts, or empty when it expects none. */
   static Optional<Detection> detection(Experiment experiment, HttpPrometheusClient prometheus,
-      Optional<WebhookReceiver> receiver) {
+      Map<String, String> environment, Optional<WebhookReceiver> receiver) {
     if (experiment.hypothesis().alerts().isEmpty()) {
       return Optional.empty();
     }
-    Optional<AlertmanagerClient> alertmanager = experiment.alertmanager()
-        .map(am -> new AlertmanagerClient(am.url(), am.timeout(), Optional.empty()));
-    AlertStack stack = new LiveAlertStack(prometheus, alertmanager, receiver);
+    Optional<AlertmanagerClient> alertmanager = experiment.alertmanager().map(am -> alertmanager(am, environment));
+    AlertStack stack = alertStack(experiment, prometheus, environment, alertmanager, receiver);
     return Optional.of(new Detection(experiment.hypothesis().alerts(), stack, receiver.isPresent(),
         alertmanager.isPresent()));
   }

@@ -164,6 +164,11 @@ public final class Drill {
         return Optional.of(new VerdictRules.Decision(problem.get().inputError() ? Verdict.REFUSED : Verdict.NOT_RUN,
             problem.get().reason()));
       }
+      Optional<String> intervals = ports.detection().get().intervals();
+      if (intervals.isPresent()) {
+        journal.text("detection_intervals", intervals.get());
+        emit(Phase.PREFLIGHT, intervals.get());
+      }
     }
     if (plan.budget().isPresent()) {
       Optional<Reading> remaining = ports.measurer().remainingBudget();

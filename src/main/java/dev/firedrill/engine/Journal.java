@@ -1,5 +1,6 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.http.Secret;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -228,7 +229,13 @@ public final class Journal {
     node.put("owner", experiment.owner());
     node.put("file", sourceFile);
     node.put("prometheus", experiment.prometheus().url().toString());
-    node.put("prometheus_token", experiment.prometheus().bearerToken().describe());
+    // places and names only: the secrets themselves never reach the journal
+    node.put("prometheus_token", experiment.prometheus().http().bearerToken().map(Secret::describe).orElse("none"));
+    node.put("prometheus_auth", experiment.prometheus().http().describeAuth());
+    if (!experiment.prometheus().http().headers().isEmpty()) {
+      node.putPOJO("prometheus_headers", List.copyOf(experiment.prometheus().http().headers().keySet()));
+    }
+    experiment.prometheus().rulesUrl().ifPresent(url -> node.put("prometheus_rules_url", url.toString()));
     node.put("hypothesis", experiment.hypothesis().description());
     node.put("interval", Durations.format(experiment.steadyState().interval()));
     node.put("duration", Durations.format(experiment.method().duration()));

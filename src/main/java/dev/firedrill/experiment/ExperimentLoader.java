@@ -1,5 +1,8 @@
 package dev.firedrill.experiment;
 
+import dev.firedrill.http.BasicAuth;
+import dev.firedrill.http.HttpSettings;
+import dev.firedrill.http.Tls;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.net.URI;
@@ -50,11 +53,23 @@ public final class ExperimentLoader {
   private static final List<String> MISSING = List.of("fail", "inconclusive");
   private static final List<String> EXPORTER_MODES = List.of("error", "reset");
   private static final List<String> EXPECT = List.of("firing", "silent");
-  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  private static final Pattern LABEL_VALUE_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+  /** Any text that is valid UTF-8: no unpaired surrogate, no NUL. */
+  private static final Pattern UTF8_NAME = Pattern.compile("(?:[^\\x00\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+");
   private static final Pattern LISTEN = Pattern.compile("(localhost|\\d{1,3}(\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]):\\d{1,5}");
   private static final Pattern DASHBOARD_UID = Pattern.compile("[A-Za-z0-9_-]{1,40}");
   private static final String USE_TOKEN_KEYS = "use bearer_token_env or bearer_token_file";
+  /** For the clients firedrill opens (Prometheus, Alertmanager, Grafana), which also take basic auth. */
+  private static final String USE_CREDENTIAL_KEYS =
+      "use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)";
+  private static final String USE_PASSWORD_KEYS = "use password_env or password_file";
+  /** An HTTP header name (RFC 9110 token). */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+  /** Headers that carry credentials whatever their value. */
+  private static final Set<String> CREDENTIAL_HEADERS = Set.of("authorization", "proxy-authorization", "cookie",
+      "set-cookie");
+  /** Headers the JDK's HTTP client sets itself and refuses to take. */
+  private static final Set<String> RESTRICTED_HEADERS = Set.of("host", "connection", "content-length", "expect",
+      "upgrade");
   private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
 
   private static Map<String, List<String>> keys() {
@@ -166,32 +181,152 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    refuseSecrets(section, true);
+    refuseSecrets(section, true, true);
     URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"),
-        "http://127.0.0.1:9090", USE_TOKEN_KEYS);
+        "http://127.0.0.1:9090", USE_CREDENTIAL_KEYS);
     Duration timeout = section.get("timeout").duration(true);
-    TokenSource token = token(section, "PROM_TOKEN");
+    HttpSettings http = http(section, url, "PROM_TOKEN");
+    Node rulesNode = section.get("rules_url");
+    URI rulesUrl = rulesNode.present() ? url(rulesNode, "http://127.0.0.1:8880", USE_CREDENTIAL_KEYS) : null;
+    PrometheusSource.Intervals intervals = new PrometheusSource.Intervals(
+        section.get("scrape_interval").duration(true), section.get("evaluation_interval").duration(true),
+        section.get("query_offset").duration(false));
     section.rejectUnknownKeys(null);
-    return context.clean() ? new PrometheusSource(url, timeout, token) : null;
+    return context.clean()
+        ? new PrometheusSource(url, timeout, http, Optional.ofNullable(rulesUrl), intervals)
+        : null;
   }
 
-  /** Refuses keys that look like secrets anywhere under the node, without ever showing their values. */
-  private void refuseSecrets(Node node, boolean top) {
+  /**
+   * The HTTP settings every client section shares: headers (values that are not secret), a bearer
+   * token or basic auth (secrets named, never written), and TLS (only for an https URL).
+   */
+  private HttpSettings http(Node section, URI url, String exampleVariable) {
+    TokenSource token = token(section, exampleVariable);
+    Map<String, String> headers = headers(section.get("headers"));
+    Node basicNode = section.get("basic_auth");
+    BasicAuth basicAuth = basicAuth(section.section("basic_auth", null));
+    if (basicNode.present() && token != TokenSource.none()) {
+      basicNode.problem("expected basic_auth or a bearer token (bearer_token_env, bearer_token_file), not both");
+    }
+    Node tlsNode = section.get("tls");
+    Tls tls = tls(section.section("tls", null));
+    if (tls != null && url != null && !"https".equalsIgnoreCase(url.getScheme())) {
+      tlsNode.problem("tls applies to an https URL; expected url to start with https:// beside tls");
+    }
+    if (!context.clean()) {
+      return null;
+    }
+    return new HttpSettings(headers, token.secret(), Optional.ofNullable(basicAuth), Optional.ofNullable(tls));
+  }
+
+  private Map<String, String> headers(Node node) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    Map<String, Node> members = node.members();
+    for (Map.Entry<String, Node> member : members == null ? Map.<String, Node>of().entrySet() : members.entrySet()) {
+      String name = member.getKey();
+      Node value = member.getValue();
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (CREDENTIAL_HEADERS.contains(lower) || SECRET.matcher(name).matches()) {
+        value.problem("secrets are refused in an experiment file, and headers are for values that are not secret,"
+            + " such as X-Scope-OrgID; for credentials " + USE_CREDENTIAL_KEYS);
+      } else if (!HEADER_NAME.matcher(name).matches()) {
+        value.problem("expected a header name of letters, digits and '-', such as X-Scope-OrgID");
+      } else if (RESTRICTED_HEADERS.contains(lower)) {
+        value.problem("firedrill's HTTP client sets " + name + " itself; expected another header, such as X-Scope-OrgID");
+      } else if (!value.present() || !value.json.isValueNode()) {
+        value.problem("expected a header value such as tenant-1");
+      } else if (value.json.asText().chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {
+        value.problem("expected a header value on one line, without control characters");
+      } else {
+        headers.put(name, value.json.asText());
+      }
+    }
+    return headers;
+  }
+
+  private BasicAuth basicAuth(Node section) {
+    if (section == null) {
+      return null;
+    }
+    String username = section.get("username").required("basic_auth needs a username").text();
+    if (username != null && username.contains(":")) {
+      section.get("username").problem("expected a username without ':' (basic auth separates the password with it)");
+    }
+    Node env = section.get("password_env");
+    Node file = section.get("password_file");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as PROM_PASSWORD");
+    Path path = file.path();
+    if (env.present() && file.present()) {
+      file.problem("expected password_env or password_file, not both");
+    } else if (!env.present() && !file.present()) {
+      section.problemAt("password_env", "missing; basic_auth needs password_env or password_file: where the password"
+          + " is read from");
+    }
+    section.rejectUnknownKeys(null);
+    if (!context.clean()) {
+      return null;
+    }
+    return new BasicAuth(username, variable != null ? new TokenSource.FromEnv(variable) : new TokenSource.FromFile(path));
+  }
+
+  private Tls tls(Node section) {
+    if (section == null) {
+      return null;
+    }
+    Path ca = section.get("ca_file").path();
+    Node certNode = section.get("cert_file");
+    Node keyNode = section.get("key_file");
+    Path cert = certNode.path();
+    Path key = keyNode.path();
+    if (certNode.present() && !keyNode.present()) {
+      section.problemAt("key_file", "missing; cert_file needs key_file: the client certificate's private key (PEM)");
+    } else if (keyNode.present() && !certNode.present()) {
+      section.problemAt("cert_file", "missing; key_file needs cert_file: the client certificate (PEM)");
+    }
+    String serverName = section.get("server_name").text();
+    Boolean insecure = section.get("insecure_skip_verify").bool();
+    section.rejectUnknownKeys(null);
+    return context.clean()
+        ? new Tls(Optional.ofNullable(ca), Optional.ofNullable(cert), Optional.ofNullable(key),
+            Optional.ofNullable(serverName), Boolean.TRUE.equals(insecure))
+        : null;
+  }
+
+  /**
+   * Refuses keys that look like secrets anywhere under the node, without ever showing their values.
+   * {@code client}: a section firedrill opens connections with, where basic_auth's password keys
+   * are allowed and headers are checked on their own.
+   */
+  private void refuseSecrets(Node node, boolean top, boolean client) {
+    refuseSecrets(node, top ? Level.TOP : Level.BELOW, client);
+  }
+
+  private enum Level { TOP, BASIC_AUTH, BELOW }
+
+  private void refuseSecrets(Node node, Level level, boolean client) {
     if (node.json == null || !node.json.isContainerNode()) {
       return;
     }
     if (node.json.isArray()) {
-      node.list().forEach(item -> refuseSecrets(item, false));
+      node.list().forEach(item -> refuseSecrets(item, Level.BELOW, client));
       return;
     }
     for (var names = node.json.fieldNames(); names.hasNext(); ) {
       String key = names.next();
-      boolean allowed = top && (key.equals("bearer_token_env") || key.equals("bearer_token_file"));
-      if (!allowed && SECRET.matcher(key).matches()) {
-        node.problemAt(key, "secrets are refused in an experiment file; " + USE_TOKEN_KEYS);
+      boolean token = level == Level.TOP && (key.equals("bearer_token_env") || key.equals("bearer_token_file"));
+      boolean basic = client && level == Level.TOP && key.equals("basic_auth");
+      boolean password = level == Level.BASIC_AUTH && (key.equals("password_env") || key.equals("password_file"));
+      if (client && level == Level.TOP && key.equals("headers")) {
+        continue; // headers(): a credential header gets its own message
+      }
+      Node child = new Node(context, node.pointer + "/" + SourceTree.escape(key), node.json.get(key));
+      if (!token && !basic && !password && SECRET.matcher(key).matches()) {
+        node.problemAt(key, "secrets are refused in an experiment file; " + (level == Level.BASIC_AUTH
+            ? USE_PASSWORD_KEYS : client ? USE_CREDENTIAL_KEYS : USE_TOKEN_KEYS));
         node.claim(key);
       } else {
-        refuseSecrets(new Node(context, node.pointer + "/" + SourceTree.escape(key), node.json.get(key)), false);
+        refuseSecrets(child, basic ? Level.BASIC_AUTH : Level.BELOW, client);
       }
     }
   }
@@ -294,13 +429,14 @@ public final class ExperimentLoader {
     if (item == null) {
       return null;
     }
+    // Prometheus 3 takes any UTF-8 alert and label name; only an empty one (or broken text) is refused.
     String alert = item.get("alert").required("expected the name of an alerting rule, such as CheckoutErrorBudgetBurn")
-        .text(LABEL_VALUE_NAME, "expected an alert name of letters, digits, '_' and ':', such as CheckoutErrorBudgetBurn");
+        .text(UTF8_NAME, "expected an alert name of valid UTF-8 text, such as CheckoutErrorBudgetBurn");
     Map<String, String> matchers = new LinkedHashMap<>();
     Map<String, Node> members = item.get("matchers").members();
     for (Map.Entry<String, Node> member : members == null ? Map.<String, Node>of().entrySet() : members.entrySet()) {
-      if (!LABEL_NAME.matcher(member.getKey()).matches()) {
-        member.getValue().problem("expected a label name of letters, digits and '_', such as service");
+      if (member.getKey().isEmpty() || !UTF8_NAME.matcher(member.getKey()).matches()) {
+        member.getValue().problem("expected a non-empty label name of valid UTF-8 text, such as service");
       }
       String value = member.getValue().json.isValueNode() ? member.getValue().json.asText() : null;
       if (value == null) {
@@ -335,19 +471,20 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    refuseSecrets(section, false);
+    refuseSecrets(section, true, true);
     URI url = url(section.get("url").required("expected the http or https URL of Alertmanager, such as http://127.0.0.1:9093"),
-        "http://127.0.0.1:9093", "firedrill reads Alertmanager without credentials");
+        "http://127.0.0.1:9093", USE_CREDENTIAL_KEYS);
     Duration timeout = section.get("timeout").duration(true);
+    HttpSettings http = http(section, url, "AM_TOKEN");
     section.rejectUnknownKeys(null);
-    return context.clean() ? new AlertmanagerSource(url, timeout) : null;
+    return context.clean() ? new AlertmanagerSource(url, timeout, http) : null;
   }
 
   private ReceiverSpec receiver(Node section) {
     if (section == null) {
       return null;
     }
-    refuseSecrets(section, true);
+    refuseSecrets(section, true, false);
     String listen = section.get("listen").required("expected where firedrill's webhook receiver listens, such as 127.0.0.1:19101")
         .text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19101");
     TokenSource token = token(section, "RECEIVER_TOKEN");
@@ -370,9 +507,9 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    refuseSecrets(section, true);
+    refuseSecrets(section, true, true);
     URI url = url(section.get("url").required("expected the http or https URL of Grafana, such as http://127.0.0.1:3000"),
-        "http://127.0.0.1:3000", USE_TOKEN_KEYS);
+        "http://127.0.0.1:3000", USE_CREDENTIAL_KEYS);
     Node uidNode = section.get("dashboard_uid");
     String dashboardUid = uidNode.text(DASHBOARD_UID, "expected a dashboard UID of letters, digits, '-' and '_', such as firedrill-lab");
     Node panelNode = section.get("panel_id");
@@ -381,10 +518,10 @@ public final class ExperimentLoader {
       panelNode.problem("expected dashboard_uid beside panel_id: a panel annotation belongs to a dashboard");
     }
     Duration timeout = section.get("timeout").duration(true);
-    TokenSource token = token(section, "GRAFANA_TOKEN");
+    HttpSettings http = http(section, url, "GRAFANA_TOKEN");
     section.rejectUnknownKeys(null);
     return context.clean()
-        ? new GrafanaTarget(url, Optional.ofNullable(dashboardUid), Optional.ofNullable(panelId), token, timeout)
+        ? new GrafanaTarget(url, Optional.ofNullable(dashboardUid), Optional.ofNullable(panelId), http, timeout)
         : null;
   }
 
@@ -392,7 +529,7 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    refuseSecrets(section, false);
+    refuseSecrets(section, false, false);
     Node listenNode = section.get("listen");
     String listen = listenNode.text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19466");
     Duration scrapeWait = section.get("scrape_wait").duration(false);

@@ -1,5 +1,6 @@
 package dev.firedrill.experiment;
 
+import dev.firedrill.http.HttpSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -7,9 +8,9 @@ import java.util.Optional;
 
 /**
  * The Grafana that gets the drill's annotation: on a dashboard (and panel) when given, otherwise
- * an organization annotation. The token comes from an environment variable or a file.
+ * an organization annotation. Its credentials are named by {@code http}, never written in it.
  */
-public record GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Integer> panelId, TokenSource token,
+public record GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Integer> panelId, HttpSettings http,
     Duration timeout) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
@@ -18,7 +19,13 @@ public record GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Int
     Objects.requireNonNull(url, "url");
     dashboardUid = dashboardUid == null ? Optional.empty() : dashboardUid;
     panelId = panelId == null ? Optional.empty() : panelId;
-    token = token == null ? TokenSource.none() : token;
+    http = http == null ? HttpSettings.none() : http;
     timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+  }
+
+  /** A Grafana reached with at most a bearer token. */
+  public GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Integer> panelId, TokenSource token,
+      Duration timeout) {
+    this(url, dashboardUid, panelId, HttpSettings.bearer(token == null ? Optional.empty() : token.secret()), timeout);
   }
 }

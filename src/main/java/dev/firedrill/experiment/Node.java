@@ -59,7 +59,8 @@ final class Node {
   private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
   private static final Pattern PERCENT = Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
   /** Values under these pointers are never echoed: they may be a secret put in the wrong place. */
-  private static final Pattern QUIET = Pattern.compile("/prometheus/(?!url$|timeout$).*");
+  private static final Pattern QUIET = Pattern.compile("/prometheus/(?!url$|timeout$).*"
+      + "|/(alertmanager|markers/grafana)/(bearer_token_|basic_auth|headers|tls).*");
 
   final Context context;
   final String pointer;

@@ -2,6 +2,8 @@ package dev.firedrill.prometheus;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.experiment.Durations;
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.marker.Propagation;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -9,7 +11,6 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -34,9 +35,8 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
 
   private final ServerAddress server;
   private final Duration timeout;
-  private final Optional<String> bearerToken;
+  private final HttpEndpoint endpoint;
   private final Consumer<String> warnings;
-  private final HttpClient http;
 
   public HttpPrometheusClient(URI baseUrl, Duration timeout, Optional<String> bearerToken) {
     this(baseUrl, timeout, bearerToken, warning -> {});
@@ -45,20 +45,34 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   /** As above; {@code warnings} receives each of Prometheus's {@code warnings}, one line each. */
   public HttpPrometheusClient(
       URI baseUrl, Duration timeout, Optional<String> bearerToken, Consumer<String> warnings) {
+    this(baseUrl, timeout, endpoint(timeout, bearerToken), warnings);
+  }
+
+  /**
+   * A client whose connection, headers and credentials come from {@code endpoint} (see
+   * {@link HttpEndpoint#open}); {@code baseUrl} may carry a path prefix such as Mimir's
+   * {@code /prometheus}.
+   */
+  public HttpPrometheusClient(URI baseUrl, Duration timeout, HttpEndpoint endpoint, Consumer<String> warnings) {
     this.server = ServerAddress.of(baseUrl);
+    checkTimeout(timeout);
+    this.timeout = timeout;
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+    this.warnings = Objects.requireNonNull(warnings, "warnings");
+  }
+
+  private static HttpEndpoint endpoint(Duration timeout, Optional<String> bearerToken) {
+    checkTimeout(timeout);
+    Objects.requireNonNull(bearerToken, "bearerToken");
+    bearerToken.ifPresent(HttpPrometheusClient::checkToken);
+    return HttpEndpoint.plain("prometheus", timeout, bearerToken);
+  }
+
+  private static void checkTimeout(Duration timeout) {
     if (timeout == null || timeout.toMillis() < 1) {
       throw new IllegalArgumentException(
           "Prometheus timeout " + timeout + " is not usable (expected at least 1ms)");
     }
-    this.timeout = timeout;
-    this.bearerToken = Objects.requireNonNull(bearerToken, "bearerToken");
-    bearerToken.ifPresent(HttpPrometheusClient::checkToken);
-    this.warnings = Objects.requireNonNull(warnings, "warnings");
-    this.http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(timeout)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
   }
 
   /** The server as messages name it: {@code scheme://host:port/path}, without user-info. */
@@ -86,6 +100,29 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   @Override
   public String config() throws PrometheusException {
     return get("status/config", ApiParser::config);
+  }
+
+  /**
+   * VictoriaMetrics answers {@code /api/v1/rules} with no groups when it proxies to no vmalert,
+   * and says so under {@code /vmalert/}: asked only after an empty rule list, to name the cause.
+   */
+  @Override
+  public Optional<String> whyNoRules() {
+    HttpRequest.Builder request = HttpRequest.newBuilder(server.api("../../vmalert/api/v1/rules"))
+        .timeout(timeout)
+        .header("Accept", "application/json")
+        .header("User-Agent", "firedrill")
+        .GET();
+    try {
+      HttpResponse<String> response = exchange(request, "GET /vmalert/api/v1/rules");
+      String body = response.body() == null ? "" : response.body();
+      return body.contains("-vmalert.proxyURL")
+          ? Optional.of("VictoriaMetrics at " + server() + " proxies no vmalert, so it lists no rules:"
+              + " start it with -vmalert.proxyURL set to vmalert's URL, or set prometheus.rules_url to vmalert")
+          : Optional.empty();
+    } catch (PrometheusException e) {
+      return Optional.empty();
+    }
   }
 
   /** {@link #config()}, read: global and per-job intervals. */
@@ -160,10 +197,14 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
 
   /** Sends the request; {@code subject} names it in messages ({@code query "up"}, {@code GET /api/v1/rules}). */
   private HttpResponse<String> exchange(HttpRequest.Builder request, String subject) throws PrometheusException {
-    bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    try {
+      endpoint.authorize(request);
+    } catch (HttpSettingsException e) {
+      throw fail(e.getMessage() + ", for " + subject + " to Prometheus at " + server(), null);
+    }
     Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
-        http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        endpoint.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -243,8 +284,7 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   private String redact(String message) {
-    String line = OneLine.of(message);
-    return bearerToken.map(token -> line.replace(token, "<redacted>")).orElse(line);
+    return endpoint.redact(OneLine.of(message));
   }
 
   static String quote(String promql) {

@@ -1,6 +1,7 @@
 package dev.firedrill.prometheus;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The part of Prometheus's HTTP API that alert detection reads, beside {@link PrometheusClient}'s
@@ -17,4 +18,12 @@ public interface PrometheusAlertsApi {
 
   /** {@code GET /api/v1/status/config}: the loaded configuration as YAML, defaults filled in. */
   String config() throws PrometheusException;
+
+  /**
+   * Why {@link #rules()} answered no group at all, when the server can tell (VictoriaMetrics
+   * without {@code -vmalert.proxyURL}); empty when it cannot. Never throws: it only explains.
+   */
+  default Optional<String> whyNoRules() {
+    return Optional.empty();
+  }
 }

@@ -13,10 +13,12 @@ import java.util.Objects;
 
 /**
  * The intervals of a Prometheus configuration that bound how fast an alert can fire: the global
- * scrape and evaluation intervals (Prometheus's defaults, 1m and 1m, when unset) and each scrape
- * job's own interval (the global one when the job sets none).
+ * scrape and evaluation intervals (Prometheus's defaults, 1m and 1m, when unset), the global
+ * {@code rule_query_offset} (Prometheus 3; 0s when unset) by which rules evaluate in the past, and
+ * each scrape job's own interval (the global one when the job sets none).
  */
-public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInterval, Map<String, Duration> jobScrapeIntervals) {
+public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInterval, Duration queryOffset,
+    Map<String, Duration> jobScrapeIntervals) {
 
   public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -24,6 +26,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
   public PrometheusConfig {
     Objects.requireNonNull(scrapeInterval, "scrapeInterval");
     Objects.requireNonNull(evaluationInterval, "evaluationInterval");
+    Objects.requireNonNull(queryOffset, "queryOffset");
     jobScrapeIntervals = Collections.unmodifiableMap(new LinkedHashMap<>(jobScrapeIntervals));
   }
 
@@ -53,6 +56,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
     JsonNode global = root.path("global");
     Duration scrape = duration(global.get("scrape_interval"), "global.scrape_interval", DEFAULT_INTERVAL);
     Duration evaluation = duration(global.get("evaluation_interval"), "global.evaluation_interval", DEFAULT_INTERVAL);
+    Duration offset = duration(global.get("rule_query_offset"), "global.rule_query_offset", Duration.ZERO);
     Map<String, Duration> jobs = new LinkedHashMap<>();
     JsonNode scrapeConfigs = root.path("scrape_configs");
     for (int i = 0; i < scrapeConfigs.size(); i++) {
@@ -64,7 +68,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
       jobs.put(name.asText(), duration(job.get("scrape_interval"),
           "scrape_configs[" + i + "] (job " + name.asText() + ").scrape_interval", scrape));
     }
-    return new PrometheusConfig(scrape, evaluation, jobs);
+    return new PrometheusConfig(scrape, evaluation, offset, jobs);
   }
 
   private static Duration duration(JsonNode node, String field, Duration fallback) {

@@ -82,7 +82,7 @@ class ExperimentLoaderTest {
     Experiment kill = ExperimentLoader.load(FIXTURES.resolve("experiments/process-kill.json"));
     assertThat(kill.method().faults()).containsExactly(new FaultSpec.ProcessKill(
         "payments-server", "TERM", Optional.of(50.0), Optional.of(Duration.ofMinutes(15))));
-    assertThat(kill.prometheus().bearerToken()).isEqualTo(new TokenSource.FromEnv("PROM_TOKEN"));
+    assertThat(kill.prometheus().http().bearerToken()).contains(new TokenSource.FromEnv("PROM_TOKEN"));
 
     Experiment slow = ExperimentLoader.load(FIXTURES.resolve("experiments/http-latency.yaml"));
     assertThat(slow.method().faults()).containsExactly(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474"),
@@ -165,7 +165,7 @@ class ExperimentLoaderTest {
     Experiment e = ExperimentLoader.load("exp.yaml", MIN);
     assertThat(e.owner()).isEmpty();
     assertThat(e.prometheus().timeout()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(e.prometheus().bearerToken()).isEqualTo(TokenSource.none());
+    assertThat(e.prometheus().http().bearerToken()).isEmpty();
     assertThat(e.steadyState().interval()).isEqualTo(Duration.ofSeconds(5));
     assertThat(e.steadyState().slis()).containsExactly(
         new Sli("error_ratio", "up", OptionalDouble.empty(), OptionalDouble.of(0.005), Missing.FAIL));

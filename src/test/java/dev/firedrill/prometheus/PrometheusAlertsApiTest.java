@@ -75,11 +75,11 @@ class PrometheusAlertsApiTest {
         {"status":"success","data":{"yaml":"global:\\n  scrape_interval: 15s\\n  evaluation_interval: 30s\\nscrape_configs:\\n- job_name: api\\n  scrape_interval: 5s\\n- job_name: node\\n"}}
         """);
     PrometheusConfig config = client.parsedConfig();
-    assertThat(config).isEqualTo(new PrometheusConfig(Duration.ofSeconds(15), Duration.ofSeconds(30),
+    assertThat(config).isEqualTo(new PrometheusConfig(Duration.ofSeconds(15), Duration.ofSeconds(30), Duration.ZERO,
         Map.of("api", Duration.ofSeconds(5), "node", Duration.ofSeconds(15))));
     assertThat(config.scrapeInterval("unknown")).isEqualTo(Duration.ofSeconds(15));
     assertThat(PrometheusConfig.parse("scrape_configs: []\n"))
-        .isEqualTo(new PrometheusConfig(Duration.ofMinutes(1), Duration.ofMinutes(1), Map.of()));
+        .isEqualTo(new PrometheusConfig(Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ZERO, Map.of()));
     assertThatThrownBy(() -> PrometheusConfig.parse("global:\n  scrape_interval: soon\n"))
         .hasMessage("Prometheus config: global.scrape_interval: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got \"soon\"");
   }

@@ -7,6 +7,7 @@ import dev.firedrill.engine.Phase;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.GrafanaTarget;
+import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.context.Context;
 import java.time.Duration;
@@ -54,10 +55,15 @@ public final class GrafanaAnnotations implements DrillObserver {
    * them. {@code clock} paces the waits between attempts.
    */
   public GrafanaAnnotations(GrafanaTarget target, Optional<String> token, Clock clock, Consumer<String> notes) {
+    this(target, HttpEndpoint.plain("markers.grafana", target.timeout(), token), clock, notes);
+  }
+
+  /** As above, with the connection, headers and credentials of {@code endpoint} (see {@link HttpEndpoint#open}). */
+  public GrafanaAnnotations(GrafanaTarget target, HttpEndpoint endpoint, Clock clock, Consumer<String> notes) {
     this.target = target;
     this.clock = clock;
-    this.notes = token.isEmpty() ? notes : line -> notes.accept(line.replace(token.get(), "[redacted]"));
-    this.delivery = new Delivery(new GrafanaClient(target.url(), token, target.timeout()), clock, this.notes);
+    this.notes = line -> notes.accept(endpoint.redact(line, "[redacted]"));
+    this.delivery = new Delivery(new GrafanaClient(target.url(), endpoint, target.timeout()), clock, this.notes);
   }
 
   /** How long close may need to let a pending region end reach a slow Grafana. */

@@ -1,33 +1,31 @@
 package dev.firedrill.marker.grafana;
 
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.marker.Propagation;
 import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Optional;
 
 /** One attempt at one request to Grafana's HTTP API, bounded by the target's timeout. */
 final class GrafanaClient {
 
   private final String base;
-  private final Optional<String> token;
+  private final HttpEndpoint endpoint;
   private final Duration timeout;
-  private final HttpClient http;
 
-  GrafanaClient(URI url, Optional<String> token, Duration timeout) {
+  GrafanaClient(URI url, HttpEndpoint endpoint, Duration timeout) {
     String text = url.toString();
     // Grafana may live under a sub-path (root_url), so the API path is appended, not resolved.
     this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
-    this.token = token;
+    this.endpoint = endpoint;
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
   }
 
   String url(String path) {
@@ -41,10 +39,14 @@ final class GrafanaClient {
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
         .method(method, HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
-    token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+    try {
+      endpoint.authorize(request);
+    } catch (HttpSettingsException e) {
+      return Outcome.noAnswer("not sent: " + e.getMessage());
+    }
     Propagation.inject(context, request::header);
     try {
-      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = endpoint.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
       return Outcome.answered(response.statusCode(), response.body());
     } catch (HttpTimeoutException e) {
       return Outcome.noAnswer("no answer within " + millis(timeout));

@@ -111,7 +111,7 @@ class ExistingClientTest {
         new Rule.Recording("job:up:sum", "sum by (job) (up)", Map.of("team", "sre"), "ok", Optional.empty(), Optional.of(NOW)),
         new Rule.Alerting("Down", "up == 0", Duration.ofSeconds(30), Map.of(), Map.of("summary", "demo is down"), "ok",
             Optional.empty(), Optional.of(NOW), "pending", List.of(alert)))));
-    assertThat(client.parsedConfig()).isEqualTo(new PrometheusConfig(Duration.ofSeconds(15), Duration.ofSeconds(15),
+    assertThat(client.parsedConfig()).isEqualTo(new PrometheusConfig(Duration.ofSeconds(15), Duration.ofSeconds(15), Duration.ZERO,
         Map.of("demo", Duration.ofSeconds(5))));
   }
 }
