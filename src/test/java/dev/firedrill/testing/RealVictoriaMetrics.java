@@ -65,6 +65,12 @@ public final class RealVictoriaMetrics implements AutoCloseable {
    * {@code firedrill} is how the lab starts its own JVM components, {@code load} how long the load runs.
    */
   public static RealVictoriaMetrics start(String name, List<String> firedrill, Duration load) throws Exception {
+    return start(name, firedrill, load, null);
+  }
+
+  /** As {@link #start(String, List, Duration)}, with Alertmanager's {@code --log.level} (its default when null). */
+  public static RealVictoriaMetrics start(String name, List<String> firedrill, Duration load, String alertmanagerLogLevel)
+      throws Exception {
     Stacks.VictoriaMetrics binaries = Stacks.victoriaMetrics();
     Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
     // The lab's fourteen ports and three more in one draw, so none is drawn twice.
@@ -75,7 +81,7 @@ public final class RealVictoriaMetrics implements AutoCloseable {
     RealVictoriaMetrics stack = null;
     try {
       lab = LabStack.startWithoutPrometheus(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"),
-          dir, firedrill, 20, load, Optional.empty(), false), new Runner.Binary(alertmanager), Clock.system(), line -> {});
+          dir, firedrill, 20, load, Optional.empty(), false, alertmanagerLogLevel), new Runner.Binary(alertmanager), Clock.system(), line -> {});
       byte[] secret = new byte[16];
       new SecureRandom().nextBytes(secret);
       stack = new RealVictoriaMetrics(lab, ports, dir, HexFormat.of().formatHex(secret));
