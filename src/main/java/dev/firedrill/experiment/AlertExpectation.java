@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * One alert the drill's fault should fire (or must not): where it should be routed, the links it
@@ -20,6 +21,8 @@ public record AlertExpectation(
     Optional<String> runbookUrl,
     Optional<String> dashboard,
     boolean checkLinks) {
+
+  private static final Pattern CLASSIC_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
   public enum Expect {
     FIRING("firing"),
@@ -54,12 +57,25 @@ public record AlertExpectation(
 
   /** {@code CheckoutErrorBudgetBurn{service="checkout"}}, as the table and messages name it. */
   public String describe() {
+    return describe(alert, matchers);
+  }
+
+  /**
+   * An alert and its matchers as PromQL writes a selector: a label name that is not a classic
+   * one (Prometheus 3's UTF-8 names, such as {@code service.name}) quoted, values escaped.
+   * Classic names print as before, so that history keeps matching older runs.
+   */
+  public static String describe(String alert, Map<String, String> matchers) {
     if (matchers.isEmpty()) {
       return alert;
     }
     StringBuilder text = new StringBuilder(alert).append('{');
     new TreeMap<>(matchers).forEach((k, v) -> text.append(text.charAt(text.length() - 1) == '{' ? "" : ",")
-        .append(k).append("=\"").append(v).append('"'));
+        .append(CLASSIC_NAME.matcher(k).matches() ? k : quoted(k)).append('=').append(quoted(v)));
     return text.append('}').toString();
+  }
+
+  private static String quoted(String text) {
+    return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
   }
 }

@@ -65,6 +65,8 @@ public final class ExperimentLoader {
   /** An HTTP header name (RFC 9110 token). */
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
   /** Headers that carry credentials whatever their value. */
+  private static final Pattern SECRET_HEADER = Pattern.compile(
+      "(?i).*(token|password|passwd|secret|api[-_]?key|credential|cookie|authorization).*");
   private static final Set<String> CREDENTIAL_HEADERS = Set.of("authorization", "proxy-authorization", "cookie",
       "set-cookie");
   /** Headers the JDK's HTTP client sets itself and refuses to take. */
@@ -205,13 +207,13 @@ public final class ExperimentLoader {
     TokenSource token = token(section, exampleVariable);
     Map<String, String> headers = headers(section.get("headers"));
     Node basicNode = section.get("basic_auth");
-    BasicAuth basicAuth = basicAuth(section.section("basic_auth", null));
+    BasicAuth basicAuth = basicAuth(section.section("basic_auth", null), exampleVariable.replace("_TOKEN", "_PASSWORD"));
     if (basicNode.present() && token != TokenSource.none()) {
       basicNode.problem("expected basic_auth or a bearer token (bearer_token_env, bearer_token_file), not both");
     }
     Node tlsNode = section.get("tls");
     Tls tls = tls(section.section("tls", null));
-    if (tls != null && url != null && !"https".equalsIgnoreCase(url.getScheme())) {
+    if (tlsNode.present() && url != null && !"https".equalsIgnoreCase(url.getScheme())) {
       tlsNode.problem("tls applies to an https URL; expected url to start with https:// beside tls");
     }
     if (!context.clean()) {
@@ -227,7 +229,7 @@ public final class ExperimentLoader {
       String name = member.getKey();
       Node value = member.getValue();
       String lower = name.toLowerCase(Locale.ROOT);
-      if (CREDENTIAL_HEADERS.contains(lower) || SECRET.matcher(name).matches()) {
+      if (CREDENTIAL_HEADERS.contains(lower) || SECRET_HEADER.matcher(name).matches()) {
         value.problem("secrets are refused in an experiment file, and headers are for values that are not secret,"
             + " such as X-Scope-OrgID; for credentials " + USE_CREDENTIAL_KEYS);
       } else if (!HEADER_NAME.matcher(name).matches()) {
@@ -245,17 +247,18 @@ public final class ExperimentLoader {
     return headers;
   }
 
-  private BasicAuth basicAuth(Node section) {
+  private BasicAuth basicAuth(Node section, String exampleVariable) {
     if (section == null) {
       return null;
     }
+    refuseSecrets(section, Level.BASIC_AUTH, true);
     String username = section.get("username").required("basic_auth needs a username").text();
     if (username != null && username.contains(":")) {
       section.get("username").problem("expected a username without ':' (basic auth separates the password with it)");
     }
     Node env = section.get("password_env");
     Node file = section.get("password_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as PROM_PASSWORD");
+    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
     Path path = file.path();
     if (env.present() && file.present()) {
       file.problem("expected password_env or password_file, not both");
@@ -321,12 +324,15 @@ public final class ExperimentLoader {
         continue; // headers(): a credential header gets its own message
       }
       Node child = new Node(context, node.pointer + "/" + SourceTree.escape(key), node.json.get(key));
-      if (!token && !basic && !password && SECRET.matcher(key).matches()) {
+      if (basic) {
+        continue; // basicAuth() checks its own keys, on the node that reports its unknown ones
+      }
+      if (!token && !password && SECRET.matcher(key).matches()) {
         node.problemAt(key, "secrets are refused in an experiment file; " + (level == Level.BASIC_AUTH
             ? USE_PASSWORD_KEYS : client ? USE_CREDENTIAL_KEYS : USE_TOKEN_KEYS));
         node.claim(key);
       } else {
-        refuseSecrets(child, basic ? Level.BASIC_AUTH : Level.BELOW, client);
+        refuseSecrets(child, Level.BELOW, client);
       }
     }
   }

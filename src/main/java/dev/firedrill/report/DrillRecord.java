@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.TreeMap;
 
 /**
  * What a report needs from one journal, read once and typed. Times are instants; {@link #seconds}
@@ -97,13 +96,7 @@ public record DrillRecord(
 
     /** {@code Name{label="value"}}, as the console and the detection table print it. */
     public String describe() {
-      if (matchers.isEmpty()) {
-        return alert;
-      }
-      StringBuilder text = new StringBuilder(alert).append('{');
-      new TreeMap<>(matchers).forEach((k, v) -> text.append(text.charAt(text.length() - 1) == '{' ? "" : ",")
-          .append(k).append("=\"").append(v).append('"'));
-      return text.append('}').toString();
+      return dev.firedrill.experiment.AlertExpectation.describe(alert, matchers);
     }
 
     public boolean expectsFiring() {

@@ -402,9 +402,11 @@ class ExperimentLoaderTest {
     List<String> problems = problems(FIXTURES.resolve("bad/token-in-file.yaml"));
     assertThat(problems).containsExactly(
         "fixtures/bad/token-in-file.yaml: /prometheus/bearer_token: secrets are refused in an experiment file;"
-            + " use bearer_token_env or bearer_token_file (line 5, column 3)",
+            + " use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
+            + " (line 5, column 3)",
         "fixtures/bad/token-in-file.yaml: /prometheus/password: secrets are refused in an experiment file;"
-            + " use bearer_token_env or bearer_token_file (line 6, column 3)");
+            + " use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
+            + " (line 6, column 3)");
     assertThat(String.join("\n", problems)).doesNotContain("s3cr3t").doesNotContain("hunter2");
 
     String nested = replace(MIN, "  url: http://127.0.0.1:9090\n",
@@ -421,8 +423,8 @@ class ExperimentLoaderTest {
   @Test
   void credentialsInTheUrlAreRefusedWithoutShowingThem() {
     assertThat(problems(replace(MIN, "http://127.0.0.1:9090", "http://admin:s3cr3t@127.0.0.1:9090")))
-        .containsExactly("exp.yaml: /prometheus/url: credentials in the URL are refused; use bearer_token_env"
-            + " or bearer_token_file (line 4, column 3)");
+        .containsExactly("exp.yaml: /prometheus/url: credentials in the URL are refused; use bearer_token_env,"
+            + " bearer_token_file or basic_auth (username with password_env or password_file) (line 4, column 3)");
     assertThat(problems(replace(MIN, "http://127.0.0.1:9090", "ftp://127.0.0.1:9090"))).containsExactly(
         "exp.yaml: /prometheus/url: expected an http or https URL such as http://127.0.0.1:9090,"
             + " got \"ftp://127.0.0.1:9090\" (line 4, column 3)");

@@ -109,7 +109,8 @@ class MarkersLoaderTest {
         """);
 
     assertThat(problems).containsExactly("exp.yaml: /markers/grafana/token: secrets are refused in an experiment"
-        + " file; use bearer_token_env or bearer_token_file (line 29, column 5)");
+        + " file; use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
+        + " (line 29, column 5)");
     assertThat(String.join("\n", problems)).doesNotContain("s3cr3t");
   }
 
