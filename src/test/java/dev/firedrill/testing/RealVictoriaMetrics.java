@@ -30,10 +30,12 @@ import java.util.regex.Pattern;
  * auth for user {@value #USER} and a password made up here. Free loopback ports, a folder of its
  * own; closing it stops every process and deletes the folder.
  *
- * <p>The flags put VictoriaMetrics on Prometheus's clock, so floors compare: both default to 30 s
- * of delay ({@code -search.latencyOffset} hides the newest 30 s from queries, {@code -rule.evalDelay}
- * evaluates 30 s in the past), which would add half a minute to every time to detect; vmalert's
- * remote write flushes every 2 s by default, so a recorded series would reach the SLIs up to 2 s late.
+ * <p>The flags take off the delays VictoriaMetrics adds on purpose: both default to 30 s
+ * ({@code -search.latencyOffset} hides the newest 30 s from queries, {@code -rule.evalDelay}
+ * evaluates 30 s in the past), which would add half a minute to every time to detect, and vmalert's
+ * remote write flushes every 2 s by default. What is left is VictoriaMetrics's own ingestion: a
+ * sample is served 1 to 3 s after its scrape, and each recording rule that reads a recorded series
+ * waits for it again, so the lab's page fires about 9 s after the fault where Prometheus takes 1 to 2 s.
  */
 public final class RealVictoriaMetrics implements AutoCloseable {
 
