@@ -76,8 +76,9 @@ final class PlanCommand implements Callable<Integer> {
     if (experiment.alertmanager().isPresent()) {
       AlertmanagerSource source = experiment.alertmanager().get();
       try {
-        String yaml = Wiring.alertmanager(source, System.getenv()).config();
-        routes = Optional.of(RouteTree.parse("Alertmanager " + source.url() + " config", yaml));
+        RouteTree tree = Wiring.alertmanager(source, System.getenv()).routes();
+        tree.warnings().forEach(warning -> out.println("routing: warning: " + warning));
+        routes = Optional.of(tree);
       } catch (AlertmanagerException | RouteConfigException e) {
         out.println("routing: not checked: " + e.getMessage());
       }
