@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.alerting.receiver.ReceiverConfig;
-import dev.firedrill.alerting.receiver.WebhookReceiver;
-import dev.firedrill.prometheus.HttpPrometheusClient;
-import dev.firedrill.prometheus.PrometheusAlert;
+import dev.firedrill.testing.BetweenDrills;
 import dev.firedrill.testing.PaymentsOutageDrill;
 import dev.firedrill.testing.RealLab;
-import dev.firedrill.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,47 +41,14 @@ class DetectionRealStackTest {
     }
   }
 
-  /**
-   * The previous drill's lab alerts must be resolved, or the next preflight is rightly not-run. (The
-   * real-window SLO alerts of alert-rules/checkout-slo.yml stay firing for an hour in a young lab;
-   * no drill here expects them.)
-   */
   @BeforeEach
   void quietLab() throws Exception {
-    HttpPrometheusClient client = new HttpPrometheusClient(lab.stack().prometheusUrl(), Duration.ofSeconds(2), Optional.empty());
-    Clock clock = Clock.system();
-    long deadline = clock.nanoTime() + Duration.ofSeconds(60).toNanos();
-    List<PrometheusAlert> active = expected(client.alerts());
-    while (!active.isEmpty() && clock.nanoTime() < deadline) {
-      clock.sleep(Duration.ofSeconds(1));
-      active = expected(client.alerts());
-    }
-    assertThat(active).as("alerts still active before the drill").isEmpty();
-    // Errors left in the 30s windows would let the next alert fire sooner than a clean fault can.
-    lab.stack().awaitQuery("service:http_errors:rate30s{service=\"checkout\"} == 0", Duration.ofSeconds(60));
+    BetweenDrills.awaitQuiet(lab.stack().prometheusUrl(), lab.stack().prometheusUrl());
   }
 
-  private static List<PrometheusAlert> expected(List<PrometheusAlert> alerts) {
-    List<String> names = List.of("CheckoutErrorBudgetBurn", "CheckoutOrdersPending", "CheckoutLatencyHigh");
-    return alerts.stream().filter(a -> names.contains(a.labels().get("alertname"))).toList();
-  }
-
-  /**
-   * A drill's receiver stops listening when the drill ends, so Alertmanager's resolved notification
-   * fails, and it then skips the next firing notification of the same alert as already sent. Between
-   * drills a stand-in takes the resolved notification, as a user's always-on receiver would.
-   */
   @AfterEach
   void deliverResolved() throws Exception {
-    ReceiverConfig config = ReceiverConfig.defaults().withListen("127.0.0.1:" + lab.ports().webhook());
-    try (WebhookReceiver standIn = WebhookReceiver.start(config, Clock.system())) {
-      Clock clock = Clock.system();
-      long deadline = clock.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (clock.nanoTime() < deadline && standIn.notifications().stream().noneMatch(n -> "resolved".equals(n.status())
-          && n.alerts().stream().anyMatch(a -> "CheckoutErrorBudgetBurn".equals(a.labels().get("alertname"))))) {
-        clock.sleep(Duration.ofMillis(200));
-      }
-    }
+    BetweenDrills.deliverResolved(lab.ports().webhook(), "CheckoutErrorBudgetBurn");
   }
 
   private JsonNode drill(String id, String expectations, int exit) throws Exception {

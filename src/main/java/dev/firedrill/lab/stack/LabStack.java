@@ -93,11 +93,29 @@ public final class LabStack implements AutoCloseable {
       Consumer<String> progress) throws InterruptedException {
     LabStack stack = new LabStack(settings, clock);
     try {
-      stack.startAll(prometheusRunner, alertmanagerRunner, progress);
+      stack.startAll(alertmanagerRunner, progress);
+      stack.startPrometheus(prometheusRunner, progress);
       progress.accept("waiting for Prometheus to record checkout's traffic (" + TRAFFIC_QUERY + ")");
       stack.awaitTraffic();
       return stack;
     } catch (RuntimeException | InterruptedException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The services and the Alertmanager without a Prometheus, for a stack that scrapes and evaluates
+   * the lab itself from {@code fixtures/lab} (a test's VictoriaMetrics and vmalert). It does not
+   * wait for data; {@link #prometheusUrl} and {@link #awaitQuery} are not available.
+   */
+  public static LabStack startWithoutPrometheus(Settings settings, Runner alertmanagerRunner, Clock clock,
+      Consumer<String> progress) {
+    LabStack stack = new LabStack(settings, clock);
+    try {
+      stack.startAll(alertmanagerRunner, progress);
+      return stack;
+    } catch (RuntimeException e) {
       stack.close();
       throw e;
     }
@@ -108,7 +126,14 @@ public final class LabStack implements AutoCloseable {
   }
 
   public URI prometheusUrl() {
-    return prometheus.url();
+    return requirePrometheus().url();
+  }
+
+  private LocalPrometheus requirePrometheus() {
+    if (prometheus == null) {
+      throw new IllegalStateException("this lab runs no Prometheus (started without one)");
+    }
+    return prometheus;
   }
 
   public URI alertmanagerUrl() {
@@ -139,7 +164,7 @@ public final class LabStack implements AutoCloseable {
     }
   }
 
-  private void startAll(Runner prometheusRunner, Runner alertmanagerRunner, Consumer<String> progress) {
+  private void startAll(Runner alertmanagerRunner, Consumer<String> progress) {
     LabPorts ports = settings.ports();
     String payments = "127.0.0.1:" + ports.payments();
     startJvm("payments", List.of("lab", "payments", "--listen", payments,
@@ -169,9 +194,11 @@ public final class LabStack implements AutoCloseable {
         settings.alertmanagerLogLevel());
     components.add(new Component("alertmanager", alertmanager.pid(), alertmanager.url().toString(), alertmanager.logFile()));
     progress.accept("alertmanager on " + alertmanager.url());
+  }
 
+  private void startPrometheus(Runner prometheusRunner, Consumer<String> progress) {
     Path promDir = directory("prometheus");
-    prometheus = LocalPrometheus.start(prometheusRunner, ports.prometheus(), prometheusConfig(promDir), promDir,
+    prometheus = LocalPrometheus.start(prometheusRunner, settings.ports().prometheus(), prometheusConfig(promDir), promDir,
         settings.detached(), clock);
     components.add(new Component("prometheus", prometheus.pid(), prometheus.url().toString(), prometheus.logFile()));
     progress.accept("prometheus on " + prometheus.url());
@@ -222,7 +249,17 @@ public final class LabStack implements AutoCloseable {
    * or fails naming the query, its last answer and the logs.
    */
   public void awaitQuery(String promql, Duration timeout) throws InterruptedException {
-    HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(2), Optional.empty());
+    LocalPrometheus server = requirePrometheus();
+    awaitQuery(server.url(), promql, timeout, clock, settings.workDir().resolve("logs") + " and " + server.logFile());
+  }
+
+  /**
+   * As {@link #awaitQuery(String, Duration)} against any Prometheus query API at {@code url};
+   * {@code logs} says where to look when it fails.
+   */
+  public static void awaitQuery(URI url, String promql, Duration timeout, Clock clock, String logs)
+      throws InterruptedException {
+    HttpPrometheusClient client = new HttpPrometheusClient(url, Duration.ofSeconds(2), Optional.empty());
     long deadline = clock.nanoTime() + timeout.toNanos();
     String last = "no answer";
     while (clock.nanoTime() - deadline < 0) {
@@ -237,9 +274,8 @@ public final class LabStack implements AutoCloseable {
       }
       clock.sleep(Duration.ofMillis(500));
     }
-    throw new IllegalStateException("prometheus at " + prometheus.url() + " did not answer " + promql + " within "
-        + timeout.toSeconds() + "s (last: " + last + "); logs in " + settings.workDir().resolve("logs") + " and "
-        + prometheus.logFile());
+    throw new IllegalStateException(url + " did not answer " + promql + " within " + timeout.toSeconds()
+        + "s (last: " + last + "); logs in " + logs);
   }
 
   private static URI metrics(int port) {
