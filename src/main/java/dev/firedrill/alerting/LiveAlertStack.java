@@ -107,11 +107,32 @@ public final class LiveAlertStack implements AlertStack {
       return new Intervals(fallback, FROM_EXPERIMENT + " (it answered an empty yaml)");
     }
     try {
-      return new Intervals(PrometheusConfig.parse(yaml), FROM_SERVER);
+      PrometheusConfig config = PrometheusConfig.parse(yaml, fallback);
+      return new Intervals(config, FROM_SERVER + fromExperiment(PrometheusConfig.parse(yaml), config));
     } catch (IllegalArgumentException e) {
       return new Intervals(fallback, "from the experiment file, the server's /api/v1/status/config cannot be read ("
           + e.getMessage() + ")");
     }
+  }
+
+  /**
+   * Names the values the server's config left unstated and the experiment file set to something
+   * other than Prometheus's default, so a reader sees which numbers the floor rests on.
+   */
+  private static String fromExperiment(PrometheusConfig withDefaults, PrometheusConfig used) {
+    List<String> fields = new ArrayList<>();
+    if (!withDefaults.scrapeInterval().equals(used.scrapeInterval())) {
+      fields.add("scrape interval");
+    }
+    if (!withDefaults.evaluationInterval().equals(used.evaluationInterval())) {
+      fields.add("evaluation interval");
+    }
+    if (!withDefaults.queryOffset().equals(used.queryOffset())) {
+      fields.add("query offset");
+    }
+    return fields.isEmpty() ? ""
+        : ", " + String.join(" and ", fields) + " from the experiment file (the server's config does not state "
+            + (fields.size() == 1 ? "it" : "them") + ")";
   }
 
   @Override

@@ -41,6 +41,17 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
    * @throws IllegalArgumentException naming the field when the YAML or a duration is not usable
    */
   public static PrometheusConfig parse(String yaml) {
+    return parse(yaml, new PrometheusConfig(DEFAULT_INTERVAL, DEFAULT_INTERVAL, Duration.ZERO, Map.of()));
+  }
+
+  /**
+   * As {@link #parse(String)}, with {@code unstated}'s global values for those the YAML does not
+   * state. Prometheus renders every global default in {@code /api/v1/status/config}; other servers
+   * (VictoriaMetrics with {@code -promscrape.config}) publish a scrape config without
+   * {@code evaluation_interval} or {@code rule_query_offset}, whose truth is then the ruler's, as the
+   * experiment file states it.
+   */
+  public static PrometheusConfig parse(String yaml, PrometheusConfig unstated) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml == null ? "" : yaml);
@@ -54,9 +65,10 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
       throw new IllegalArgumentException("Prometheus config is not a YAML mapping");
     }
     JsonNode global = root.path("global");
-    Duration scrape = duration(global.get("scrape_interval"), "global.scrape_interval", DEFAULT_INTERVAL);
-    Duration evaluation = duration(global.get("evaluation_interval"), "global.evaluation_interval", DEFAULT_INTERVAL);
-    Duration offset = duration(global.get("rule_query_offset"), "global.rule_query_offset", Duration.ZERO);
+    Duration scrape = duration(global.get("scrape_interval"), "global.scrape_interval", unstated.scrapeInterval());
+    Duration evaluation = duration(global.get("evaluation_interval"), "global.evaluation_interval",
+        unstated.evaluationInterval());
+    Duration offset = duration(global.get("rule_query_offset"), "global.rule_query_offset", unstated.queryOffset());
     Map<String, Duration> jobs = new LinkedHashMap<>();
     JsonNode scrapeConfigs = root.path("scrape_configs");
     for (int i = 0; i < scrapeConfigs.size(); i++) {

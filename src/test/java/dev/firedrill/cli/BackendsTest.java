@@ -212,6 +212,24 @@ class BackendsTest {
   }
 
   @Test
+  void victoriaMetricsScrapeConfigLeavesTheRulerIntervalsToTheExperiment() throws Exception {
+    // victoria-metrics -promscrape.config re-serves its scrape config: no evaluation_interval, no rule_query_offset.
+    backend.stubFor(get(urlEqualTo("/api/v1/status/config")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody("{\"status\":\"success\",\"data\":{\"yaml\":"
+            + "\"global:\\n  scrape_interval: 1s\\nscrape_configs:\\n- job_name: payments\\n\"}}")));
+    backend.stubFor(get(urlEqualTo("/api/v1/rules"))
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(RULES)));
+    Experiment experiment = experiment("prometheus:\n  url: " + url(backend, "") + "\n  scrape_interval: 1m\n"
+        + "  evaluation_interval: 1s\n  query_offset: 30s\n");
+
+    RuleBook book = Wiring.alertStack(experiment, Map.of(), Optional.empty(), Optional.empty()).rules();
+
+    assertThat(book.intervalsText()).isEqualTo("intervals: scrape 1s, evaluation 1s, query offset 30s, from the"
+        + " server's /api/v1/status/config, evaluation interval and query offset from the experiment file (the"
+        + " server's config does not state them)");
+  }
+
+  @Test
   void anEmptyYamlIsNoConfigEither() throws Exception {
     backend.stubFor(get(urlEqualTo("/api/v1/status/config")).willReturn(aResponse()
         .withHeader("Content-Type", "application/json").withBody("{\"status\":\"success\",\"data\":{\"yaml\":\"\"}}")));
