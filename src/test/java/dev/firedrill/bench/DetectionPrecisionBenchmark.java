@@ -36,14 +36,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.Test;
+import java.util.function.Supplier;
+import dev.firedrill.testing.Stacks;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
  * Precision of firedrill's time to detect and time to notify against the lab's own ground truth,
  * over {@code -Ddrills=N} (20) drills on the real lab (Prometheus 1 s scrape and evaluation,
- * Alertmanager group_wait 1 s at {@code --log.level=debug}, firedrill's webhook receiver).
+ * Alertmanager group_wait 1 s at {@code --log.level=debug}, firedrill's webhook receiver), once on
+ * each pair of {@code Stacks} (2.42 + 0.25, then 3.x + 0.3x), each with a report of its own.
  * Each drill is a real {@code firedrill run} (in-process): payments answers 503 to every request
  * for a few seconds, and {@code CheckoutErrorBudgetBurn{service="checkout"}} must page team-checkout.
  *
@@ -52,9 +56,12 @@ import picocli.CommandLine;
  *       against Alertmanager's own startsAt for the alert ({@code /api/v2/alerts}, polled during the
  *       drill) − the journal's {@code injected_at}; expected equal up to millisecond truncation.
  *   <li>time to notify: the journal's {@code time_to_notify_s} (webhook received − startsAt) against
- *       Alertmanager's log: the "Notify success" line for team-checkout after the flush of the
- *       alert's group (debug level), minus startsAt. The difference is the receive lag (negative:
- *       Alertmanager logs success after the receiver has answered).
+ *       Alertmanager's log: the "Notify success" line of the alert's group (debug level), minus
+ *       startsAt. The difference is the receive lag (negative: Alertmanager logs success after the
+ *       receiver has answered). 0.25 logs logfmt with {@code ts=}, lists each alert with its state
+ *       in a flush line and names only the receiver in a success line, so a success belongs to the
+ *       receiver's closest preceding flush; 0.3x logs {@code time=}, names the group in both lines
+ *       and no alert's state.
  * </ul>
  * Figures only: nothing about time is asserted.
  */
@@ -69,8 +76,11 @@ class DetectionPrecisionBenchmark {
   static final ObjectMapper JSON = new ObjectMapper();
 
 
-  /** {@code ts=2026-11-29T19:54:16.123Z} at the start of an Alertmanager (go-kit logfmt) line. */
-  private static final Pattern TS = Pattern.compile("^ts=(\\S+)");
+  /**
+   * {@code ts=2026-11-29T19:54:16.123Z} at the start of an Alertmanager 0.25 (go-kit logfmt) line,
+   * {@code time=...} at the start of a 0.3x (slog) one.
+   */
+  private static final Pattern TS = Pattern.compile("^(?:ts|time)=(\\S+)");
 
   @TempDir Path dir;
 
@@ -102,13 +112,16 @@ class DetectionPrecisionBenchmark {
     }
   }
 
-  @Test
-  void detectionPrecision() throws Exception {
+  @ParameterizedTest
+  @MethodSource("dev.firedrill.testing.EachPair#pairs")
+  void detectionPrecision(Supplier<Stacks.Pair> stacks) throws Exception {
+    Stacks.Pair pair = stacks.get();
+    previousDrillLog = -1;
     String loadBefore = loadavg();
     List<String> firedrill = WorkerLauncher.current().command(
         List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Main.class, List.of());
     List<Drill> drills = new ArrayList<>();
-    try (RealLab real = RealLab.start("precision", firedrill, Duration.ofMinutes(30), "debug")) {
+    try (RealLab real = RealLab.start(pair, "precision", firedrill, Duration.ofMinutes(30), "debug")) {
       LabStack lab = real.stack();
       LabPorts ports = real.ports();
       Path amLog = lab.components().stream().filter(c -> c.name().equals("alertmanager")).findFirst().orElseThrow().log();
@@ -117,16 +130,16 @@ class DetectionPrecisionBenchmark {
       for (int i = 1; i <= DRILLS; i++) {
         drills.add(drill(i, ports, prom, am, amLog));
         Drill d = drills.get(drills.size() - 1);
-        System.out.printf("drill %d: %s ttd %.3f notify %.3f ttd diff %.3f ms notify diff %.3f ms %s%n", i,
+        System.out.printf("%s drill %d: %s ttd %.3f notify %.3f ttd diff %.3f ms notify diff %.3f ms %s%n", pair, i,
             d.verdict(), d.ttdS(), d.notifyS(), d.ttdDiffMs(), d.notifyDiffMs(), d.note());
       }
       // Alertmanager's own record, kept beside the figures for a second look.
       Files.createDirectories(Path.of(System.getProperty("basedir", ".")).resolve("target/bench"));
-      Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/DetectionPrecisionBenchmark"
-          + "-alertmanager.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/DetectionPrecisionBenchmark-"
+          + pair + "-alertmanager.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     String loadAfter = loadavg();
-    report(drills, loadBefore, loadAfter);
+    report(pair, drills, loadBefore, loadAfter);
   }
 
   private long previousDrillLog = -1;
@@ -242,24 +255,26 @@ class DetectionPrecisionBenchmark {
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (true) {
       String lastFlush = null;
-      Instant lastFlushAt = null;
+      String ourFlush = null;
       int silentFlushes = 0;
       Instant flush = null;
       Instant success = null;
       for (String line : readFrom(amLog, offset)) {
         if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
-          if (ours(lastFlush) && lastFlush.contains("][active]")) {
-            silentFlushes++;
+          if (ours(line)) {
+            if (active(ourFlush)) {
+              silentFlushes++;
+            }
+            ourFlush = line;
           }
           lastFlush = line;
-          lastFlushAt = ts(line);
-        } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
-          if (ours(lastFlush) && lastFlush.contains("][active]")) {
-            flush = lastFlushAt;
+        } else if (success(line, lastFlush)) {
+          if (active(ourFlush)) {
+            flush = ts(ourFlush);
             success = ts(line);
             break;
           }
-          lastFlush = null;
+          ourFlush = null;
         }
       }
       if (success != null || System.nanoTime() - deadline > 0) {
@@ -275,9 +290,25 @@ class DetectionPrecisionBenchmark {
     }
   }
 
-  /** A flush line of the alert's own aggregation group. */
+  /** A flush line (or a 0.3x success line) of the alert's own aggregation group. */
   private static boolean ours(String flushLine) {
     return flushLine != null && flushLine.contains("alertname=\\\"" + ALERT + "\\\"");
+  }
+
+  /**
+   * A "Notify success" to team-checkout for the alert's group: one naming the group (0.3x), or one
+   * naming none after a flush of the group (0.25).
+   */
+  private static boolean success(String line, String lastFlush) {
+    if (!line.contains("msg=\"Notify success\"") || !line.contains("receiver=team-checkout")) {
+      return false;
+    }
+    return line.contains("aggrGroup=") ? ours(line) : ours(lastFlush);
+  }
+
+  /** A flush with the alert active: 0.25 says so per alert; 0.3x says no state, and any counts. */
+  private static boolean active(String flushLine) {
+    return ours(flushLine) && (flushLine.contains("][active]") || !flushLine.contains("]["));
   }
 
   /**
@@ -289,14 +320,19 @@ class DetectionPrecisionBenchmark {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() - deadline < 0) {
       String lastFlush = null;
+      String ourFlush = null;
+      int successes = 0;
       for (String line : readFrom(amLog, offset)) {
         if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
           lastFlush = line;
-        } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
-          if (ours(lastFlush) && lastFlush.contains("][resolved]")) {
+          ourFlush = ours(line) ? line : ourFlush;
+        } else if (success(line, lastFlush) && ourFlush != null) {
+          successes++;
+          // 0.3x says no state: the drill's firing notification comes first, its resolve second.
+          if (ourFlush.contains("][resolved]") || !ourFlush.contains("][") && successes >= 2) {
             return true;
           }
-          lastFlush = null;
+          ourFlush = null;
         }
       }
       Thread.sleep(250);
@@ -346,10 +382,10 @@ class DetectionPrecisionBenchmark {
     return SCRAPE.dividedBy(DRILLS_PER_SWEEP).multipliedBy((number * 7L) % DRILLS_PER_SWEEP);
   }
 
-  private static void report(List<Drill> drills, String loadBefore, String loadAfter) {
-    BenchReport report = new BenchReport("DetectionPrecisionBenchmark");
-    report.line("lab: real prometheus (1 s scrape and evaluation) and alertmanager 0.25 (group_wait 1 s,"
-        + " --log.level=debug), firedrill's webhook receiver; load 20 req/s on checkout; between drills a stand-in"
+  private static void report(Stacks.Pair pair, List<Drill> drills, String loadBefore, String loadAfter) {
+    BenchReport report = new BenchReport("DetectionPrecisionBenchmark-" + pair);
+    report.line("lab: real %s and %s (1 s scrape and evaluation; group_wait 1 s,", pair.prometheus(), pair.alertmanager());
+    report.line("  --log.level=debug), firedrill's webhook receiver; load 20 req/s on checkout; between drills a stand-in"
         + " answers 200 on the receiver's port so Alertmanager's resolved notification is delivered");
     report.line("drill: firedrill run (in-process), http-error 503 100%% on the payments proxy for 5 s, expecting"
         + " %s{service=\"checkout\"} -> team-checkout within 20 s", ALERT);
