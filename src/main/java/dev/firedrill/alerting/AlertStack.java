@@ -20,6 +20,14 @@ public interface AlertStack {
   /** Every alert of every firing or resolved webhook received so far; empty without a receiver. */
   List<Delivery> deliveries();
 
+  /**
+   * The webhook notifications received so far that Alertmanager cut short ({@code truncatedAlerts > 0}); a
+   * stack without firedrill's receiver sees none.
+   */
+  default List<Truncation> truncations() {
+    return List.of();
+  }
+
   /** The HTTP status a GET of {@code url} answers, or empty when it does not answer. */
   Optional<Integer> linkStatus(String url);
 }

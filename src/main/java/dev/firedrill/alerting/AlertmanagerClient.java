@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.firedrill.alerting.routes.RouteConfigException;
+import dev.firedrill.alerting.routes.RouteDialect;
+import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.experiment.Durations;
 import dev.firedrill.marker.Propagation;
 import dev.firedrill.time.Rfc3339;
@@ -131,6 +134,17 @@ public final class AlertmanagerClient {
     } catch (JsonProcessingException e) {
       throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
     }
+  }
+
+  /**
+   * The route tree Alertmanager runs, read from {@code config.original} of {@code /api/v2/status} as today's
+   * Alertmanager reads it by default ({@link RouteDialect#CURRENT}). That text is Alertmanager's own
+   * rendering of the loaded file, not the file: matchers come back as it prints them ({@code
+   * service.name="x"}, {@code "k8s.pod name"=~"api-.*"}), and an empty {@code group_by: []} is left out, so a
+   * route that had one appears to inherit its parent's grouping.
+   */
+  public RouteTree routes() throws AlertmanagerException, RouteConfigException {
+    return RouteTree.parse("Alertmanager " + display + " config", config(), RouteDialect.CURRENT);
   }
 
   static List<AlertmanagerAlert> alerts(JsonNode root) throws Malformed {

@@ -29,6 +29,7 @@ public final class Detection {
   private final List<Tracked> tracked = new ArrayList<>();
   private RuleBook rules;
   private Optional<String> lastError = Optional.empty();
+  private List<Truncation> truncations = List.of();
 
   /**
    * {@code webhooks}: firedrill's receiver is routed to, so a notification is awaited;
@@ -83,6 +84,7 @@ public final class Detection {
       lastError = Optional.of(e.getMessage());
     }
     List<Delivery> deliveries = stack.deliveries();
+    truncations = stack.truncations();
     for (Tracked t : tracked) {
       news.addAll(t.update(promAlerts, routed, deliveries, injectedAt));
     }
@@ -210,7 +212,7 @@ public final class Detection {
             dashboard, held,
             held ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
                 : "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("during the window")
-                    + " though it must stay silent");
+                    + " though it must stay silent", List.of());
       }
       List<String> failures = new ArrayList<>();
       if (!fired) {
@@ -234,7 +236,31 @@ public final class Detection {
           ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " (" + source + ")"
           : String.join("; ", failures);
       return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
-          dashboard, failures.isEmpty(), reason);
+          dashboard, failures.isEmpty(), reason, truncationWarnings());
+    }
+
+    /**
+     * When this alert was never notified, the webhooks Alertmanager cut short (of the expected receiver,
+     * or of any when none is expected), one line per receiver: the alert may be among those left out.
+     */
+    private List<String> truncationWarnings() {
+      if (!webhooks || delivery.isPresent()) {
+        return List.of();
+      }
+      Map<String, long[]> byReceiver = new java.util.TreeMap<>();
+      for (Truncation t : truncations) {
+        if (expectation.receiver().map(t.receiver()::equals).orElse(true)) {
+          long[] counts = byReceiver.computeIfAbsent(t.receiver(), r -> new long[2]);
+          counts[0] += t.truncatedAlerts();
+          counts[1]++;
+        }
+      }
+      List<String> warnings = new ArrayList<>();
+      byReceiver.forEach((name, counts) -> warnings.add("the webhook of receiver " + name + " left out "
+          + counts[0] + (counts[0] == 1 ? " alert" : " alerts") + " from " + counts[1]
+          + (counts[1] == 1 ? " notification" : " notifications") + " (truncatedAlerts; max_alerts in its"
+          + " webhook_config), so a missing notification may be truncation"));
+      return warnings;
     }
 
     private DetectionRow.Check receiverCheck() {

@@ -10,7 +10,8 @@ import java.util.Optional;
  * {@code startsAt} minus the injection) beside its floor, its time to notify (webhook arrival minus
  * {@code startsAt}), and whether its routing and links were right. {@code receivers}: where the
  * alert was routed (the webhook's receiver, else Alertmanager's), empty when unseen. {@code held}
- * with its reason.
+ * with its reason. {@code warnings}: what may explain a missing notification without failing the row,
+ * such as a webhook Alertmanager cut short ({@code truncatedAlerts}).
  */
 public record DetectionRow(
     AlertExpectation expectation,
@@ -24,10 +25,12 @@ public record DetectionRow(
     Check runbook,
     Check dashboard,
     boolean held,
-    String reason) {
+    String reason,
+    List<String> warnings) {
 
   public DetectionRow {
     receivers = List.copyOf(receivers);
+    warnings = List.copyOf(warnings);
   }
 
   /** A comparison of what the alert carried with what the experiment expected. */

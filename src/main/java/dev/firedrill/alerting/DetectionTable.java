@@ -47,6 +47,7 @@ public final class DetectionTable {
     for (DetectionRow row : rows) {
       lines.add(row.expectation().describe() + ": " + row.reason()
           + row.floor().map(f -> "; floor " + f.text()).filter(x -> row.held()).orElse(""));
+      row.warnings().forEach(warning -> lines.add(row.expectation().describe() + ": warning: " + warning));
     }
     return lines;
   }

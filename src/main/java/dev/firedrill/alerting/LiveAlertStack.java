@@ -99,6 +99,14 @@ public final class LiveAlertStack implements AlertStack {
   }
 
   @Override
+  public List<Truncation> truncations() {
+    return receiver.map(WebhookReceiver::notifications).orElse(List.of()).stream()
+        .filter(n -> n.truncatedAlerts() > 0)
+        .map(n -> new Truncation(n.receivedAt(), n.receiver(), n.groupKey(), n.truncatedAlerts()))
+        .toList();
+  }
+
+  @Override
   public Optional<Integer> linkStatus(String url) {
     try {
       HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(LINK_TIMEOUT).GET().build();

@@ -61,6 +61,9 @@ final class AlertmanagerCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    // As Alertmanager logs them at start: matchers read by the classic parser, or read differently by the two.
+    loaded.routes().warnings().forEach(warning -> err.println("alertmanager: warning: " + warning));
+    err.flush();
     String external = externalUrl != null ? externalUrl : "http://" + HostPort.format(address);
     Thread hook = new Thread(this::stopAndWait, "firedrill-alertmanager-shutdown");
     try (RealTimeAlertmanager alertmanager = RealTimeAlertmanager.start(loaded, Clock.system(), new HttpSender(),

@@ -77,8 +77,9 @@ final class PlanCommand implements Callable<Integer> {
     if (experiment.alertmanager().isPresent()) {
       AlertmanagerSource source = experiment.alertmanager().get();
       try {
-        String yaml = new AlertmanagerClient(source.url(), source.timeout(), Optional.empty()).config();
-        routes = Optional.of(RouteTree.parse("Alertmanager " + source.url() + " config", yaml));
+        RouteTree tree = new AlertmanagerClient(source.url(), source.timeout(), Optional.empty()).routes();
+        tree.warnings().forEach(warning -> out.println("routing: warning: " + warning));
+        routes = Optional.of(tree);
       } catch (AlertmanagerException | RouteConfigException e) {
         out.println("routing: not checked: " + e.getMessage());
       }

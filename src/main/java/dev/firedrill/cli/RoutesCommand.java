@@ -2,8 +2,10 @@ package dev.firedrill.cli;
 
 import dev.firedrill.alerting.routes.MatchType;
 import dev.firedrill.alerting.routes.Matcher;
+import dev.firedrill.alerting.routes.MatcherSyntax;
 import dev.firedrill.alerting.routes.Route;
 import dev.firedrill.alerting.routes.RouteConfigException;
+import dev.firedrill.alerting.routes.RouteDialect;
 import dev.firedrill.alerting.routes.RouteOptions;
 import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.experiment.Durations;
@@ -42,19 +44,30 @@ final class RoutesCommand implements Callable<Integer> {
       + "receiver, grouping and timings.")
   boolean details;
 
+  @Option(names = "--matchers", paramLabel = "GRAMMAR", description = "How matchers and label names are read, as "
+      + "Alertmanager 0.27+'s feature flags choose: fallback (the default: the UTF-8 grammar, the classic one where it "
+      + "reads the input too, with a warning when they differ), utf8 (utf8-strict-mode) or classic (classic-mode, "
+      + "and Alertmanager 0.26 and earlier).")
+  String matchers = MatcherSyntax.FALLBACK.word();
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    Map<String, String> labelSet = labels(labels);
+    MatcherSyntax syntax = MatcherSyntax.of(matchers).orElseThrow(() -> new UserError("firedrill routes: --matchers "
+        + matchers + ": expected classic, utf8 or fallback", ExitCode.INVALID));
+    Map<String, String> labelSet = labels(labels, syntax);
     RouteTree routes;
     try {
-      routes = RouteTree.load(file);
+      routes = RouteTree.load(file, RouteDialect.CURRENT.withMatchers(syntax));
     } catch (RouteConfigException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
+    PrintWriter err = spec.commandLine().getErr();
+    routes.warnings().forEach(warning -> err.println("warning: " + warning));
+    err.flush();
     PrintWriter out = spec.commandLine().getOut();
     if (show) {
       out.println("Routing tree:");
@@ -77,12 +90,12 @@ final class RoutesCommand implements Callable<Integer> {
   }
 
   /** As amtool reads them: each one a matcher that must be {@code name=value}; a later one wins. */
-  static Map<String, String> labels(List<String> arguments) {
+  static Map<String, String> labels(List<String> arguments, MatcherSyntax syntax) {
     Map<String, String> labels = new LinkedHashMap<>();
     for (String argument : arguments) {
       Matcher matcher;
       try {
-        matcher = Matcher.parse(argument);
+        matcher = syntax.parseOne(argument).matchers().get(0);
       } catch (IllegalArgumentException e) {
         throw new UserError("firedrill routes: label " + argument + ": " + e.getMessage()
             + " (expected name=value, such as team=payments)", ExitCode.INVALID);

@@ -1,7 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.alerting.lint.Finding;
-import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.alerting.lint.PrometheusConfig;
 import dev.firedrill.alerting.lint.ReadProblem;
 import dev.firedrill.alerting.lint.RulesLint;

@@ -148,6 +148,10 @@ public final class Journal {
       r.put("dashboard", row.dashboard().status().text());
       r.put("held", row.held());
       r.put("reason", row.reason());
+      if (!row.warnings().isEmpty()) {
+        ArrayNode warnings = r.putArray("warnings");
+        row.warnings().forEach(warnings::add);
+      }
     }
   }
 

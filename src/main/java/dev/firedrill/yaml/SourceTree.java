@@ -133,6 +133,46 @@ public final class SourceTree<P> {
     return tree;
   }
 
+  /**
+   * Every document of a YAML stream ({@code ---} between them), each a tree of its own whose pointers
+   * start at its root and whose positions are the file's. Reading stops at malformed text: the last
+   * tree is then the malformed one. An empty text or empty document gives a tree with a null root.
+   */
+  public static <P> List<SourceTree<P>> readDocuments(String file, String content, Options options,
+      Problems<P> factory) {
+    if (content.startsWith("\uFEFF")) {
+      content = content.substring(1);
+    }
+    List<SourceTree<P>> documents = new ArrayList<>();
+    SourceTree<P> tree = new SourceTree<>(file, options, factory);
+    try (JsonParser parser = YAML.createParser(content)) {
+      JsonToken token = parser.nextToken();
+      if (token == null) {
+        documents.add(tree);
+      }
+      while (token != null) {
+        if (!documents.isEmpty()) {
+          tree = new SourceTree<>(file, options, factory);
+          tree.positions.put("", position(parser.currentTokenLocation()));
+        }
+        documents.add(tree);
+        tree.root = tree.value(parser, "");
+        token = parser.nextToken();
+      }
+    } catch (JsonProcessingException e) {
+      tree.fail(tree.malformed(e, false));
+      if (documents.isEmpty()) {
+        documents.add(tree);
+      }
+    } catch (IOException e) {
+      tree.fail(factory.problem(file, "", "cannot read: " + e.getMessage(), 0, 0));
+      if (documents.isEmpty()) {
+        documents.add(tree);
+      }
+    }
+    return documents;
+  }
+
   /** The document; null when it is empty or malformed. */
   public JsonNode root() {
     return root;

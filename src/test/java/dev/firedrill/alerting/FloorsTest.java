@@ -68,6 +68,27 @@ class FloorsTest {
         Duration.ofSeconds(1)).value()).isEqualTo(Duration.ofMillis(10_300));
   }
 
+  private static final Floor PROMETHEUS_3_FLOOR = new Floor(Duration.ofMillis(111_800),
+      "the 10m window: at a 100% error ratio, 0.1864 of it needs 111.8s of data");
+
+  @Test
+  void aUtf8RecordingRuleReadThroughItsNameMatcherKeepsItsWindow() {
+    RuleBook book = new RuleBook(List.of(), Map.of("checkout.error_ratio:rate10m",
+        "sum(rate({\"http.requests\", \"http.status\"=~\"5..\"}[10m])) / sum(rate({\"http.requests\"}[10m]))"),
+        Duration.ofSeconds(1), Duration.ofSeconds(1));
+    RuleBook.AlertRule rule = new RuleBook.AlertRule("A", "{__name__=\"checkout.error_ratio:rate10m\"} > 0.1864",
+        Duration.ZERO, Duration.ofSeconds(1), Map.of(), Map.of());
+    assertThat(Floors.of(rule, book)).isEqualTo(PROMETHEUS_3_FLOOR);
+  }
+
+  @Test
+  void durationExpressionsAndBareNumberRangesAreWindows() {
+    assertThat(floor("sum(rate(errors[5m * 2] anchored)) / sum(rate(requests[600])) > 0.1864", Duration.ZERO,
+        Duration.ofSeconds(1))).isEqualTo(PROMETHEUS_3_FLOOR);
+    assertThat(floor("sum(rate(errors[(1h + 5m) / 6.5])) / sum(rate(requests[1m])) > 0.1864", Duration.ZERO,
+        Duration.ofSeconds(1))).isEqualTo(PROMETHEUS_3_FLOOR);
+  }
+
   @Test
   void constantsAreEvaluated() {
     assertThat(Floors.constant("(14.4 * 0.001)")).contains(14.4 * 0.001);

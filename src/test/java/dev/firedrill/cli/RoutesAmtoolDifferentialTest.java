@@ -7,6 +7,7 @@ import dev.firedrill.alerting.routes.Matcher;
 import dev.firedrill.alerting.routes.Route;
 import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.Stacks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,30 +26,107 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code firedrill routes} against the real {@code amtool config routes test --tree}: the same receivers
- * line and the same matching tree, for fixed label sets and for seeded random ones drawn from each
- * config's own matchers plus noise. amtool takes one label set per call, so about 150 calls in all,
- * four at a time.
+ * {@code firedrill routes} against the real {@code amtool config routes test --tree} of Alertmanager 0.25
+ * (classic matchers) and 0.33 (its default fallback mode, utf8-strict-mode and classic-mode): the same
+ * receivers line and the same matching tree, for fixed label sets and for seeded random ones drawn from
+ * each config's own matchers plus noise, UTF-8 label names among them. amtool takes one label set per
+ * call, so 456 calls in all, four at a time.
  */
 class RoutesAmtoolDifferentialTest {
 
+  private static final String UTF8 = "src/test/resources/routes/utf8.yml";
+  private static final String FALLBACK = "src/test/resources/routes/fallback.yml";
   private static final List<String> NOISE_VALUES = List.of("", "prod", "production", "staging", "dev", "critical",
       "page", "info", "eu-west-1", "us-east-1", "CheckoutLatency", "checkout_api_latency", "CheckoutÉ", "Checkout1",
       "c1", "c42", "cx", "api", "a \"quoted\", value", "a,b", "x\\y", "line\nbreak", " padded ", "ÉTÉ", "noise");
+  private static final java.util.regex.Pattern LOG_LINE = java.util.regex.Pattern.compile("time=\\S+ level=");
   private static final List<String> NOISE_NAMES = List.of("instance", "job", "noise");
+  private static final List<String> UTF8_NOISE_NAMES = List.of("service.name", "k8s.pod name", "été", "a{b}", "x=y");
 
-  @Test
-  void agreesWithAmtoolOnTheLabFixture() throws Exception {
-    List<Map<String, String>> sets = new ArrayList<>(List.of(
+  /** One amtool and the flags that pick its matcher grammar, with firedrill's --matchers for the same. */
+  private record Side(String name, Path amtool, List<String> amtoolFlags, String matchers) {}
+
+  private static Side stable() {
+    return new Side("amtool 0.25", RequiredBinary.find("amtool", "FIREDRILL_AMTOOL", "prometheus-alertmanager"), List.of(), "classic");
+  }
+
+  private static Side current(String mode) {
+    List<String> flags = switch (mode) {
+      case "utf8" -> List.of("--enable-feature=utf8-strict-mode");
+      case "classic" -> List.of("--enable-feature=classic-mode");
+      default -> List.of();
+    };
+    return new Side("amtool 0.33 (" + mode + ")", Stacks.unpacked("prometheus-alertmanager", "0.3", "amtool"), flags, mode);
+  }
+
+  private static List<Map<String, String>> labFixed() {
+    return new ArrayList<>(List.of(
         Map.of(), Map.of("team", "payments"), Map.of("team", "checkout", "service", "checkout"),
         Map.of("team", "Payments"), Map.of("team", ""), Map.of("alertname", "X", "team", "payments ")));
-    sets.addAll(generated(Path.of(RoutesCommandTest.LAB), 24, 7));
-    compare(Path.of(RoutesCommandTest.LAB), sets);
   }
 
   @Test
-  void agreesWithAmtoolOnARichTree() throws Exception {
+  void agreesWithAmtool025OnTheLabFixture() throws Exception {
+    List<Map<String, String>> sets = labFixed();
+    sets.addAll(generated(Path.of(RoutesCommandTest.LAB), 24, 7, false));
+    compare(stable(), Path.of(RoutesCommandTest.LAB), sets);
+  }
+
+  @Test
+  void agreesWithAmtool025OnARichTree() throws Exception {
+    List<Map<String, String>> sets = richFixed();
+    sets.addAll(generated(Path.of(RoutesCommandTest.RICH), 96, 42, false));
+    compare(stable(), Path.of(RoutesCommandTest.RICH), sets);
+  }
+
+  @Test
+  void agreesWithAmtool033OnTheLabFixtureAndARichTree() throws Exception {
+    List<Map<String, String>> lab = labFixed();
+    lab.addAll(generated(Path.of(RoutesCommandTest.LAB), 12, 8, true));
+    compare(current("fallback"), Path.of(RoutesCommandTest.LAB), lab);
+    List<Map<String, String>> rich = richFixed();
+    rich.addAll(generated(Path.of(RoutesCommandTest.RICH), 64, 43, true));
+    compare(current("fallback"), Path.of(RoutesCommandTest.RICH), rich);
+  }
+
+  @Test
+  void agreesWithAmtool033OnUtf8MatchersInFallbackAndStrictMode() throws Exception {
     List<Map<String, String>> sets = new ArrayList<>(List.of(
+        Map.of(),
+        Map.of("service.name", "checkout"),
+        Map.of("service.name", "checkout", "deployment.environment", "prod"),
+        Map.of("service.name", "checkout", "k8s.pod name", "api-1"),
+        Map.of("service.name", "checkout", "k8s.pod name", "api-1", "team", "payments"),
+        Map.of("service.name", "checkout", "été", "oui", "sévérité", "page"),
+        Map.of("service.name", "checkout", "été", "oui", "sévérité", "info"),
+        Map.of("a{b}", "c,d"),
+        Map.of("team", "payments", "severity", "critical", "quote\"d", "x"),
+        Map.of("team", "payments", "severity", "critical", "tab\there", "éA"),
+        Map.of("k8s.pod name", "web-2"),
+        Map.of("service_name", "checkout")));
+    sets.addAll(generated(Path.of(UTF8), 48, 11, true));
+    compare(current("fallback"), Path.of(UTF8), sets);
+    compare(current("utf8"), Path.of(UTF8), sets);
+  }
+
+  @Test
+  void agreesWithAmtool033WhereTheFallbackDecides() throws Exception {
+    List<Map<String, String>> sets = new ArrayList<>(List.of(
+        Map.of("a", "\t"), Map.of("a", "\\t"), Map.of("foo", "bar baz"), Map.of("re", "a77"), Map.of("re", "ad"),
+        Map.of("service.name", "x", "team", "pay"), Map.of("team", "pay", "env", "staging"), Map.of("team", "pay")));
+    sets.addAll(generated(Path.of(FALLBACK), 24, 12, true));
+    compare(current("fallback"), Path.of(FALLBACK), sets);
+  }
+
+  @Test
+  void agreesWithAmtool033InClassicMode() throws Exception {
+    List<Map<String, String>> sets = richFixed();
+    sets.addAll(generated(Path.of(RoutesCommandTest.RICH), 12, 44, false));
+    compare(current("classic"), Path.of(RoutesCommandTest.RICH), sets);
+  }
+
+  private static List<Map<String, String>> richFixed() {
+    return new ArrayList<>(List.of(
         Map.of(),
         Map.of("severity", "critical"),
         Map.of("severity", "critical", "team", "payments"),
@@ -77,17 +155,19 @@ class RoutesAmtoolDifferentialTest {
         Map.of("team", "other", "severity", "page"),
         Map.of("team", " "),
         Map.of("env", "prod", "service", "api")));
-    sets.addAll(generated(Path.of(RoutesCommandTest.RICH), 96, 42));
-    compare(Path.of(RoutesCommandTest.RICH), sets);
   }
 
   /** Seeded label sets: names from the config's matchers and a few others, values from the matchers and noise. */
-  private static List<Map<String, String>> generated(Path config, int count, long seed) throws Exception {
+  private static List<Map<String, String>> generated(Path config, int count, long seed, boolean utf8Names)
+      throws Exception {
     RouteTree tree = RouteTree.load(config);
     Set<String> names = new LinkedHashSet<>();
     Set<String> values = new LinkedHashSet<>(NOISE_VALUES);
     collect(tree.root(), names, values);
     names.addAll(NOISE_NAMES);
+    if (utf8Names) {
+      names.addAll(UTF8_NOISE_NAMES);
+    }
     List<String> nameList = List.copyOf(names);
     List<String> valueList = List.copyOf(values);
     Random random = new Random(seed);
@@ -119,42 +199,53 @@ class RoutesAmtoolDifferentialTest {
     route.routes().forEach(child -> collect(child, names, values));
   }
 
-  private static void compare(Path config, List<Map<String, String>> sets) throws Exception {
-    Path amtool = RequiredBinary.find("amtool", "FIREDRILL_AMTOOL", "prometheus-alertmanager");
+  private static void compare(Side side, Path config, List<Map<String, String>> sets) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     List<String> disagreements = new ArrayList<>();
     try {
       List<Future<String>> answers = new ArrayList<>();
       for (Map<String, String> labels : sets) {
-        answers.add(pool.submit(() -> amtool(amtool, config, arguments(labels))));
+        answers.add(pool.submit(() -> amtool(side, config, arguments(labels))));
       }
       for (int i = 0; i < sets.size(); i++) {
-        List<String> args = new ArrayList<>(List.of(config.toString(), "--tree"));
+        List<String> args = new ArrayList<>(List.of(config.toString(), "--tree", "--matchers", side.matchers()));
         args.addAll(arguments(sets.get(i)));
         CliRun ours = RoutesCommandTest.routes(args.toArray(String[]::new));
         String theirs = answers.get(i).get(60, TimeUnit.SECONDS);
         if (ours.exit() != 0 || !ours.out().equals(theirs)) {
-          disagreements.add("labels " + arguments(sets.get(i)) + "\n--- amtool config routes test --tree\n" + theirs
+          disagreements.add("labels " + arguments(sets.get(i)) + "\n--- " + side.name() + " config routes test --tree\n"
+              + theirs
               + "--- firedrill routes --tree\n" + ours.out() + ours.err());
         }
       }
     } finally {
       pool.shutdownNow();
     }
-    assertThat(disagreements).as(() -> "firedrill routes and amtool disagree on " + config + " in "
+    assertThat(disagreements).as(() -> "firedrill routes and " + side.name() + " disagree on " + config + " in "
         + disagreements.size() + " of " + sets.size() + " label sets\n--- config\n" + read(config) + "\n"
         + String.join("\n", disagreements)).isEmpty();
   }
 
-  /** Each label as a quoted matcher argument, so both sides read the same value whatever it holds. */
+  /**
+   * Each label as a quoted matcher argument, so both sides read the same value whatever it holds; a name
+   * with a space or a reserved character quoted too, which only the UTF-8 grammar reads.
+   */
   private static List<String> arguments(Map<String, String> labels) {
-    return labels.entrySet().stream().map(e -> e.getKey() + "=\"" + e.getValue().replace("\\", "\\\\")
-        .replace("\n", "\\n").replace("\"", "\\\"") + "\"").toList();
+    return labels.entrySet().stream().map(e -> name(e.getKey()) + "=" + quoted(e.getValue())).toList();
   }
 
-  private static String amtool(Path amtool, Path config, List<String> labels) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(amtool.toString(), "config", "routes", "test",
-        "--config.file=" + config, "--tree"));
+  private static String name(String name) {
+    return name.matches("[^\\s{}!=~,\\\\\"'`]+") ? name : quoted(name).replace("\t", "\\t");
+  }
+
+  private static String quoted(String text) {
+    return "\"" + text.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"") + "\"";
+  }
+
+  private static String amtool(Side side, Path config, List<String> labels) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(side.amtool().toString()));
+    command.addAll(side.amtoolFlags());
+    command.addAll(List.of("config", "routes", "test", "--config.file=" + config, "--tree"));
     command.addAll(labels);
     Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -165,7 +256,9 @@ class RoutesAmtoolDifferentialTest {
     if (process.exitValue() != 0) {
       throw new AssertionError("amtool exited " + process.exitValue() + ": " + command + "\n" + out);
     }
-    return out;
+    // amtool 0.27+ logs its matcher warnings on stdout (firedrill's go to stderr).
+    return out.lines().filter(line -> !LOG_LINE.matcher(line).lookingAt()).map(line -> line + "\n")
+        .collect(java.util.stream.Collectors.joining());
   }
 
   private static String read(Path config) {

@@ -81,8 +81,8 @@ class RoutesCommandTest {
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).isEqualTo(file + ": /route/routes/0/matchers/0: matcher value contains unescaped double quote:"
-        + " \"payments (expected matchers such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\")"
-        + " (line 4, column 18)\n");
+        + " \"payments (expected matchers such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\","
+        + " or \"service.name\"=\"checkout\"; read as Alertmanager's fallback matcher grammar) (line 4, column 18)\n");
     CliRun missing = routes(dir.resolve("none.yml").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).isEqualTo(dir.resolve("none.yml") + ": /: cannot read: no such file\n");
@@ -96,5 +96,33 @@ class RoutesCommandTest {
     assertThat(routes(LAB, "team").err()).isEqualTo(
         "firedrill routes: label team: bad matcher format: team (expected name=value, such as team=payments)\n");
     assertThat(routes(LAB, "team=checkout", "team=\"payments\"").out()).isEqualTo("team-payments\n");
+  }
+
+  @Test
+  void utf8LabelsRouteAndTheFallbacksWarningsGoToStderr() {
+    CliRun run = routes("src/test/resources/routes/utf8.yml", "service.name=checkout", "\"k8s.pod name\"=api-1");
+    assertThat(run.exit()).as(run.describe()).isZero();
+    assertThat(run.out()).isEqualTo("checkout-api\n");
+    assertThat(run.err()).isEmpty();
+
+    CliRun fallback = routes("src/test/resources/routes/fallback.yml", "foo=bar baz");
+    assertThat(fallback.out()).isEqualTo("spaced\n");
+    assertThat(fallback.err().lines()).hasSize(3).first().asString().isEqualTo("warning:"
+        + " src/test/resources/routes/fallback.yml: /route/routes/0/matchers/0: the UTF-8 and classic matcher parsers"
+        + " disagree on \"a=\\\"\\\\t\\\"\"; Alertmanager keeps the classic reading a=\"\\\\t\" (line 8, column 18)");
+  }
+
+  @Test
+  void theMatcherGrammarIsChosenByName() {
+    CliRun strict = routes("src/test/resources/routes/fallback.yml", "--matchers", "utf8", "a=b");
+    assertThat(strict.exit()).isEqualTo(2);
+    assertThat(strict.err()).startsWith("src/test/resources/routes/fallback.yml: /route/routes/1/matchers/0: 8:11:"
+        + " unexpected baz: expected a comma or close brace (expected matchers such as");
+    CliRun classicLabel = routes(LAB, "--matchers", "classic", "service.name=x");
+    assertThat(classicLabel.err()).isEqualTo("firedrill routes: label service.name=x: bad matcher format: service.name=x"
+        + " (expected name=value, such as team=payments)\n");
+    CliRun unknown = routes(LAB, "--matchers", "strict");
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).isEqualTo("firedrill routes: --matchers strict: expected classic, utf8 or fallback\n");
   }
 }

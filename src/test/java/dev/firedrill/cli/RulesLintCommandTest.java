@@ -287,13 +287,16 @@ class RulesLintCommandTest {
     CliRun run = lint(dir);
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     String a = dir.resolve("a.yml").toString();
+    // The embedded Prometheus's reader (RuleFileReader), in Prometheus's words.
     assertThat(run.err().lines().toList()).contains(
-        a + ": /groups/0/rules/0/for: expected a duration such as 30s, 5m or 1h (line 6, column 9)",
-        a + ": /groups/0/rules/1: expected alert or record, not both (line 7, column 9)",
-        a + ": /groups/0/rules/2/labelz: unknown key labelz; expected one of alert, annotations, expr, for, "
-            + "keep_firing_for, labels, record (line 12, column 9)");
-    assertThat(run.err()).contains(a + ": /groups/0/rules/2/expr: cannot follow this PromQL: ",
-        dir.resolve("b.yaml") + ": /groups/0/rules: malformed YAML: ");
+        a + ": /groups/0/rules/0/for: not a valid duration string: \"soon\" (line 6, column 9)",
+        a + ": /groups/0/rules/1/record: group \"g\", rule 2, \"B\": only one of 'record' and 'alert' must be set "
+            + "(line 8, column 9)",
+        a + ": /groups/0/rules/2/labelz: unknown key \"labelz\"; expected one of record, alert, expr, for, "
+            + "keep_firing_for, labels, annotations (line 12, column 9)",
+        a + ": /groups/0/rules/2/expr: group \"g\", rule 3, \"C\": could not parse expression: 1:11: parse error: "
+            + "unexpected \")\" in subquery or range, expected \":\" or \"]\" (line 11, column 9)");
+    assertThat(run.err()).contains(dir.resolve("b.yaml") + ": /groups/0/rules: malformed YAML: ");
   }
 
   @Test

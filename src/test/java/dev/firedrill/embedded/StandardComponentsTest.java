@@ -93,6 +93,45 @@ class StandardComponentsTest {
   }
 
   @Test
+  void prometheusRuleObjectsInRuleFilesAreEvaluated() throws Exception {
+    EmbeddedPrometheus.Settings settings = settings("""
+        apiVersion: monitoring.coreos.com/v1
+        kind: PrometheusRule
+        metadata: {name: shop-rules, namespace: shop}
+        spec:
+          groups:
+            - name: shop
+              rules:
+                - alert: OrdersPending
+                  expr: orders_pending > 0
+        ---
+        apiVersion: v1
+        kind: List
+        items:
+          - apiVersion: monitoring.coreos.com/v1
+            kind: PrometheusRule
+            metadata: {name: shop-records, namespace: shop}
+            spec:
+              groups:
+                - name: shop-records
+                  rules:
+                    - record: shop:orders_pending:sum
+                      expr: sum(orders_pending)
+        """);
+    try (EmbeddedPrometheus.Simulation simulation = EmbeddedPrometheus.simulate(settings,
+        new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY), new VirtualClock(START))) {
+      HttpPrometheusClient client = new HttpPrometheusClient(simulation.prometheus().url(), Duration.ofSeconds(5), Optional.empty());
+      simulation.advance(Duration.ofSeconds(30));
+
+      assertThat(client.rules()).extracting(g -> g.name() + " " + g.file())
+          .containsExactly("shop " + dir.resolve("rules.yml"), "shop-records " + dir.resolve("rules.yml"));
+      assertThat(client.alerts()).singleElement().satisfies(alert -> assertThat(alert.state()).isEqualTo("firing"));
+      assertThat(client.query("shop:orders_pending:sum")).isInstanceOfSatisfying(QueryResult.Vector.class,
+          v -> assertThat(v.samples()).singleElement().satisfies(s -> assertThat(s.value()).isEqualTo(3)));
+    }
+  }
+
+  @Test
   void aBrokenRuleFileIsAnIllegalArgumentNamingIt() throws Exception {
     EmbeddedPrometheus.Settings settings = settings("groups:\n  - name: shop\n    rules:\n      - alert: Broken\n        expr: sum((\n");
 

@@ -11,6 +11,7 @@ import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.alerting.PromAlert;
 import dev.firedrill.alerting.RoutedAlert;
 import dev.firedrill.alerting.RuleBook;
+import dev.firedrill.alerting.Truncation;
 import dev.firedrill.experiment.AlertExpectation;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Hypothesis;
@@ -41,6 +42,7 @@ class DetectionDrillTest {
     String runbook = RUNBOOK;
     Map<String, String> labels = BURN_LABELS;
     List<String> ruleNames = List.of("CheckoutBurn", "PaymentsDown");
+    List<Truncation> truncations = List.of();
 
     @Override
     public RuleBook rules() {
@@ -76,6 +78,11 @@ class DetectionDrillTest {
       }
       return List.of(new Delivery(at(notifiedAt), receiver, "firing", labels, Map.of("runbook_url", runbook),
           at(firingAt), "fp1"));
+    }
+
+    @Override
+    public List<Truncation> truncations() {
+      return truncations;
     }
 
     @Override
@@ -166,6 +173,41 @@ class DetectionDrillTest {
     assertThat(row.reason()).isEqualTo("missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
         + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
     assertThat(world.seconds()).isGreaterThanOrEqualTo(90.0);
+  }
+
+  @Test
+  void aWebhookCutShortIsAWarningOnTheRowsNeverNotified() {
+    world.fault("errors");
+    stack.pendingAt = 12;
+    stack.firingAt = 22;
+    stack.truncations = List.of(
+        new Truncation(at(23), "team-checkout", "{}:{service=\"checkout\"}", 3),
+        new Truncation(at(33), "team-checkout", "{}:{service=\"checkout\"}", 2),
+        new Truncation(at(23), "team-payments", "{}:{team=\"payments\"}", 7));
+
+    DrillResult result = run(burn(Duration.ofSeconds(40), "team-checkout"));
+
+    DetectionRow row = onlyRow(result);
+    assertThat(row.fired()).isTrue();
+    assertThat(row.warnings()).containsExactly("the webhook of receiver team-checkout left out 5 alerts from 2"
+        + " notifications (truncatedAlerts; max_alerts in its webhook_config), so a missing notification may be"
+        + " truncation");
+    assertThat(world.lines()).anyMatch(line -> line.endsWith("detect CheckoutBurn{service=\"checkout\"}: warning: the"
+        + " webhook of receiver team-checkout left out 5 alerts from 2 notifications (truncatedAlerts; max_alerts in"
+        + " its webhook_config), so a missing notification may be truncation"));
+    assertThat(result.journal().json().get("detection").get("alerts").get(0).get("warnings").get(0).asText())
+        .startsWith("the webhook of receiver team-checkout left out 5 alerts");
+  }
+
+  @Test
+  void aNotifiedAlertHasNoTruncationWarning() {
+    world.fault("errors");
+    stack.pendingAt = 12;
+    stack.firingAt = 22;
+    stack.notifiedAt = 23;
+    stack.truncations = List.of(new Truncation(at(23), "team-checkout", "{}:{}", 1));
+
+    assertThat(onlyRow(run(burn(Duration.ofSeconds(40), "team-checkout"))).warnings()).isEmpty();
   }
 
   @Test

@@ -1,43 +1,48 @@
 package dev.firedrill.alerting.lint;
 
+import dev.firedrill.promql.ast.DurationExpr;
+import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.model.LabelMatcher;
+import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.promql.parse.PromqlParser;
+import dev.firedrill.rulefmt.PromDuration;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * What the linter needs from a PromQL expression, found by a small tokenizer rather than a parser:
+ * What the linter needs from a PromQL expression, read from the tree of the project's parser in its
+ * Prometheus 3 syntax (which also reads v2.x's):
  *
  * <ul>
- *   <li><b>metric names</b>: identifiers that are not followed by {@code (} (functions and aggregations
- *       are), not keywords ({@code and}, {@code by}, {@code bool}, {@code offset}, ...), not {@code Inf} or
- *       {@code NaN}, not the label names of {@code by (...)}, {@code on (...)} and the like, and never
- *       anything inside {@code {...}} except the value of a {@code __name__="..."} matcher;
+ *   <li><b>metric names</b>: of every selector, written bare ({@code x}), quoted ({@code {"my.metric"}})
+ *       or as a {@code __name__="x"} matcher; {@code __name__=~"a|b"} matches names the linter cannot know;
  *   <li>whether each one is read inside an {@code absent(...)} or {@code absent_over_time(...)} call;
- *   <li><b>range windows</b>: {@code [5m]}, and the range of a subquery {@code [1h:1m]};
- *   <li><b>comparisons</b> outside label matchers ({@code >, <, >=, <=, ==, !=}), and whether they carry
- *       {@code bool}.
+ *   <li><b>range windows</b>: {@code [5m]}, {@code [5m * 2]}, and the range of a subquery {@code [1h:1m]}
+ *       (a window that needs the query's {@code step()} or {@code range()} is left out: a rule has neither);
+ *   <li><b>comparisons</b> ({@code >, <, >=, <=, ==, !=}), and whether they carry {@code bool};
+ *   <li>calls of {@code holt_winters}, {@code le}/{@code quantile} matchers on a whole number, and
+ *       subqueries with their resolution.
  * </ul>
- *
- * <p>It does not handle: {@code __name__=~"a|b"} regex matchers (the names they match are unknown),
- * Prometheus 3's quoted UTF-8 metric names ({@code {"my.metric"}}), metric names that collide with a
- * function or keyword name, or operator precedence (a comparison anywhere counts, even one between
- * two scalars). It does not check that the expression is valid PromQL: promtool does that.
  */
 public final class PromQl {
 
   /** A range window as written ({@code 5m}, or {@code 1h:1m} for a subquery) and its range. */
   public record Range(String text, Duration range) {}
 
+  /** A subquery: its brackets as written, its range and its resolution (null: the evaluation interval). */
+  public record Subquery(String text, Duration range, Duration resolution) {}
+
   /** What one expression reads and compares. */
   public record Scan(Set<String> metrics, Set<String> absentMetrics, List<Range> ranges,
-      int filterComparisons, int boolComparisons, boolean callsAbsent, boolean readsSeries) {}
+      int filterComparisons, int boolComparisons, boolean callsAbsent, boolean readsSeries,
+      boolean callsHoltWinters, List<String> wholeNumberBucketMatchers, List<Subquery> subqueries) {}
 
-  /** The expression is not something the tokenizer can follow (an unclosed bracket or string). */
+  /** The expression is not PromQL: the parser's message, e.g. {@code 1:9: parse error: unclosed left parenthesis}. */
   public static final class Unreadable extends Exception {
     private static final long serialVersionUID = 1L;
 
@@ -46,254 +51,108 @@ public final class PromQl {
     }
   }
 
-  private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "bool", "offset", "by", "without", "on",
-      "ignoring", "group_left", "group_right", "atan2", "inf", "nan");
-  private static final Set<String> GROUPING = Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
-  private static final Set<String> AGGREGATIONS = Set.of("sum", "min", "max", "avg", "group", "stddev", "stdvar",
-      "count", "count_values", "bottomk", "topk", "quantile", "limitk", "limit_ratio");
+  private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?[0-9]+");
 
-  private final String text;
-  private int at;
   private final Set<String> metrics = new LinkedHashSet<>();
   private final Set<String> absentMetrics = new LinkedHashSet<>();
   private final List<Range> ranges = new ArrayList<>();
+  private final List<String> bucketMatchers = new ArrayList<>();
+  private final List<Subquery> subqueries = new ArrayList<>();
   private int filter;
   private int bool;
   private boolean callsAbsent;
   private boolean readsSeries;
-  /** One entry per open parenthesis: whether it is the argument list of absent() or absent_over_time(). */
-  private final Deque<Boolean> parens = new ArrayDeque<>();
+  private boolean holtWinters;
 
-  private PromQl(String text) {
-    this.text = text;
-  }
+  private PromQl() {}
 
   public static Scan scan(String expr) throws Unreadable {
-    PromQl scanner = new PromQl(expr);
-    scanner.run();
+    Expr tree;
+    try {
+      tree = PromqlParser.parse(expr, PromqlParser.Syntax.PROMETHEUS_3);
+    } catch (PromqlException e) {
+      throw new Unreadable(e.getMessage());
+    }
+    PromQl scanner = new PromQl();
+    scanner.walk(tree, false);
     return new Scan(Set.copyOf(scanner.metrics), Set.copyOf(scanner.absentMetrics), List.copyOf(scanner.ranges),
-        scanner.filter, scanner.bool, scanner.callsAbsent, scanner.readsSeries);
+        scanner.filter, scanner.bool, scanner.callsAbsent, scanner.readsSeries, scanner.holtWinters,
+        List.copyOf(scanner.bucketMatchers), List.copyOf(scanner.subqueries));
   }
 
-  private boolean insideAbsent() {
-    return parens.contains(Boolean.TRUE);
+  /** The metric name a selector reads: its written or quoted name, else its {@code __name__="..."} matcher. */
+  public static String metricName(Expr.VectorSelector selector) {
+    if (selector.name() != null) {
+      return selector.name();
+    }
+    return selector.matchers().stream()
+        .filter(m -> m.name().equals(LabelSet.METRIC_NAME) && m.type() == LabelMatcher.Type.EQUAL)
+        .map(LabelMatcher::value).findFirst().orElse(null);
   }
 
-  private void run() throws Unreadable {
-    while (at < text.length()) {
-      char c = text.charAt(at);
-      if (Character.isWhitespace(c)) {
-        at++;
-      } else if (c == '#') {
-        while (at < text.length() && text.charAt(at) != '\n') {
-          at++;
-        }
-      } else if (c == '"' || c == '\'' || c == '`') {
-        string();
-      } else if (c == '{') {
-        matchers();
-      } else if (c == '[') {
-        range();
-      } else if (c == '(') {
-        parens.push(Boolean.FALSE);
-        at++;
-      } else if (c == ')') {
-        if (parens.isEmpty()) {
-          throw new Unreadable("a ) at offset " + at + " closes nothing");
-        }
-        parens.pop();
-        at++;
-      } else if (c == ']' || c == '}') {
-        throw new Unreadable("a " + c + " at offset " + at + " closes nothing");
-      } else if (isIdentifierStart(c)) {
-        identifier();
-      } else if (Character.isDigit(c) || (c == '.' && at + 1 < text.length() && Character.isDigit(text.charAt(at + 1)))) {
-        while (at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '.'
-            || ((text.charAt(at) == '+' || text.charAt(at) == '-') && "eE".indexOf(text.charAt(at - 1)) >= 0
-                && !text.startsWith("0x", at - 2)))) {
-          at++; // a number, a hex number, 1e-3, or a duration such as 5m after offset
-        }
-      } else if (startsWith("==") || startsWith("!=") || startsWith(">=") || startsWith("<=")) {
-        at += 2;
-        comparison();
-      } else if (c == '>' || c == '<') {
-        at++;
-        comparison();
-      } else {
-        at++; // + - * / % ^ , @ and whatever promtool would reject
+  private void walk(Expr node, boolean insideAbsent) {
+    if (node instanceof Expr.VectorSelector v) {
+      selector(v, insideAbsent);
+    } else if (node instanceof Expr.MatrixSelector m) {
+      selector(m.selector(), insideAbsent);
+      if (m.rangeExpr() == null || !m.rangeExpr().dependsOnQuery()) {
+        ranges.add(new Range(m.rangeExpr() == null ? PromDuration.format(Duration.ofMillis(m.rangeMs())) : m.rangeExpr().text(),
+            Duration.ofMillis(m.rangeMs())));
       }
-    }
-    if (!parens.isEmpty()) {
-      throw new Unreadable("an ( is never closed");
-    }
-  }
-
-  private boolean startsWith(String token) {
-    return text.startsWith(token, at);
-  }
-
-  private void comparison() {
-    int mark = at;
-    skipSpace();
-    int start = at;
-    while (at < text.length() && isIdentifierPart(text.charAt(at))) {
-      at++;
-    }
-    if (text.substring(start, at).equals("bool")) {
-      bool++;
-    } else {
-      filter++;
-      at = mark;
-    }
-  }
-
-  private void identifier() throws Unreadable {
-    int start = at;
-    while (at < text.length() && isIdentifierPart(text.charAt(at))) {
-      at++;
-    }
-    String word = text.substring(start, at);
-    int end = at;
-    skipSpace();
-    boolean call = at < text.length() && text.charAt(at) == '(';
-    String lower = word.toLowerCase(Locale.ROOT);
-    if (GROUPING.contains(lower)) {
-      if (call) {
-        labelList();
+    } else if (node instanceof Expr.Subquery s) {
+      walk(s.expr(), insideAbsent);
+      String text = text(s.rangeExpr()) + ":" + (s.stepExpr() == null ? "" : text(s.stepExpr()));
+      if (s.rangeExpr() == null || !s.rangeExpr().dependsOnQuery()) {
+        ranges.add(new Range(text, Duration.ofMillis(s.rangeMs())));
+        boolean knownStep = s.stepExpr() == null || !s.stepExpr().dependsOnQuery();
+        if (knownStep) {
+          subqueries.add(new Subquery(text, Duration.ofMillis(s.rangeMs()),
+              s.stepMs() == 0 ? null : Duration.ofMillis(s.stepMs())));
+        }
       }
-      return;
-    }
-    if (KEYWORDS.contains(lower)) {
-      at = end;
-      return;
-    }
-    if (call) {
-      boolean absent = word.equals("absent") || word.equals("absent_over_time");
+    } else if (node instanceof Expr.Call c) {
+      String name = c.function().name();
+      boolean absent = name.equals("absent") || name.equals("absent_over_time");
       callsAbsent |= absent;
-      parens.push(absent);
-      at++;
-      return;
+      holtWinters |= name.equals("holt_winters");
+      c.args().forEach(a -> walk(a, insideAbsent || absent));
+    } else if (node instanceof Expr.Binary b) {
+      if (b.op().isComparison()) {
+        if (b.returnBool()) {
+          bool++;
+        } else {
+          filter++;
+        }
+      }
+      walk(b.lhs(), insideAbsent);
+      walk(b.rhs(), insideAbsent);
+    } else if (node instanceof Expr.Aggregate a) {
+      if (a.param() != null) {
+        walk(a.param(), insideAbsent);
+      }
+      walk(a.expr(), insideAbsent);
+    } else if (node instanceof Expr.Paren p) {
+      walk(p.expr(), insideAbsent);
+    } else if (node instanceof Expr.Unary u) {
+      walk(u.expr(), insideAbsent);
     }
-    if (AGGREGATIONS.contains(word) && nextWordIsGrouping()) {
-      at = end;
-      return;
-    }
-    at = end;
-    name(word);
   }
 
-  private boolean nextWordIsGrouping() {
-    int start = at;
-    int end = start;
-    while (end < text.length() && isIdentifierPart(text.charAt(end))) {
-      end++;
-    }
-    String next = text.substring(start, end).toLowerCase(Locale.ROOT);
-    return next.equals("by") || next.equals("without");
+  private static String text(DurationExpr d) {
+    return d == null ? "" : d.text();
   }
 
-  private void name(String metric) {
+  private void selector(Expr.VectorSelector v, boolean insideAbsent) {
     readsSeries = true;
-    (insideAbsent() ? absentMetrics : metrics).add(metric);
-  }
-
-  /** The label names of {@code by (...)} and friends: skipped up to the closing parenthesis. */
-  private void labelList() throws Unreadable {
-    int open = at;
-    at++;
-    while (at < text.length() && text.charAt(at) != ')') {
-      char c = text.charAt(at);
-      if (c == '"' || c == '\'' || c == '`') {
-        string();
-      } else {
-        at++;
+    String name = metricName(v);
+    if (name != null) {
+      (insideAbsent ? absentMetrics : metrics).add(name);
+    }
+    for (LabelMatcher m : v.matchers()) {
+      boolean equality = m.type() == LabelMatcher.Type.EQUAL || m.type() == LabelMatcher.Type.NOT_EQUAL;
+      if (equality && (m.name().equals("le") || m.name().equals("quantile")) && WHOLE_NUMBER.matcher(m.value()).matches()) {
+        bucketMatchers.add(m.name() + (m.type() == LabelMatcher.Type.EQUAL ? "=" : "!=") + "\"" + m.value() + "\"");
       }
     }
-    if (at >= text.length()) {
-      throw new Unreadable("the label list at offset " + open + " is never closed");
-    }
-    at++;
-  }
-
-  /** {@code {a="b", __name__="metric"}}: label matchers; only a {@code __name__=} value is a metric name. */
-  private void matchers() throws Unreadable {
-    int open = at;
-    at++;
-    readsSeries = true;
-    String label = null;
-    String op = null;
-    while (at < text.length() && text.charAt(at) != '}') {
-      char c = text.charAt(at);
-      if (c == '"' || c == '\'' || c == '`') {
-        int start = at;
-        string();
-        if ("__name__".equals(label) && "=".equals(op)) {
-          name(text.substring(start + 1, at - 1));
-        }
-        label = null;
-        op = null;
-      } else if (isIdentifierStart(c)) {
-        int start = at;
-        while (at < text.length() && isIdentifierPart(text.charAt(at))) {
-          at++;
-        }
-        label = text.substring(start, at);
-      } else if (c == '=' || c == '!') {
-        int start = at;
-        while (at < text.length() && "=!~".indexOf(text.charAt(at)) >= 0) {
-          at++;
-        }
-        op = text.substring(start, at);
-      } else {
-        at++;
-      }
-    }
-    if (at >= text.length()) {
-      throw new Unreadable("the { at offset " + open + " is never closed");
-    }
-    at++;
-  }
-
-  /** {@code [5m]} or {@code [1h:1m]} (a subquery; its resolution may be empty). */
-  private void range() throws Unreadable {
-    int close = text.indexOf(']', at);
-    if (close < 0) {
-      throw new Unreadable("the [ at offset " + at + " is never closed");
-    }
-    String inside = text.substring(at + 1, close).strip();
-    String window = inside.contains(":") ? inside.substring(0, inside.indexOf(':')).strip() : inside;
-    Duration range = PromDuration.parseOrNull(window);
-    if (range == null) {
-      throw new Unreadable("[" + inside + "] is not a range window such as [5m] or [1h:1m]");
-    }
-    ranges.add(new Range(inside.replace(" ", ""), range));
-    at = close + 1;
-  }
-
-  private void string() throws Unreadable {
-    char quote = text.charAt(at);
-    int open = at;
-    at++;
-    while (at < text.length() && text.charAt(at) != quote) {
-      at += (text.charAt(at) == '\\' && quote != '`') ? 2 : 1;
-    }
-    if (at >= text.length()) {
-      throw new Unreadable("the string at offset " + open + " is never closed");
-    }
-    at++;
-  }
-
-  private void skipSpace() {
-    while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-      at++;
-    }
-  }
-
-  private static boolean isIdentifierStart(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
-  }
-
-  private static boolean isIdentifierPart(char c) {
-    return isIdentifierStart(c) || (c >= '0' && c <= '9');
   }
 }

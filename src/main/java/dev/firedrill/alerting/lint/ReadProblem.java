@@ -10,7 +10,7 @@ import java.util.Objects;
  */
 public record ReadProblem(String file, String pointer, String message, int line, int column) {
 
-  /** Always YAML; later documents ignored; numbers and booleans kept as written (rule files hold text). */
+  /** Always YAML; later documents ignored; numbers and booleans kept as written (prometheus.yml; rule files: RuleDocuments). */
   private static final SourceTree.Options READING =
       new SourceTree.Options(false, false, SourceTree.Scalars.TEXT, false);
 

@@ -1,6 +1,6 @@
 package dev.firedrill.alerting.lint;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.rulefmt.RuleFileReader;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,14 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
-/** A Prometheus rule file: groups of recording and alerting rules, each expression already scanned. */
+/**
+ * The groups of one holder of rule groups: a plain Prometheus rule file, or one PrometheusRule
+ * object or document of a file ({@link dev.firedrill.rulefmt.RuleDocuments}); each expression already scanned.
+ * {@code name} is how findings name it: the file, with the object when there is one.
+ */
 public record RuleFile(String name, List<Group> groups) {
 
   /** A rule group; {@code interval} is null when the group takes the global evaluation interval. */
@@ -33,178 +33,51 @@ public record RuleFile(String name, List<Group> groups) {
     }
   }
 
-  private static final Set<String> FILE_KEYS = Set.of("groups");
-  private static final Set<String> GROUP_KEYS = Set.of("name", "interval", "limit", "rules", "query_offset", "labels");
-  private static final Set<String> RULE_KEYS = Set.of("record", "alert", "expr", "for", "keep_firing_for", "labels",
-      "annotations");
-
   /**
-   * Reads a rule file; what it cannot read goes to {@code problems} (and null is returned when the
-   * file as a whole is unusable). {@code display} is how findings name the file.
+   * Reads a rule file: one RuleFile per holder of groups (one for a plain file, one per
+   * PrometheusRule object or document); what it cannot read goes to {@code problems}, and a holder
+   * with problems is left out. {@code display} is how findings name the file.
    */
-  public static RuleFile read(Path path, String display, List<ReadProblem> problems) {
+  public static List<RuleFile> read(Path path, String display, List<ReadProblem> problems) {
     String content;
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
       problems.add(new ReadProblem(display, "", "cannot read: " + e, 0, 0));
-      return null;
+      return List.of();
     }
     return parse(display, content, problems);
   }
 
-  static RuleFile parse(String display, String content, List<ReadProblem> problems) {
-    int before = problems.size();
-    SourceTree<ReadProblem> tree = ReadProblem.read(display, content, problems);
-    if (tree == null) {
-      return null;
-    }
-    if (tree.root() == null) {
-      return new RuleFile(display, List.of()); // an empty file is a valid rule file
-    }
-    if (!tree.root().isObject()) {
-      problems.add(tree.problem("", "expected a mapping with a groups list"));
-      return null;
-    }
-    unknownKeys(tree, tree.root(), "", FILE_KEYS, problems);
-    JsonNode groupsNode = tree.root().get("groups");
-    List<Group> groups = new ArrayList<>();
-    if (groupsNode == null || groupsNode.isNull()) {
-      return problems.size() == before ? new RuleFile(display, List.of()) : null;
-    }
-    if (!groupsNode.isArray()) {
-      problems.add(tree.problem("/groups", "expected a list of rule groups"));
-      return null;
-    }
-    Set<String> names = new HashSet<>();
-    for (int g = 0; g < groupsNode.size(); g++) {
-      String at = "/groups/" + g;
-      JsonNode node = groupsNode.get(g);
-      if (!node.isObject()) {
-        problems.add(tree.problem(at, "expected a rule group with name and rules"));
-        continue;
-      }
-      unknownKeys(tree, node, at, GROUP_KEYS, problems);
-      String name = text(tree, node, at, "name", problems);
-      if (name == null || name.isBlank()) {
-        problems.add(tree.problem(at + "/name", "expected the group's name"));
-        name = "#" + (g + 1);
-      } else if (!names.add(name)) {
-        problems.add(tree.problem(at + "/name", "group name " + name + " is used twice in this file"));
-      }
-      Duration interval = duration(tree, node, at, "interval", problems);
-      List<Rule> rules = new ArrayList<>();
-      JsonNode rulesNode = node.get("rules");
-      if (rulesNode != null && !rulesNode.isNull() && !rulesNode.isArray()) {
-        problems.add(tree.problem(at + "/rules", "expected a list of rules"));
-      } else if (rulesNode != null && rulesNode.isArray()) {
-        for (int r = 0; r < rulesNode.size(); r++) {
-          Rule rule = rule(tree, rulesNode.get(r), at + "/rules/" + r, problems);
-          if (rule != null) {
-            rules.add(rule);
-          }
+  /** The structure is {@link RuleFileReader}'s, shared with the embedded Prometheus; this adds the scan. */
+  static List<RuleFile> parse(String display, String content, List<ReadProblem> problems) {
+    RuleFileReader.Rules<ReadProblem, Group, Rule> scanned = new RuleFileReader.Rules<>() {
+      @Override
+      public Rule rule(RuleFileReader.Rule rule, SourceTree<ReadProblem> tree, List<ReadProblem> found) {
+        PromQl.Scan scan;
+        try {
+          scan = PromQl.scan(rule.expr());
+        } catch (PromQl.Unreadable e) {
+          found.add(tree.problem(rule.pointer() + "/expr", rule.prefix() + "could not parse expression: "
+              + e.getMessage()));
+          return null;
         }
+        return new Rule(rule.alert() ? "alert" : "record", rule.name(), rule.expr(), scan, rule.forDuration(),
+            rule.labels(), rule.annotations(), rule.line());
       }
-      groups.add(new Group(name, interval, List.copyOf(rules)));
-    }
-    return problems.size() == before ? new RuleFile(display, List.copyOf(groups)) : null;
-  }
 
-  private static Rule rule(SourceTree<ReadProblem> tree, JsonNode node, String at, List<ReadProblem> problems) {
-    if (!node.isObject()) {
-      problems.add(tree.problem(at, "expected a rule with alert or record, and expr"));
-      return null;
-    }
-    unknownKeys(tree, node, at, RULE_KEYS, problems);
-    String alert = text(tree, node, at, "alert", problems);
-    String record = text(tree, node, at, "record", problems);
-    String expr = text(tree, node, at, "expr", problems);
-    Duration forDuration = duration(tree, node, at, "for", problems);
-    Map<String, String> labels = map(tree, node, at, "labels", problems);
-    Map<String, String> annotations = map(tree, node, at, "annotations", problems);
-    boolean ok = true;
-    if ((alert == null) == (record == null)) {
-      problems.add(tree.problem(at, alert == null ? "expected alert (an alerting rule) or record (a recording rule)"
-          : "expected alert or record, not both"));
-      ok = false;
-    }
-    if (record != null && (forDuration != null || !annotations.isEmpty())) {
-      problems.add(tree.problem(at + (forDuration != null ? "/for" : "/annotations"),
-          "a recording rule takes no for and no annotations"));
-      ok = false;
-    }
-    if (expr == null || expr.isBlank()) {
-      problems.add(tree.problem(at + "/expr", "expected expr, the rule's PromQL expression"));
-      return null;
-    }
-    PromQl.Scan scan;
-    try {
-      scan = PromQl.scan(expr);
-    } catch (PromQl.Unreadable e) {
-      problems.add(tree.problem(at + "/expr", "cannot follow this PromQL: " + e.getMessage()));
-      return null;
-    }
-    if (!ok) {
-      return null;
-    }
-    String kind = alert != null ? "alert" : "record";
-    return new Rule(kind, alert != null ? alert : record, expr, scan, forDuration, labels, annotations, tree.line(at));
-  }
-
-  private static String text(SourceTree<ReadProblem> tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
-    JsonNode value = node.get(key);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    if (!value.isTextual()) {
-      problems.add(tree.problem(at + "/" + key, "expected text"));
-      return null;
-    }
-    return value.asText();
-  }
-
-  private static Duration duration(SourceTree<ReadProblem> tree, JsonNode node, String at, String key, List<ReadProblem> problems) {
-    String text = text(tree, node, at, key, problems);
-    if (text == null) {
-      return null;
-    }
-    Duration duration = PromDuration.parseOrNull(text);
-    if (duration == null) {
-      problems.add(tree.problem(at + "/" + key, "expected a duration such as 30s, 5m or 1h"));
-    }
-    return duration;
-  }
-
-  private static Map<String, String> map(SourceTree<ReadProblem> tree, JsonNode node, String at, String key,
-      List<ReadProblem> problems) {
-    JsonNode value = node.get(key);
-    if (value == null || value.isNull()) {
-      return Map.of();
-    }
-    if (!value.isObject()) {
-      problems.add(tree.problem(at + "/" + key, "expected a mapping of names to text"));
-      return Map.of();
-    }
-    Map<String, String> out = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
-      if (!entry.getValue().isTextual()) {
-        problems.add(tree.problem(at + "/" + key + "/" + entry.getKey(), "expected text"));
-      } else {
-        out.put(entry.getKey(), entry.getValue().asText());
+      @Override
+      public Group group(RuleFileReader.Group group, List<Rule> rules) {
+        return new Group(group.name(), group.interval(), List.copyOf(rules));
+      }
+    };
+    List<RuleFile> files = new ArrayList<>();
+    for (RuleFileReader.Holder<Group> holder : RuleFileReader.read(display, content, ReadProblem::new, problems,
+        RuleFileReader.ALL_GROUP_KEYS, scanned)) {
+      if (holder.clean()) {
+        files.add(new RuleFile(holder.part().name(display), List.copyOf(holder.groups())));
       }
     }
-    return out;
-  }
-
-  private static void unknownKeys(SourceTree<ReadProblem> tree, JsonNode node, String at, Set<String> known,
-      List<ReadProblem> problems) {
-    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!known.contains(name)) {
-        problems.add(tree.problem(at + "/" + name, "unknown key " + name + "; expected one of "
-            + String.join(", ", known.stream().sorted().toList())));
-      }
-    }
+    return List.copyOf(files);
   }
 }

@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.lint;
 
+import dev.firedrill.rulefmt.PromDuration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -35,8 +37,18 @@ import java.util.stream.Stream;
  *       scrape intervals: rate() needs two samples, and four intervals keep it answering through a
  *       missed scrape;
  *   <li>a {@code for} shorter than the evaluation interval (the group's {@code interval}, else the global
- *       one): the alert is pending for at least one evaluation anyway.
+ *       one): the alert is pending for at least one evaluation anyway;
+ *   <li>a call of {@code holt_winters}, which Prometheus 3.0 renamed {@code double_exponential_smoothing}
+ *       and put behind {@code --enable-feature=promql-experimental-functions}: Prometheus 3 refuses the rule;
+ *   <li>an {@code le} or {@code quantile} matcher on a whole number ({@code le="1"}): Prometheus 3
+ *       normalises those labels of classic histograms and summaries to floats ({@code le="1.0"}), so the
+ *       matcher matches nothing there;
+ *   <li>a one-point subquery: its range not longer than its resolution, or, without a resolution, than
+ *       the global evaluation interval it then takes; every evaluation sees a single point.
  * </ol>
+ *
+ * <p>Expressions are read by the project's PromQL parser in its Prometheus 3 syntax (which takes v2.x's
+ * too): duration expressions, bare-number ranges, quoted UTF-8 names and the 3.x modifiers are understood.
  */
 public final class RulesLint {
 
@@ -58,6 +70,7 @@ public final class RulesLint {
   public record Report(List<Finding> findings, List<ReadProblem> problems, int files, int rules) {}
 
   static final int WINDOW_SCRAPES = 4;
+  private static final Pattern LEGACY_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
   private RulesLint() {}
 
@@ -85,18 +98,12 @@ public final class RulesLint {
     Set<Path> seen = new HashSet<>();
     for (Path path : paths) {
       seen.add(real(path));
-      RuleFile file = RuleFile.read(path, dir.resolve(path.getFileName()).toString(), problems);
-      if (file != null) {
-        files.add(file);
-      }
+      files.addAll(RuleFile.read(path, dir.resolve(path.getFileName()).toString(), problems));
     }
     List<RuleFile> context = new ArrayList<>();
     for (Path path : contextFiles) {
       if (seen.add(real(path))) {
-        RuleFile file = RuleFile.read(path, path.toString(), problems);
-        if (file != null) {
-          context.add(file);
-        }
+        context.addAll(RuleFile.read(path, path.toString(), problems));
       }
     }
     int rules = files.stream().flatMap(f -> f.groups().stream()).mapToInt(g -> g.rules().size()).sum();
@@ -182,7 +189,7 @@ public final class RulesLint {
         String names = missing.stream()
             .map(n -> inputs.get(n) == null ? n : n + " (read through " + inputs.get(n) + ")")
             .collect(Collectors.joining(", "));
-        String fixes = missing.stream().map(n -> "absent(" + n + ")").collect(Collectors.joining(", "));
+        String fixes = missing.stream().map(n -> "absent(" + selector(n) + ")").collect(Collectors.joining(", "));
         messages.add(missing.size() == 1
             ? "input series " + names + " has no absent() companion alert, so this alert goes silent when the series "
                 + "stops; add an alert on " + fixes + " with a for"
@@ -200,6 +207,32 @@ public final class RulesLint {
             + PromDuration.format(minimum) + "] or longer");
       }
     }
+    if (scan.callsHoltWinters()) {
+      messages.add("holt_winters is gone from Prometheus 3: 3.0 renamed it double_exponential_smoothing and put it "
+          + "behind --enable-feature=promql-experimental-functions, so Prometheus 3 refuses this rule; on 3.x rename "
+          + "it and enable that flag");
+    }
+    for (String matcher : new LinkedHashSet<>(scan.wholeNumberBucketMatchers())) {
+      boolean equal = !matcher.contains("!=");
+      String label = matcher.substring(0, matcher.indexOf(equal ? '=' : '!'));
+      String value = matcher.substring(matcher.indexOf('"') + 1, matcher.length() - 1);
+      messages.add(matcher + (equal ? " matches nothing" : " excludes nothing") + " on Prometheus 3, which normalises "
+          + "the le label of classic histograms and the quantile label of summaries to floats (" + label + "=\""
+          + value + ".0\"); write " + label + (equal ? "=~" : "!~") + "\"" + value + "(\\\\.0)?\" to match on 2.x and 3.x "
+          + "alike");
+    }
+    for (PromQl.Subquery subquery : scan.subqueries()) {
+      if (subquery.resolution() != null && subquery.range().compareTo(subquery.resolution()) <= 0) {
+        messages.add("subquery [" + subquery.text() + "] has a range not longer than its resolution, so it holds one "
+            + "point per evaluation and the function over it sees a single sample; make the range several times "
+            + "the resolution");
+      } else if (subquery.resolution() == null && subquery.range().compareTo(settings.evaluationInterval()) <= 0) {
+        messages.add("subquery [" + subquery.text() + "] has no resolution, so it takes the global evaluation interval "
+            + PromDuration.format(settings.evaluationInterval()) + " (from " + settings.evaluationSource() + "), and "
+            + "its range is not longer than that: it holds one point per evaluation; give it a resolution shorter "
+            + "than its range");
+      }
+    }
     if (rule.isAlert() && rule.forDuration() != null && !rule.forDuration().isZero()) {
       Duration interval = group.interval() != null ? group.interval() : settings.evaluationInterval();
       String source = group.interval() != null ? "the group's interval" : "from " + settings.evaluationSource();
@@ -210,6 +243,11 @@ public final class RulesLint {
       }
     }
     return messages;
+  }
+
+  /** A selector of the metric: its bare name, or Prometheus 3's quoted form for a UTF-8 name. */
+  static String selector(String name) {
+    return LEGACY_NAME.matcher(name).matches() ? name : "{\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
   }
 
   /**

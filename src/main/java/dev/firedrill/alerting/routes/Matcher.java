@@ -1,28 +1,23 @@
 package dev.firedrill.alerting.routes;
 
 import dev.firedrill.regex.GoRegex;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One label matcher, as Alertmanager's classic matcher syntax writes it: {@code name="value"},
- * {@code name!="value"}, {@code name=~"regex"}, {@code name!~"regex"}. A missing label is the empty
- * string; a regular expression must match the whole value (it is anchored as {@code ^(?:re)$}).
+ * One label matcher: {@code name="value"}, {@code name!="value"}, {@code name=~"regex"},
+ * {@code name!~"regex"}, the name any text since Alertmanager 0.27 ({@link MatcherSyntax} reads them). A
+ * missing label is the empty string; a regular expression must match the whole value (it is anchored as
+ * {@code ^(?:re)$}).
  */
 public record Matcher(String name, MatchType type, String value, Pattern pattern) {
 
-  /** Alertmanager's order: name, then value, then operator. */
-  public static final Comparator<Matcher> ORDER = Comparator.comparing(Matcher::name)
-      .thenComparing(Matcher::value)
+  /** Alertmanager's order: name, then value (as Go compares strings: by code point), then operator. */
+  public static final Comparator<Matcher> ORDER = Comparator.comparing(Matcher::name, Matcher::compareCodePoints)
+      .thenComparing(Matcher::value, Matcher::compareCodePoints)
       .thenComparing(Matcher::type);
-
-  /** Go's {@code \s} is ASCII {@code [\t\n\f\r ]}, without the vertical tab Java's has. */
-  private static final String SPACE = "[\\t\\n\\f\\r ]";
-  private static final Pattern SYNTAX = Pattern.compile(
-      SPACE + "*([a-zA-Z_:][a-zA-Z0-9_:]*)" + SPACE + "*(=~|=|!=|!~)" + SPACE + "*((?s).*?)" + SPACE + "*");
 
   public Matcher {
     Objects.requireNonNull(name, "name");
@@ -50,105 +45,42 @@ public record Matcher(String name, MatchType type, String value, Pattern pattern
     };
   }
 
-  /**
-   * Parses one matcher, as Alertmanager's {@code labels.ParseMatcher}: whitespace around each part is
-   * dropped; the value may be double-quoted; inside it {@code \"}, {@code \\} and {@code \n} are escapes
-   * and any other backslash is literal.
-   */
+  /** One matcher in the classic grammar ({@link MatcherSyntax#CLASSIC}), as Alertmanager 0.26 and earlier read it. */
   public static Matcher parse(String text) {
-    java.util.regex.Matcher parts = SYNTAX.matcher(text);
-    if (!parts.matches()) {
-      throw new IllegalArgumentException("bad matcher format: " + text);
-    }
-    String raw = parts.group(3);
-    boolean expectTrailingQuote = false;
-    if (raw.startsWith("\"")) {
-      raw = raw.substring(1);
-      expectTrailingQuote = true;
-    }
-    StringBuilder value = new StringBuilder();
-    boolean escaped = false;
-    for (int i = 0; i < raw.length(); i++) {
-      char c = raw.charAt(i);
-      if (escaped) {
-        escaped = false;
-        switch (c) {
-          case 'n' -> value.append('\n');
-          case '"', '\\' -> value.append(c);
-          default -> value.append('\\').append(c);
-        }
-        continue;
-      }
-      if (c == '\\') {
-        if (i < raw.length() - 1) {
-          escaped = true;
-        } else {
-          value.append('\\');
-        }
-      } else if (c == '"') {
-        if (!expectTrailingQuote || i < raw.length() - 1) {
-          throw new IllegalArgumentException("matcher value contains unescaped double quote: " + parts.group(3));
-        }
-        expectTrailingQuote = false;
-      } else {
-        value.append(c);
-      }
-    }
-    if (expectTrailingQuote) {
-      throw new IllegalArgumentException("matcher value contains unescaped double quote: " + parts.group(3));
-    }
-    return of(parts.group(1), MatchType.of(parts.group(2)), value.toString());
+    return ClassicMatchers.parse(text);
+  }
+
+  /** A comma-separated list in the classic grammar, as one route {@code matchers} entry of Alertmanager 0.26. */
+  public static List<Matcher> parseList(String text) {
+    return ClassicMatchers.parseList(text);
   }
 
   /**
-   * Parses a comma-separated list, as Alertmanager's {@code labels.ParseMatchers} (one entry of a
-   * route's {@code matchers}): an optional leading {@code {} and trailing {@code }}, commas inside
-   * double quotes kept, a trailing comma allowed.
+   * As Alertmanager prints it: {@code name="value"} with {@code \\}, {@code \n} and {@code \"} escaped; a
+   * name with a space or a reserved character (0.27 and later) quoted, with its value, as Go quotes strings.
    */
-  public static List<Matcher> parseList(String text) {
-    String s = text.startsWith("{") ? text.substring(1) : text;
-    s = s.endsWith("}") ? s.substring(0, s.length() - 1) : s;
-    List<String> tokens = new ArrayList<>();
-    StringBuilder token = new StringBuilder();
-    boolean insideQuotes = false;
-    boolean escaped = false;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case ',' -> {
-          if (!insideQuotes) {
-            tokens.add(token.toString());
-            token.setLength(0);
-            continue;
-          }
-        }
-        case '"' -> {
-          if (!escaped) {
-            insideQuotes = !insideQuotes;
-          } else {
-            escaped = false;
-          }
-        }
-        case '\\' -> escaped = !escaped;
-        default -> escaped = false;
-      }
-      token.append(c);
-    }
-    String last = token.toString().strip();
-    if (!last.isEmpty()) {
-      tokens.add(last);
-    }
-    List<Matcher> matchers = new ArrayList<>();
-    for (String each : tokens) {
-      matchers.add(parse(each));
-    }
-    return matchers;
-  }
-
-  /** As Alertmanager prints it: {@code name="value"} with {@code \\}, {@code \n} and {@code \"} escaped. */
   @Override
   public String toString() {
+    if (name.codePoints().anyMatch(Utf8Lexer::reserved)) {
+      return GoText.quote(name) + type.operator() + GoText.quote(value);
+    }
     return name + type.operator() + "\"" + value.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"") + "\"";
+  }
+
+  /** Go's byte order of UTF-8 strings, which is code point order (Java's compareTo is UTF-16's). */
+  static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
   }
 
   @Override

@@ -16,10 +16,12 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Reads the {@code route} section of an alertmanager.yml as Alertmanager 0.25 does (its checks included:
+ * Reads the {@code route} section of an alertmanager.yml as Alertmanager does (its checks included:
  * a root route with a receiver and no matchers, no {@code continue} or time intervals on it, defined
- * receivers and time intervals, valid label names, no zero intervals); every other section is only
- * read for the names of receivers and time intervals.
+ * receivers and time intervals, valid label names, no zero intervals), in the {@link RouteDialect} of the
+ * version asked for; every other section is only read for the names of receivers and time intervals.
+ * What Alertmanager would log about a matcher (the classic parser read it, or the two parsers disagree)
+ * is kept as a warning.
  */
 final class RouteConfigLoader {
 
@@ -34,21 +36,27 @@ final class RouteConfigLoader {
   private static final long[] UNIT_MILLIS = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000, 1};
 
   private final SourceTree<Problem> document;
+  private final RouteDialect dialect;
   private final List<Problem> problems = new ArrayList<>();
+  private final List<Problem> warnings = new ArrayList<>();
   /** Null when the file has no receivers list to check against. */
   private Set<String> receivers;
   private final Set<String> timeIntervals = new LinkedHashSet<>();
 
-  private RouteConfigLoader(SourceTree<Problem> document) {
+  private RouteConfigLoader(SourceTree<Problem> document, RouteDialect dialect) {
     this.document = document;
+    this.dialect = dialect;
   }
 
-  static Route load(String file, String content) throws RouteConfigException {
+  /** The root route and the warnings, in file order. */
+  record Loaded(Route root, List<Problem> warnings) {}
+
+  static Loaded load(String file, String content, RouteDialect dialect) throws RouteConfigException {
     SourceTree<Problem> document = SourceTree.read(file, content, READING, Problem::new);
     if (document.malformed() != null) {
       throw new RouteConfigException(List.of(document.malformed()));
     }
-    RouteConfigLoader loader = new RouteConfigLoader(document);
+    RouteConfigLoader loader = new RouteConfigLoader(document, dialect);
     loader.problems.addAll(document.problems());
     Route root = loader.root();
     if (!loader.problems.isEmpty()) {
@@ -56,7 +64,9 @@ final class RouteConfigLoader {
       sorted.sort(Comparator.comparingInt(Problem::line).thenComparingInt(Problem::column));
       throw new RouteConfigException(sorted);
     }
-    return root;
+    List<Problem> warnings = new ArrayList<>(loader.warnings);
+    warnings.sort(Comparator.comparingInt(Problem::line).thenComparingInt(Problem::column));
+    return new Loaded(root, warnings);
   }
 
   private Route root() {
@@ -92,7 +102,10 @@ final class RouteConfigLoader {
     boolean root = parent == null;
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String key = names.next();
-      if (!KEYS.contains(key)) {
+      if (key.equals("labels")) {
+        problem(at + "/" + key, "unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
+            + " them as firedrill does; " + NearestName.suggest(key, KEYS, "valid keys here: "));
+      } else if (!KEYS.contains(key)) {
         problem(at + "/" + key, "unknown key; " + NearestName.suggest(key, KEYS, "valid keys here: "));
       }
     }
@@ -116,9 +129,9 @@ final class RouteConfigLoader {
         String label = groupByText.get(i);
         if (label.equals("...")) {
           all = true;
-        } else if (!LABEL_NAME.matcher(label).matches()) {
+        } else if (!dialect.matchers().validLabelName(label)) {
           problem(at + "/group_by/" + i, "invalid label name \"" + label + "\" in group_by (expected "
-              + "[a-zA-Z_][a-zA-Z0-9_]*, or '...' alone for every label)");
+              + dialect.matchers().labelNameRule() + ", or '...' alone for every label)");
         } else if (labels.contains(label)) {
           problem(at + "/group_by/" + i, "duplicated label \"" + label + "\" in group_by");
         } else {
@@ -128,8 +141,8 @@ final class RouteConfigLoader {
       if (all && !labels.isEmpty()) {
         problem(at + "/group_by", "cannot have wildcard group_by ('...') and other labels at the same time");
       }
-      // As Alertmanager: a list without label names (empty, or only '...') keeps the inherited labels.
-      if (!labels.isEmpty()) {
+      // As Alertmanager: ['...'] keeps the inherited labels (and groups by all); [] keeps them too before 0.31.
+      if (!labels.isEmpty() || groupByText.isEmpty() && dialect.emptyGroupByOverrides()) {
         groupBy = new ArrayList<>(new TreeSet<>(labels));
         groupByAll = false;
       } else if (all) {
@@ -187,10 +200,15 @@ final class RouteConfigLoader {
     if (matcherLines != null) {
       for (int i = 0; i < matcherLines.size(); i++) {
         try {
-          matchers.addAll(Matcher.parseList(matcherLines.get(i)));
+          MatcherSyntax.Parsed parsed = dialect.matchers().parseList(matcherLines.get(i));
+          matchers.addAll(parsed.matchers());
+          String where = at + "/matchers/" + i;
+          parsed.warning().ifPresent(warning -> warnings.add(document.problem(where, warning)));
         } catch (IllegalArgumentException e) {
           problem(at + "/matchers/" + i, e.getMessage() + " (expected matchers such as team=\"payments\", "
-              + "severity=~\"critical|page\" or env!=\"dev\")");
+              + "severity=~\"critical|page\" or env!=\"dev\""
+              + (dialect.matchers() == MatcherSyntax.CLASSIC ? "" : ", or \"service.name\"=\"checkout\"")
+              + "; read as Alertmanager's " + dialect.matchers().word() + " matcher grammar)");
         }
       }
     }

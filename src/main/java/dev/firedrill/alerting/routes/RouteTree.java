@@ -20,14 +20,24 @@ public final class RouteTree {
 
   private final String file;
   private final Route root;
+  private final List<Problem> warnings;
 
-  private RouteTree(String file, Route root) {
+  private RouteTree(String file, Route root, List<Problem> warnings) {
     this.file = file;
     this.root = root;
+    this.warnings = List.copyOf(warnings);
   }
 
-  /** Reads the route tree of an alertmanager.yml; every problem names the file, the field and its line. */
+  /**
+   * Reads the route tree of an alertmanager.yml as today's Alertmanager does by default
+   * ({@link RouteDialect#CURRENT}); every problem names the file, the field and its line.
+   */
   public static RouteTree load(Path path) throws RouteConfigException {
+    return load(path, RouteDialect.CURRENT);
+  }
+
+  /** Reads the route tree of an alertmanager.yml as the Alertmanager of {@code dialect} does. */
+  public static RouteTree load(Path path, RouteDialect dialect) throws RouteConfigException {
     String content;
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
@@ -35,12 +45,25 @@ public final class RouteTree {
       throw new RouteConfigException(List.of(new Problem(path.toString(), "", "cannot read: "
           + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.toString()), 0, 0)));
     }
-    return parse(path.toString(), content);
+    return parse(path.toString(), content, dialect);
   }
 
-  /** Reads the route tree from text; {@code file} names it in problems. */
+  /** Reads the route tree from text as today's Alertmanager does by default; {@code file} names it in problems. */
   public static RouteTree parse(String file, String content) throws RouteConfigException {
-    return new RouteTree(file, RouteConfigLoader.load(file, content));
+    return parse(file, content, RouteDialect.CURRENT);
+  }
+
+  public static RouteTree parse(String file, String content, RouteDialect dialect) throws RouteConfigException {
+    RouteConfigLoader.Loaded loaded = RouteConfigLoader.load(file, content, Objects.requireNonNull(dialect, "dialect"));
+    return new RouteTree(file, loaded.root(), loaded.warnings());
+  }
+
+  /**
+   * What Alertmanager would log while reading the tree, each naming where: a matcher only the classic
+   * parser reads, or one the two parsers read differently (the classic reading is kept).
+   */
+  public List<Problem> warnings() {
+    return warnings;
   }
 
   public String file() {

@@ -1,7 +1,7 @@
 package dev.firedrill.embedded.api;
 
 import dev.firedrill.promql.model.GoQuote;
-import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.time.Rfc3339;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

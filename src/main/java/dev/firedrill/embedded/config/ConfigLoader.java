@@ -1,7 +1,7 @@
 package dev.firedrill.embedded.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;

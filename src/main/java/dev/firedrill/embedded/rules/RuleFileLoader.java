@@ -1,25 +1,19 @@
 package dev.firedrill.embedded.rules;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.alerting.lint.PromDuration;
 import dev.firedrill.embedded.rules.template.AlertTemplates;
 import dev.firedrill.embedded.rules.template.TemplateException;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
+import dev.firedrill.rulefmt.RuleFileReader;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -28,16 +22,13 @@ import java.util.regex.Pattern;
  * collected, each naming file, JSON pointer, line and column, with Prometheus's wording where
  * Prometheus has one ({@code group "g", rule 2, "name": could not parse expression: ...}). Keys
  * outside the supported subset ({@code query_offset}, group {@code labels}) are refused by name
- * rather than ignored.
+ * rather than ignored. Files may hold Prometheus Operator {@code PrometheusRule} objects, a
+ * {@code kind: List} of them and several YAML documents, as the Operator hands their groups to
+ * Prometheus; groups keep the file as their file. The structure is read by {@link RuleFileReader},
+ * shared with the linter; this class adds the engine's checks (v2.42 PromQL, legacy names, templates).
  */
 public final class RuleFileLoader {
 
-  /** Always YAML; later documents ignored as Prometheus ignores them; numbers kept as written. */
-  private static final SourceTree.Options READING = new SourceTree.Options(false, false, SourceTree.Scalars.TEXT, false);
-  private static final List<String> FILE_KEYS = List.of("groups");
-  private static final List<String> GROUP_KEYS = List.of("name", "interval", "limit", "rules");
-  private static final List<String> RULE_KEYS = List.of("record", "alert", "expr", "for", "keep_firing_for", "labels",
-      "annotations");
   private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
@@ -83,127 +74,69 @@ public final class RuleFileLoader {
   }
 
   private List<RuleGroupSpec> read(String file, String content, List<RuleFileProblem> problems) {
-    SourceTree<RuleFileProblem> tree = SourceTree.read(file, content, READING, RuleFileProblem::new);
-    problems.addAll(tree.problems());
-    JsonNode root = tree.root();
-    if (root == null) {
-      return List.of(); // malformed (reported above) or empty, which Prometheus accepts
-    }
-    if (!root.isObject()) {
-      problems.add(tree.problem("", "expected a mapping with a groups list"));
-      return List.of();
-    }
-    unknownKeys(tree, root, "", FILE_KEYS, problems);
-    JsonNode groupsNode = root.get("groups");
-    if (groupsNode == null || groupsNode.isNull()) {
-      return List.of();
-    }
-    if (!groupsNode.isArray()) {
-      problems.add(tree.problem("/groups", "expected a list of rule groups"));
-      return List.of();
-    }
+    RuleFileReader.Rules<RuleFileProblem, RuleGroupSpec, RuleSpec> specs = new RuleFileReader.Rules<>() {
+      @Override
+      public RuleSpec rule(RuleFileReader.Rule rule, SourceTree<RuleFileProblem> tree, List<RuleFileProblem> found) {
+        return spec(rule, tree, found);
+      }
+
+      @Override
+      public RuleGroupSpec group(RuleFileReader.Group group, List<RuleSpec> rules) {
+        return new RuleGroupSpec(file, group.name(), group.interval() == null ? 0 : group.interval().toMillis(),
+            group.limit(), rules);
+      }
+    };
     List<RuleGroupSpec> groups = new ArrayList<>();
-    Set<String> names = new HashSet<>();
-    for (int g = 0; g < groupsNode.size(); g++) {
-      String at = "/groups/" + g;
-      JsonNode node = groupsNode.get(g);
-      if (!node.isObject()) {
-        problems.add(tree.problem(at, "expected a rule group with name and rules"));
-        continue;
-      }
-      unknownKeys(tree, node, at, GROUP_KEYS, problems);
-      String name = text(tree, node, at, "name", problems);
-      if (name == null || name.isEmpty()) {
-        problems.add(tree.problem(at, "Groupname must not be empty"));
-        name = "";
-      } else if (!names.add(name)) {
-        problems.add(tree.problem(at + "/name", "groupname: \"" + name + "\" is repeated in the same file"));
-      }
-      Duration interval = duration(tree, node, at, "interval", problems);
-      int limit = limit(tree, node, at, problems);
-      JsonNode rulesNode = node.get("rules");
-      List<RuleSpec> rules = new ArrayList<>();
-      if (rulesNode != null && !rulesNode.isNull() && !rulesNode.isArray()) {
-        problems.add(tree.problem(at + "/rules", "expected a list of rules"));
-      } else if (rulesNode != null && rulesNode.isArray()) {
-        for (int r = 0; r < rulesNode.size(); r++) {
-          RuleSpec rule = rule(tree, rulesNode.get(r), at + "/rules/" + r, name, r + 1, problems);
-          if (rule != null) {
-            rules.add(rule);
-          }
-        }
-      }
-      groups.add(new RuleGroupSpec(file, name, interval == null ? 0 : interval.toMillis(), limit, rules));
+    for (RuleFileReader.Holder<RuleGroupSpec> holder : RuleFileReader.read(file, content, RuleFileProblem::new,
+        problems, RuleFileReader.ENGINE_GROUP_KEYS, specs)) {
+      groups.addAll(holder.groups());
     }
     return groups;
   }
 
-  private RuleSpec rule(SourceTree<RuleFileProblem> tree, JsonNode node, String at, String group, int index,
-      List<RuleFileProblem> problems) {
-    if (!node.isObject()) {
-      problems.add(tree.problem(at, "expected a rule with alert or record, and expr"));
-      return null;
-    }
+  /** What the engine adds to the shared structure: the v2.42 parse, legacy names, templates. */
+  private RuleSpec spec(RuleFileReader.Rule rule, SourceTree<RuleFileProblem> tree, List<RuleFileProblem> problems) {
+    String at = rule.pointer();
+    String prefix = rule.prefix();
     int before = problems.size();
-    unknownKeys(tree, node, at, RULE_KEYS, problems);
-    String alert = text(tree, node, at, "alert", problems);
-    String record = text(tree, node, at, "record", problems);
-    String exprText = text(tree, node, at, "expr", problems);
-    Duration forDuration = duration(tree, node, at, "for", problems);
-    Duration keepFiringFor = duration(tree, node, at, "keep_firing_for", problems);
-    Map<String, String> labels = map(tree, node, at, "labels", problems);
-    Map<String, String> annotations = map(tree, node, at, "annotations", problems);
-    boolean isAlert = alert != null && !alert.isEmpty();
-    boolean isRecord = record != null && !record.isEmpty();
-    String name = isAlert ? alert : isRecord ? record : "";
-    String prefix = "group \"" + group + "\", rule " + index + ", \"" + name + "\": ";
-    if (isAlert && isRecord) {
-      problems.add(tree.problem(at + "/record", prefix + "only one of 'record' and 'alert' must be set"));
-    } else if (!isAlert && !isRecord) {
-      problems.add(tree.problem(at, prefix + "one of 'record' or 'alert' must be set"));
-    }
     Expr expr = null;
-    if (exprText == null || exprText.isBlank()) {
-      problems.add(tree.problem(at + "/expr", prefix + "field 'expr' must be set in rule"));
-    } else {
-      try {
-        expr = parser.apply(exprText);
-      } catch (PromqlException e) {
-        problems.add(tree.problem(at + "/expr", prefix + "could not parse expression: " + e.getMessage()));
-      }
+    try {
+      expr = parser.apply(rule.expr());
+    } catch (PromqlException e) {
+      problems.add(tree.problem(at + "/expr", prefix + "could not parse expression: " + e.getMessage()
+          + prometheus3Only(rule.expr())));
     }
-    if (isRecord && !isAlert) {
-      if (!annotations.isEmpty()) {
-        problems.add(tree.problem(at + "/annotations", prefix + "invalid field 'annotations' in recording rule"));
-      }
-      if (forDuration != null && !forDuration.isZero()) {
-        problems.add(tree.problem(at + "/for", prefix + "invalid field 'for' in recording rule"));
-      }
-      if (keepFiringFor != null && !keepFiringFor.isZero()) {
-        problems.add(tree.problem(at + "/keep_firing_for", prefix + "invalid field 'keep_firing_for' in recording rule"));
-      }
-      if (!METRIC_NAME.matcher(record).matches()) {
-        problems.add(tree.problem(at + "/record", prefix + "invalid recording rule name: " + record));
-      }
+    if (!rule.alert() && !METRIC_NAME.matcher(rule.name()).matches()) {
+      problems.add(tree.problem(at + "/record", prefix + "invalid recording rule name: " + rule.name()));
     }
-    labels.keySet().stream().filter(k -> !LABEL_NAME.matcher(k).matches() || k.equals("__name__"))
+    rule.labels().keySet().stream().filter(k -> !LABEL_NAME.matcher(k).matches() || k.equals("__name__"))
         .forEach(k -> problems.add(tree.problem(at + "/labels/" + SourceTree.escape(k), prefix + "invalid label name: " + k)));
-    annotations.keySet().stream().filter(k -> !LABEL_NAME.matcher(k).matches())
+    rule.annotations().keySet().stream().filter(k -> !LABEL_NAME.matcher(k).matches())
         .forEach(k -> problems.add(tree.problem(at + "/annotations/" + SourceTree.escape(k),
             prefix + "invalid annotation name: " + k)));
-    if (isAlert) {
-      templates(tree, at, "labels", "label", alert, labels, prefix, problems);
-      templates(tree, at, "annotations", "annotation", alert, annotations, prefix, problems);
+    if (rule.alert()) {
+      templates(tree, at, "labels", "label", rule.name(), rule.labels(), prefix, problems);
+      templates(tree, at, "annotations", "annotation", rule.name(), rule.annotations(), prefix, problems);
     }
     if (problems.size() > before || expr == null) {
       return null;
     }
-    String query = exprText.strip();
-    if (isRecord) {
-      return new RuleSpec.Recording(record, query, expr, labels);
+    String query = rule.expr().strip();
+    if (!rule.alert()) {
+      return new RuleSpec.Recording(rule.name(), query, expr, rule.labels());
     }
-    return new RuleSpec.Alerting(alert, query, expr, forDuration == null ? 0 : forDuration.toMillis(),
-        keepFiringFor == null ? 0 : keepFiringFor.toMillis(), labels, annotations);
+    return new RuleSpec.Alerting(rule.name(), query, expr, rule.forDuration() == null ? 0 : rule.forDuration().toMillis(),
+        rule.keepFiringFor() == null ? 0 : rule.keepFiringFor().toMillis(), rule.labels(), rule.annotations());
+  }
+
+  /** Why Prometheus 3 PromQL fails here: the embedded engine reads and evaluates v2.42's. */
+  private static String prometheus3Only(String exprText) {
+    try {
+      PromqlParser.parse(exprText, PromqlParser.Syntax.PROMETHEUS_3);
+    } catch (PromqlException e) {
+      return "";
+    }
+    return " (this is Prometheus 3 PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet)";
   }
 
   private static void templates(SourceTree<RuleFileProblem> tree, String at, String key, String what, String alert,
@@ -216,81 +149,5 @@ public final class RuleFileLoader {
             prefix + what + " \"" + name + "\": " + e.getMessage()));
       }
     });
-  }
-
-  private static String text(SourceTree<RuleFileProblem> tree, JsonNode node, String at, String key,
-      List<RuleFileProblem> problems) {
-    JsonNode value = node.get(key);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    if (!value.isTextual()) {
-      problems.add(tree.problem(at + "/" + key, "expected text for " + key));
-      return null;
-    }
-    return value.asText();
-  }
-
-  private static Duration duration(SourceTree<RuleFileProblem> tree, JsonNode node, String at, String key,
-      List<RuleFileProblem> problems) {
-    String text = text(tree, node, at, key, problems);
-    if (text == null) {
-      return null;
-    }
-    Duration duration = PromDuration.parseOrNull(text);
-    if (duration == null) {
-      problems.add(tree.problem(at + "/" + key, "not a valid duration string: \"" + text + "\""));
-    }
-    return duration;
-  }
-
-  private static int limit(SourceTree<RuleFileProblem> tree, JsonNode node, String at, List<RuleFileProblem> problems) {
-    String text = text(tree, node, at, "limit", problems);
-    if (text == null) {
-      return 0;
-    }
-    try {
-      int limit = Integer.parseInt(text.strip());
-      if (limit >= 0) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // reported below, with the text
-    }
-    problems.add(tree.problem(at + "/limit", "expected a whole number of at least 0 for limit, got \"" + text + "\""));
-    return 0;
-  }
-
-  private static Map<String, String> map(SourceTree<RuleFileProblem> tree, JsonNode node, String at, String key,
-      List<RuleFileProblem> problems) {
-    JsonNode value = node.get(key);
-    if (value == null || value.isNull()) {
-      return Map.of();
-    }
-    if (!value.isObject()) {
-      problems.add(tree.problem(at + "/" + key, "expected a mapping of names to text for " + key));
-      return Map.of();
-    }
-    Map<String, String> out = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
-      if (!entry.getValue().isTextual()) {
-        problems.add(tree.problem(at + "/" + key + "/" + SourceTree.escape(entry.getKey()), "expected text"));
-      } else {
-        out.put(entry.getKey(), entry.getValue().asText());
-      }
-    }
-    return out;
-  }
-
-  private static void unknownKeys(SourceTree<RuleFileProblem> tree, JsonNode node, String at, List<String> known,
-      List<RuleFileProblem> problems) {
-    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!known.contains(name)) {
-        problems.add(tree.problem(at + "/" + SourceTree.escape(name), "unknown key \"" + name + "\"; expected one of "
-            + String.join(", ", known)));
-      }
-    }
   }
 }

@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.scrape;
 
-import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;

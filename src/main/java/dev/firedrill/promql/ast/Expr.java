@@ -28,9 +28,28 @@ public sealed interface Expr {
    * {@code name{matchers} offset O @ T}. The matchers include the {@code __name__} matcher of a
    * written name; {@code name} is that name or null.
    */
-  record VectorSelector(String name, List<LabelMatcher> matchers, long offsetMs, At at) implements Expr {
+  record VectorSelector(String name, List<LabelMatcher> matchers, long offsetMs, At at, DurationExpr offsetExpr,
+      RangeMode rangeMode) implements Expr {
     public VectorSelector {
       matchers = List.copyOf(matchers);
+      Objects.requireNonNull(rangeMode, "rangeMode");
+    }
+
+    /** As Prometheus v2.42 writes one: a literal offset, no range mode. */
+    public VectorSelector(String name, List<LabelMatcher> matchers, long offsetMs, At at) {
+      this(name, matchers, offsetMs, at, null, RangeMode.PLAIN);
+    }
+
+    public VectorSelector withOffset(long ms, DurationExpr written) {
+      return new VectorSelector(name, matchers, ms, at, written, rangeMode);
+    }
+
+    public VectorSelector withAt(At newAt) {
+      return new VectorSelector(name, matchers, offsetMs, newAt, offsetExpr, rangeMode);
+    }
+
+    public VectorSelector withRangeMode(RangeMode mode) {
+      return new VectorSelector(name, matchers, offsetMs, at, offsetExpr, mode);
     }
 
     public ValueType type() {
@@ -38,15 +57,42 @@ public sealed interface Expr {
     }
   }
 
-  /** {@code selector[range]}; offset and {@code @} live on the selector. */
-  record MatrixSelector(VectorSelector selector, long rangeMs) implements Expr {
+  /**
+   * Prometheus 3.7's experimental {@code anchored} and {@code smoothed} modifiers of a selector
+   * ({@code rate(x[5m] anchored)}); {@code PLAIN} without one.
+   */
+  enum RangeMode { PLAIN, ANCHORED, SMOOTHED }
+
+  /**
+   * {@code selector[range]}; offset and {@code @} live on the selector. {@code rangeExpr} is the range
+   * as Prometheus 3 syntax wrote it (null from the v2.42 syntax); {@code rangeMs} its value, 0 when it
+   * needs the query's step or range.
+   */
+  record MatrixSelector(VectorSelector selector, long rangeMs, DurationExpr rangeExpr) implements Expr {
+    public MatrixSelector(VectorSelector selector, long rangeMs) {
+      this(selector, rangeMs, null);
+    }
+
     public ValueType type() {
       return ValueType.MATRIX;
     }
   }
 
-  /** {@code expr[range:step] offset O @ T}; {@code stepMs} 0 means the default evaluation interval. */
-  record Subquery(Expr expr, long rangeMs, long stepMs, long offsetMs, At at) implements Expr {
+  /**
+   * {@code expr[range:step] offset O @ T}; {@code stepMs} 0 means the default evaluation interval.
+   * The {@code *Expr} components are the Prometheus 3 syntax's duration expressions (null from the
+   * v2.42 syntax, and {@code stepExpr} null without a step).
+   */
+  record Subquery(Expr expr, long rangeMs, long stepMs, long offsetMs, At at, DurationExpr rangeExpr,
+      DurationExpr stepExpr, DurationExpr offsetExpr) implements Expr {
+    public Subquery(Expr expr, long rangeMs, long stepMs, long offsetMs, At at) {
+      this(expr, rangeMs, stepMs, offsetMs, at, null, null, null);
+    }
+
+    public Subquery with(Expr inner, long newOffsetMs, DurationExpr newOffsetExpr, At newAt) {
+      return new Subquery(inner, rangeMs, stepMs, newOffsetMs, newAt, rangeExpr, stepExpr, newOffsetExpr);
+    }
+
     public ValueType type() {
       return ValueType.MATRIX;
     }
@@ -105,11 +151,22 @@ public sealed interface Expr {
   /**
    * Vector matching of a binary operation: {@code on(labels)} when {@code on}, else
    * {@code ignoring(labels)}; {@code include} are the {@code group_left/right(...)} labels.
+   * {@code fillLeft} and {@code fillRight} are Prometheus 3.10's {@code fill_left(v)} and
+   * {@code fill_right(v)} ({@code fill(v)} sets both): the value a missing side takes; null without.
    */
-  record VectorMatching(Cardinality cardinality, List<String> labels, boolean on, List<String> include) {
+  record VectorMatching(Cardinality cardinality, List<String> labels, boolean on, List<String> include,
+      Double fillLeft, Double fillRight) {
     public VectorMatching {
       labels = List.copyOf(labels);
       include = List.copyOf(include);
+    }
+
+    public VectorMatching(Cardinality cardinality, List<String> labels, boolean on, List<String> include) {
+      this(cardinality, labels, on, include, null, null);
+    }
+
+    public VectorMatching withCardinality(Cardinality c) {
+      return new VectorMatching(c, labels, on, include, fillLeft, fillRight);
     }
 
     public enum Cardinality { ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY }

@@ -87,10 +87,40 @@ public final class Functions {
       fn("vector", VECTOR, 0, SCALAR),
       fn("year", VECTOR, 1, VECTOR)  ).collect(Collectors.toUnmodifiableMap(Function::name, f -> f));
 
+  /**
+   * Functions Prometheus 3.x added (3.5 and the 3.7 {@code first_over_time} family), known to the
+   * Prometheus 3 syntax only. {@code holt_winters} stays known there, so the linter can name it
+   * rather than refuse the file.
+   */
+  private static final Map<String, Function> PROMETHEUS_3 = Stream.of(
+      fn("double_exponential_smoothing", VECTOR, 0, MATRIX, SCALAR, SCALAR),
+      fn("first_over_time", VECTOR, 0, MATRIX),
+      fn("histogram_avg", VECTOR, 0, VECTOR),
+      fn("histogram_count", VECTOR, 0, VECTOR),
+      fn("histogram_fraction", VECTOR, 0, SCALAR, SCALAR, VECTOR),
+      fn("histogram_stddev", VECTOR, 0, VECTOR),
+      fn("histogram_stdvar", VECTOR, 0, VECTOR),
+      fn("histogram_sum", VECTOR, 0, VECTOR),
+      fn("info", VECTOR, 1, VECTOR, VECTOR),
+      fn("mad_over_time", VECTOR, 0, MATRIX),
+      fn("sort_by_label", VECTOR, -1, VECTOR, STRING),
+      fn("sort_by_label_desc", VECTOR, -1, VECTOR, STRING),
+      fn("ts_of_first_over_time", VECTOR, 0, MATRIX),
+      fn("ts_of_last_over_time", VECTOR, 0, MATRIX),
+      fn("ts_of_max_over_time", VECTOR, 0, MATRIX),
+      fn("ts_of_min_over_time", VECTOR, 0, MATRIX)).collect(Collectors.toUnmodifiableMap(Function::name, f -> f));
+
   private Functions() {}
 
+  /** A function of Prometheus v2.42. */
   public static Optional<Function> byName(String name) {
     return Optional.ofNullable(BY_NAME.get(name));
+  }
+
+  /** A function of Prometheus v2.42 or, when {@code prometheus3}, of 3.x. */
+  public static Optional<Function> byName(String name, boolean prometheus3) {
+    Function function = BY_NAME.get(name);
+    return Optional.ofNullable(function == null && prometheus3 ? PROMETHEUS_3.get(name) : function);
   }
 
   private static Function fn(String name, ValueType returnType, int variadic, ValueType... argTypes) {

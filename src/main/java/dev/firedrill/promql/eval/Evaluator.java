@@ -345,6 +345,9 @@ final class Evaluator {
   }
 
   private List<Points> aggregate(Expr.Aggregate a) {
+    if (a.op() == AggregateOp.LIMITK || a.op() == AggregateOp.LIMIT_RATIO) {
+      throw error(a.op().promName() + "() is Prometheus 3 PromQL, which this engine (Prometheus v2.42's) does not evaluate");
+    }
     Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without());
     List<Points> input = eval(a.expr());
     LabelSet[] groupOf = new LabelSet[input.size()];

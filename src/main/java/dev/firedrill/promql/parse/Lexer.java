@@ -39,8 +39,12 @@ final class Lexer {
   // Right after '[' Prometheus lexes a duration, not a statement.
   private boolean durationNext;
 
-  Lexer(String input) {
+  // Prometheus 3 lexes a whole expression inside brackets (duration arithmetic, step(), min(...)).
+  private final boolean prometheus3;
+
+  Lexer(String input, boolean prometheus3) {
     this.input = input;
+    this.prometheus3 = prometheus3;
   }
 
   Token next() {
@@ -127,7 +131,7 @@ final class Lexer {
         Token token = emit(TokenType.LEFT_BRACKET);
         skipSpaces();
         bracketOpen = true;
-        durationNext = true;
+        durationNext = !prometheus3;
         return token;
       }
       case ']':
@@ -146,6 +150,13 @@ final class Lexer {
     if (isDigit(r) || (r == '.' && isDigit(peek()))) {
       backup();
       return lexNumberOrDuration();
+    }
+    if (prometheus3 && bracketOpen && isAlpha(r)) {
+      while (isAlphaNumeric(peek())) {
+        read();
+      }
+      TokenType keyword = KEYWORDS.get(input.substring(start, pos).toLowerCase(Locale.ROOT));
+      return emit(keyword != null ? keyword : TokenType.IDENTIFIER);
     }
     if (isAlpha(r) || r == ':') {
       if (!bracketOpen) {

@@ -2,6 +2,7 @@ package dev.firedrill.promql.parse;
 
 import dev.firedrill.promql.ast.AggregateOp;
 import dev.firedrill.promql.ast.BinaryOp;
+import dev.firedrill.promql.ast.DurationExpr;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.ast.Expr.Aggregate;
 import dev.firedrill.promql.ast.Expr.At;
@@ -10,6 +11,7 @@ import dev.firedrill.promql.ast.Expr.Call;
 import dev.firedrill.promql.ast.Expr.MatrixSelector;
 import dev.firedrill.promql.ast.Expr.NumberLiteral;
 import dev.firedrill.promql.ast.Expr.Paren;
+import dev.firedrill.promql.ast.Expr.RangeMode;
 import dev.firedrill.promql.ast.Expr.StringLiteral;
 import dev.firedrill.promql.ast.Expr.Subquery;
 import dev.firedrill.promql.ast.Expr.Unary;
@@ -34,7 +36,8 @@ import java.util.regex.Pattern;
 /**
  * A recursive-descent parser for Prometheus v2.42's PromQL grammar. It reports what Prometheus's
  * yacc parser reports: the first error, worded and placed the same, including the context an
- * unexpected token is reported in.
+ * unexpected token is reported in. With {@link PromqlParser.Syntax#PROMETHEUS_3} it also reads
+ * Prometheus 3's additions (see there); their errors use Prometheus 3's wording where it has one.
  */
 final class Parser {
 
@@ -56,6 +59,10 @@ final class Parser {
       Map.entry(TokenType.TOPK, AggregateOp.TOPK), Map.entry(TokenType.BOTTOMK, AggregateOp.BOTTOMK),
       Map.entry(TokenType.QUANTILE, AggregateOp.QUANTILE),
       Map.entry(TokenType.COUNT_VALUES, AggregateOp.COUNT_VALUES));
+
+  /** Prometheus 3's limit aggregations, words rather than keywords here so v2.42 keeps reading them as names. */
+  private static final Map<String, AggregateOp> LIMIT_OPS = Map.of("limitk", AggregateOp.LIMITK, "limit_ratio",
+      AggregateOp.LIMIT_RATIO);
 
   private static final Map<TokenType, LabelMatcher.Type> MATCH_OPS = Map.of(
       TokenType.EQL, LabelMatcher.Type.EQUAL, TokenType.NEQ, LabelMatcher.Type.NOT_EQUAL,
@@ -93,10 +100,13 @@ final class Parser {
   // Inside an aggregation, Prometheus reports an unexpected token "in aggregation".
   private int aggregationDepth;
 
-  Parser(String query, int maxDepth) {
+  private final boolean prometheus3;
+
+  Parser(String query, int maxDepth, PromqlParser.Syntax syntax) {
     this.query = query;
     this.maxDepth = maxDepth;
-    this.lexer = new Lexer(query);
+    this.prometheus3 = syntax == PromqlParser.Syntax.PROMETHEUS_3;
+    this.lexer = new Lexer(query, prometheus3);
   }
 
   Expr parse() {
@@ -159,6 +169,13 @@ final class Parser {
         case OFFSET -> result = parseOffset(result);
         case AT -> result = parseAt(result);
         case LEFT_BRACKET -> result = parseRangeOrSubquery(result);
+        case IDENTIFIER -> {
+          RangeMode mode = prometheus3 ? rangeMode(peek()) : null;
+          if (mode == null) {
+            return result;
+          }
+          result = parseRangeMode(result, mode, next());
+        }
         default -> {
           return result;
         }
@@ -172,6 +189,14 @@ final class Parser {
       case NUMBER -> {
         next();
         return positions.start(new NumberLiteral(number(t)), t.pos());
+      }
+      case DURATION -> {
+        if (!prometheus3) {
+          throw unexpected(t);
+        }
+        // Prometheus 3 reads a duration where a number goes as its seconds.
+        next();
+        return positions.start(new NumberLiteral(durationMs(t) / 1000.0), t.pos());
       }
       case STRING -> {
         next();
@@ -188,7 +213,12 @@ final class Parser {
       }
       case IDENTIFIER -> {
         next();
-        return peek().type() == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
+        AggregateOp limit = prometheus3 ? LIMIT_OPS.get(t.text().toLowerCase(Locale.ROOT)) : null;
+        TokenType after = peek().type();
+        if (limit != null && (after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT)) {
+          return parseAggregate(t, limit);
+        }
+        return after == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
       }
       case METRIC_IDENTIFIER -> {
         next();
@@ -215,40 +245,69 @@ final class Parser {
   private Expr parseSelector(Token name) {
     int start = name != null ? name.pos() : peek().pos();
     List<LabelMatcher> matchers = new ArrayList<>();
+    String metric = name == null ? null : name.text();
     if (name == null || peek().type() == TokenType.LEFT_BRACE) {
       next();
-      parseMatchers(matchers);
+      String quoted = parseMatchers(matchers);
+      if (quoted != null && metric != null) {
+        throw error(start, "metric name must not be set twice: " + GoText.quote(metric) + " or " + GoText.quote(quoted));
+      }
+      metric = quoted != null ? quoted : metric;
     }
-    if (name != null) {
-      matchers.add(LabelMatcher.of(LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, name.text()));
+    if (metric != null) {
+      matchers.add(LabelMatcher.of(LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, metric));
     }
-    return positions.start(new VectorSelector(name == null ? null : name.text(), matchers, 0, null), start);
+    return positions.start(new VectorSelector(metric, matchers, 0, null), start);
   }
 
-  private void parseMatchers(List<LabelMatcher> matchers) {
+  /** The matchers through the closing brace; returns a Prometheus 3 quoted metric name ({"my.metric"}) or null. */
+  private String parseMatchers(List<LabelMatcher> matchers) {
+    String quotedName = null;
     if (accept(TokenType.RIGHT_BRACE)) {
-      return;
+      return null;
     }
     while (true) {
-      matchers.add(parseMatcher());
+      Token first = peek();
+      if (prometheus3 && first.type() == TokenType.STRING && lookaheadEndsMatcher()) {
+        next();
+        String name = GoText.unquote(first.text());
+        if (quotedName != null) {
+          throw error(first.pos(), "metric name must not be set twice: " + GoText.quote(quotedName) + " or "
+              + GoText.quote(name));
+        }
+        quotedName = name;
+      } else {
+        matchers.add(parseMatcher());
+      }
       Token t = peek();
       if (t.type() == TokenType.COMMA) {
         next();
         if (accept(TokenType.RIGHT_BRACE)) {
-          return;
+          return quotedName;
         }
       } else if (t.type() == TokenType.RIGHT_BRACE) {
         next();
-        return;
+        return quotedName;
       } else {
         throw unexpected(t, "label matching", "\",\" or \"}\"");
       }
     }
   }
 
+  /** Whether the string token at hand stands alone (a quoted metric name): a , or } follows it. */
+  private boolean lookaheadEndsMatcher() {
+    peek();
+    if (lookahead.size() < 2) {
+      lookahead.add(lexer.next());
+    }
+    TokenType after = lookahead.get(1).type();
+    return after == TokenType.COMMA || after == TokenType.RIGHT_BRACE;
+  }
+
   private LabelMatcher parseMatcher() {
     Token label = peek();
-    if (label.type() != TokenType.IDENTIFIER) {
+    boolean quotedLabel = prometheus3 && label.type() == TokenType.STRING;
+    if (label.type() != TokenType.IDENTIFIER && !quotedLabel) {
       throw unexpected(label, "label matching", "identifier or \"}\"");
     }
     next();
@@ -263,8 +322,9 @@ final class Parser {
       throw unexpected(value, "label matching", "string");
     }
     next();
+    String labelName = quotedLabel ? GoText.unquote(label.text()) : label.text();
     try {
-      return LabelMatcher.of(type, label.text(), GoText.unquote(value.text()));
+      return LabelMatcher.of(type, labelName, GoText.unquote(value.text()));
     } catch (IllegalArgumentException e) {
       throw error(label.pos(), e.getMessage());
     }
@@ -273,7 +333,7 @@ final class Parser {
   private Expr parseCall(Token name) {
     next();
     List<Expr> args = parseArgs();
-    Function function = Functions.byName(name.text())
+    Function function = Functions.byName(name.text(), prometheus3)
         .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoText.quote(name.text())));
     return positions.start(new Call(function, args), name.pos());
   }
@@ -353,11 +413,16 @@ final class Parser {
     }
     while (true) {
       Token label = peek();
-      if (!GROUPING_LABELS.contains(label.type()) || !isLabelName(label.text())) {
-        throw unexpected(label, "grouping opts", "label");
+      if (prometheus3 && label.type() == TokenType.STRING) {
+        next();
+        labels.add(GoText.unquote(label.text())); // a quoted UTF-8 label name, Prometheus 3
+      } else {
+        if (!GROUPING_LABELS.contains(label.type()) || !isLabelName(label.text())) {
+          throw unexpected(label, "grouping opts", "label");
+        }
+        next();
+        labels.add(label.text());
       }
-      next();
-      labels.add(label.text());
       Token t = peek();
       if (t.type() == TokenType.COMMA) {
         next();
@@ -375,6 +440,11 @@ final class Parser {
 
   /** {@code on|ignoring (...)} and {@code group_left|group_right (...)} after an operator and its {@code bool}. */
   private VectorMatching parseVectorMatching() {
+    VectorMatching matching = parseGroupModifiers();
+    return prometheus3 ? parseFill(matching) : matching;
+  }
+
+  private VectorMatching parseGroupModifiers() {
     TokenType type = peek().type();
     if (type != TokenType.ON && type != TokenType.IGNORING) {
       return new VectorMatching(Cardinality.ONE_TO_ONE, List.of(), false, List.of());
@@ -392,7 +462,91 @@ final class Parser {
     return new VectorMatching(cardinality, labels, type == TokenType.ON, include);
   }
 
+  /**
+   * Prometheus 3.10's {@code fill(v)}, {@code fill_left(v)}, {@code fill_right(v)} after the group
+   * modifiers: each word counts as the modifier only before a parenthesis, as in Prometheus.
+   */
+  private VectorMatching parseFill(VectorMatching matching) {
+    Double left = null;
+    Double right = null;
+    boolean any = false;
+    while (peek().type() == TokenType.IDENTIFIER && lookaheadIsParen()) {
+      String word = peek().text().toLowerCase(Locale.ROOT);
+      if (!word.equals("fill") && !word.equals("fill_left") && !word.equals("fill_right")) {
+        break;
+      }
+      Token modifier = next();
+      if ((word.equals("fill") && any) || (!word.equals("fill_right") && left != null)
+          || (!word.equals("fill_left") && right != null)) {
+        throw unexpected(modifier);
+      }
+      next();
+      boolean negate = peek().type() == TokenType.SUB;
+      if (negate || peek().type() == TokenType.ADD) {
+        next();
+      }
+      Token value = next();
+      double v;
+      if (value.type() == TokenType.NUMBER) {
+        v = number(value);
+      } else if (value.type() == TokenType.DURATION) {
+        v = durationMs(value) / 1000.0;
+      } else {
+        throw unexpected(value, "fill modifier", "number");
+      }
+      v = negate ? -v : v;
+      expect(TokenType.RIGHT_PAREN);
+      any = true;
+      if (!word.equals("fill_right")) {
+        left = v;
+      }
+      if (!word.equals("fill_left")) {
+        right = v;
+      }
+    }
+    return any ? new VectorMatching(matching.cardinality(), matching.labels(), matching.on(), matching.include(), left,
+        right) : matching;
+  }
+
+  private boolean lookaheadIsParen() {
+    peek();
+    if (lookahead.size() < 2) {
+      lookahead.add(lexer.next());
+    }
+    return lookahead.get(1).type() == TokenType.LEFT_PAREN;
+  }
+
+  /** {@code anchored} or {@code smoothed} (any case, as Prometheus's keywords), or null. */
+  private static RangeMode rangeMode(Token t) {
+    return switch (t.text().toLowerCase(Locale.ROOT)) {
+      case "anchored" -> RangeMode.ANCHORED;
+      case "smoothed" -> RangeMode.SMOOTHED;
+      default -> null;
+    };
+  }
+
+  private Expr parseRangeMode(Expr expr, RangeMode mode, Token word) {
+    int start = positions.start(expr);
+    String name = mode == RangeMode.ANCHORED ? "anchored" : "smoothed";
+    VectorSelector v = expr instanceof MatrixSelector m ? m.selector() : expr instanceof VectorSelector s ? s : null;
+    if (v == null) {
+      throw error(start, name + (expr instanceof Subquery ? " modifier is not supported for subqueries"
+          : " modifier not implemented"));
+    }
+    if (v.rangeMode() != RangeMode.PLAIN && v.rangeMode() != mode) {
+      throw error(start, "anchored and smoothed modifiers cannot be used together");
+    }
+    VectorSelector marked = positions.start(v.withRangeMode(mode), positions.start(v));
+    if (expr instanceof MatrixSelector m) {
+      return positions.start(new MatrixSelector(marked, m.rangeMs(), m.rangeExpr()), start);
+    }
+    return marked;
+  }
+
   private Expr parseOffset(Expr expr) {
+    if (prometheus3) {
+      return parseOffset3(expr);
+    }
     next();
     Token t = peek();
     long offset;
@@ -410,25 +564,51 @@ final class Parser {
     } else {
       throw unexpected(t, "offset", "duration");
     }
+    return withOffset(expr, offset, null);
+  }
+
+  /**
+   * Prometheus 3's offset: a signed number (seconds) or duration, or a duration expression in
+   * parentheses, {@code step()}, {@code range()}, {@code min(...)}, {@code max(...)}.
+   */
+  private Expr parseOffset3(Expr expr) {
+    next();
+    Token t = peek();
+    boolean negate = t.type() == TokenType.SUB;
+    if (negate || t.type() == TokenType.ADD) {
+      next();
+    }
+    Token first = peek();
+    if (!startsDurationPrimary(first)) {
+      throw unexpected(first, "offset", "number, duration, or step()");
+    }
+    DurationExpr written = parseDurationPrimary();
+    if (negate) {
+      written = new DurationExpr.Negated(written);
+    }
+    return withOffset(expr, written.dependsOnQuery() ? 0 : millis(written, first), written);
+  }
+
+  private Expr withOffset(Expr expr, long offset, DurationExpr written) {
     int start = positions.start(expr);
     String alreadySet = "offset may not be set multiple times";
     if (expr instanceof VectorSelector v) {
-      if (v.offsetMs() != 0) {
+      if (v.offsetMs() != 0 || v.offsetExpr() != null) {
         throw error(start, alreadySet);
       }
-      return positions.start(new VectorSelector(v.name(), v.matchers(), offset, v.at()), start);
+      return positions.start(v.withOffset(offset, written), start);
     } else if (expr instanceof MatrixSelector m) {
       VectorSelector v = m.selector();
-      if (v.offsetMs() != 0) {
+      if (v.offsetMs() != 0 || v.offsetExpr() != null) {
         throw error(start, alreadySet);
       }
-      VectorSelector moved = positions.start(new VectorSelector(v.name(), v.matchers(), offset, v.at()), start);
-      return positions.start(new MatrixSelector(moved, m.rangeMs()), start);
+      VectorSelector moved = positions.start(v.withOffset(offset, written), start);
+      return positions.start(new MatrixSelector(moved, m.rangeMs(), m.rangeExpr()), start);
     } else if (expr instanceof Subquery s) {
-      if (s.offsetMs() != 0) {
+      if (s.offsetMs() != 0 || s.offsetExpr() != null) {
         throw error(start, alreadySet);
       }
-      return positions.start(new Subquery(s.expr(), s.rangeMs(), s.stepMs(), offset, s.at()), start);
+      return positions.start(s.with(s.expr(), offset, written, s.at()), start);
     }
     throw error(start,
         "offset modifier must be preceded by an instant vector selector or range vector selector or a subquery");
@@ -456,11 +636,13 @@ final class Parser {
         negate = t.type() == TokenType.SUB;
         number = peek();
       }
-      if (number.type() != TokenType.NUMBER) {
+      boolean duration = prometheus3 && number.type() == TokenType.DURATION;
+      if (number.type() != TokenType.NUMBER && !duration) {
         throw unexpected(number, "@", "timestamp");
       }
       next();
-      double seconds = negate ? -number(number) : number(number);
+      double value = duration ? durationMs(number) / 1000.0 : number(number);
+      double seconds = negate ? -value : value;
       at = new At(At.Kind.TIMESTAMP, timestampMs(seconds, positions.start(expr)));
     }
     int start = positions.start(expr);
@@ -469,19 +651,19 @@ final class Parser {
       if (v.at() != null) {
         throw error(start, alreadySet);
       }
-      return positions.start(new VectorSelector(v.name(), v.matchers(), v.offsetMs(), at), start);
+      return positions.start(v.withAt(at), start);
     } else if (expr instanceof MatrixSelector m) {
       VectorSelector v = m.selector();
       if (v.at() != null) {
         throw error(start, alreadySet);
       }
-      VectorSelector moved = positions.start(new VectorSelector(v.name(), v.matchers(), v.offsetMs(), at), start);
-      return positions.start(new MatrixSelector(moved, m.rangeMs()), start);
+      VectorSelector moved = positions.start(v.withAt(at), start);
+      return positions.start(new MatrixSelector(moved, m.rangeMs(), m.rangeExpr()), start);
     } else if (expr instanceof Subquery s) {
       if (s.at() != null) {
         throw error(start, alreadySet);
       }
-      return positions.start(new Subquery(s.expr(), s.rangeMs(), s.stepMs(), s.offsetMs(), at), start);
+      return positions.start(s.with(s.expr(), s.offsetMs(), s.offsetExpr(), at), start);
     }
     throw error(start, "@ modifier must be preceded by an instant vector selector or range vector selector or a subquery");
   }
@@ -506,6 +688,9 @@ final class Parser {
   }
 
   private Expr parseRangeOrSubquery(Expr expr) {
+    if (prometheus3) {
+      return parseRangeOrSubquery3(expr);
+    }
     Token open = next();
     // Right after '[' the lexer reads a duration or fails.
     long range = duration(next());
@@ -541,6 +726,176 @@ final class Parser {
     }
     next();
     return positions.start(new Subquery(expr, range, step, 0, null), start);
+  }
+
+  /** Prometheus 3: the brackets hold duration expressions; their checks are v2.42's, worded as 3.x words them. */
+  private Expr parseRangeOrSubquery3(Expr expr) {
+    Token open = next();
+    Token rangeStart = peek();
+    DurationExpr range = parseDurationExpr(0);
+    long rangeMs = positiveMillis(range, rangeStart);
+    int start = positions.start(expr);
+    Token t = peek();
+    if (t.type() == TokenType.RIGHT_BRACKET) {
+      next();
+      if (!(expr instanceof VectorSelector v)) {
+        throw error(open.pos(), "ranges only allowed for vector selectors");
+      } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
+        throw error(open.pos(), "no offset modifiers allowed before range");
+      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
+        // Prometheus 3, like v2.42, lets @ start() and @ end() through here.
+        throw error(open.pos(), "no @ modifiers allowed before range");
+      }
+      return positions.start(new MatrixSelector(v, rangeMs, range), start);
+    }
+    if (t.type() != TokenType.COLON) {
+      throw unexpected(t, "subquery or range", "\":\" or \"]\"");
+    }
+    next();
+    DurationExpr step = null;
+    long stepMs = 0;
+    Token stepToken = peek();
+    if (stepToken.type() != TokenType.RIGHT_BRACKET) {
+      if (!startsDurationExpr(stepToken)) {
+        throw unexpected(stepToken, "subquery selector", "duration or \"]\"");
+      }
+      step = parseDurationExpr(0);
+      stepMs = positiveMillis(step, stepToken);
+      Token close = peek();
+      if (close.type() != TokenType.RIGHT_BRACKET) {
+        throw unexpected(close, "subquery selector", "\"]\"");
+      }
+    }
+    next();
+    return positions.start(new Subquery(expr, rangeMs, stepMs, 0, null, range, step, null), start);
+  }
+
+  /** Duration arithmetic: {@code + -} below {@code * / %} below {@code ^} (right-associative); a sign binds like {@code *}. */
+  private DurationExpr parseDurationExpr(int minPrecedence) {
+    if (++depth > maxDepth) {
+      throw new TooDeep();
+    }
+    DurationExpr lhs;
+    Token sign = peek();
+    if (sign.type() == TokenType.ADD || sign.type() == TokenType.SUB) {
+      next();
+      DurationExpr operand = parseDurationExpr(BinaryOp.MUL.precedence());
+      lhs = sign.type() == TokenType.SUB ? new DurationExpr.Negated(operand) : operand;
+    } else {
+      lhs = parseDurationPrimary();
+    }
+    while (true) {
+      Token operator = peek();
+      BinaryOp op = BINARY_OPS.get(operator.type());
+      if (op == null || op.precedence() < Math.max(minPrecedence, BinaryOp.ADD.precedence())) {
+        depth--;
+        return lhs;
+      }
+      if (op == BinaryOp.ATAN2) {
+        throw unexpected(operator, "duration expression", "");
+      }
+      next();
+      DurationExpr rhs = parseDurationExpr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
+      if ((op == BinaryOp.DIV || op == BinaryOp.MOD) && rhs.constantSeconds().orElse(1) == 0) {
+        throw error(operator.pos(), op == BinaryOp.DIV ? "division by zero" : "modulo by zero");
+      }
+      lhs = new DurationExpr.Arithmetic(op, lhs, rhs);
+    }
+  }
+
+  private DurationExpr parseDurationPrimary() {
+    Token t = peek();
+    switch (t.type()) {
+      case NUMBER -> {
+        next();
+        return new DurationExpr.Literal(t.text(), number(t));
+      }
+      case DURATION -> {
+        next();
+        return new DurationExpr.Literal(t.text(), durationMs(t) / 1000.0);
+      }
+      case LEFT_PAREN -> {
+        next();
+        DurationExpr inner = parseDurationExpr(0);
+        expect(TokenType.RIGHT_PAREN);
+        return new DurationExpr.Parenthesized(inner);
+      }
+      case MIN, MAX -> {
+        next();
+        expect(TokenType.LEFT_PAREN);
+        DurationExpr a = parseDurationExpr(0);
+        expect(TokenType.COMMA);
+        DurationExpr b = parseDurationExpr(0);
+        expect(TokenType.RIGHT_PAREN);
+        return new DurationExpr.Extremum(t.type() == TokenType.MAX, a, b);
+      }
+      case IDENTIFIER -> {
+        String word = t.text().toLowerCase(Locale.ROOT);
+        if (word.equals("step") || word.equals("range")) {
+          next();
+          expect(TokenType.LEFT_PAREN);
+          expect(TokenType.RIGHT_PAREN);
+          return new DurationExpr.QueryParameter(word.equals("range"));
+        }
+        if (word.equals("min_of") || word.equals("max_of")) {
+          // Prometheus 3.11's names for min and max in durations
+          next();
+          expect(TokenType.LEFT_PAREN);
+          DurationExpr a = parseDurationExpr(0);
+          expect(TokenType.COMMA);
+          DurationExpr b = parseDurationExpr(0);
+          expect(TokenType.RIGHT_PAREN);
+          return new DurationExpr.Extremum(word.equals("max_of"), a, b);
+        }
+        throw unexpected(t, "duration expression", "");
+      }
+      default -> throw unexpected(t, "duration expression", "");
+    }
+  }
+
+  private static boolean startsDurationPrimary(Token t) {
+    return switch (t.type()) {
+      case NUMBER, DURATION, LEFT_PAREN, MIN, MAX -> true;
+      case IDENTIFIER -> List.of("step", "range", "min_of", "max_of").contains(t.text().toLowerCase(Locale.ROOT));
+      default -> false;
+    };
+  }
+
+  private static boolean startsDurationExpr(Token t) {
+    return t.type() == TokenType.ADD || t.type() == TokenType.SUB || startsDurationPrimary(t);
+  }
+
+  /** Milliseconds as Prometheus converts seconds ({@code time.Duration(s * 1000) * time.Millisecond}). */
+  private long millis(DurationExpr d, Token at) {
+    double seconds = d.seconds(0, 0);
+    if (Double.isNaN(seconds) || Math.abs(seconds) > (double) Long.MAX_VALUE / 1e9) {
+      throw error(at.pos(), "duration out of range");
+    }
+    return (long) (seconds * 1000);
+  }
+
+  /** A range or step: positive when it can be known now; 0 when it needs the query's step or range. */
+  private long positiveMillis(DurationExpr d, Token at) {
+    if (d.dependsOnQuery()) {
+      return 0;
+    }
+    long ms = millis(d, at);
+    if (ms <= 0) {
+      throw error(at.pos(), "duration must be greater than 0");
+    }
+    return ms;
+  }
+
+  /** A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the sign). */
+  private long durationMs(Token t) {
+    try {
+      return Durations.parse(t.text());
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage().equals("duration must be greater than 0")) {
+        return 0;
+      }
+      throw error(t.pos(), e.getMessage());
+    }
   }
 
   private long duration(Token t) {
@@ -589,7 +944,10 @@ final class Parser {
     return value;
   }
 
-  private static boolean startsExpression(Token t) {
+  private boolean startsExpression(Token t) {
+    if (prometheus3 && t.type() == TokenType.DURATION) {
+      return true;
+    }
     return switch (t.type()) {
       case NUMBER, STRING, LEFT_PAREN, LEFT_BRACE, ADD, SUB, IDENTIFIER, METRIC_IDENTIFIER -> true;
       default -> AGGREGATE_OPS.containsKey(t.type()) || KEYWORD_METRIC_NAMES.contains(t.type());

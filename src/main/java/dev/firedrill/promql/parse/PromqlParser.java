@@ -4,8 +4,27 @@ import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Parses PromQL text into a type-checked {@link Expr}, as Prometheus v2.42 parses it. */
+/**
+ * Parses PromQL text into a type-checked {@link Expr}: as Prometheus v2.42 parses it (the embedded
+ * engine's syntax), or with Prometheus 3's additions (what {@code rules lint} and the floors read).
+ */
 public final class PromqlParser {
+
+  /** Which grammar to read. */
+  public enum Syntax {
+    /** Prometheus v2.42's, error for error: what the embedded engine evaluates. */
+    PROMETHEUS_2_42,
+    /**
+     * Prometheus 3.x's, with its experimental features on: bare-number ranges and offsets
+     * ({@code [300]}, 3.0), quoted UTF-8 metric and label names (3.0), duration expressions
+     * ({@code [5m * 2]}, {@code offset (1h + 5m)}, 3.4; {@code step()}, {@code min}, {@code max},
+     * 3.6; {@code range()}, 3.10), the {@code anchored} and {@code smoothed} modifiers (3.7) and the
+     * {@code fill}, {@code fill_left}, {@code fill_right} binary-operator modifiers (3.10), and the
+     * functions 3.x added. {@code holt_winters}, gone from 3.0, stays readable so a linter can name it.
+     * The engine does not evaluate trees of this syntax.
+     */
+    PROMETHEUS_3
+  }
 
   // Nesting that any thread's stack takes; deeper queries are parsed on a thread of their own.
   private static final int CALLER_MAX_DEPTH = 300;
@@ -19,20 +38,25 @@ public final class PromqlParser {
    *     {@code 1:14: parse error: unexpected right parenthesis ')'}
    */
   public static Expr parse(String query) {
+    return parse(query, Syntax.PROMETHEUS_2_42);
+  }
+
+  /** As {@link #parse(String)}, in the given syntax. */
+  public static Expr parse(String query, Syntax syntax) {
     try {
-      return new Parser(query, CALLER_MAX_DEPTH).parse();
+      return new Parser(query, CALLER_MAX_DEPTH, syntax).parse();
     } catch (Parser.TooDeep e) {
       // Go's stacks grow, so Prometheus parses any nesting; parsing is pure, so it can run again.
-      return parseOnDeepStack(query);
+      return parseOnDeepStack(query, syntax);
     }
   }
 
-  private static Expr parseOnDeepStack(String query) {
+  private static Expr parseOnDeepStack(String query, Syntax syntax) {
     AtomicReference<Expr> result = new AtomicReference<>();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     Thread thread = new Thread(null, () -> {
       try {
-        result.set(new Parser(query, Integer.MAX_VALUE).parse());
+        result.set(new Parser(query, Integer.MAX_VALUE, syntax).parse());
       } catch (RuntimeException e) {
         failure.set(e);
       } catch (StackOverflowError e) {

@@ -70,7 +70,7 @@ final class TypeChecker {
       if (inner.type() != ValueType.VECTOR) {
         throw error(positions.start(s), "subquery is only allowed on instant vector, got " + inner.type().promName() + " instead");
       }
-      return new Subquery(inner, s.rangeMs(), s.stepMs(), s.offsetMs(), s.at());
+      return s.with(inner, s.offsetMs(), s.offsetExpr(), s.at());
     } else if (node instanceof MatrixSelector m) {
       checkSelector(m.selector());
     } else if (node instanceof VectorSelector v) {
@@ -94,7 +94,14 @@ final class TypeChecker {
     }
     VectorMatching matching = b.matching();
     if (op.isSetOperator() && matching.cardinality() == Cardinality.ONE_TO_ONE) {
-      matching = new VectorMatching(Cardinality.MANY_TO_MANY, matching.labels(), matching.on(), matching.include());
+      matching = matching.withCardinality(Cardinality.MANY_TO_MANY);
+    }
+    boolean fills = matching.fillLeft() != null || matching.fillRight() != null;
+    if (fills && (lt != ValueType.VECTOR || rt != ValueType.VECTOR)) {
+      throw error(positions.start(b), "filling in missing series only allowed between instant vectors");
+    }
+    if (fills && op.isSetOperator()) {
+      throw error(positions.start(b), "filling in missing series not allowed for set operators");
     }
     if (matching.on()) {
       for (String label : matching.labels()) {

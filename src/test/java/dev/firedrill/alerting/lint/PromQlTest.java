@@ -3,6 +3,7 @@ package dev.firedrill.alerting.lint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.rulefmt.PromDuration;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,30 @@ class PromQlTest {
   void unbalancedInputIsRefused() {
     assertThatThrownBy(() -> PromQl.scan("rate(x[5m]")).isInstanceOf(PromQl.Unreadable.class);
     assertThatThrownBy(() -> PromQl.scan("x{a=\"b}")).isInstanceOf(PromQl.Unreadable.class);
-    assertThatThrownBy(() -> PromQl.scan("rate(x[$__rate_interval])")).hasMessageContaining("not a range window");
+    assertThatThrownBy(() -> PromQl.scan("rate(x[$__rate_interval])"))
+        .hasMessage("1:8: parse error: unexpected character: '$'");
+  }
+
+  @Test
+  void prometheus3SyntaxIsRead() throws Exception {
+    PromQl.Scan scan = PromQl.scan("sum(rate({\"http.requests\", \"service.name\"=\"checkout\"}[5m * 2] anchored)) "
+        + "/ sum(rate(requests[300] smoothed)) > fill(0) max_over_time(x[1h:30s] offset (1h + 5m))");
+    assertThat(scan.metrics()).containsExactlyInAnyOrder("http.requests", "requests", "x");
+    assertThat(scan.ranges()).containsExactly(new PromQl.Range("5m * 2", Duration.ofMinutes(10)),
+        new PromQl.Range("300", Duration.ofMinutes(5)), new PromQl.Range("1h:30s", Duration.ofHours(1)));
+    assertThat(scan.filterComparisons()).isEqualTo(1);
+    assertThat(PromQl.scan("rate(x[step() * 4])").ranges()).isEmpty();
+  }
+
+  @Test
+  void newWarningsAreFound() throws Exception {
+    PromQl.Scan scan = PromQl.scan("holt_winters(x{le=\"1\", quantile!=\"0\", a=\"2\"}[10m], 0.5, 0.5) > 0 "
+        + "and y{le=\"1.0\"} and max_over_time(z[5m:5m]) > 1 and max_over_time(w[1m:]) > 1");
+    assertThat(scan.callsHoltWinters()).isTrue();
+    assertThat(scan.wholeNumberBucketMatchers()).containsExactly("le=\"1\"", "quantile!=\"0\"");
+    assertThat(scan.subqueries()).containsExactly(
+        new PromQl.Subquery("5m:5m", Duration.ofMinutes(5), Duration.ofMinutes(5)),
+        new PromQl.Subquery("1m:", Duration.ofMinutes(1), null));
   }
 
   @Test

@@ -68,8 +68,17 @@ class RouteTreeTest {
     assertThat(y2.options().groupByAll()).isTrue();
     assertThat(y2.options().groupBy()).containsExactly("alertname");
     Route y3 = tree.match(Map.of("x", "1", "y", "3")).get(0);
-    assertThat(y3.options().groupBy()).containsExactly("alertname");
+    // Alertmanager 0.31 and later: an empty list groups by nothing; 0.25 kept the parent's labels.
+    assertThat(y3.options().groupBy()).isEmpty();
+    assertThat(y3.options().groupByAll()).isFalse();
     assertThat(y3.options().repeatInterval()).isEqualTo(Duration.ofDays(1));
+    RouteTree old = RouteTree.parse("am.yml", """
+        route:
+          receiver: r
+          group_by: [alertname]
+          routes: [{matchers: [y="3"], group_by: []}]
+        """ + RECEIVERS, RouteDialect.V0_25);
+    assertThat(old.match(Map.of("y", "3")).get(0).options().groupBy()).containsExactly("alertname");
     assertThat(tree.root().options()).isEqualTo(new RouteOptions("r", List.of("alertname"), false,
         Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofHours(4), List.of(), List.of()));
   }
@@ -193,12 +202,11 @@ class RouteTreeTest {
         """)).containsExactly(
         "am.yml: /route/continue: cannot have continue in the root route (line 3, column 3)",
         "am.yml: /route/routes/0/matchers/0: invalid regular expression \"(\": Unclosed group (expected matchers "
-            + "such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\") (line 5, column 18)",
+            + "such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
+            + " read as Alertmanager's fallback matcher grammar) (line 5, column 18)",
         "am.yml: /route/routes/0/receiver: undefined receiver \"nobody\"; expected one of the receivers: r, a, b, c, d"
             + " (line 6, column 7)",
         "am.yml: /route/routes/0/group_by/1: duplicated label \"a\" in group_by (line 7, column 21)",
-        "am.yml: /route/routes/0/group_by/2: invalid label name \"b-c\" in group_by (expected [a-zA-Z_][a-zA-Z0-9_]*,"
-            + " or '...' alone for every label) (line 7, column 24)",
         "am.yml: /route/routes/0/group_wait: expected a duration such as 30s, 5m or 4h, got \"5 minutes\""
             + " (line 8, column 7)",
         "am.yml: /route/routes/0/repeat_interval: repeat_interval cannot be zero (line 9, column 7)",
@@ -239,5 +247,60 @@ class RouteTreeTest {
     assertThat(RouteConfigLoader.parseDuration("30m1h")).isNull();
     assertThat(RouteConfigLoader.parseDuration("1.5h")).isNull();
     assertThat(RouteConfigLoader.parseDuration("")).isNull();
+  }
+
+  @Test
+  void readsUtf8MatchersAndGroupByAsAlertmanager033AndWarnsWhereTheFallbackDecides() throws Exception {
+    RouteTree tree = tree("""
+        route:
+          receiver: r
+          group_by: ["service.name", k8s.pod name]
+          routes:
+            - matchers: ['"service.name"="checkout"', 'deployment.environment=~"prod|staging"']
+              receiver: a
+            - matchers: [foo=bar baz]
+              receiver: b
+        """);
+    assertThat(tree.root().options().groupBy()).containsExactly("k8s.pod name", "service.name");
+    assertThat(tree.receivers(Map.of("service.name", "checkout", "deployment.environment", "prod"))).containsExactly("a");
+    assertThat(tree.receivers(Map.of("foo", "bar baz"))).containsExactly("b");
+    assertThat(tree.root().routes().get(0).matchersText())
+        .isEqualTo("{deployment.environment=~\"prod|staging\",service.name=\"checkout\"}");
+    assertThat(tree.warnings()).extracting(Problem::toString).containsExactly("am.yml: /route/routes/1/matchers/0: read"
+        + " by the classic matcher parser only, which Alertmanager will stop using (the UTF-8 parser says: 8:11:"
+        + " unexpected baz: expected a comma or close brace); write it as foo=\"bar baz\" (line 7, column 18)");
+  }
+
+  @Test
+  void classicAndStrictGrammarsRefuseWhatTheirModesRefuse() {
+    String yaml = """
+        route:
+          receiver: r
+          group_by: [service.name]
+          routes: [{matchers: ['service.name="x"'], receiver: a}, {matchers: [foo=bar baz], receiver: b}]
+        """ + RECEIVERS;
+    RouteConfigException classic = catchThrowableOfType(RouteConfigException.class,
+        () -> RouteTree.parse("am.yml", yaml, RouteDialect.V0_25));
+    assertThat(classic.problems()).extracting(Problem::toString).containsExactly(
+        "am.yml: /route/group_by/0: invalid label name \"service.name\" in group_by (expected [a-zA-Z_][a-zA-Z0-9_]*,"
+            + " or '...' alone for every label) (line 3, column 14)",
+        "am.yml: /route/routes/0/matchers/0: bad matcher format: service.name=\"x\" (expected matchers such as"
+            + " team=\"payments\", severity=~\"critical|page\" or env!=\"dev\"; read as Alertmanager's classic matcher"
+            + " grammar) (line 4, column 24)");
+    RouteConfigException strict = catchThrowableOfType(RouteConfigException.class,
+        () -> RouteTree.parse("am.yml", yaml, RouteDialect.CURRENT.withMatchers(MatcherSyntax.UTF8)));
+    assertThat(strict.problems()).extracting(Problem::toString).containsExactly(
+        "am.yml: /route/routes/1/matchers/0: 8:11: unexpected baz: expected a comma or close brace (expected matchers"
+            + " such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
+            + " read as Alertmanager's utf8 matcher grammar) (line 4, column 71)");
+  }
+
+  @Test
+  void routeLabelsAreAlertmanager034sAndRefusedAs033RefusesThem() {
+    assertThat(problems("route: {receiver: r, routes: [{receiver: a, labels: {tier: gold}}]}\n")).containsExactly(
+        "am.yml: /route/routes/0/labels: unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
+            + " them as firedrill does; valid keys here: receiver, group_by, continue, matchers, match, match_re, routes,"
+            + " group_wait, group_interval, repeat_interval, mute_time_intervals, active_time_intervals"
+            + " (line 1, column 45)");
   }
 }

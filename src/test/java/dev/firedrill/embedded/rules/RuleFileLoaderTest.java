@@ -114,6 +114,28 @@ class RuleFileLoaderTest {
   }
 
   @Test
+  void prometheusRuleObjectsListsAndDocumentsAreReadAsTheOperatorHandsThemOver() throws IOException {
+    List<RuleGroupSpec> groups = loader.load(List.of(Path.of("src/test/resources/rules/prometheus3/prometheus-rules.yaml")));
+    assertThat(groups).extracting(RuleGroupSpec::name).containsExactly("checkout", "payments", "ledger", "plain");
+    assertThat(groups).extracting(g -> g.rules().size()).containsExactly(2, 1, 2, 2);
+    assertThat(groups.get(2).rules().get(1)).isInstanceOf(RuleSpec.Recording.class);
+    String yaml = "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: x}\nspec:\n"
+        + "  groups:\n    - name: g\n      rules:\n        - alert: A\n          expr: up ==\n";
+    assertThatThrownBy(() -> loader.parse("pr.yml", yaml)).isInstanceOf(RuleFileException.class)
+        .hasMessage("pr.yml: /spec/groups/0/rules/0/expr: group \"g\", rule 1, \"A\": could not parse expression: 1:6: "
+            + "parse error: unexpected end of input (line 9, column 11)");
+  }
+
+  @Test
+  void prometheus3PromqlIsNamedAsWhatTheEngineDoesNotEvaluateYet() {
+    String yaml = "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: rate(x[5m * 2])\n";
+    assertThatThrownBy(() -> loader.parse("r3.yml", yaml)).isInstanceOf(RuleFileException.class)
+        .hasMessage("r3.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"r\": could not parse expression: 1:11: "
+            + "parse error: unexpected <op:*> in subquery or range, expected \":\" or \"]\" (this is Prometheus 3 "
+            + "PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet) (line 5, column 9)");
+  }
+
+  @Test
   void anEmptyFileHasNoGroups() {
     assertThat(loader.parse("empty.yml", "")).isEmpty();
     assertThat(loader.parse("empty.yml", "groups: []\n")).isEmpty();

@@ -1,7 +1,7 @@
 package dev.firedrill.embedded.alertmanager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.alerting.lint.PromDuration;
+import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.alerting.routes.Route;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteTree;

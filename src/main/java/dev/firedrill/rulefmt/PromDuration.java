@@ -1,4 +1,4 @@
-package dev.firedrill.alerting.lint;
+package dev.firedrill.rulefmt;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

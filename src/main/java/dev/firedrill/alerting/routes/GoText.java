@@ -1,0 +1,188 @@
+package dev.firedrill.alerting.routes;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What Alertmanager's matcher code takes from Go's standard library, so firedrill reads and prints
+ * matchers byte for byte as it does: {@code unicode.IsSpace}, {@code strings.TrimSpace},
+ * {@code strconv.Quote} and {@code strconv.Unquote} of a double-quoted string.
+ */
+final class GoText {
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private GoText() {}
+
+  /** Go's {@code unicode.IsSpace}: Latin-1's six ASCII spaces, NEL and NBSP, and Unicode's White_Space above it. */
+  static boolean isSpace(int c) {
+    if (c <= 0xFF) {
+      return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == ' ' || c == 0x85 || c == 0xA0;
+    }
+    return c == 0x1680 || c >= 0x2000 && c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+        || c == 0x3000;
+  }
+
+  static String trimSpace(String text) {
+    int start = 0;
+    int end = text.length();
+    while (start < end && isSpace(text.codePointAt(start))) {
+      start += Character.charCount(text.codePointAt(start));
+    }
+    while (end > start && isSpace(text.codePointBefore(end))) {
+      end -= Character.charCount(text.codePointBefore(end));
+    }
+    return text.substring(start, end);
+  }
+
+  /** Go's {@code strconv.Quote}: printable characters kept, {@code "} and {@code \} escaped, the rest as escapes. */
+  static String quote(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+    text.codePoints().forEach(c -> {
+      switch (c) {
+        case '"', '\\' -> out.append('\\').appendCodePoint(c);
+        case 0x07 -> out.append("\\a");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case 0x0B -> out.append("\\v");
+        default -> {
+          if (isPrint(c)) {
+            out.appendCodePoint(c);
+          } else if (c < ' ' || c == 0x7F) {
+            out.append("\\x").append(hex(c, 2));
+          } else if (c < 0x10000) {
+            out.append("\\u").append(hex(Character.isSurrogate((char) c) ? 0xFFFD : c, 4));
+          } else {
+            out.append("\\U").append(hex(c, 8));
+          }
+        }
+      }
+    });
+    return out.append('"').toString();
+  }
+
+  /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols, and the ASCII space. */
+  private static boolean isPrint(int c) {
+    if (c == ' ') {
+      return true;
+    }
+    return switch (Character.getType(c)) {
+      case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+          Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK, Character.ENCLOSING_MARK,
+          Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER,
+          Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION,
+          Character.START_PUNCTUATION, Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
+          Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL,
+          Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
+      default -> false;
+    };
+  }
+
+  private static String hex(int value, int digits) {
+    char[] out = new char[digits];
+    for (int i = digits - 1; i >= 0; i--) {
+      out[i] = HEX[value & 0xF];
+      value >>>= 4;
+    }
+    return new String(out);
+  }
+
+  /**
+   * Go's {@code strconv.Unquote} of a double-quoted string, and the UTF-8 check Alertmanager adds; null
+   * when Go refuses it: an unescaped line feed or quote, an unknown escape (such as {@code \q} or
+   * {@code \'}), or bytes ({@code \xff}, {@code \377}) that do not make UTF-8.
+   */
+  static String unquote(String quoted) {
+    if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') {
+      return null;
+    }
+    String s = quoted.substring(1, quoted.length() - 1);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+    int i = 0;
+    while (i < s.length()) {
+      int c = s.codePointAt(i);
+      i += Character.charCount(c);
+      if (c == '"' || c == '\n' || Character.isSurrogate((char) c) && c < 0x10000) {
+        return null;
+      }
+      if (c != '\\') {
+        utf8(bytes, c);
+        continue;
+      }
+      if (i >= s.length()) {
+        return null;
+      }
+      char e = s.charAt(i++);
+      switch (e) {
+        case 'a' -> bytes.write(0x07);
+        case 'b' -> bytes.write('\b');
+        case 'f' -> bytes.write('\f');
+        case 'n' -> bytes.write('\n');
+        case 'r' -> bytes.write('\r');
+        case 't' -> bytes.write('\t');
+        case 'v' -> bytes.write(0x0B);
+        case '\\', '"' -> bytes.write(e);
+        case 'x', 'u', 'U' -> {
+          int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+          if (i + digits > s.length()) {
+            return null;
+          }
+          long value = 0;
+          for (int j = 0; j < digits; j++) {
+            int d = Character.digit(s.charAt(i + j), 16);
+            if (d < 0 || s.charAt(i + j) > 0x7F) {
+              return null;
+            }
+            value = value << 4 | d;
+          }
+          i += digits;
+          if (e == 'x') {
+            bytes.write((int) value);
+          } else if (value > 0x10FFFF || value >= 0xD800 && value <= 0xDFFF) {
+            return null;
+          } else {
+            utf8(bytes, (int) value);
+          }
+        }
+        case '0', '1', '2', '3', '4', '5', '6', '7' -> {
+          if (i + 2 > s.length()) {
+            return null;
+          }
+          int value = e - '0';
+          for (int j = 0; j < 2; j++) {
+            int d = s.charAt(i + j) - '0';
+            if (d < 0 || d > 7) {
+              return null;
+            }
+            value = value << 3 | d;
+          }
+          i += 2;
+          if (value > 255) {
+            return null;
+          }
+          bytes.write(value);
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+    } catch (CharacterCodingException invalid) {
+      return null;
+    }
+  }
+
+  private static void utf8(ByteArrayOutputStream bytes, int c) {
+    byte[] encoded = new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8);
+    bytes.write(encoded, 0, encoded.length);
+  }
+}
