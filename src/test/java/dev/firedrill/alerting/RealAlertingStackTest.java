@@ -15,7 +15,7 @@ import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.prometheus.Rule;
 import dev.firedrill.prometheus.RuleGroup;
-import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +25,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The real chain: Prometheus evaluates an always-firing rule, sends it to a real Alertmanager,
  * whose route sends team=payments to firedrill's webhook receiver. What each API says about the
- * one alert must agree.
+ * one alert must agree, on both pairs of {@link Stacks}.
  */
 class RealAlertingStackTest {
 
@@ -60,11 +62,12 @@ class RealAlertingStackTest {
               expr: vector(1)
       """;
 
-  @Test
-  void aFiringAlertReachesTheReceiverAndEveryApiAgrees() throws Exception {
-    Path prometheusBinary = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanagerBinary = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER",
-        "prometheus-alertmanager");
+  @ParameterizedTest
+  @MethodSource("dev.firedrill.testing.EachPair#pairs")
+  void aFiringAlertReachesTheReceiverAndEveryApiAgrees(Supplier<Stacks.Pair> stacks) throws Exception {
+    Stacks.Pair pair = stacks.get();
+    Path prometheusBinary = pair.prometheus();
+    Path alertmanagerBinary = pair.alertmanager();
     Clock clock = Clock.system();
     Path amDir = TempDirs.create("firedrill-am-test-");
     Path promDir = TempDirs.create("firedrill-prom-test-");
@@ -132,8 +135,8 @@ class RealAlertingStackTest {
           assertThat(webhookAlert.fingerprint()).matches("[0-9a-f]{16}");
           assertThat(webhookAlert.startsAt()).isBefore(notification.receivedAt());
           Duration toNotify = Duration.between(webhookAlert.startsAt(), notification.receivedAt());
-          System.out.println("RealAlertingStackTest: time to notify (receivedAt - startsAt) = " + toNotify.toMillis()
-              + " ms with group_wait 1s");
+          System.out.println("RealAlertingStackTest " + pair + ": time to notify (receivedAt - startsAt) = "
+              + toNotify.toMillis() + " ms with group_wait 1s");
           assertThat(toNotify).isLessThan(WAIT);
 
           // 2. Alertmanager's view of the same alert.

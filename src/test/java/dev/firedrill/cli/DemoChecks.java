@@ -8,6 +8,7 @@ import dev.firedrill.lab.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -30,9 +31,14 @@ abstract class DemoChecks {
   /** What the demo says it runs, the start of each of its two stack lines. */
   abstract String[] stackLines();
 
+  /** Added to the demo's environment: where it finds the binaries ({@code FIREDRILL_PROMETHEUS}, ...). */
+  Map<String, String> environment() {
+    return Map.of();
+  }
+
   private FiredrillJar.Run demo(String experiment) throws Exception {
     Path repo = Path.of("").toAbsolutePath();
-    return FiredrillJar.run(repo, LIMIT, "demo", "--stack", stack(), "--dir", dir.toString(),
+    return FiredrillJar.run(repo, LIMIT, environment(), "demo", "--stack", stack(), "--dir", dir.toString(),
         "--experiment", repo.resolve(experiment).toString());
   }
 

@@ -1,124 +1,33 @@
 package dev.firedrill.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.testing.BetweenDrills;
-import dev.firedrill.testing.PaymentsOutageDrill;
-import dev.firedrill.testing.RealLab;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import dev.firedrill.testing.Stacks;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Alert detection measured against the whole lab: the real Prometheus (1 s scrape and evaluation,
- * resend delay 1 s) and Alertmanager (group_wait 1 s) with the repo's rules and route tree, and
- * firedrill's own webhook receiver, with payments failing behind the fault proxy.
+ * The {@link DetectionDrills} against each pair of {@link Stacks}. The two pairs' labs run at the
+ * same time (each on free ports of its own); a pair's own drills run one after another, since they
+ * share its lab (the class's lock keeps them on one thread).
  */
 class DetectionRealStackTest {
 
-
-  private static RealLab lab;
-
-  @TempDir Path dir;
-
-  @BeforeAll
-  static void startLab() throws Exception {
-    lab = RealLab.start("detection", LabStackOptions.firedrillCommand());
-  }
-
-  @AfterAll
-  static void stopLab() {
-    if (lab != null) {
-      lab.close();
+  @Nested
+  @Execution(ExecutionMode.CONCURRENT)
+  @ResourceLock("DetectionRealStackTest.Stable")
+  class Stable extends DetectionDrills {
+    Stable() {
+      super(Stacks::stable);
     }
   }
 
-  @BeforeEach
-  void quietLab() throws Exception {
-    BetweenDrills.awaitQuiet(lab.stack().prometheusUrl(), lab.stack().prometheusUrl());
-  }
-
-  @AfterEach
-  void deliverResolved() throws Exception {
-    BetweenDrills.deliverResolved(lab.ports().webhook(), "CheckoutErrorBudgetBurn");
-  }
-
-  private JsonNode drill(String id, String expectations, int exit) throws Exception {
-    Path file = Files.writeString(dir.resolve(id + ".yaml"), lab.ports().rewrite(PaymentsOutageDrill.experiment(id,
-        "Payments answering 503 pages checkout's team", expectations, Duration.ofSeconds(8))));
-    Path journal = dir.resolve(id + ".json");
-    CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
-    assertThat(run.exit()).as(run.describe()).isEqualTo(exit);
-    return new ObjectMapper().readTree(journal.toFile());
-  }
-
-  private static JsonNode row(JsonNode journal, String alert) {
-    for (JsonNode row : journal.path("detection").path("alerts")) {
-      if (row.path("alert").asText().equals(alert)) {
-        return row;
-      }
+  @Nested
+  @Execution(ExecutionMode.CONCURRENT)
+  @ResourceLock("DetectionRealStackTest.Current")
+  class Current extends DetectionDrills {
+    Current() {
+      super(Stacks::current);
     }
-    throw new AssertionError("no detection row for " + alert + " in " + journal.path("detection"));
-  }
-
-  @Test
-  void anErrorFaultPagesTheRightTeamWithinThreeSecondsOfItsFloor() throws Exception {
-    JsonNode journal = drill("detect-page", """
-            - alert: CheckoutErrorBudgetBurn
-              matchers: {service: checkout}
-              within: 20s
-              receiver: team-checkout
-              runbook_url: https://runbooks.example.com/checkout/error-budget-burn
-        """, 1);
-
-    assertThat(journal.path("verdict").asText()).isEqualTo("deviated");
-    assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("held");
-    JsonNode page = row(journal, "CheckoutErrorBudgetBurn");
-    double detect = page.path("time_to_detect_s").asDouble();
-    double floor = page.path("floor_s").asDouble();
-    assertThat(page.path("detect_source").asText()).isEqualTo("webhook startsAt");
-    assertThat(detect).as(page.toString()).isBetween(floor, floor + 3);
-    assertThat(page.path("time_to_notify_s").asDouble()).as(page.toString()).isPositive();
-    assertThat(page.path("receiver").asText()).isEqualTo("yes");
-    assertThat(page.path("runbook").asText()).isEqualTo("yes");
-    assertThat(journal.path("receiver").path("rejected").asLong()).isZero();
-  }
-
-  @Test
-  void misroutingAWrongRunbookASilentAlertThatFiresAndAMissedAlertAreEachReported() throws Exception {
-    JsonNode journal = drill("detect-failures", """
-            - alert: CheckoutErrorBudgetBurn
-              matchers: {service: checkout}
-              within: 20s
-              receiver: team-payments
-              runbook_url: https://runbooks.example.com/payments/wrong
-            - alert: CheckoutOrdersPending
-              expect: silent
-              within: 20s
-            - alert: CheckoutLatencyHigh
-              within: 12s
-        """, 1);
-
-    assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("deviated");
-    JsonNode misrouted = row(journal, "CheckoutErrorBudgetBurn");
-    assertThat(misrouted.path("held").asBoolean()).isFalse();
-    assertThat(misrouted.path("reason").asText()).isEqualTo("misrouted: routed to team-checkout, expected team-payments; "
-        + "wrong runbook: runbook_url is \"https://runbooks.example.com/checkout/error-budget-burn\", expected "
-        + "\"https://runbooks.example.com/payments/wrong\"");
-    JsonNode silent = row(journal, "CheckoutOrdersPending");
-    assertThat(silent.path("held").asBoolean()).isFalse();
-    assertThat(silent.path("reason").asText()).matches("fired \\d+\\.\\ds after injection though it must stay silent");
-    JsonNode missed = row(journal, "CheckoutLatencyHigh");
-    assertThat(missed.path("fired").asBoolean()).isFalse();
-    assertThat(missed.path("reason").asText()).isEqualTo("missed: did not fire within 12s; its floor is 10.3s "
-        + "(for: 10s, after the 30s window: a 0.99 quantile needs 0.01 of it slow, 0.3s)");
   }
 }

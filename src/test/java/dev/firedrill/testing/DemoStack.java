@@ -1,6 +1,8 @@
 package dev.firedrill.testing;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class DemoStack implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
+  private final Supplier<Path> prometheusBinary;
   private final List<String> ruleFiles;
   private SyntheticService exporter;
   private RealPrometheus prometheus;
@@ -25,13 +28,24 @@ public final class DemoStack implements BeforeAllCallback, AfterAllCallback, Aut
 
   /** With rule files given as YAML text. */
   public DemoStack(List<String> ruleFiles) {
+    this.prometheusBinary = RealPrometheus::binary;
+    this.ruleFiles = List.copyOf(ruleFiles);
+  }
+
+  /**
+   * With the Prometheus of {@code pair}, looked up when the stack starts (so a missing binary skips
+   * or fails the tests that need it, not the class loading).
+   */
+  public DemoStack(Supplier<Stacks.Pair> pair, List<String> ruleFiles) {
+    this.prometheusBinary = () -> pair.get().prometheus();
     this.ruleFiles = List.copyOf(ruleFiles);
   }
 
   public DemoStack start() {
+    Path binary = prometheusBinary.get();
     exporter = SyntheticService.start();
     try {
-      prometheus = RealPrometheus.start(List.of(exporter.address()), ruleFiles);
+      prometheus = RealPrometheus.start(binary, List.of(exporter.address()), ruleFiles);
     } catch (RuntimeException | Error e) { // includes a skipped test's abort
       exporter.close();
       throw e;

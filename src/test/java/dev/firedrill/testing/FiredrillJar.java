@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** The packaged firedrill jar as a child process, the way users run it (failsafe sets {@code FIREDRILL_JAR}). */
@@ -46,8 +47,16 @@ public final class FiredrillJar {
 
   /** Runs firedrill in {@code dir} to its end, failing the test when it takes longer than {@code limit}. */
   public static Run run(Path dir, Duration limit, String... args) throws IOException, InterruptedException {
+    return run(dir, limit, Map.of(), args);
+  }
+
+  /** As {@link #run(Path, Duration, String...)}, with {@code environment} added to this JVM's. */
+  public static Run run(Path dir, Duration limit, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("firedrill-", ".out");
-    Process process = new ProcessBuilder(command(args))
+    ProcessBuilder builder = new ProcessBuilder(command(args));
+    builder.environment().putAll(environment);
+    Process process = builder
         .directory(dir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true)

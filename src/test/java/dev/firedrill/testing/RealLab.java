@@ -33,8 +33,19 @@ public final class RealLab implements AutoCloseable {
    */
   public static RealLab start(String name, List<String> firedrill, Duration load, String alertmanagerLogLevel)
       throws Exception {
-    Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+    return start(RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus"),
+        RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager"),
+        name, firedrill, load, alertmanagerLogLevel);
+  }
+
+  /** As {@link #start(String, List, Duration, String)}, on the Prometheus and Alertmanager of {@code pair}. */
+  public static RealLab start(Stacks.Pair pair, String name, List<String> firedrill, Duration load,
+      String alertmanagerLogLevel) throws Exception {
+    return start(pair.prometheus(), pair.alertmanager(), name, firedrill, load, alertmanagerLogLevel);
+  }
+
+  private static RealLab start(Path prometheus, Path alertmanager, String name, List<String> firedrill, Duration load,
+      String alertmanagerLogLevel) throws Exception {
     LabPorts ports = LabPorts.free();
     Path dir = TempDirs.create("firedrill-" + name + "-lab-");
     try {
@@ -51,6 +62,11 @@ public final class RealLab implements AutoCloseable {
   /** With ten minutes of load and Alertmanager at its default log level. */
   public static RealLab start(String name, List<String> firedrill) throws Exception {
     return start(name, firedrill, Duration.ofMinutes(10), null);
+  }
+
+  /** As {@link #start(String, List)}, on the Prometheus and Alertmanager of {@code pair}. */
+  public static RealLab start(Stacks.Pair pair, String name, List<String> firedrill) throws Exception {
+    return start(pair, name, firedrill, Duration.ofMinutes(10), null);
   }
 
   public LabStack stack() {

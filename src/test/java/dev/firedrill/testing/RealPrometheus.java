@@ -37,7 +37,17 @@ public final class RealPrometheus implements AutoCloseable {
 
   /** As {@link #start(List)}, with rule files given as YAML text. */
   public static RealPrometheus start(List<String> targets, List<String> ruleFiles) {
-    return new RealPrometheus(LocalPrometheus.start(binary(), targets, ruleFiles, Clock.system()));
+    return start(binary(), targets, ruleFiles);
+  }
+
+  /** As {@link #start(List, List)}, with the Prometheus of {@code pair}. */
+  public static RealPrometheus start(Stacks.Pair pair, List<String> targets, List<String> ruleFiles) {
+    return start(pair.prometheus(), targets, ruleFiles);
+  }
+
+  /** As {@link #start(List, List)}, with the Prometheus binary {@code binary}. */
+  public static RealPrometheus start(Path binary, List<String> targets, List<String> ruleFiles) {
+    return new RealPrometheus(LocalPrometheus.start(binary, targets, ruleFiles, Clock.system()));
   }
 
   public URI url() {
