@@ -14,11 +14,15 @@ import dev.firedrill.lab.stack.LabStack;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusException;
+import dev.firedrill.prometheus.Rule;
+import dev.firedrill.prometheus.RuleGroup;
+import dev.firedrill.testing.EachPair;
 import dev.firedrill.testing.PaymentsOutageDrill;
 import dev.firedrill.testing.FiredrillChild;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RealLab;
 import dev.firedrill.testing.RealVictoriaMetrics;
+import dev.firedrill.testing.Stacks;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -37,20 +41,26 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Precision of firedrill's time to detect and time to notify against the lab's own ground truth,
  * over {@code -Ddrills=N} (20) drills on the real lab (1 s scrape and evaluation, Alertmanager
  * group_wait 1 s at {@code --log.level=debug}, firedrill's webhook receiver), with
- * {@code -Dbackend=prometheus} (the default: the lab's Prometheus) or
+ * {@code -Dbackend=prometheus} (the default: the lab's Prometheus, once on each {@link Stacks} pair,
+ * 2.42 + 0.25 then 3.x + 0.3x, or on one with {@code -Dpair=stable|current}) or
  * {@code -Dbackend=victoria-metrics} ({@link RealVictoriaMetrics}: victoria-metrics, vmalert, and
- * vmauth with basic auth in front). Each drill is a real {@code firedrill run} in a JVM of its own:
+ * vmauth with basic auth in front, and the stable Alertmanager that harness starts). One report per
+ * run, named by backend and pair. Each drill is a real {@code firedrill run} in a JVM of its own:
  * payments answers 503 to every request for a few seconds, and
  * {@code CheckoutErrorBudgetBurn{service="checkout"}} must page team-checkout.
  *
@@ -62,9 +72,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       of Prometheus or vmalert (polled during the drill) − {@code injected_at}; the rule has no
  *       {@code for}, so activeAt is the evaluation that fired it.
  *   <li>time to notify: the journal's {@code time_to_notify_s} (webhook received − startsAt) against
- *       Alertmanager's log: the "Notify success" line for team-checkout after the flush of the
- *       alert's group (debug level), minus startsAt. The difference is the receive lag (negative:
- *       Alertmanager logs success after the receiver has answered).
+ *       Alertmanager's log: the "Notify success" line of the alert's group (debug level), minus
+ *       startsAt. The difference is the receive lag (negative: Alertmanager logs success after the
+ *       receiver has answered). The log is read as the Alertmanager that wrote it logs
+ *       ({@link AmLog}: 0.25's or 0.3x's), whichever the backend started.
  * </ul>
  * Figures only: nothing about time is asserted.
  */
@@ -72,39 +83,123 @@ class DetectionPrecisionBenchmark {
 
   static final int DRILLS = Integer.getInteger("drills", 20);
   static final String BACKEND = System.getProperty("backend", "prometheus");
+  static final String PAIR = System.getProperty("pair", "");
   static final int DRILLS_PER_SWEEP = 20;
   static final Duration SCRAPE = Duration.ofSeconds(1);
   static final Duration AM_POLL = Duration.ofMillis(200);
   static final String ALERT = "CheckoutErrorBudgetBurn";
   static final Map<String, String> MATCH = Map.of("alertname", ALERT, "service", "checkout");
   static final ObjectMapper JSON = new ObjectMapper();
-
-
-  /** {@code ts=2026-11-29T19:54:16.123Z} at the start of an Alertmanager (go-kit logfmt) line. */
-  private static final Pattern TS = Pattern.compile("^ts=(\\S+)");
+  /** {@code msg="Starting Alertmanager" version="(version=0.25.0, branch=...)"}, in either log format. */
+  private static final Pattern AM_VERSION = Pattern.compile("msg=\"Starting Alertmanager\".*\\(version=([^,)]+)");
 
   @TempDir Path dir;
 
   /** Where the drills run: the lab and its evaluator, and how an experiment reaches it. */
-  record Backend(String name, String description, LabStack lab, LabPorts ports, URI alertsApi,
-      UnaryOperator<String> experiment, Map<String, String> environment, AutoCloseable stack) {
+  record Backend(String description, LabStack lab, LabPorts ports, URI alertsApi, UnaryOperator<String> experiment,
+      Map<String, String> environment, AutoCloseable stack) {
 
-    static Backend start(String name, List<String> firedrill) throws Exception {
-      Duration load = Duration.ofMinutes(30);
-      return switch (name) {
-        case "prometheus" -> {
-          RealLab real = RealLab.start("precision", firedrill, load, "debug");
-          yield new Backend(name, "real prometheus (1 s scrape and evaluation)", real.stack(), real.ports(),
-              real.stack().prometheusUrl(), real.ports()::rewrite, Map.of(), real);
-        }
-        case "victoria-metrics" -> {
-          RealVictoriaMetrics vm = RealVictoriaMetrics.start("precision", firedrill, load, "debug");
-          yield new Backend(name, "victoria-metrics 1 s scrape, vmalert 1 s evaluation (-rule.evalDelay=0s,"
-              + " -search.latencyOffset=0s), vmauth with basic auth in front", vm.lab(), vm.ports(), vm.vmalert(),
-              vm::experiment, vm.environment(), vm);
-        }
-        default -> throw new IllegalArgumentException("-Dbackend=" + name + " (expected prometheus or victoria-metrics)");
-      };
+    static final Duration LOAD = Duration.ofMinutes(30);
+
+    static Backend prometheus(Stacks.Pair pair, List<String> firedrill) throws Exception {
+      RealLab real = RealLab.start(pair, "precision", firedrill, LOAD, "debug");
+      return new Backend("real " + pair.prometheus() + " (1 s scrape and evaluation)", real.stack(), real.ports(),
+          real.stack().prometheusUrl(), real.ports()::rewrite, Map.of(), real);
+    }
+
+    static Backend victoriaMetrics(List<String> firedrill) throws Exception {
+      RealVictoriaMetrics vm = RealVictoriaMetrics.start("precision", firedrill, LOAD, "debug");
+      return new Backend("victoria-metrics 1 s scrape, vmalert 1 s evaluation (-rule.evalDelay=0s,"
+          + " -search.latencyOffset=0s), vmauth with basic auth in front", vm.lab(), vm.ports(), vm.vmalert(),
+          vm::experiment, vm.environment(), vm);
+    }
+  }
+
+  /** One run of the benchmark: its report's name and how its backend starts. */
+  record Lab(String name, Start start) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  @FunctionalInterface
+  interface Start {
+    Backend start(List<String> firedrill) throws Exception;
+  }
+
+  /**
+   * The runs {@code -Dbackend} and {@code -Dpair} ask for. Each pair is looked up only when its run
+   * starts, so a missing Prometheus 3 skips (or with {@code CI=true} fails) its run alone.
+   * RealVictoriaMetrics starts the stable Alertmanager (0.25), hence its run's name.
+   */
+  static Stream<Named<Lab>> labs() {
+    return switch (BACKEND) {
+      case "prometheus" -> {
+        // EachPair lists the stable pair first.
+        List<Named<Supplier<Stacks.Pair>>> pairs = EachPair.pairs().toList();
+        Stream<Named<Supplier<Stacks.Pair>>> chosen = switch (PAIR) {
+          case "" -> pairs.stream();
+          case "stable" -> Stream.of(pairs.get(0));
+          case "current" -> Stream.of(pairs.get(1));
+          default -> throw new IllegalArgumentException(
+              "-Dpair=" + PAIR + " (expected stable or current, or none for both)");
+        };
+        yield chosen.map(p -> lab(p.getName(), firedrill -> Backend.prometheus(p.getPayload().get(), firedrill)));
+      }
+      case "victoria-metrics" -> Stream.of(lab("victoria-metrics+alertmanager-0.25", Backend::victoriaMetrics));
+      default -> throw new IllegalArgumentException(
+          "-Dbackend=" + BACKEND + " (expected prometheus or victoria-metrics)");
+    };
+  }
+
+  private static Named<Lab> lab(String name, Start start) {
+    return Named.of(name, new Lab(name, start));
+  }
+
+  /**
+   * How an Alertmanager's debug log says what it flushed and sent: 0.25 logs go-kit logfmt with
+   * {@code ts=}, lists each alert with its state in a flush line ({@code [fingerprint][active]})
+   * and names only the receiver in a success line, so a success belongs to the closest preceding
+   * flush; 0.3x logs slog with {@code time=}, names the group in both lines and no alert's state.
+   */
+  enum AmLog {
+    GO_KIT("^ts=(\\S+)"),
+    SLOG("^time=(\\S+)");
+
+    private final Pattern time;
+
+    AmLog(String time) {
+      this.time = Pattern.compile(time);
+    }
+
+    /** From the log's first line (both versions start with "Starting Alertmanager"). */
+    static AmLog of(Path log) throws IOException {
+      String first = readFrom(log, 0).stream().findFirst().orElse("");
+      return first.startsWith("time=") ? SLOG : GO_KIT;
+    }
+
+    /** Whether flush lines say which alerts are active and which resolved. */
+    boolean statesAlerts() {
+      return this == GO_KIT;
+    }
+
+    /** A "Notify success" to team-checkout for the alert's group, given the last team-checkout flush. */
+    boolean success(String line, String lastFlush) {
+      if (!line.contains("msg=\"Notify success\"") || !line.contains("receiver=team-checkout")) {
+        return false;
+      }
+      return this == SLOG ? ours(line) : ours(lastFlush);
+    }
+
+    /** A flush of the alert's group with the alert active; 0.3x says no state, so any flush of it. */
+    boolean active(String flushLine) {
+      return ours(flushLine) && (!statesAlerts() || flushLine.contains("][active]"));
+    }
+
+    Instant time(String line) {
+      Matcher m = time.matcher(line);
+      return m.find() ? Instant.parse(m.group(1)) : null;
     }
   }
 
@@ -145,34 +240,82 @@ class DetectionPrecisionBenchmark {
     }
   }
 
-  @Test
-  void detectionPrecision() throws Exception {
+  @ParameterizedTest
+  @MethodSource("labs")
+  void detectionPrecision(Lab run) throws Exception {
     String loadBefore = loadavg();
     List<String> firedrill = WorkerLauncher.current().command(
         List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Main.class, List.of());
     List<Drill> drills = new ArrayList<>();
-    Backend backend = Backend.start(BACKEND, firedrill);
+    Backend backend = run.start().start(firedrill);
+    String amVersion;
+    String phase;
     try (AutoCloseable stack = backend.stack()) {
       LabStack lab = backend.lab();
       Path amLog = lab.components().stream().filter(c -> c.name().equals("alertmanager")).findFirst().orElseThrow().log();
+      amLogFormat = AmLog.of(amLog);
+      amVersion = alertmanagerVersion(amLog);
       AlertmanagerClient am = new AlertmanagerClient(lab.alertmanagerUrl(), Duration.ofSeconds(2), Optional.empty());
       HttpPrometheusClient rules = new HttpPrometheusClient(backend.alertsApi(), Duration.ofSeconds(2), Optional.empty());
+      phase = evaluationPhase(rules);
       for (int i = 1; i <= DRILLS; i++) {
         drills.add(drill(i, backend, rules, am, amLog));
         Drill d = drills.get(drills.size() - 1);
-        System.out.printf("drill %d: %s ttd %.3f notify %.3f ttd diff %.3f ms (rule %.3f ms) notify diff %.3f ms %s%n", i,
-            d.verdict(), d.ttdS(), d.notifyS(), d.ttdDiffMs(), d.ruleDiffMs(), d.notifyDiffMs(), d.note());
+        System.out.printf("%s drill %d: %s ttd %.3f notify %.3f ttd diff %.3f ms (rule %.3f ms) notify diff %.3f ms %s%n",
+            run, i, d.verdict(), d.ttdS(), d.notifyS(), d.ttdDiffMs(), d.ruleDiffMs(), d.notifyDiffMs(), d.note());
       }
       // Alertmanager's own record, kept beside the figures for a second look.
       Files.createDirectories(Path.of(System.getProperty("basedir", ".")).resolve("target/bench"));
-      Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/" + reportName()
+      Files.copy(amLog, Path.of(System.getProperty("basedir", ".")).resolve("target/bench/" + reportName(run)
           + "-alertmanager.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     String loadAfter = loadavg();
-    report(backend, drills, loadBefore, loadAfter);
+    report(run, backend, amVersion, amLogFormat, phase, drills, loadBefore, loadAfter);
   }
 
   private long previousDrillLog = -1;
+  private AmLog amLogFormat = AmLog.GO_KIT;
+
+  /** The version the Alertmanager's first log line gives ("unknown" if it gives none). */
+  private static String alertmanagerVersion(Path amLog) throws IOException {
+    for (String line : readFrom(amLog, 0)) {
+      Matcher m = AM_VERSION.matcher(line);
+      if (m.find()) {
+        return m.group(1);
+      }
+    }
+    return "unknown";
+  }
+
+  /**
+   * How long after the recording group's evaluation the alert group evaluates (mod 1 s): the page
+   * waits that long for each new rate30s value. Prometheus hashes each group's phase from its
+   * file's path, which is in the lab's temp folder, so it differs from lab to lab; a lab's drills
+   * share it, so it is reported beside the figures.
+   */
+  private static String evaluationPhase(HttpPrometheusClient rules) throws Exception {
+    Instant recorded = null;
+    Instant alerted = null;
+    List<RuleGroup> groups;
+    try {
+      groups = rules.rules();
+    } catch (PrometheusException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+    for (RuleGroup group : groups) {
+      for (Rule rule : group.rules()) {
+        if (rule.name().equals("service:http_error_ratio:rate30s")) {
+          recorded = rule.lastEvaluation().orElse(null);
+        } else if (rule.name().equals(ALERT)) {
+          alerted = rule.lastEvaluation().orElse(null);
+        }
+      }
+    }
+    if (recorded == null || alerted == null) {
+      return "unknown (no lastEvaluation for the recording or the alerting rule)";
+    }
+    return Math.floorMod(Duration.between(recorded, alerted).toMillis(), 1000L) + " ms";
+  }
   private HttpServer sink;
 
   /**
@@ -205,7 +348,7 @@ class DetectionPrecisionBenchmark {
     startSink(ports);
     try {
       quiet(rules);
-      resolvedNotified = previousDrillLog < 0 || awaitResolvedNotification(amLog, previousDrillLog);
+      resolvedNotified = previousDrillLog < 0 || awaitResolvedNotification(amLog, amLogFormat, previousDrillLog);
     } finally {
       stopSink();
     }
@@ -284,7 +427,7 @@ class DetectionPrecisionBenchmark {
     // one from the drill's second on.
     Instant ruleActiveAt = activeAts.stream().filter(s -> !s.isBefore(injectedAt.truncatedTo(ChronoUnit.SECONDS)))
         .findFirst().orElse(null);
-    Instant[] notify = notifyTimes(amLog, logOffset, notes);
+    Instant[] notify = notifyTimes(amLog, amLogFormat, logOffset, notes);
     if (!amErrors.isEmpty()) {
       notes.add(amErrors.size() + " failed Alertmanager reads");
     }
@@ -295,35 +438,38 @@ class DetectionPrecisionBenchmark {
   }
 
   /**
-   * From Alertmanager's log since the drill began: the "Notify success" to team-checkout whose
-   * closest preceding team-checkout flush is the alert's group with it active (flushes are logged
-   * just before the send; the lab's other team-checkout groups flush at other phases), and that
-   * flush. A flush of the group with the alert active that sends nothing (deduplicated by the
-   * notification log) is noted. Retries briefly: Alertmanager logs success only once the receiver
-   * has answered.
+   * From Alertmanager's log since the drill began: the "Notify success" to team-checkout for the
+   * alert's group (0.25: the one whose closest preceding team-checkout flush is the group with the
+   * alert active; flushes are logged just before the send, and the lab's other team-checkout groups
+   * flush at other phases), and the group's flush before it. A flush of the group with the alert
+   * active that sends nothing (deduplicated by the notification log) is noted where the log says
+   * so (0.25; 0.3x also flushes the group while it holds the previous drill's resolved alert, which
+   * is no silent send). Retries briefly: Alertmanager logs success only once the receiver has answered.
    */
-  private static Instant[] notifyTimes(Path amLog, long offset, List<String> notes) throws Exception {
+  private static Instant[] notifyTimes(Path amLog, AmLog format, long offset, List<String> notes) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (true) {
       String lastFlush = null;
-      Instant lastFlushAt = null;
+      String ourFlush = null;
       int silentFlushes = 0;
       Instant flush = null;
       Instant success = null;
       for (String line : readFrom(amLog, offset)) {
-        if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
-          if (ours(lastFlush) && lastFlush.contains("][active]")) {
-            silentFlushes++;
+        if (checkoutFlush(line)) {
+          if (ours(line)) {
+            if (format.statesAlerts() && format.active(ourFlush)) {
+              silentFlushes++;
+            }
+            ourFlush = line;
           }
           lastFlush = line;
-          lastFlushAt = ts(line);
-        } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
-          if (ours(lastFlush) && lastFlush.contains("][active]")) {
-            flush = lastFlushAt;
-            success = ts(line);
+        } else if (format.success(line, lastFlush)) {
+          if (format.active(ourFlush)) {
+            flush = format.time(ourFlush);
+            success = format.time(line);
             break;
           }
-          lastFlush = null;
+          ourFlush = null;
         }
       }
       if (success != null || System.nanoTime() - deadline > 0) {
@@ -339,9 +485,14 @@ class DetectionPrecisionBenchmark {
     }
   }
 
-  /** A flush line of the alert's own aggregation group. */
-  private static boolean ours(String flushLine) {
-    return flushLine != null && flushLine.contains("alertname=\\\"" + ALERT + "\\\"");
+  /** A flush line (or a 0.3x success line) of the alert's own aggregation group. */
+  private static boolean ours(String line) {
+    return line != null && line.contains("alertname=\\\"" + ALERT + "\\\"");
+  }
+
+  /** A flush of one of team-checkout's groups. */
+  private static boolean checkoutFlush(String line) {
+    return line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"");
   }
 
   /**
@@ -349,18 +500,23 @@ class DetectionPrecisionBenchmark {
    * a resolve followed by a refire within one group_interval is never notified, so the next drill
    * would get no firing notification at all. Returns whether it was seen within the timeout.
    */
-  private static boolean awaitResolvedNotification(Path amLog, long offset) throws Exception {
+  private static boolean awaitResolvedNotification(Path amLog, AmLog format, long offset) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() - deadline < 0) {
       String lastFlush = null;
+      String ourFlush = null;
+      int successes = 0;
       for (String line : readFrom(amLog, offset)) {
-        if (line.contains("msg=flushing") && line.contains("team=\\\"checkout\\\"")) {
+        if (checkoutFlush(line)) {
           lastFlush = line;
-        } else if (line.contains("msg=\"Notify success\"") && line.contains("receiver=team-checkout")) {
-          if (ours(lastFlush) && lastFlush.contains("][resolved]")) {
+          ourFlush = ours(line) ? line : ourFlush;
+        } else if (format.success(line, lastFlush) && ourFlush != null) {
+          successes++;
+          // 0.3x says no state: the drill's firing notification comes first, its resolve second.
+          if (format.statesAlerts() ? ourFlush.contains("][resolved]") : successes >= 2) {
             return true;
           }
-          lastFlush = null;
+          ourFlush = null;
         }
       }
       Thread.sleep(250);
@@ -375,11 +531,6 @@ class DetectionPrecisionBenchmark {
       raf.readFully(bytes);
       return new String(bytes, StandardCharsets.UTF_8).lines().toList();
     }
-  }
-
-  private static Instant ts(String line) {
-    Matcher m = TS.matcher(line);
-    return m.find() ? Instant.parse(m.group(1)) : null;
   }
 
   private static boolean matches(Map<String, String> labels) {
@@ -410,13 +561,15 @@ class DetectionPrecisionBenchmark {
     return SCRAPE.dividedBy(DRILLS_PER_SWEEP).multipliedBy((number * 7L) % DRILLS_PER_SWEEP);
   }
 
-  private static String reportName() {
-    return BACKEND.equals("prometheus") ? "DetectionPrecisionBenchmark" : "DetectionPrecisionBenchmark-" + BACKEND;
+  /** {@code DetectionPrecisionBenchmark-prometheus-2.42+alertmanager-0.25} and the like. */
+  private static String reportName(Lab run) {
+    return "DetectionPrecisionBenchmark-" + run.name();
   }
 
-  private static void report(Backend backend, List<Drill> drills, String loadBefore, String loadAfter) {
-    BenchReport report = new BenchReport(reportName());
-    report.line("lab: " + backend.description() + " and alertmanager 0.25 (group_wait 1 s,"
+  private static void report(Lab run, Backend backend, String amVersion, AmLog amLogFormat, String phase,
+      List<Drill> drills, String loadBefore, String loadAfter) {
+    BenchReport report = new BenchReport(reportName(run));
+    report.line("lab: " + backend.description() + " and alertmanager " + amVersion + " (group_wait 1 s,"
         + " --log.level=debug), firedrill's webhook receiver; load 20 req/s on checkout; between drills a stand-in"
         + " answers 200 on the receiver's port so Alertmanager's resolved notification is delivered");
     report.line("drill: firedrill run (a JVM of its own), http-error 503 100%% on the payments proxy for 5 s, expecting"
@@ -467,6 +620,9 @@ class DetectionPrecisionBenchmark {
         BenchReport.max(sent), med(flushToSent), BenchReport.max(flushToSent));
     report.line("AM startsAt values after injection per drill: %s",
         drills.stream().map(Drill::amStartsAtSeen).distinct().toList());
+    report.line("alert group evaluates %s after the recording group (one phase per lab)", phase);
+    report.line("alertmanager log read as %s", amLogFormat == AmLog.SLOG ? "0.3x's (slog, time=, groups named)"
+        : "0.25's (go-kit, ts=, alert states in flush lines)");
     report.line("/proc/loadavg before: %s", loadBefore);
     report.line("/proc/loadavg after:  %s", loadAfter);
     report.finish();
