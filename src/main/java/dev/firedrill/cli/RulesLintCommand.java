@@ -5,13 +5,20 @@ import dev.firedrill.alerting.lint.PromDuration;
 import dev.firedrill.alerting.lint.PrometheusConfig;
 import dev.firedrill.alerting.lint.ReadProblem;
 import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.alerting.lint.RuleFile;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,16 +27,17 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "lint",
     description = {
-      "Lint every rule file (*.yml, *.yaml) in DIR: alerts without a runbook_url, alerts whose expression",
-      "cannot filter (no comparison and no absent()), alerts whose input series have no absent() companion,",
-      "range windows shorter than four scrape intervals, and a for shorter than the evaluation interval.",
-      "One line per finding."},
+      "Lint rule files, and every rule file (*.yml, *.yaml) in a directory, as one set: alerts without a"
+          + " runbook_url, alerts whose expression cannot filter (no comparison and no absent()), alerts whose input"
+          + " series have no absent() companion, range windows shorter than four scrape intervals, and a for shorter"
+          + " than the evaluation interval. One line per finding."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:no findings", "1:findings", "2:unreadable input (a file, a field, a duration)"})
 final class RulesLintCommand implements Callable<Integer> {
 
-  @Parameters(paramLabel = "DIR", description = "The directory of rule files (not searched recursively).")
-  Path dir;
+  @Parameters(paramLabel = "FILE|DIR", arity = "1..*",
+      description = "Rule files, or directories of rule files (not searched recursively).")
+  List<Path> paths;
 
   @Option(names = "--scrape-interval", paramLabel = "DURATION",
       description = "The scrape interval (default: the longest one in --prometheus-config, else 1m).")
@@ -74,8 +82,8 @@ final class RulesLintCommand implements Callable<Integer> {
       evaluation = option("--evaluation-interval", evaluationInterval);
       evaluationSource = "--evaluation-interval";
     }
-    RulesLint.Report report = RulesLint.lintDirectory(dir,
-        new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource), context);
+    RulesLint.Report report = lint(new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource),
+        context);
     PrintWriter out = spec.commandLine().getOut();
     for (Finding finding : report.findings()) {
       out.println(finding);
@@ -83,11 +91,75 @@ final class RulesLintCommand implements Callable<Integer> {
     if (!report.problems().isEmpty()) {
       throw unreadable(report.problems());
     }
-    out.println(dir + ": " + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
+    out.println(paths.stream().map(Path::toString).collect(Collectors.joining(" ")) + ": "
+        + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
         + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + PromDuration.format(scrape)
         + " (" + scrapeSource + "), evaluation interval " + PromDuration.format(evaluation) + " (" + evaluationSource
         + ")");
     return report.findings().isEmpty() ? ExitCode.HELD : ExitCode.DEVIATED;
+  }
+
+  /**
+   * Reads every file named and every {@code *.yml}/{@code *.yaml} directly in each directory named (as
+   * promtool takes both), and lints them as one set; {@code contextFiles} only add definitions.
+   */
+  private RulesLint.Report lint(RulesLint.Settings settings, List<Path> contextFiles) {
+    List<ReadProblem> problems = new ArrayList<>();
+    List<Path> ruleFiles = new ArrayList<>();
+    for (Path path : paths) {
+      if (Files.isDirectory(path)) {
+        List<Path> inside = ruleFilesIn(path, problems);
+        if (inside != null && inside.isEmpty()) {
+          problems.add(new ReadProblem(path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
+        }
+        ruleFiles.addAll(inside == null ? List.of() : inside);
+      } else if (Files.isRegularFile(path)) {
+        ruleFiles.add(path);
+      } else {
+        problems.add(new ReadProblem(path.toString(), "", "no such file or directory", 0, 0));
+      }
+    }
+    if (!problems.isEmpty()) {
+      return new RulesLint.Report(List.of(), problems, 0, 0);
+    }
+    Set<Path> seen = new HashSet<>();
+    List<RuleFile> files = new ArrayList<>();
+    int read = 0;
+    for (Path path : ruleFiles) {
+      if (seen.add(real(path))) {
+        read++;
+        Optional.ofNullable(RuleFile.read(path, path.toString(), problems)).ifPresent(files::add);
+      }
+    }
+    List<RuleFile> context = new ArrayList<>();
+    for (Path path : contextFiles) {
+      if (seen.add(real(path))) {
+        Optional.ofNullable(RuleFile.read(path, path.toString(), problems)).ifPresent(context::add);
+      }
+    }
+    int rules = files.stream().flatMap(f -> f.groups().stream()).mapToInt(g -> g.rules().size()).sum();
+    return new RulesLint.Report(RulesLint.lint(files, context, settings), List.copyOf(problems), read, rules);
+  }
+
+  private static List<Path> ruleFilesIn(Path dir, List<ReadProblem> problems) {
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.filter(p -> Files.isRegularFile(p) && isRuleFileName(p.getFileName().toString())).sorted().toList();
+    } catch (IOException e) {
+      problems.add(new ReadProblem(dir.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
+      return null;
+    }
+  }
+
+  private static boolean isRuleFileName(String name) {
+    return name.endsWith(".yml") || name.endsWith(".yaml");
+  }
+
+  private static Path real(Path path) {
+    try {
+      return path.toRealPath();
+    } catch (IOException e) {
+      return path.toAbsolutePath().normalize();
+    }
   }
 
   private static Duration option(String name, String value) {
