@@ -61,7 +61,7 @@ public final class Main {
       Map.entry("validate", "firedrill validate fixtures/experiments/payments-outage.yaml"),
       Map.entry("plan", "firedrill plan fixtures/experiments/payments-outage.yaml"),
       Map.entry("measure", "firedrill measure fixtures/experiments/payments-outage.yaml"),
-      Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml --journal journals/outage.json"),
+      Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml"),
       Map.entry("cleanup", "firedrill cleanup journals/payments-outage.json"),
       Map.entry("report", "firedrill report journals/payments-outage.json --output report.html"),
       Map.entry("demo", "firedrill demo --dir /tmp/firedrill-demo"),
@@ -81,6 +81,9 @@ public final class Main {
       Map.entry("history", "firedrill history --check"),
       Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
       Map.entry("help", "firedrill help run"));
+
+  /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */
+  static final int USAGE_WIDTH = 100;
 
   /** The configured command line; tests call it with their own writers. */
   public static CommandLine commandLine() {
@@ -106,14 +109,16 @@ public final class Main {
       spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("Show this help and exit.").build());
     }
-    spec.usageMessage().showDefaultValues(true);
-    // A description that already explains its default says it better than picocli's "Default: x" line.
+    // Only a declared default is shown (a field's initial value, such as 0 for a required --rate, is not one),
+    // and only where the description does not already explain it better.
     for (OptionSpec option : List.copyOf(spec.options())) {
-      if (String.join(" ", option.description()).toLowerCase(java.util.Locale.ROOT).contains("default")) {
+      if (option.defaultValue() != null
+          && !String.join(" ", option.description()).toLowerCase(java.util.Locale.ROOT).contains("default")) {
         spec.remove(option);
-        spec.addOption(option.toBuilder().showDefaultValue(CommandLine.Help.Visibility.NEVER).build());
+        spec.addOption(option.toBuilder().showDefaultValue(CommandLine.Help.Visibility.ALWAYS).build());
       }
     }
+    spec.usageMessage().width(USAGE_WIDTH);
     String example = EXAMPLES.get(path(spec));
     if (example != null) {
       spec.usageMessage().footer(append(spec.usageMessage().footer(), "%nExample:%n  " + example.replace("%", "%%")));
