@@ -321,7 +321,7 @@ class RulesLintCommandTest {
                   runbook_url: https://runbooks.example.com/orders-stalled
         """);
     Path companions = Files.createDirectory(dir.resolve("companions"));
-    Files.writeString(companions.resolve("absent.yaml"), "groups:\n  - name: absent\n    rules:\n" + COMPANION);
+    Files.writeString(companions.resolve("absent.yaml"), "groups:\n  - name: absent\n    rules:\n" + COMPANION.indent(2));
 
     CliRun alone = lint(alerts);
     assertThat(alone.exit()).as(alone.describe()).isEqualTo(1);
