@@ -678,8 +678,8 @@ public final class ExperimentLoader {
       return share(shareNode.present() ? shareNode : percentNode);
     }
     Double bare = percentNode.number();
-    if (bare == null) {
-      return null;
+    if (bare == null || !(bare > 0 && bare <= 100)) {
+      return bare == null ? null : percentNode.fail(SHARE);
     }
     String raw = percentNode.raw();
     String fraction = Numbers.format(bare / 100);

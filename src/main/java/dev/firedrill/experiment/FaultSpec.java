@@ -225,7 +225,7 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */
     public HttpToxic toxic() {
       HttpToxic.Effect effect = mode == Mode.ERROR ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS) : new HttpToxic.Reset();
-      return new HttpToxic(proxy, proxyName, 100, effect, ttl, adminTokenEnv);
+      return new HttpToxic(proxy, proxyName, HttpToxic.DEFAULT_SHARE, effect, ttl, adminTokenEnv);
     }
   }
 }
