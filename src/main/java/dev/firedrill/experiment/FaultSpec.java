@@ -124,6 +124,23 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
       return proxyName;
     }
 
+    /** The fault in words, as plan prints it: {@code 20% of calls to payments answered 503}. */
+    public String words() {
+      String calls = Shares.words(share) + " of calls to " + proxyName + " ";
+      if (effect instanceof Latency latency) {
+        return calls + "delayed " + Durations.format(latency.latency())
+            + (latency.jitter().isZero() ? "" : " \u00b1 " + Durations.format(latency.jitter()));
+      }
+      if (effect instanceof Error error) {
+        return calls + "answered " + error.status() + " without reaching " + proxyName;
+      }
+      if (effect instanceof Timeout timeout) {
+        return calls + (timeout.timeout().isZero() ? "held until the toxic goes"
+            : "held " + Durations.format(timeout.timeout()) + ", then closed");
+      }
+      return calls + "reset (TCP RST)";
+    }
+
     /** What the toxic does to a request. */
     public sealed interface Effect permits Latency, Error, Reset, Timeout {
       /** The fault kind in files and journals. */
