@@ -20,16 +20,17 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "lint",
     description = {
-      "Lint every rule file (*.yml, *.yaml) in DIR: alerts without a runbook_url, alerts whose expression",
-      "cannot filter (no comparison and no absent()), alerts whose input series have no absent() companion,",
-      "range windows shorter than four scrape intervals, and a for shorter than the evaluation interval.",
-      "One line per finding."},
+      "Lint rule files, and every rule file (*.yml, *.yaml) in a directory, as one set: alerts without a"
+          + " runbook_url, alerts whose expression cannot filter (no comparison and no absent()), alerts whose input"
+          + " series have no absent() companion, range windows shorter than four scrape intervals, and a for shorter"
+          + " than the evaluation interval. One line per finding."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:no findings", "1:findings", "2:unreadable input (a file, a field, a duration)"})
 final class RulesLintCommand implements Callable<Integer> {
 
-  @Parameters(paramLabel = "DIR", description = "The directory of rule files (not searched recursively).")
-  Path dir;
+  @Parameters(paramLabel = "FILE|DIR", arity = "1..*",
+      description = "Rule files, or directories of rule files (not searched recursively).")
+  List<Path> paths;
 
   @Option(names = "--scrape-interval", paramLabel = "DURATION",
       description = "The scrape interval (default: the longest one in --prometheus-config, else 1m).")
@@ -74,7 +75,7 @@ final class RulesLintCommand implements Callable<Integer> {
       evaluation = option("--evaluation-interval", evaluationInterval);
       evaluationSource = "--evaluation-interval";
     }
-    RulesLint.Report report = RulesLint.lintDirectory(dir,
+    RulesLint.Report report = RulesLint.lint(paths,
         new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource), context);
     PrintWriter out = spec.commandLine().getOut();
     for (Finding finding : report.findings()) {
@@ -83,7 +84,8 @@ final class RulesLintCommand implements Callable<Integer> {
     if (!report.problems().isEmpty()) {
       throw unreadable(report.problems());
     }
-    out.println(dir + ": " + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
+    out.println(paths.stream().map(Path::toString).collect(Collectors.joining(" ")) + ": "
+        + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
         + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + PromDuration.format(scrape)
         + " (" + scrapeSource + "), evaluation interval " + PromDuration.format(evaluation) + " (" + evaluationSource
         + ")");

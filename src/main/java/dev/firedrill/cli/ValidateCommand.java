@@ -1,14 +1,19 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.engine.Planner;
 import dev.firedrill.experiment.Experiment;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "validate", description = "Check an experiment file. Touches no network and no process.")
+@Command(name = "validate", description = "Check an experiment file: its fields, its PromQL, and every refusal plan"
+    + " makes from the file alone (ttl, durations, shares against the blast radius, the error budget). Touches no"
+    + " network and no process.")
 final class ValidateCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
@@ -21,6 +26,11 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Experiment experiment = Wiring.load(file);
+    List<String> refusals = Planner.staticRefusals(experiment);
+    if (!refusals.isEmpty()) {
+      throw new UserError(refusals.stream().map(refusal -> file + ": refused: " + refusal)
+          .collect(Collectors.joining("\n")), ExitCode.INVALID);
+    }
     spec.commandLine().getOut().println(file + ": valid: experiment " + experiment.id() + ", "
         + experiment.steadyState().slis().size() + " SLI(s), " + experiment.method().faults().size() + " fault(s), "
         + experiment.abort().rules().size() + " abort rule(s)"

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * One drill, phase by phase: plan, preflight, inject, observe, rollback (on every path), recover,
@@ -150,10 +151,20 @@ public final class Drill {
     return result;
   }
 
+  /** The start of the reason when preflight could not measure the steady state at all. */
+  static final String PREFLIGHT_UNMEASURED = "the steady state could not be measured (a problem of the drill's"
+      + " queries or of its Prometheus, not of the system), nothing was injected: ";
+
   private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
     Instant measuring = clock.now();
     Measurement before = ports.measurer().measure();
     record(Phase.PREFLIGHT, measuring, before);
+    if (before.hasProbeError()) {
+      // A query Prometheus refuses, several series, a wrong URL, a host that does not resolve, an answer
+      // that is not Prometheus's API: the drill's own making, which says nothing about the system's health.
+      return Optional.of(new VerdictRules.Decision(Verdict.INCONCLUSIVE, PREFLIGHT_UNMEASURED + before.readings()
+          .filter(r -> r.status() == Reading.Status.ERROR).map(Reading::text).collect(Collectors.joining(", "))));
+    }
     if (!before.withinSteadyState()) {
       return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
           "outside steady state before injection, nothing was injected: " + before.text()));
@@ -175,7 +186,7 @@ public final class Drill {
       if (remaining.isPresent()) {
         Reading reading = remaining.get();
         if (reading.value().isEmpty()) {
-          return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
+          return Optional.of(new VerdictRules.Decision(Verdict.INCONCLUSIVE,
               "the remaining error budget could not be measured, nothing was injected: " + reading.text()));
         }
         ErrorBudget budget = plan.budget().get().withRemainingShare(reading.value().getAsDouble());

@@ -20,13 +20,13 @@ final class FaultSpecJson {
     if (spec instanceof FaultSpec.ProcessKill kill) {
       node.put("match", kill.match());
       node.put("signal", kill.signal());
-      kill.percent().ifPresent(p -> node.put("percent", p));
+      kill.share().ifPresent(share -> node.put("share", share));
     } else if (spec instanceof FaultSpec.CpuBurn burn) {
       node.put("workers", burn.workers());
     } else if (spec instanceof FaultSpec.HttpToxic toxic) {
       node.put("proxy", toxic.proxy().toString());
       node.put("proxy_name", toxic.proxyName());
-      node.put("percent", toxic.percent());
+      node.put("share", toxic.share());
       FaultSpec.HttpToxic.Effect effect = toxic.effect();
       if (effect instanceof FaultSpec.HttpToxic.Latency latency) {
         node.put("latency", Durations.format(latency.latency()));
@@ -53,7 +53,7 @@ final class FaultSpecJson {
     String kind = node.path("kind").asText();
     return switch (kind) {
       case "process-kill" -> new FaultSpec.ProcessKill(node.path("match").asText(), node.path("signal").asText(),
-          node.hasNonNull("percent") ? Optional.of(node.get("percent").asDouble()) : Optional.empty(), ttl);
+          share(node), ttl);
       case "cpu-burn" -> new FaultSpec.CpuBurn(node.path("workers").asInt(), ttl);
       case "http-latency", "http-error", "http-reset", "http-timeout" -> httpToxic(node, kind, ttl);
       case "exporter-down" -> new FaultSpec.ExporterDown(URI.create(node.path("proxy").asText()),
@@ -71,8 +71,16 @@ final class FaultSpecJson {
       default -> new FaultSpec.HttpToxic.Reset();
     };
     return new FaultSpec.HttpToxic(URI.create(node.path("proxy").asText()), node.path("proxy_name").asText(null),
-        node.path("percent").asDouble(FaultSpec.HttpToxic.DEFAULT_PERCENT), effect, ttl,
+        share(node).orElse(FaultSpec.HttpToxic.DEFAULT_SHARE), effect, ttl,
         Optional.ofNullable(node.path("admin_token_env").asText(null)));
+  }
+
+  /** {@code share} (a fraction); journals written before it say {@code percent} (0 to 100). */
+  private static Optional<Double> share(JsonNode node) {
+    if (node.hasNonNull("share")) {
+      return Optional.of(node.get("share").asDouble());
+    }
+    return node.hasNonNull("percent") ? Optional.of(node.get("percent").asDouble() / 100) : Optional.empty();
   }
 
   private static FaultSpec.ExporterDown.Mode mode(String text) {

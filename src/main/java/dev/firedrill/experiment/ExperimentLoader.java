@@ -43,7 +43,8 @@ public final class ExperimentLoader {
   private static final Pattern SECRET = Pattern.compile(
       "(?i).*(token|password|passwd|secret|api_?key|authorization|credential|basic_?auth).*");
   private static final Pattern PROXY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-  private static final List<String> HTTP_KEYS = List.of("kind", "proxy", "proxy_name", "percent", "ttl", "admin_token_env");
+  private static final List<String> HTTP_KEYS = List.of("kind", "proxy", "proxy_name", "share", "percent", "ttl",
+      "admin_token_env");
   /** Each fault kind and its keys, in the order messages list them. */
   private static final Map<String, List<String>> KEYS = keys();
   private static final List<String> KINDS = List.copyOf(KEYS.keySet());
@@ -76,7 +77,7 @@ public final class ExperimentLoader {
 
   private static Map<String, List<String>> keys() {
     Map<String, List<String>> keys = new LinkedHashMap<>();
-    keys.put("process-kill", List.of("kind", "match", "signal", "percent", "ttl"));
+    keys.put("process-kill", List.of("kind", "match", "signal", "share", "percent", "ttl"));
     keys.put("cpu-burn", List.of("kind", "workers", "ttl"));
     keys.put("http-latency", plus(HTTP_KEYS, "latency", "jitter"));
     keys.put("http-error", plus(HTTP_KEYS, "status"));
@@ -598,13 +599,9 @@ public final class ExperimentLoader {
       String match = item.get("match")
           .required("process-kill needs match: text to look for in the command line of the processes").text();
       String signal = item.get("signal").choice("signal", SIGNALS, ExperimentLoader::signal);
-      Node percentNode = item.get("percent");
-      Double percent = percentNode.percent();
-      if (percent != null && !(percent > 0 && percent <= 100)) {
-        percent = percentNode.fail("expected a percentage in (0, 100], such as 50");
-      }
+      Double share = faultShare(item, "processes");
       item.rejectUnknownKeys(key -> elsewhere(key, kind));
-      return context.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(percent), ttl) : null;
+      return context.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(share), ttl) : null;
     }
     if ("cpu-burn".equals(kind)) {
       Integer workers = item.get("workers")
@@ -628,11 +625,7 @@ public final class ExperimentLoader {
         + " such as http://127.0.0.1:8474"), "http://127.0.0.1:8474", "use admin_token_env");
     String proxyName = item.get("proxy_name").text(PROXY_NAME,
         "expected a proxy name of letters, digits, '.', '_' and '-', such as payments");
-    Node percentNode = item.get("percent");
-    Double percent = percentNode.percent();
-    if (percent != null && !(percent > 0 && percent <= 100)) {
-      percent = percentNode.fail("expected a percentage of requests in (0, 100], such as 5 or \"5%\"");
-    }
+    Double share = faultShare(item, "requests");
     String tokenEnv = item.get("admin_token_env").text(ENV_NAME,
         "expected the name of an environment variable such as PROXY_TOKEN");
     FaultSpec.HttpToxic.Effect effect = switch (kind) {
@@ -656,7 +649,7 @@ public final class ExperimentLoader {
     };
     item.rejectUnknownKeys(key -> elsewhere(key, kind));
     return context.clean()
-        ? new FaultSpec.HttpToxic(proxy, proxyName, percent == null ? FaultSpec.HttpToxic.DEFAULT_PERCENT : percent,
+        ? new FaultSpec.HttpToxic(proxy, proxyName, share == null ? FaultSpec.HttpToxic.DEFAULT_SHARE : share,
             effect, ttl, Optional.ofNullable(tokenEnv))
         : null;
   }
@@ -674,7 +667,7 @@ public final class ExperimentLoader {
     item.rejectUnknownKeys(key -> {
       String owners = elsewhere(key, kind);
       return owners == null ? null : switch (key) {
-        case "percent" -> owners + ": exporter-down fails every scrape";
+        case "share", "percent" -> owners + ": exporter-down fails every scrape";
         case "status" -> owners + ": exporter-down answers 503 (mode: error) or resets the connection (mode: reset)";
         default -> owners;
       };
@@ -794,9 +787,51 @@ public final class ExperimentLoader {
         : null;
   }
 
+  /**
+   * Every share in the file is a fraction ({@code 0.2}) or a percentage string ({@code "20%"}); a
+   * bare number above 1 is refused with the two readings it may have meant.
+   */
   private static Double share(Node node) {
     Double value = node.fraction();
-    return value == null || (value > 0 && value <= 1) ? value : node.fail(SHARE);
+    if (value == null || (value > 0 && value <= 1)) {
+      return value;
+    }
+    if (!node.percentString() && value > 1 && value <= 100) {
+      node.problem(SHARE + ", got " + node.raw() + "; did you mean \"" + node.raw() + "%\" or "
+          + Numbers.format(value / 100) + "?");
+      return null;
+    }
+    return node.fail(SHARE);
+  }
+
+  /**
+   * A fault's {@code share} of the {@code what} it touches. The older key {@code percent} is kept only
+   * where it cannot be misread, as a percentage string ({@code "20%"}): a bare number there once meant a
+   * percentage ({@code 0.2} was 0.2%) while every other share is a fraction, so it is refused, naming
+   * both readings.
+   */
+  private static Double faultShare(Node item, String what) {
+    Node shareNode = item.get("share");
+    Node percentNode = item.get("percent");
+    if (shareNode.present() && percentNode.present()) {
+      percentNode.problem("share and percent say the same thing; keep share, such as 0.05 or \"5%\" of the " + what);
+      return null;
+    }
+    if (!percentNode.present() || percentNode.percentString()) {
+      return share(shareNode.present() ? shareNode : percentNode);
+    }
+    Double bare = percentNode.number();
+    if (bare == null || !(bare > 0 && bare <= 100)) {
+      return bare == null ? null : percentNode.fail(SHARE);
+    }
+    String raw = percentNode.raw();
+    String fraction = Numbers.format(bare / 100);
+    percentNode.problem("a bare number is ambiguous here: every share is a fraction (0.2 is 20%) or a percentage"
+        + " string; did you mean " + (bare > 1
+            ? "\"" + raw + "%\" (share: " + fraction + ")"
+            : "share: " + raw + " (" + Numbers.format(bare * 100) + "% of the " + what + ") or \"" + raw + "%\"")
+        + "?");
+    return null;
   }
 
   private static OptionalDouble optional(Double value) {

@@ -10,6 +10,13 @@ import java.util.Optional;
 public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic,
     FaultSpec.ExporterDown {
 
+  /** A share is a fraction of what a fault touches: more than none, at most all. */
+  private static void requireShare(double share) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("share must lie in (0, 1], such as 0.2 for 20%");
+    }
+  }
+
   /** The name used in files, journals and messages, for example {@code process-kill}. */
   String kind();
 
@@ -26,18 +33,20 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
   String targetName();
 
   /**
-   * Signals processes whose {@code /proc/PID/cmdline} contains {@code match}. With a percentage
-   * the selection rounds up (at least one process); the limit in the blast radius does not round.
+   * Signals processes whose {@code /proc/PID/cmdline} contains {@code match}. With a share (a
+   * fraction in (0, 1]) the selection rounds up (at least one process); the limit in the blast radius
+   * does not round.
    */
-  record ProcessKill(String match, String signal, Optional<Double> percent, Optional<Duration> ttl)
+  record ProcessKill(String match, String signal, Optional<Double> share, Optional<Duration> ttl)
       implements FaultSpec {
 
     public static final String DEFAULT_SIGNAL = "KILL";
 
     public ProcessKill {
       signal = signal == null ? DEFAULT_SIGNAL : signal;
-      percent = percent == null ? Optional.empty() : percent;
+      share = share == null ? Optional.empty() : share;
       ttl = ttl == null ? Optional.empty() : ttl;
+      share.ifPresent(FaultSpec::requireShare);
     }
 
     @Override
@@ -81,14 +90,14 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
 
   /**
    * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}), acting
-   * on {@code percent} of the requests through the proxy named {@code proxyName}; the proxy removes
-   * it by itself when its ttl ends.
+   * on a {@code share} (a fraction in (0, 1]) of the requests through the proxy named {@code proxyName};
+   * the proxy removes it by itself when its ttl ends.
    */
-  record HttpToxic(URI proxy, String proxyName, double percent, Effect effect, Optional<Duration> ttl,
+  record HttpToxic(URI proxy, String proxyName, double share, Effect effect, Optional<Duration> ttl,
       Optional<String> adminTokenEnv) implements FaultSpec {
 
     public static final String DEFAULT_PROXY_NAME = "payments";
-    public static final double DEFAULT_PERCENT = 100;
+    public static final double DEFAULT_SHARE = 1;
     public static final int DEFAULT_STATUS = 503;
 
     public HttpToxic {
@@ -97,9 +106,7 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
       proxyName = proxyName == null ? DEFAULT_PROXY_NAME : proxyName;
       ttl = ttl == null ? Optional.empty() : ttl;
       adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
-      if (!(percent > 0 && percent <= 100)) {
-        throw new IllegalArgumentException("percent must lie in (0, 100]");
-      }
+      requireShare(share);
     }
 
     @Override
@@ -115,6 +122,23 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String targetName() {
       return proxyName;
+    }
+
+    /** The fault in words, as plan prints it: {@code 20% of calls to payments answered 503}. */
+    public String words() {
+      String calls = Shares.words(share) + " of calls to " + proxyName + " ";
+      if (effect instanceof Latency latency) {
+        return calls + "delayed " + Durations.format(latency.latency())
+            + (latency.jitter().isZero() ? "" : " \u00b1 " + Durations.format(latency.jitter()));
+      }
+      if (effect instanceof Error error) {
+        return calls + "answered " + error.status() + " without reaching " + proxyName;
+      }
+      if (effect instanceof Timeout timeout) {
+        return calls + (timeout.timeout().isZero() ? "held until the toxic goes"
+            : "held " + Durations.format(timeout.timeout()) + ", then closed");
+      }
+      return calls + "reset (TCP RST)";
     }
 
     /** What the toxic does to a request. */
@@ -218,7 +242,7 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */
     public HttpToxic toxic() {
       HttpToxic.Effect effect = mode == Mode.ERROR ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS) : new HttpToxic.Reset();
-      return new HttpToxic(proxy, proxyName, 100, effect, ttl, adminTokenEnv);
+      return new HttpToxic(proxy, proxyName, HttpToxic.DEFAULT_SHARE, effect, ttl, adminTokenEnv);
     }
   }
 }

@@ -172,10 +172,9 @@ final class Node {
     return percent != null ? Double.valueOf(percent.movePointLeft(2).doubleValue()) : number();
   }
 
-  /** A number, or a percentage such as {@code "50%"} as the number 50. */
-  Double percent() {
-    BigDecimal percent = percentSign();
-    return percent != null ? Double.valueOf(percent.doubleValue()) : number();
+  /** Whether the value is a percentage string such as {@code "5%"}. */
+  boolean percentString() {
+    return percentSign() != null;
   }
 
   Boolean bool() {

@@ -52,17 +52,7 @@ public final class CpuBurnFault implements Fault {
   }
 
   private Duration check() throws FaultException {
-    Duration ttl = TtlPolicy.check(spec, context);
-    if (spec.workers() < 1) {
-      throw new FaultRefusedException(
-          "cpu-burn: workers " + spec.workers() + " is not a count; expected at least 1");
-    }
-    int max = context.blastRadius().maxWorkers();
-    if (spec.workers() > max) {
-      throw new FaultRefusedException("cpu-burn: " + spec.workers()
-          + " workers exceed blast_radius max_workers " + max);
-    }
-    return ttl;
+    return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
   }
 
   private List<String> workerArgs(Duration ttl) {

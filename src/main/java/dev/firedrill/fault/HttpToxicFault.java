@@ -5,7 +5,6 @@ import static dev.firedrill.experiment.Durations.format;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.experiment.Numbers;
 import dev.firedrill.experiment.TokenSource;
 import java.io.IOException;
 import java.net.URI;
@@ -90,18 +89,8 @@ public final class HttpToxicFault implements Fault {
   }
 
   private Duration check() throws FaultException {
-    Duration ttl = TtlPolicy.check(spec, context);
-    if (spec instanceof FaultSpec.ExporterDown) {
-      return ttl; // scrapes only: the traffic share of the blast radius is about user traffic
-    }
-    double share = toxicSpec.percent() / 100;
-    double allowed = context.blastRadius().trafficShare();
-    if (share > allowed) {
-      throw new FaultRefusedException(spec.kind() + ": percent " + Numbers.format(toxicSpec.percent())
-          + " (a share of " + Numbers.format(share) + " of requests) exceeds blast_radius traffic_share "
-          + Numbers.format(allowed) + "; expected percent at most " + Numbers.format(allowed * 100));
-    }
-    return ttl;
+    // exporter-down touches scrapes only: the traffic share of the blast radius is about user traffic
+    return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
   }
 
   /** The request body, in Toxiproxy's shape plus firedrill's ttl. */
@@ -127,7 +116,7 @@ public final class HttpToxicFault implements Fault {
       stream = "upstream"; // reset before the upstream sees it
     }
     node.put("stream", stream);
-    node.put("toxicity", toxicSpec.percent() / 100);
+    node.put("toxicity", toxicSpec.share());
     node.set("attributes", attributes);
     node.put("ttl", format(ttl));
     return node.toString();

@@ -59,7 +59,7 @@ public final class ProcessKillFault implements Fault {
   @Override
   public synchronized List<String> plan() throws FaultException {
     Signal signal = Signal.parseFaultSignal(spec.signal());
-    Duration ttl = TtlPolicy.check(spec, context);
+    Duration ttl = FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
     planned = new ProcessSelector(context.processes(), ProcessHandle.current().pid())
         .select(spec, context.blastRadius().maxProcesses());
     List<String> actions = new ArrayList<>();
@@ -90,7 +90,7 @@ public final class ProcessKillFault implements Fault {
       plan();
     }
     Signal signal = Signal.parseFaultSignal(spec.signal());
-    Duration ttl = TtlPolicy.check(spec, context);
+    Duration ttl = FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
     recordedSignal = signal;
     List<ProcessId> ids = planned.stream().map(ProcessInfo::id).toList();
     if (signal == Signal.STOP) {

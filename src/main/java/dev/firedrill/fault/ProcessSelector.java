@@ -11,8 +11,6 @@ import java.util.Set;
 /** Chooses the processes a process-kill fault may hit, inside the blast radius. */
 final class ProcessSelector {
 
-  static final int MIN_MATCH = 4;
-
   private final ProcessTable processes;
   private final long self;
 
@@ -23,12 +21,7 @@ final class ProcessSelector {
 
   /** The selection in PID order, so the same host state yields the same plan. */
   List<ProcessInfo> select(FaultSpec.ProcessKill spec, int maxProcesses) throws FaultException {
-    String match = spec.match() == null ? "" : spec.match();
-    if (match.strip().length() < MIN_MATCH) {
-      throw new FaultRefusedException("process-kill: match \"" + match + "\" is "
-          + match.strip().length() + " characters; expected at least " + MIN_MATCH
-          + " so it cannot hit half the host");
-    }
+    String match = spec.match() == null ? "" : spec.match(); // its length: FaultChecks, before any selection
     List<ProcessInfo> all = processes.list();
     Set<Long> spared = spared(all);
     List<ProcessInfo> matching = new ArrayList<>();
@@ -51,17 +44,12 @@ final class ProcessSelector {
   }
 
   private static int count(int matching, FaultSpec.ProcessKill spec) throws FaultRefusedException {
-    if (spec.percent().isEmpty()) {
+    if (spec.share().isEmpty()) {
       return matching;
     }
-    double percent = spec.percent().get();
-    if (!(percent > 0 && percent <= 100)) {
-      throw new FaultRefusedException(
-          "process-kill: percent " + percent + " is out of range; expected a value in (0, 100]");
-    }
-    // Decimal arithmetic: 3 x 33.3% must not round up to 2 through a binary-fraction error.
-    int rounded = BigDecimal.valueOf(percent).multiply(BigDecimal.valueOf(matching))
-        .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING).intValueExact();
+    // Decimal arithmetic: 3 x 0.333 must not round up to 2 through a binary-fraction error.
+    int rounded = BigDecimal.valueOf(spec.share().get()).multiply(BigDecimal.valueOf(matching))
+        .setScale(0, RoundingMode.CEILING).intValueExact();
     return Math.max(1, Math.min(rounded, matching));
   }
 

@@ -292,12 +292,16 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   private static String reason(Throwable cause) {
-    if (has(cause, ConnectException.class)) {
-      return "connection refused";
-    }
+    // Before ConnectException: the JDK client wraps a name that does not resolve in one.
     UnknownHostException unknown = find(cause, UnknownHostException.class);
     if (unknown != null) {
       return "unknown host " + unknown.getMessage();
+    }
+    if (has(cause, java.nio.channels.UnresolvedAddressException.class)) {
+      return "unknown host";
+    }
+    if (has(cause, ConnectException.class)) {
+      return "connection refused";
     }
     if (has(cause, javax.net.ssl.SSLException.class)) {
       return "TLS failed: " + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());

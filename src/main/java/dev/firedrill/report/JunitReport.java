@@ -66,9 +66,10 @@ public final class JunitReport {
   }
 
   /**
-   * Held passes; deviated and aborted fail; inconclusive, not-run and refused proved nothing and
-   * are skipped; a fault that could not be injected, an unfinished drill and a failed rollback are
-   * errors, the last whatever the verdict, as in the exit codes.
+   * Held passes; deviated and aborted fail; not-run (the system was outside its steady state) is
+   * skipped; inconclusive and refused proved nothing because of the drill itself (its queries, its
+   * Prometheus, its file) and are errors, which CI does not count as passes; so are a fault that could
+   * not be injected, an unfinished drill and a failed rollback, the last whatever the verdict.
    */
   private static Case hypothesis(DrillRecord r, String suite) {
     String name = "steady state: " + r.experiment().hypothesis();
@@ -80,8 +81,9 @@ public final class JunitReport {
     return switch (r.verdict()) {
       case "held" -> new Case(suite, name, time, "pass", "", "");
       case "deviated", "aborted" -> new Case(suite, name, time, "failure", r.verdict(), r.reason());
-      case "inconclusive", "not-run", "refused" -> new Case(suite, name, time, "skipped", r.verdict(),
-          r.verdict() + ": " + r.reason());
+      case "not-run" -> new Case(suite, name, time, "skipped", r.verdict(), r.verdict() + ": " + r.reason());
+      case "inconclusive", "refused" -> new Case(suite, name, time, "error", r.verdict(), r.verdict() + ": "
+          + r.reason());
       default -> new Case(suite, name, time, "error", r.verdict(), r.reason());
     };
   }

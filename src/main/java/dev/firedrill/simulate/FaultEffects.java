@@ -15,7 +15,7 @@ final class FaultEffects {
   static Effect of(FaultSpec spec) throws FaultRefusedException {
     if (spec instanceof FaultSpec.HttpToxic toxic) {
       String service = service(toxic.proxyName(), "proxy_name");
-      double share = toxic.percent() / 100;
+      double share = toxic.share();
       FaultSpec.HttpToxic.Effect effect = toxic.effect();
       if (effect instanceof FaultSpec.HttpToxic.Latency l) {
         return new Effect.Slower(service, share, Latency.uniform(l.latency(), l.jitter()));

@@ -270,7 +270,9 @@ class CliTest {
       assertThat(prometheus.lastRequest().headers()).containsEntry("authorization", "Bearer " + secret);
       assertThat(measure.exit()).as(measure.describe()).isEqualTo(4);
       assertThat(measure.out()).contains("answered HTTP 401", "<redacted>");
-      assertThat(run.exit()).as(run.describe()).isEqualTo(5);
+      // refused credentials are the drill's problem, not the system's: inconclusive, nothing injected
+      assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INCONCLUSIVE);
+      assertThat(run.out()).contains("verdict inconclusive: the steady state could not be measured");
       String journalText = Files.readString(journal);
       assertThat(journalText).contains("\"prometheus_token\" : \"file " + tokenFile + "\"", "answered HTTP 401");
       for (String text : List.of(measure.out(), measure.err(), run.out(), run.err(), journalText)) {

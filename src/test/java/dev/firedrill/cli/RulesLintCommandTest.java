@@ -310,4 +310,39 @@ class RulesLintCommandTest {
     assertThat(lint(dir, "--scrape-interval", "fast").exit()).isEqualTo(2);
     assertThat(lint(dir).exit()).isZero();
   }
+
+  @Test
+  void filesAndDirectoriesAreLintedAsOneSetAsPromtoolTakesThem() throws IOException {
+    Path alerts = write("alerts.yml", """
+        groups:
+          - name: orders
+            rules:
+              - alert: OrdersStalled
+                expr: rate(orders_total[5m]) < 0.1
+                for: 5m
+                annotations:
+                  runbook_url: https://runbooks.example.com/orders-stalled
+        """);
+    Path companions = Files.createDirectory(dir.resolve("companions"));
+    Files.writeString(companions.resolve("absent.yaml"), "groups:\n  - name: absent\n    rules:\n" + COMPANION.indent(2));
+
+    CliRun alone = lint(alerts);
+    assertThat(alone.exit()).as(alone.describe()).isEqualTo(1);
+    assertThat(alone.out()).startsWith(alerts + ": group orders, alert OrdersStalled: input series orders_total has"
+        + " no absent() companion alert");
+
+    CliRun both = lint(alerts, companions);
+    assertThat(both.exit()).as(both.describe()).isZero();
+    assertThat(both.out()).startsWith(alerts + " " + companions + ": clean in 2 file(s), 2 rule(s); ");
+
+    CliRun twice = lint(alerts, alerts);
+    assertThat(twice.out()).contains(": 1 finding(s) in 1 file(s), 1 rule(s); ");
+  }
+
+  @Test
+  void aPathThatIsNeitherFileNorDirectoryIsNamed() {
+    CliRun run = lint(dir.resolve("nope.yml"));
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo(dir.resolve("nope.yml") + ": /: no such file or directory\n");
+  }
 }

@@ -125,6 +125,21 @@ class DrillTest {
   }
 
   @Test
+  void aQueryThatFailsBeforeInjectionIsInconclusiveNotAnUnhealthySystem() {
+    FakeFault fault = world.fault("burn");
+    world.errorRatio = t -> Double.NaN; // the query fails: a wrong URL, a refused query, several series
+
+    DrillResult result = world.run(world.experiment());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason()).isEqualTo("the steady state could not be measured (a problem of the drill's queries"
+        + " or of its Prometheus, not of the system), nothing was injected: error_ratio error: Prometheus at"
+        + " http://127.0.0.1:9 is unreachable, burn_rate error: Prometheus at http://127.0.0.1:9 is unreachable");
+    assertThat(world.log).doesNotContain("inject burn");
+    assertThat(fault.applied).isFalse();
+  }
+
+  @Test
   void refusedWhenTheDurationIsAboveTheBlastRadius() {
     world.fault("burn");
 

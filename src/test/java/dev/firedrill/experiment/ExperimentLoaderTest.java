@@ -81,12 +81,12 @@ class ExperimentLoaderTest {
 
     Experiment kill = ExperimentLoader.load(FIXTURES.resolve("experiments/process-kill.json"));
     assertThat(kill.method().faults()).containsExactly(new FaultSpec.ProcessKill(
-        "payments-server", "TERM", Optional.of(50.0), Optional.of(Duration.ofMinutes(15))));
+        "payments-server", "TERM", Optional.of(0.5), Optional.of(Duration.ofMinutes(15))));
     assertThat(kill.prometheus().http().bearerToken()).contains(new TokenSource.FromEnv("PROM_TOKEN"));
 
     Experiment slow = ExperimentLoader.load(FIXTURES.resolve("experiments/http-latency.yaml"));
     assertThat(slow.method().faults()).containsExactly(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474"),
-        "payments", 5, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)),
+        "payments", 0.05, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)),
         Optional.of(Duration.ofMinutes(15)), Optional.empty()));
 
     Experiment large = ExperimentLoader.load(FIXTURES.resolve("experiments/large-200-lines.yaml"));
@@ -136,7 +136,7 @@ class ExperimentLoaderTest {
             - kind: process-kill
               match: payments-server
               signal: SIGTERM
-              percent: 50
+              share: 0.5
               ttl: 15m
         abort:
           rules:
@@ -485,7 +485,7 @@ class ExperimentLoaderTest {
               proxy: http://127.0.0.1:8474
               latency: 200ms
               ttl: 12m
-        """))).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 100,
+        """))).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 1,
         new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ZERO), Optional.of(Duration.ofMinutes(12)),
         Optional.empty()));
     assertThat(onlyFault(withFault("""
@@ -497,11 +497,11 @@ class ExperimentLoaderTest {
               jitter: 50ms
               ttl: 12m
               admin_token_env: PROXY_TOKEN
-        """))).isEqualTo(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474/"), "orders", 5,
+        """))).isEqualTo(new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:8474/"), "orders", 0.05,
         new FaultSpec.HttpToxic.Latency(Duration.ofSeconds(1), Duration.ofMillis(50)),
         Optional.of(Duration.ofMinutes(12)), Optional.of("PROXY_TOKEN")));
-    FaultSpec error = onlyFault(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', percent: 5}\n"));
-    assertThat(error).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 5,
+    FaultSpec error = onlyFault(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', share: 0.05}\n"));
+    assertThat(error).isEqualTo(new FaultSpec.HttpToxic(admin, "payments", 0.05,
         new FaultSpec.HttpToxic.Error(503), Optional.empty(), Optional.empty()));
     assertThat(error.kind()).isEqualTo("http-error");
     assertThat(error.target()).isEqualTo("requests through proxy payments (http://127.0.0.1:8474)");
@@ -523,7 +523,7 @@ class ExperimentLoaderTest {
   void httpFaultProblemsNameTheFieldAndTheExpectation() {
     assertThat(problems(withFault("""
             - kind: http-latency
-              percent: 150
+              share: 150
               proxy_name: "pay ments"
               jitter: 20
               admin_token_env: 9LIVES
@@ -532,8 +532,8 @@ class ExperimentLoaderTest {
             + " such as http://127.0.0.1:8474 (line 13, column 7)",
         "exp.yaml: /method/faults/0/latency: missing; http-latency needs latency: the delay to add, such as 200ms"
             + " (line 13, column 7)",
-        "exp.yaml: /method/faults/0/percent: expected a percentage of requests in (0, 100], such as 5 or \"5%\","
-            + " got 150 (line 14, column 7)",
+        "exp.yaml: /method/faults/0/share: expected a share in (0, 1], such as 0.05 or \"5%\", got 150"
+            + " (line 14, column 7)",
         "exp.yaml: /method/faults/0/proxy_name: expected a proxy name of letters, digits, '.', '_' and '-',"
             + " such as payments, got \"pay ments\" (line 15, column 7)",
         "exp.yaml: /method/faults/0/jitter: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got 20 without"
@@ -549,6 +549,43 @@ class ExperimentLoaderTest {
     assertThat(problems(withFault("    - {kind: http-reset, proxy: 'http://admin:pw@127.0.0.1:8474'}\n")))
         .containsExactly("exp.yaml: /method/faults/0/proxy: credentials in the URL are refused; use admin_token_env"
             + " (line 13, column 26)");
+  }
+
+  @Test
+  void everyShareIsAFractionOrAPercentageString() throws Exception {
+    String fault = "    - {kind: http-error, proxy: 'http://127.0.0.1:8474', ";
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(fault + "share: 0.2}\n"))).share()).isEqualTo(0.2);
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(fault + "share: '20%'}\n"))).share()).isEqualTo(0.2);
+    assertThat(((FaultSpec.HttpToxic) onlyFault(withFault(fault + "percent: '20%'}\n"))).share()).isEqualTo(0.2);
+    assertThat(((FaultSpec.ProcessKill) onlyFault(withFault(
+        "    - {kind: process-kill, match: payments-server, share: '25%'}\n"))).share()).contains(0.25);
+  }
+
+  @Test
+  void aBarePercentIsRefusedNamingBothReadings() {
+    String fault = "    - {kind: http-error, proxy: 'http://127.0.0.1:8474', ";
+    assertThat(problems(withFault(fault + "percent: 0.2}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/percent: a bare number is ambiguous here: every share is a fraction (0.2 is 20%)"
+            + " or a percentage string; did you mean share: 0.2 (20% of the requests) or \"0.2%\"? (line 13, column 58)");
+    assertThat(problems(withFault(fault + "percent: 20}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/percent: a bare number is ambiguous here: every share is a fraction (0.2 is 20%)"
+            + " or a percentage string; did you mean \"20%\" (share: 0.2)? (line 13, column 58)");
+    assertThat(problems(withFault("    - {kind: process-kill, match: payments-server, percent: 50}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/percent: a bare number is ambiguous here: every share is a"
+            + " fraction (0.2 is 20%) or a percentage string; did you mean \"50%\" (share: 0.5)? (line 13, column 52)");
+    assertThat(problems(withFault(fault + "percent: 250}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/percent: expected a share in (0, 1], such as 0.05 or \"5%\", got 250"
+            + " (line 13, column 58)");
+    assertThat(problems(withFault(fault + "share: 0.2, percent: '20%'}\n"))).containsExactly(
+        "exp.yaml: /method/faults/0/percent: share and percent say the same thing; keep share, such as 0.05 or"
+            + " \"5%\" of the requests (line 13, column 70)");
+  }
+
+  @Test
+  void aShareAboveOneSuggestsThePercentageItMeant() {
+    assertThat(problems(withFault("    - {kind: http-error, proxy: 'http://127.0.0.1:8474', share: 20}\n")))
+        .containsExactly("exp.yaml: /method/faults/0/share: expected a share in (0, 1], such as 0.05 or \"5%\","
+            + " got 20; did you mean \"20%\" or 0.2? (line 13, column 58)");
   }
 
   @Test
@@ -583,7 +620,7 @@ class ExperimentLoaderTest {
     assertThat(down.kind()).isEqualTo("exporter-down");
     assertThat(down.target()).isEqualTo("scrapes through proxy payments-metrics (http://127.0.0.1:18475)");
     assertThat(((FaultSpec.ExporterDown) down).toxic()).isEqualTo(new FaultSpec.HttpToxic(admin, "payments-metrics",
-        100, new FaultSpec.HttpToxic.Error(503), Optional.of(Duration.ofMinutes(2)), Optional.empty()));
+        1, new FaultSpec.HttpToxic.Error(503), Optional.of(Duration.ofMinutes(2)), Optional.empty()));
 
     FaultSpec reset = onlyFault(withFault("    - {kind: exporter-down, proxy: 'http://127.0.0.1:18475',"
         + " proxy_name: orders-metrics, mode: RESET, ttl: 1m, admin_token_env: PROXY_TOKEN}\n"));

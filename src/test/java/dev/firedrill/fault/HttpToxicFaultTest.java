@@ -69,8 +69,8 @@ class HttpToxicFaultTest {
         Clock.system(), Map.of());
   }
 
-  private FaultSpec.HttpToxic spec(FaultSpec.HttpToxic.Effect effect, double percent, Duration ttl) {
-    return new FaultSpec.HttpToxic(proxy.adminUrl(), "payments", percent, effect, Optional.ofNullable(ttl), Optional.empty());
+  private FaultSpec.HttpToxic spec(FaultSpec.HttpToxic.Effect effect, double share, Duration ttl) {
+    return new FaultSpec.HttpToxic(proxy.adminUrl(), "payments", share, effect, Optional.ofNullable(ttl), Optional.empty());
   }
 
   private int status() throws Exception {
@@ -80,7 +80,7 @@ class HttpToxicFaultTest {
 
   @Test
   void plansTheExactRequest() throws Exception {
-    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)), 5,
+    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Latency(Duration.ofMillis(200), Duration.ofMillis(20)), 0.05,
         Duration.ofMinutes(5)), context("checkout-latency", 0.05), 0);
 
     assertThat(fault.plan()).containsExactly(
@@ -99,14 +99,14 @@ class HttpToxicFaultTest {
         new FaultSpec.HttpToxic.Reset(), "\"type\":\"reset\",\"stream\":\"upstream\",\"toxicity\":1.0,\"attributes\":{}",
         new FaultSpec.HttpToxic.Timeout(Duration.ZERO), "\"type\":\"timeout\",\"stream\":\"upstream\",\"toxicity\":1.0,\"attributes\":{\"timeout\":0}");
     for (var entry : expected.entrySet()) {
-      Fault fault = Faults.create(spec(entry.getKey(), 100, Duration.ofMinutes(1)), context, 3);
+      Fault fault = Faults.create(spec(entry.getKey(), 1, Duration.ofMinutes(1)), context, 3);
       assertThat(fault.plan().get(0)).contains("{\"name\":\"firedrill-kinds-3\"," + entry.getValue() + ",\"ttl\":\"1m\"}");
     }
   }
 
   @Test
   void injectsVerifiesAndReverts() throws Exception {
-    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Error(503), 100, Duration.ofMinutes(2)),
+    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2)),
         context("pay-errors", 1), 0);
     assertThat(fault.verify().reverted()).isTrue();
     assertThat(status()).isEqualTo(200);
@@ -142,7 +142,7 @@ class HttpToxicFaultTest {
 
   @Test
   void theProxyRemovesTheToxicAtItsTtlWithNoCall() throws Exception {
-    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Reset(), 100, Duration.ofSeconds(1)), context("short", 1), 0);
+    Fault fault = Faults.create(spec(new FaultSpec.HttpToxic.Reset(), 1, Duration.ofSeconds(1)), context("short", 1), 0);
     fault.inject();
     assertThat(fault.verify().reverted()).isFalse();
     long start = System.nanoTime();
@@ -155,14 +155,14 @@ class HttpToxicFaultTest {
 
   @Test
   void refusesAShareAboveTheBlastRadiusAndAMissingTtl() {
-    Fault tooMuch = Faults.create(spec(new FaultSpec.HttpToxic.Error(503), 50, Duration.ofMinutes(1)), context("wide", 0.05), 0);
+    Fault tooMuch = Faults.create(spec(new FaultSpec.HttpToxic.Error(503), 0.5, Duration.ofMinutes(1)), context("wide", 0.05), 0);
     assertThatThrownBy(tooMuch::plan).isInstanceOf(FaultRefusedException.class).hasMessage(
-        "http-error: percent 50 (a share of 0.5 of requests) exceeds blast_radius traffic_share 0.05;"
-            + " expected percent at most 5");
+        "http-error: share 50% of requests exceeds blast_radius traffic_share 5%; expected a share of at most"
+            + " 0.05 (\"5%\")");
     assertThatThrownBy(tooMuch::inject).isInstanceOf(FaultRefusedException.class);
     assertThat(proxy.toxics().active()).isEmpty();
 
-    Fault noTtl = Faults.create(spec(new FaultSpec.HttpToxic.Reset(), 5, null), context("no-ttl", 0.05), 0);
+    Fault noTtl = Faults.create(spec(new FaultSpec.HttpToxic.Reset(), 0.05, null), context("no-ttl", 0.05), 0);
     assertThatThrownBy(noTtl::plan).isInstanceOf(FaultRefusedException.class)
         .hasMessage("http-reset: no ttl; every fault needs a ttl that the injector enforces on its own");
   }
@@ -170,7 +170,7 @@ class HttpToxicFaultTest {
   @Test
   void anUnreachableAdminIsOneLineNamingTheUrl() {
     URI closed = URI.create("http://127.0.0.1:" + StubHttpServer.closedPort());
-    Fault fault = Faults.create(new FaultSpec.HttpToxic(closed, "payments", 100,
+    Fault fault = Faults.create(new FaultSpec.HttpToxic(closed, "payments", 1,
         new FaultSpec.HttpToxic.Reset(), Optional.of(Duration.ofMinutes(1)), Optional.empty()), context("down", 1), 0);
     assertThatThrownBy(fault::inject).isInstanceOf(FaultException.class).hasMessage(
         "http-reset: cannot reach the proxy admin API at " + closed + "/proxies/payments/toxics (connection refused)");
@@ -182,7 +182,7 @@ class HttpToxicFaultTest {
   @Test
   void usesTheAdminTokenFromTheEnvironmentAndNeverShowsIt() throws Exception {
     try (FaultProxy guarded = startProxy(Optional.of("tok-secret-42"))) {
-      FaultSpec.HttpToxic spec = new FaultSpec.HttpToxic(guarded.adminUrl(), "payments", 100,
+      FaultSpec.HttpToxic spec = new FaultSpec.HttpToxic(guarded.adminUrl(), "payments", 1,
           new FaultSpec.HttpToxic.Latency(Duration.ofMillis(50), Duration.ZERO), Optional.of(Duration.ofMinutes(1)),
           Optional.of("PROXY_TOKEN"));
 

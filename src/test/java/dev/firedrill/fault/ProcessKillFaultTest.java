@@ -131,12 +131,12 @@ class ProcessKillFaultTest {
     }
     long lowest = started.stream().mapToLong(ProcessInfo::pid).min().orElseThrow();
     Fault fault = Faults.create(
-        new FaultSpec.ProcessKill(token, "TERM", Optional.of(10.0), Optional.of(Duration.ofSeconds(30))),
+        new FaultSpec.ProcessKill(token, "TERM", Optional.of(0.1), Optional.of(Duration.ofSeconds(30))),
         Contexts.real("percent", 1, 1));
 
     assertThat(fault.plan()).containsExactly("send SIGTERM to PID " + lowest + " (sleep " + token + ")");
     Fault half = Faults.create(
-        new FaultSpec.ProcessKill(token, "TERM", Optional.of(50.0), Optional.of(Duration.ofSeconds(30))),
+        new FaultSpec.ProcessKill(token, "TERM", Optional.of(0.5), Optional.of(Duration.ofSeconds(30))),
         Contexts.real("percent", 2, 1));
     assertThat(half.plan()).hasSize(2);
   }

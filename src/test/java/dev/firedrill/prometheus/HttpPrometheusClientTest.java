@@ -204,6 +204,16 @@ class HttpPrometheusClientTest {
   }
 
   @Test
+  void anUnresolvableHostIsAnUnknownHostNotARefusedConnection() {
+    // .invalid never resolves (RFC 2606): nothing leaves the machine but a lookup that fails.
+    HttpPrometheusClient client = new HttpPrometheusClient(
+        URI.create("http://prometheus.firedrill.invalid:9090"), Duration.ofSeconds(5), Optional.empty());
+    assertThatThrownBy(() -> client.query("up"))
+        .hasMessage("cannot reach Prometheus at http://prometheus.firedrill.invalid:9090 (unknown host) for query"
+            + " \"up\"");
+  }
+
+  @Test
   void bearerTokenIsSentAndNeverInAMessage() throws Exception {
     stub.respondJson(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
     clientWithToken().query("up");

@@ -97,6 +97,27 @@ class JunitReportTest {
     assertCountsMatch(xml);
   }
 
+  @Test
+  void anInconclusiveOrRefusedDrillIsAnErrorAndOnlyNotRunIsSkipped() throws Exception {
+    for (String verdict : new String[] {"inconclusive", "refused"}) {
+      ObjectNode journal = Journals.tree("payments-outage");
+      journal.put("verdict", verdict);
+      journal.put("reason", "the steady state could not be measured");
+      String xml = JunitReport.render(Journals.record(journal));
+
+      assertThat(xml).contains("<error message=\"" + verdict + ": the steady state could not be measured\" type=\""
+          + verdict + "\"/>");
+      assertThat(xml).doesNotContain("<skipped");
+      assertCountsMatch(xml);
+    }
+    ObjectNode journal = Journals.tree("payments-outage");
+    journal.put("verdict", "not-run");
+    journal.put("reason", "outside steady state before injection");
+    String xml = JunitReport.render(Journals.record(journal));
+    assertThat(xml).contains("<skipped message=\"not-run: outside steady state before injection\"/>");
+    assertCountsMatch(xml);
+  }
+
   /** Parses the XML (so it is well-formed) and checks the suite's counts against its cases. */
   private static void assertCountsMatch(String xml) throws Exception {
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()

@@ -16,7 +16,7 @@ class FaultEffectsTest {
 
   @Test
   void eachFaultKindBecomesItsEffect() throws Exception {
-    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 10, new FaultSpec.HttpToxic.Error(503),
+    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 0.1, new FaultSpec.HttpToxic.Error(503),
         Optional.empty(), Optional.empty()))).isEqualTo(new Effect.Failing("payments", 0.1, 503));
     assertThat(FaultEffects.of(new FaultSpec.ExporterDown(PROXY, "payments-metrics", null, Optional.empty(),
         Optional.empty()))).isEqualTo(new Effect.ExporterDown("payments"));
@@ -28,7 +28,7 @@ class FaultEffectsTest {
   @Test
   void aTargetTheModelDoesNotHaveIsRefusedByName() {
     assertThatThrownBy(() -> FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "inventory",
-        100, new FaultSpec.HttpToxic.Reset(), Optional.empty(), Optional.empty())))
+        1, new FaultSpec.HttpToxic.Reset(), Optional.empty(), Optional.empty())))
         .isInstanceOf(FaultRefusedException.class)
         .hasMessage("proxy_name \"inventory\" is no simulated service (expected checkout or payments, or "
             + "payments-metrics for exporter-down)");

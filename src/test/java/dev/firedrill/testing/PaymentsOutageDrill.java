@@ -41,7 +41,7 @@ public final class PaymentsOutageDrill {
           - kind: http-error
             proxy: http://127.0.0.1:18474
             proxy_name: payments
-            percent: 100
+            share: 1
             status: 503
             ttl: 1m
       abort:

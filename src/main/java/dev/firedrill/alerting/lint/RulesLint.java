@@ -74,31 +74,37 @@ public final class RulesLint {
 
   private RulesLint() {}
 
-  /** Every {@code *.yml} and {@code *.yaml} directly in {@code dir}, by name; {@code contextFiles} add definitions. */
-  public static Report lintDirectory(Path dir, Settings settings, List<Path> contextFiles) {
+  /**
+   * Reads every file named and every {@code *.yml}/{@code *.yaml} directly in each directory named (as
+   * promtool takes both), and lints them as one set; {@code contextFiles} only add definitions.
+   */
+  public static Report lint(List<Path> paths, Settings settings, List<Path> contextFiles) {
     List<ReadProblem> problems = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      problems.add(new ReadProblem(dir.toString(), "", Files.exists(dir) ? "not a directory" : "no such directory",
-          0, 0));
-      return new Report(List.of(), problems, 0, 0);
-    }
-    List<Path> paths;
-    try (Stream<Path> list = Files.list(dir)) {
-      paths = list.filter(p -> Files.isRegularFile(p) && isRuleFileName(p.getFileName().toString()))
-          .sorted().toList();
-    } catch (IOException e) {
-      problems.add(new ReadProblem(dir.toString(), "", "cannot list: " + e, 0, 0));
-      return new Report(List.of(), problems, 0, 0);
-    }
-    if (paths.isEmpty()) {
-      problems.add(new ReadProblem(dir.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
-      return new Report(List.of(), problems, 0, 0);
-    }
-    List<RuleFile> files = new ArrayList<>();
-    Set<Path> seen = new HashSet<>();
+    List<Path> ruleFiles = new ArrayList<>();
     for (Path path : paths) {
-      seen.add(real(path));
-      files.addAll(RuleFile.read(path, dir.resolve(path.getFileName()).toString(), problems));
+      if (Files.isDirectory(path)) {
+        List<Path> inside = ruleFilesIn(path, problems);
+        if (inside != null && inside.isEmpty()) {
+          problems.add(new ReadProblem(path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
+        }
+        ruleFiles.addAll(inside == null ? List.of() : inside);
+      } else if (Files.isRegularFile(path)) {
+        ruleFiles.add(path);
+      } else {
+        problems.add(new ReadProblem(path.toString(), "", "no such file or directory", 0, 0));
+      }
+    }
+    if (!problems.isEmpty()) {
+      return new Report(List.of(), problems, 0, 0);
+    }
+    Set<Path> seen = new HashSet<>();
+    List<RuleFile> files = new ArrayList<>();
+    int read = 0;
+    for (Path path : ruleFiles) {
+      if (seen.add(real(path))) {
+        read++;
+        files.addAll(RuleFile.read(path, path.toString(), problems));
+      }
     }
     List<RuleFile> context = new ArrayList<>();
     for (Path path : contextFiles) {
@@ -107,7 +113,16 @@ public final class RulesLint {
       }
     }
     int rules = files.stream().flatMap(f -> f.groups().stream()).mapToInt(g -> g.rules().size()).sum();
-    return new Report(lint(files, context, settings), List.copyOf(problems), paths.size(), rules);
+    return new Report(lint(files, context, settings), List.copyOf(problems), read, rules);
+  }
+
+  private static List<Path> ruleFilesIn(Path dir, List<ReadProblem> problems) {
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.filter(p -> Files.isRegularFile(p) && isRuleFileName(p.getFileName().toString())).sorted().toList();
+    } catch (IOException e) {
+      problems.add(new ReadProblem(dir.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
+      return null;
+    }
   }
 
   private static boolean isRuleFileName(String name) {
@@ -121,6 +136,7 @@ public final class RulesLint {
       return path.toAbsolutePath().normalize();
     }
   }
+
 
   /** Lints {@code files}; {@code context} only contributes recording rules and companion alerts. */
   public static List<Finding> lint(List<RuleFile> files, List<RuleFile> context, Settings settings) {

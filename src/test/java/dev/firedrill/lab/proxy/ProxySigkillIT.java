@@ -156,7 +156,7 @@ class ProxySigkillIT {
               proxy: %s
               latency: 200ms
               jitter: 10ms
-              percent: 100
+              share: 1
               ttl: 8s
         abort:
           rules:

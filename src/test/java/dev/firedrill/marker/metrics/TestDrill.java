@@ -54,7 +54,7 @@ final class TestDrill {
     this.clock = clock;
   }
 
-  static final FaultSpec LATENCY = new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:9"), "payments", 100,
+  static final FaultSpec LATENCY = new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:9"), "payments", 1,
       new FaultSpec.HttpToxic.Latency(Duration.ofMillis(50), Duration.ZERO), Optional.of(Duration.ofMinutes(2)),
       Optional.empty());
 

@@ -1,0 +1,41 @@
+package dev.firedrill.engine;
+
+import dev.firedrill.experiment.BurnRateGuard;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.Sli;
+import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.promql.parse.PromqlParser;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every PromQL query of an experiment file, parsed with firedrill's own parser: a syntax error is the
+ * file's mistake, found before any Prometheus is asked (which would answer 400 in preflight).
+ */
+final class QuerySyntax {
+
+  private QuerySyntax() {}
+
+  /** One line per query that does not parse, naming its field: {@code steady_state.slis[0].query (name): ...}. */
+  static List<String> problems(Experiment experiment) {
+    List<String> problems = new ArrayList<>();
+    List<Sli> slis = experiment.steadyState().slis();
+    for (int i = 0; i < slis.size(); i++) {
+      check("steady_state.slis[" + i + "].query (" + slis.get(i).name() + ")", slis.get(i).query(), problems);
+    }
+    if (experiment.abort().burnRate().isPresent()) {
+      BurnRateGuard guard = experiment.abort().burnRate().get();
+      check("abort.burn_rate.error_ratio", guard.errorRatioQuery(), problems);
+      guard.remainingBudget().ifPresent(query -> check("abort.burn_rate.remaining_budget", query, problems));
+    }
+    return problems;
+  }
+
+  private static void check(String field, String query, List<String> problems) {
+    try {
+      PromqlParser.parse(query);
+    } catch (PromqlException e) {
+      problems.add(field + ": not valid PromQL: " + e.getMessage());
+    }
+  }
+}
