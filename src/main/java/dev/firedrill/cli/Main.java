@@ -2,7 +2,10 @@ package dev.firedrill.cli;
 
 import dev.firedrill.yaml.NearestName;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -97,7 +100,7 @@ public final class Main {
 
   /** {@code line} and every command below it. */
   static List<CommandLine> everyCommand(CommandLine line) {
-    List<CommandLine> all = new java.util.ArrayList<>(List.of(line));
+    List<CommandLine> all = new ArrayList<>(List.of(line));
     line.getSubcommands().values().stream().distinct().forEach(sub -> all.addAll(everyCommand(sub)));
     return all;
   }
@@ -113,7 +116,7 @@ public final class Main {
     // and only where the description does not already explain it better.
     for (OptionSpec option : List.copyOf(spec.options())) {
       if (option.defaultValue() != null
-          && !String.join(" ", option.description()).toLowerCase(java.util.Locale.ROOT).contains("default")) {
+          && !String.join(" ", option.description()).toLowerCase(Locale.ROOT).contains("default")) {
         spec.remove(option);
         spec.addOption(option.toBuilder().showDefaultValue(CommandLine.Help.Visibility.ALWAYS).build());
       }
@@ -126,7 +129,7 @@ public final class Main {
   }
 
   private static String[] append(String[] lines, String line) {
-    String[] all = java.util.Arrays.copyOf(lines, lines.length + 1);
+    String[] all = Arrays.copyOf(lines, lines.length + 1);
     all[lines.length] = line;
     return all;
   }

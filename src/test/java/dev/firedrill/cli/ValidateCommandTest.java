@@ -94,4 +94,13 @@ class ValidateCommandTest {
         "abort.burn_rate.remaining_budget: not valid PromQL: 1:22: parse error: unexpected end of input inside"
             + " braces");
   }
+
+  @Test
+  void theBarePercentFixtureIsRefusedWithBothReadings() {
+    CliRun run = CliRun.of("validate", "fixtures/bad/bare-percent.yaml");
+    assertThat(run.exit()).as(run.describe()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo("fixtures/bad/bare-percent.yaml: /method/faults/0/percent: a bare number is"
+        + " ambiguous here: every share is a fraction (0.2 is 20%) or a percentage string; did you mean share: 0.2"
+        + " (20% of the requests) or \"0.2%\"? (line 22, column 7)\n");
+  }
 }
