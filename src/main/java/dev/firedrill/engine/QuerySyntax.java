@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * Every PromQL query of an experiment file, parsed with firedrill's own parser: a syntax error is the
- * file's mistake, found before any Prometheus is asked (which would answer 400 in preflight).
+ * file's mistake, found before any Prometheus is asked (which would answer 400 in preflight). The
+ * grammar is Prometheus 3's, which reads all that 2.x reads: most users' servers are 3.x, and a
+ * 3.x-only construct sent to a 2.x server still fails there, as an inconclusive preflight.
  */
 final class QuerySyntax {
 
@@ -33,7 +35,7 @@ final class QuerySyntax {
 
   private static void check(String field, String query, List<String> problems) {
     try {
-      PromqlParser.parse(query);
+      PromqlParser.parse(query, PromqlParser.Syntax.PROMETHEUS_3);
     } catch (PromqlException e) {
       problems.add(field + ": not valid PromQL: " + e.getMessage());
     }

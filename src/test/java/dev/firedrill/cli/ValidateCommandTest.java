@@ -89,6 +89,13 @@ class ValidateCommandTest {
   }
 
   @Test
+  void prometheus3QueriesAreValid() throws IOException {
+    Path file = variant("/ sum(rate(http_requests_total[1m]))", "/ sum(rate({\"http.requests.total\"}[60]))");
+    CliRun run = CliRun.of("validate", file.toString());
+    assertThat(run.exit()).as(run.describe()).isZero();
+  }
+
+  @Test
   void aPromqlSyntaxErrorInTheBurnRateGuardNamesTheField() throws IOException {
     assertRefused(variant("    max: 14.4", "    max: 14.4\n    remaining_budget: slo:budget_remaining{"),
         "abort.burn_rate.remaining_budget: not valid PromQL: 1:22: parse error: unexpected end of input inside"
