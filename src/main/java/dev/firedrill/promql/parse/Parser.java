@@ -698,15 +698,7 @@ final class Parser {
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {
       next();
-      if (!(expr instanceof VectorSelector v)) {
-        throw error(open.pos(), "ranges only allowed for vector selectors");
-      } else if (v.offsetMs() != 0) {
-        throw error(open.pos(), "no offset modifiers allowed before range");
-      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
-        // Prometheus v2.42 lets @ start() and @ end() through here.
-        throw error(open.pos(), "no @ modifiers allowed before range");
-      }
-      return positions.start(new MatrixSelector(v, range), start);
+      return positions.start(new MatrixSelector(rangeSelector(expr, open), range), start);
     }
     if (t.type() != TokenType.COLON) {
       throw unexpected(t, "subquery or range", "\":\" or \"]\"");
@@ -728,6 +720,19 @@ final class Parser {
     return positions.start(new Subquery(expr, range, step, 0, null), start);
   }
 
+  /** The selector a range {@code [...]} opened at {@code open} applies to: no offset nor @ timestamp before it. */
+  private VectorSelector rangeSelector(Expr expr, Token open) {
+    if (!(expr instanceof VectorSelector v)) {
+      throw error(open.pos(), "ranges only allowed for vector selectors");
+    } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
+      throw error(open.pos(), "no offset modifiers allowed before range");
+    } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
+      // Prometheus v2.42 and 3 let @ start() and @ end() through here.
+      throw error(open.pos(), "no @ modifiers allowed before range");
+    }
+    return v;
+  }
+
   /** Prometheus 3: the brackets hold duration expressions; their checks are v2.42's, worded as 3.x words them. */
   private Expr parseRangeOrSubquery3(Expr expr) {
     Token open = next();
@@ -738,15 +743,7 @@ final class Parser {
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {
       next();
-      if (!(expr instanceof VectorSelector v)) {
-        throw error(open.pos(), "ranges only allowed for vector selectors");
-      } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
-        throw error(open.pos(), "no offset modifiers allowed before range");
-      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
-        // Prometheus 3, like v2.42, lets @ start() and @ end() through here.
-        throw error(open.pos(), "no @ modifiers allowed before range");
-      }
-      return positions.start(new MatrixSelector(v, rangeMs, range), start);
+      return positions.start(new MatrixSelector(rangeSelector(expr, open), rangeMs, range), start);
     }
     if (t.type() != TokenType.COLON) {
       throw unexpected(t, "subquery or range", "\":\" or \"]\"");
