@@ -818,13 +818,7 @@ final class Parser {
         return new DurationExpr.Parenthesized(inner);
       }
       case MIN, MAX -> {
-        next();
-        expect(TokenType.LEFT_PAREN);
-        DurationExpr a = parseDurationExpr(0);
-        expect(TokenType.COMMA);
-        DurationExpr b = parseDurationExpr(0);
-        expect(TokenType.RIGHT_PAREN);
-        return new DurationExpr.Extremum(t.type() == TokenType.MAX, a, b);
+        return extremum(t.type() == TokenType.MAX);
       }
       case IDENTIFIER -> {
         String word = t.text().toLowerCase(Locale.ROOT);
@@ -836,18 +830,23 @@ final class Parser {
         }
         if (word.equals("min_of") || word.equals("max_of")) {
           // Prometheus 3.11's names for min and max in durations
-          next();
-          expect(TokenType.LEFT_PAREN);
-          DurationExpr a = parseDurationExpr(0);
-          expect(TokenType.COMMA);
-          DurationExpr b = parseDurationExpr(0);
-          expect(TokenType.RIGHT_PAREN);
-          return new DurationExpr.Extremum(word.equals("max_of"), a, b);
+          return extremum(word.equals("max_of"));
         }
         throw unexpected(t, "duration expression", "");
       }
       default -> throw unexpected(t, "duration expression", "");
     }
+  }
+
+  /** {@code min(a, b)} or {@code max(a, b)} of durations, from the name's token on. */
+  private DurationExpr extremum(boolean max) {
+    next();
+    expect(TokenType.LEFT_PAREN);
+    DurationExpr a = parseDurationExpr(0);
+    expect(TokenType.COMMA);
+    DurationExpr b = parseDurationExpr(0);
+    expect(TokenType.RIGHT_PAREN);
+    return new DurationExpr.Extremum(max, a, b);
   }
 
   private static boolean startsDurationPrimary(Token t) {
