@@ -205,7 +205,7 @@ public final class ExperimentLoader {
    * token or basic auth (secrets named, never written), and TLS (only for an https URL).
    */
   private HttpSettings http(Node section, URI url, String exampleVariable) {
-    TokenSource token = token(section, exampleVariable);
+    TokenSource token = envOrFile(section, "bearer_token", exampleVariable);
     Map<String, String> headers = headers(section.get("headers"));
     Node basicNode = section.get("basic_auth");
     BasicAuth basicAuth = basicAuth(section.section("basic_auth", null), exampleVariable.replace("_TOKEN", "_PASSWORD"));
@@ -257,21 +257,13 @@ public final class ExperimentLoader {
     if (username != null && username.contains(":")) {
       section.get("username").problem("expected a username without ':' (basic auth separates the password with it)");
     }
-    Node env = section.get("password_env");
-    Node file = section.get("password_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
-    Path path = file.path();
-    if (env.present() && file.present()) {
-      file.problem("expected password_env or password_file, not both");
-    } else if (!env.present() && !file.present()) {
+    TokenSource password = envOrFile(section, "password", exampleVariable);
+    if (!section.get("password_env").present() && !section.get("password_file").present()) {
       section.problemAt("password_env", "missing; basic_auth needs password_env or password_file: where the password"
           + " is read from");
     }
     section.rejectUnknownKeys(null);
-    if (!context.clean()) {
-      return null;
-    }
-    return new BasicAuth(username, variable != null ? new TokenSource.FromEnv(variable) : new TokenSource.FromFile(path));
+    return context.clean() ? new BasicAuth(username, password) : null;
   }
 
   private Tls tls(Node section) {
@@ -494,7 +486,7 @@ public final class ExperimentLoader {
     refuseSecrets(section, true, false);
     String listen = section.get("listen").required("expected where firedrill's webhook receiver listens, such as 127.0.0.1:19101")
         .text(LISTEN, "expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:19101");
-    TokenSource token = token(section, "RECEIVER_TOKEN");
+    TokenSource token = envOrFile(section, "bearer_token", "RECEIVER_TOKEN");
     Integer maxPayload = section.get("max_payload").integer(1024);
     section.rejectUnknownKeys(null);
     return context.clean() ? new ReceiverSpec(listen, token, maxPayload == null ? 0 : maxPayload) : null;
@@ -553,14 +545,14 @@ public final class ExperimentLoader {
         : null;
   }
 
-  /** bearer_token_env or bearer_token_file, never both; none when neither is given. */
-  private TokenSource token(Node section, String exampleVariable) {
-    Node env = section.get("bearer_token_env");
-    Node file = section.get("bearer_token_file");
+  /** {@code PREFIX_env} or {@code PREFIX_file}, never both; none when neither is given. */
+  private TokenSource envOrFile(Node section, String prefix, String exampleVariable) {
+    Node env = section.get(prefix + "_env");
+    Node file = section.get(prefix + "_file");
     String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
     Path path = file.path();
     if (env.present() && file.present()) {
-      file.problem("expected bearer_token_env or bearer_token_file, not both");
+      file.problem("expected " + prefix + "_env or " + prefix + "_file, not both");
     }
     return variable != null ? new TokenSource.FromEnv(variable)
         : path != null ? new TokenSource.FromFile(path) : TokenSource.none();

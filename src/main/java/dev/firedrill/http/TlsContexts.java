@@ -98,10 +98,9 @@ final class TlsContexts {
         throws CertificateException {
       if (serverName.isEmpty()) {
         jdk.checkServerTrusted(chain, authType, engine);
-        return;
+      } else {
+        checkServerTrusted(chain, authType); // the chain, then server_name instead of the URL's host
       }
-      jdk.checkServerTrusted(chain, authType);
-      Hostnames.check(chain[0], serverName.get());
     }
 
     @Override
@@ -109,10 +108,9 @@ final class TlsContexts {
         throws CertificateException {
       if (serverName.isEmpty()) {
         jdk.checkServerTrusted(chain, authType, socket);
-        return;
+      } else {
+        checkServerTrusted(chain, authType); // the chain, then server_name instead of the URL's host
       }
-      jdk.checkServerTrusted(chain, authType);
-      Hostnames.check(chain[0], serverName.get());
     }
 
     @Override

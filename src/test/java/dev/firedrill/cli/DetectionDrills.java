@@ -70,7 +70,8 @@ abstract class DetectionDrills {
     return new ObjectMapper().readTree(journal.toFile());
   }
 
-  private static JsonNode row(JsonNode journal, String alert) {
+  /** The journal's detection row of {@code alert}; VictoriaMetricsDrillTest reads its rows through it too. */
+  static JsonNode row(JsonNode journal, String alert) {
     for (JsonNode row : journal.path("detection").path("alerts")) {
       if (row.path("alert").asText().equals(alert)) {
         return row;

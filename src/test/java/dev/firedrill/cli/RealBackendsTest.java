@@ -7,8 +7,8 @@ import dev.firedrill.alerting.Floor;
 import dev.firedrill.alerting.Floors;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.experiment.Experiment;
-import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.lab.stack.ManagedProcess;
+import dev.firedrill.testing.MinimalExperiment;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
@@ -41,37 +41,20 @@ class RealBackendsTest {
     }
   }
 
-  private static Experiment experiment(String url, String alert) throws Exception {
-    return ExperimentLoader.load("exp.yaml", """
-        id: real-backend
-        title: A real backend's rules and intervals
+  /** The minimal experiment against {@code url} expecting {@code alert}; its intervals answer a server without a config. */
+  private static Experiment experiment(String url, String alert) {
+    return MinimalExperiment.load(MinimalExperiment.with("""
         prometheus:
           url: %s
           scrape_interval: 10s
           evaluation_interval: 20s
           query_offset: 30s
-        steady_state:
-          slis:
-            - name: error_ratio
-              query: up
-              max: 0.005
+        """.formatted(url), """
         hypothesis:
           alerts:
             - alert: %s
               within: 5m
-        method:
-          duration: 10m
-          faults:
-            - kind: process-kill
-              match: payments-server
-        abort:
-          rules:
-            - sli: error_ratio
-              above: 0.05
-        blast_radius:
-          traffic_share: 0.05
-          max_duration: 15m
-        """.formatted(url, alert));
+        """.formatted(alert)));
   }
 
   @Test

@@ -3,32 +3,24 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class RulesLintCommandTest {
 
   @TempDir Path dir;
 
-  private static CliRun lint(Object... args) {
+  /** {@code firedrill rules lint ARGS} in-process; RulesLintPrometheus3Test lints through it too. */
+  static CliRun lint(Object... args) {
     List<String> all = new ArrayList<>(List.of("rules", "lint"));
     for (Object arg : args) {
       all.add(arg.toString());
     }
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine line = Main.commandLine();
-    line.setOut(new PrintWriter(out, true));
-    line.setErr(new PrintWriter(err, true));
-    int exit = line.execute(all.toArray(String[]::new));
-    return new CliRun(exit, out.toString(), err.toString());
+    return CliRun.of(all.toArray(String[]::new));
   }
 
   private Path write(String name, String text) throws IOException {

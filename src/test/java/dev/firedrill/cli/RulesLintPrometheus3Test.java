@@ -1,17 +1,14 @@
 package dev.firedrill.cli;
 
+import static dev.firedrill.cli.RulesLintCommandTest.lint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** rules lint on Prometheus 3 rule files, PrometheusRule objects, Lists and multi-document YAML. */
 class RulesLintPrometheus3Test {
@@ -19,20 +16,6 @@ class RulesLintPrometheus3Test {
   static final Path FIXTURES = Path.of("src/test/resources/rules/prometheus3");
 
   @TempDir Path dir;
-
-  private static CliRun lint(Object... args) {
-    List<String> all = new ArrayList<>(List.of("rules", "lint"));
-    for (Object arg : args) {
-      all.add(arg.toString());
-    }
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine line = Main.commandLine();
-    line.setOut(new PrintWriter(out, true));
-    line.setErr(new PrintWriter(err, true));
-    int exit = line.execute(all.toArray(String[]::new));
-    return new CliRun(exit, out.toString(), err.toString());
-  }
 
   private Path copy(String fixture) throws IOException {
     return Files.copy(FIXTURES.resolve(fixture), dir.resolve(fixture));

@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import static dev.firedrill.cli.DetectionDrills.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -134,14 +135,5 @@ class VictoriaMetricsDrillTest {
       }
     }
     return new ObjectMapper().readTree(journal.toFile());
-  }
-
-  private static JsonNode row(JsonNode journal, String alert) {
-    for (JsonNode row : journal.path("detection").path("alerts")) {
-      if (row.path("alert").asText().equals(alert)) {
-        return row;
-      }
-    }
-    throw new AssertionError("no detection row for " + alert + " in " + journal.path("detection"));
   }
 }

@@ -1,5 +1,7 @@
 package dev.firedrill.experiment;
 
+import static dev.firedrill.testing.MinimalExperiment.load;
+import static dev.firedrill.testing.MinimalExperiment.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,31 +13,6 @@ import org.junit.jupiter.api.Test;
 
 /** The observability half of an experiment: expected alerts, Alertmanager and the webhook receiver. */
 class AlertExpectationLoaderTest {
-
-  private static final String BASE = """
-      id: drill
-      title: A drill
-      prometheus:
-        url: http://127.0.0.1:9090
-      steady_state:
-        slis:
-          - name: error_ratio
-            query: up
-            max: 0.005
-      method:
-        duration: 10m
-        faults:
-          - kind: process-kill
-            match: payments-server
-            ttl: 15m
-      abort:
-        rules:
-          - sli: error_ratio
-            above: 0.05
-      blast_radius:
-        traffic_share: 0.05
-        max_duration: 15m
-      """;
 
   private static final String ALERTS = """
       alertmanager:
@@ -59,8 +36,8 @@ class AlertExpectationLoaderTest {
       """;
 
   @Test
-  void readsEveryFieldWithItsDefaults() throws ExperimentException {
-    Experiment experiment = ExperimentLoader.load("exp.yaml", BASE + ALERTS);
+  void readsEveryFieldWithItsDefaults() {
+    Experiment experiment = load(with(ALERTS));
 
     assertThat(experiment.alertmanager()).contains(new AlertmanagerSource(URI.create("http://127.0.0.1:19093"), null));
     assertThat(experiment.alertmanager().get().timeout()).isEqualTo(Duration.ofSeconds(5));
@@ -78,7 +55,7 @@ class AlertExpectationLoaderTest {
 
   @Test
   void reportsEveryProblemOfAnExpectationAtOnce() {
-    String bad = BASE + """
+    String bad = with("""
         hypothesis:
           alerts:
             - alert: Checkout Burn
@@ -88,25 +65,25 @@ class AlertExpectationLoaderTest {
             - alert: PaymentsDown
               within: 1m
               receiver: team-payments
-        """;
+        """);
     assertThatThrownBy(() -> ExperimentLoader.load("exp.yaml", bad))
         .isInstanceOf(ExperimentException.class)
         .hasMessage(String.join("\n",
-            "exp.yaml: /hypothesis/alerts/0/within: missing; expected how long after injection the alert may take, such as 2m (line 25, column 7)",
-            "exp.yaml: /hypothesis/alerts/0/expect: unknown expectation \"loud\"; expected one of: firing, silent (line 26, column 7)",
-            "exp.yaml: /hypothesis/alerts/0/reciever: unknown key; did you mean \"receiver\"? (line 27, column 7)",
-            "exp.yaml: /hypothesis/alerts/0/check_links: expected true or false, got \"yes please\" (line 28, column 7)",
+            "exp.yaml: /hypothesis/alerts/0/within: missing; expected how long after injection the alert may take, such as 2m (line 28, column 7)",
+            "exp.yaml: /hypothesis/alerts/0/expect: unknown expectation \"loud\"; expected one of: firing, silent (line 29, column 7)",
+            "exp.yaml: /hypothesis/alerts/0/reciever: unknown key; did you mean \"receiver\"? (line 30, column 7)",
+            "exp.yaml: /hypothesis/alerts/0/check_links: expected true or false, got \"yes please\" (line 31, column 7)",
             "exp.yaml: /hypothesis/alerts/1/receiver: expected alertmanager.url or receiver.listen: routing is read from "
-                + "Alertmanager's /api/v2/alerts or from the webhooks firedrill receives (line 31, column 7)"));
+                + "Alertmanager's /api/v2/alerts or from the webhooks firedrill receives (line 34, column 7)"));
   }
 
   @Test
   void aReceiverTokenIsNamedNeverWritten() {
-    String bad = BASE + """
+    String bad = with("""
         receiver:
           listen: 0.0.0.0:19101
           bearer_token: s3cret-value
-        """;
+        """);
     assertThatThrownBy(() -> ExperimentLoader.load("exp.yaml", bad))
         .hasMessageContaining("/receiver/bearer_token: secrets are refused in an experiment file; use bearer_token_env or bearer_token_file")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret-value"));

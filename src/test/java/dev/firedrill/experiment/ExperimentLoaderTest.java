@@ -1,5 +1,8 @@
 package dev.firedrill.experiment;
 
+import static dev.firedrill.testing.MinimalExperiment.TEXT;
+import static dev.firedrill.testing.MinimalExperiment.problems;
+import static dev.firedrill.testing.MinimalExperiment.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,55 +18,7 @@ class ExperimentLoaderTest {
 
   private static final Path FIXTURES = Path.of("fixtures");
 
-  /** A small valid experiment; tests change one line of it. Line numbers on the right. */
-  private static final String MIN = """
-      id: drill
-      title: A drill
-      prometheus:
-        url: http://127.0.0.1:9090
-      steady_state:
-        slis:
-          - name: error_ratio
-            query: up
-            max: 0.005
-      method:
-        duration: 10m
-        faults:
-          - kind: process-kill
-            match: payments-server
-      abort:
-        rules:
-          - sli: error_ratio
-            above: 0.05
-        burn_rate:
-          error_ratio: up
-          objective: 0.999
-          max: 14.4
-      blast_radius:
-        traffic_share: 0.05
-        max_duration: 15m
-      """;
-
-  private static String replace(String text, String from, String to) {
-    assertThat(text).contains(from);
-    return text.replace(from, to);
-  }
-
-  private static List<String> problems(String fileName, String content) {
-    try {
-      ExperimentLoader.load(fileName, content);
-    } catch (ExperimentException e) {
-      assertThat(e.getMessage()).isEqualTo(String.join("\n", e.problems().stream().map(Problem::toString).toList()));
-      return e.problems().stream().map(Problem::toString).toList();
-    }
-    throw new AssertionError("expected problems in " + fileName);
-  }
-
-  private static List<String> problems(String content) {
-    return problems("exp.yaml", content);
-  }
-
-  private static List<String> problems(Path file) {
+  private static List<String> fileProblems(Path file) {
     try {
       ExperimentLoader.load(file);
     } catch (ExperimentException e) {
@@ -162,7 +117,7 @@ class ExperimentLoaderTest {
 
   @Test
   void appliesEveryDefault() throws Exception {
-    Experiment e = ExperimentLoader.load("exp.yaml", MIN);
+    Experiment e = ExperimentLoader.load("exp.yaml", TEXT);
     assertThat(e.owner()).isEmpty();
     assertThat(e.prometheus().timeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(e.prometheus().http().bearerToken()).isEmpty();
@@ -183,7 +138,7 @@ class ExperimentLoaderTest {
 
   @Test
   void emptyAbortSectionAndNoRulesAreFine() throws Exception {
-    String yaml = MIN.substring(0, MIN.indexOf("abort:")) + "abort:\n" + MIN.substring(MIN.indexOf("blast_radius:"));
+    String yaml = TEXT.substring(0, TEXT.indexOf("abort:")) + "abort:\n" + TEXT.substring(TEXT.indexOf("blast_radius:"));
     Abort abort = ExperimentLoader.load("exp.yaml", yaml).abort();
     assertThat(abort.rules()).isEmpty();
     assertThat(abort.burnRate()).isEmpty();
@@ -191,24 +146,24 @@ class ExperimentLoaderTest {
 
   @Test
   void acceptsPercentForms() throws Exception {
-    String yaml = replace(MIN, "traffic_share: 0.05", "traffic_share: 5%\n  budget_ceiling: \"2.5%\"");
+    String yaml = replace(TEXT, "traffic_share: 0.05", "traffic_share: 5%\n  budget_ceiling: \"2.5%\"");
     yaml = replace(yaml, "objective: 0.999", "objective: 99.9%");
     Experiment e = ExperimentLoader.load("exp.yaml", yaml);
     assertThat(e.blastRadius().trafficShare()).isEqualTo(0.05);
     assertThat(e.blastRadius().budgetCeiling()).isEqualTo(0.025);
     assertThat(e.abort().burnRate().orElseThrow().objective()).isEqualTo(0.999);
 
-    assertThat(problems(replace(MIN, "traffic_share: 0.05", "traffic_share: 150%"))).containsExactly(
+    assertThat(problems(replace(TEXT, "traffic_share: 0.05", "traffic_share: 150%"))).containsExactly(
         "exp.yaml: /blast_radius/traffic_share: expected a share in (0, 1], such as 0.05 or \"5%\", got \"150%\""
             + " (line 24, column 3)");
-    assertThat(problems(replace(MIN, "objective: 0.999", "objective: 99.9"))).containsExactly(
+    assertThat(problems(replace(TEXT, "objective: 0.999", "objective: 99.9"))).containsExactly(
         "exp.yaml: /abort/burn_rate/objective: expected an objective strictly between 0 and 1, such as 0.999"
             + " or \"99.9%\", got 99.9 (line 21, column 5)");
   }
 
   @Test
   void reportsAllMissingPartsOfTheFixtureAtOnce() {
-    assertThat(problems(FIXTURES.resolve("bad/missing-parts.yaml"))).containsExactly(
+    assertThat(fileProblems(FIXTURES.resolve("bad/missing-parts.yaml"))).containsExactly(
         "fixtures/bad/missing-parts.yaml: /abort: missing; an experiment needs an abort section (line 1, column 1)",
         "fixtures/bad/missing-parts.yaml: /blast_radius: missing; an experiment needs a blast_radius section:"
             + " how much the drill may break (line 1, column 1)",
@@ -284,7 +239,7 @@ class ExperimentLoaderTest {
 
   @Test
   void emptyListsCountAsMissing() {
-    String yaml = replace(MIN, "  slis:\n    - name: error_ratio\n      query: up\n      max: 0.005\n", "  slis: []\n");
+    String yaml = replace(TEXT, "  slis:\n    - name: error_ratio\n      query: up\n      max: 0.005\n", "  slis: []\n");
     yaml = replace(yaml, "  faults:\n    - kind: process-kill\n    match: payments-server\n".replace("    match", "      match"),
         "  faults: []\n");
     assertThat(problems(yaml)).containsExactly(
@@ -296,7 +251,7 @@ class ExperimentLoaderTest {
 
   @Test
   void unknownKeyFixtureSuggestsTheNearestKey() {
-    assertThat(problems(FIXTURES.resolve("bad/unknown-key.yaml"))).containsExactly(
+    assertThat(fileProblems(FIXTURES.resolve("bad/unknown-key.yaml"))).containsExactly(
         "fixtures/bad/unknown-key.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both"
             + " (line 7, column 7)",
         "fixtures/bad/unknown-key.yaml: /steady_state/slis/0/maxx: unknown key; did you mean \"max\"?"
@@ -305,101 +260,101 @@ class ExperimentLoaderTest {
 
   @Test
   void unknownKeyFarFromAllListsTheValidKeys() {
-    assertThat(problems(replace(MIN, "  max_duration: 15m\n", "  max_duration: 15m\n  colour: red\n")))
+    assertThat(problems(replace(TEXT, "  max_duration: 15m\n", "  max_duration: 15m\n  colour: red\n")))
         .containsExactly("exp.yaml: /blast_radius/colour: unknown key; valid keys here: traffic_share, max_duration,"
             + " budget_ceiling, max_processes, max_workers (line 26, column 3)");
-    assertThat(problems(replace(MIN, "title: A drill\n", "title: A drill\nsteadyState: {}\n")))
+    assertThat(problems(replace(TEXT, "title: A drill\n", "title: A drill\nsteadyState: {}\n")))
         .containsExactly("exp.yaml: /steadyState: unknown key; did you mean \"steady_state\"? (line 3, column 1)");
-    assertThat(problems(replace(MIN, "match: payments-server", "match: payments-server\n      workers: 2")))
+    assertThat(problems(replace(TEXT, "match: payments-server", "match: payments-server\n      workers: 2")))
         .containsExactly("exp.yaml: /method/faults/0/workers: unknown key; workers applies to cpu-burn,"
             + " not process-kill (line 15, column 7)");
   }
 
   @Test
   void unknownFaultKind() {
-    assertThat(problems(replace(MIN, "kind: process-kill", "kind: proces-kill"))).containsExactly(
+    assertThat(problems(replace(TEXT, "kind: process-kill", "kind: proces-kill"))).containsExactly(
         "exp.yaml: /method/faults/0/kind: unknown fault kind \"proces-kill\"; did you mean \"process-kill\"?"
             + " (line 13, column 7)");
-    assertThat(problems(replace(MIN, "kind: process-kill", "kind: network-delay"))).containsExactly(
+    assertThat(problems(replace(TEXT, "kind: process-kill", "kind: network-delay"))).containsExactly(
         "exp.yaml: /method/faults/0/kind: unknown fault kind \"network-delay\"; expected one of: process-kill,"
             + " cpu-burn, http-latency, http-error, http-reset, http-timeout, exporter-down (line 13, column 7)");
   }
 
   @Test
   void signalsAndMissingValues() throws Exception {
-    String yaml = replace(MIN, "match: payments-server", "match: payments-server\n      signal: sigterm");
+    String yaml = replace(TEXT, "match: payments-server", "match: payments-server\n      signal: sigterm");
     assertThat(((FaultSpec.ProcessKill) ExperimentLoader.load("exp.yaml", yaml).method().faults().get(0)).signal())
         .isEqualTo("TERM");
-    assertThat(problems(replace(MIN, "match: payments-server", "match: payments-server\n      signal: SIGKIL")))
+    assertThat(problems(replace(TEXT, "match: payments-server", "match: payments-server\n      signal: SIGKIL")))
         .containsExactly("exp.yaml: /method/faults/0/signal: unknown signal \"SIGKIL\"; did you mean \"KILL\"?"
             + " (line 15, column 7)");
-    assertThat(problems(replace(MIN, "max: 0.005", "max: 0.005\n      missing: failed"))).containsExactly(
+    assertThat(problems(replace(TEXT, "max: 0.005", "max: 0.005\n      missing: failed"))).containsExactly(
         "exp.yaml: /steady_state/slis/0/missing: unknown value \"failed\"; did you mean \"fail\"? (line 10, column 7)");
-    assertThat(problems(replace(MIN, "max: 0.005", "max: 0.005\n      missing: ignore"))).containsExactly(
+    assertThat(problems(replace(TEXT, "max: 0.005", "max: 0.005\n      missing: ignore"))).containsExactly(
         "exp.yaml: /steady_state/slis/0/missing: unknown value \"ignore\"; expected one of: fail, inconclusive"
             + " (line 10, column 7)");
   }
 
   @Test
   void wrongTypes() {
-    assertThat(problems(replace(MIN, "max: 0.005", "max: abc"))).containsExactly(
+    assertThat(problems(replace(TEXT, "max: 0.005", "max: abc"))).containsExactly(
         "exp.yaml: /steady_state/slis/0/max: expected a number, got \"abc\" (line 9, column 7)");
-    assertThat(problems(replace(MIN, "  slis:\n", "  slis: many\n  other:\n"))).contains(
+    assertThat(problems(replace(TEXT, "  slis:\n", "  slis: many\n  other:\n"))).contains(
         "exp.yaml: /steady_state/slis: expected a list, got \"many\" (line 6, column 3)");
-    assertThat(problems(replace(MIN, "      above: 0.05\n", "      above: 0.05\n      for: 1.5\n"))).containsExactly(
+    assertThat(problems(replace(TEXT, "      above: 0.05\n", "      above: 0.05\n      for: 1.5\n"))).containsExactly(
         "exp.yaml: /abort/rules/0/for: expected a whole number of at least 1, got 1.5 (line 19, column 7)");
-    assertThat(problems(replace(MIN, "id: drill", "id: Drill One"))).containsExactly(
+    assertThat(problems(replace(TEXT, "id: drill", "id: Drill One"))).containsExactly(
         "exp.yaml: /id: expected an id of lowercase letters, digits, '.', '_' and '-', such as checkout-latency,"
             + " got \"Drill One\" (line 1, column 1)");
   }
 
   @Test
   void badDurations() {
-    assertThat(problems(replace(MIN, "duration: 10m", "duration: 10 minutes"))).containsExactly(
+    assertThat(problems(replace(TEXT, "duration: 10m", "duration: 10 minutes"))).containsExactly(
         "exp.yaml: /method/duration: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got \"10 minutes\""
             + " (line 11, column 3)");
-    assertThat(problems(replace(MIN, "duration: 10m", "duration: 600"))).containsExactly(
+    assertThat(problems(replace(TEXT, "duration: 10m", "duration: 600"))).containsExactly(
         "exp.yaml: /method/duration: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got 600 without a unit"
             + " (line 11, column 3)");
-    assertThat(problems(replace(MIN, "duration: 10m", "duration: 0s"))).containsExactly(
+    assertThat(problems(replace(TEXT, "duration: 10m", "duration: 0s"))).containsExactly(
         "exp.yaml: /method/duration: expected a duration greater than 0, got \"0s\" (line 11, column 3)");
   }
 
   @Test
   void abortRuleNamingAnUnknownSli() {
-    assertThat(problems(replace(MIN, "sli: error_ratio", "sli: eror_ratio"))).containsExactly(
+    assertThat(problems(replace(TEXT, "sli: error_ratio", "sli: eror_ratio"))).containsExactly(
         "exp.yaml: /abort/rules/0/sli: no SLI named \"eror_ratio\" in steady_state; did you mean \"error_ratio\"?"
             + " (line 17, column 7)");
-    assertThat(problems(replace(MIN, "sli: error_ratio", "sli: latency"))).containsExactly(
+    assertThat(problems(replace(TEXT, "sli: error_ratio", "sli: latency"))).containsExactly(
         "exp.yaml: /abort/rules/0/sli: no SLI named \"latency\" in steady_state; the SLIs are: error_ratio"
             + " (line 17, column 7)");
   }
 
   @Test
   void minAboveMax() {
-    assertThat(problems(replace(MIN, "max: 0.005", "max: 0.005\n      min: 0.5"))).containsExactly(
+    assertThat(problems(replace(TEXT, "max: 0.005", "max: 0.005\n      min: 0.5"))).containsExactly(
         "exp.yaml: /steady_state/slis/0/min: expected min <= max, got min 0.5 above max 0.005 (line 10, column 7)");
   }
 
   @Test
   void crossChecks() {
-    assertThat(problems(replace(MIN, "      above: 0.05\n", "      above: 0.05\n      below: 0.01\n"))).containsExactly(
+    assertThat(problems(replace(TEXT, "      above: 0.05\n", "      above: 0.05\n      below: 0.01\n"))).containsExactly(
         "exp.yaml: /abort/rules/0/below: expected above or below, not both (line 19, column 7)");
-    assertThat(problems(replace(MIN, "      max: 0.005\n", "      max: 0.005\n    - name: error_ratio\n      query: up\n"
+    assertThat(problems(replace(TEXT, "      max: 0.005\n", "      max: 0.005\n    - name: error_ratio\n      query: up\n"
         + "      min: 1\n"))).containsExactly(
         "exp.yaml: /steady_state/slis/1/name: duplicate SLI name \"error_ratio\"; SLI names must be unique"
             + " (line 10, column 7)");
-    assertThat(problems(replace(MIN, "  url: http://127.0.0.1:9090\n",
+    assertThat(problems(replace(TEXT, "  url: http://127.0.0.1:9090\n",
         "  url: http://127.0.0.1:9090\n  bearer_token_env: PROM_TOKEN\n  bearer_token_file: /run/token\n")))
         .containsExactly("exp.yaml: /prometheus/bearer_token_file: expected bearer_token_env or bearer_token_file,"
             + " not both (line 6, column 3)");
-    assertThat(problems(replace(MIN, "title: A drill\n", "title: A drill\nid: again\n"))).containsExactly(
+    assertThat(problems(replace(TEXT, "title: A drill\n", "title: A drill\nid: again\n"))).containsExactly(
         "exp.yaml: /id: duplicate key; each key may appear once (line 3, column 1)");
   }
 
   @Test
   void tokenKeysAreRefusedWithoutShowingTheValue() {
-    List<String> problems = problems(FIXTURES.resolve("bad/token-in-file.yaml"));
+    List<String> problems = fileProblems(FIXTURES.resolve("bad/token-in-file.yaml"));
     assertThat(problems).containsExactly(
         "fixtures/bad/token-in-file.yaml: /prometheus/bearer_token: secrets are refused in an experiment file;"
             + " use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
@@ -409,12 +364,12 @@ class ExperimentLoaderTest {
             + " (line 6, column 3)");
     assertThat(String.join("\n", problems)).doesNotContain("s3cr3t").doesNotContain("hunter2");
 
-    String nested = replace(MIN, "  url: http://127.0.0.1:9090\n",
+    String nested = replace(TEXT, "  url: http://127.0.0.1:9090\n",
         "  url: http://127.0.0.1:9090\n  token: abc-s3cr3t\n  headers:\n    Authorization: Bearer xyz-s3cr3t\n");
     assertThat(String.join("\n", problems(nested))).doesNotContain("s3cr3t")
         .contains("/prometheus/token: secrets are refused", "/prometheus/headers/Authorization: secrets are refused");
 
-    String tokenAsEnvName = replace(MIN, "  url: http://127.0.0.1:9090\n",
+    String tokenAsEnvName = replace(TEXT, "  url: http://127.0.0.1:9090\n",
         "  url: http://127.0.0.1:9090\n  bearer_token_env: eyJ.s3cr3t-value\n");
     assertThat(problems(tokenAsEnvName)).containsExactly("exp.yaml: /prometheus/bearer_token_env: expected the name"
         + " of an environment variable such as PROM_TOKEN, got a string (line 5, column 3)");
@@ -422,17 +377,17 @@ class ExperimentLoaderTest {
 
   @Test
   void credentialsInTheUrlAreRefusedWithoutShowingThem() {
-    assertThat(problems(replace(MIN, "http://127.0.0.1:9090", "http://admin:s3cr3t@127.0.0.1:9090")))
+    assertThat(problems(replace(TEXT, "http://127.0.0.1:9090", "http://admin:s3cr3t@127.0.0.1:9090")))
         .containsExactly("exp.yaml: /prometheus/url: credentials in the URL are refused; use bearer_token_env,"
             + " bearer_token_file or basic_auth (username with password_env or password_file) (line 4, column 3)");
-    assertThat(problems(replace(MIN, "http://127.0.0.1:9090", "ftp://127.0.0.1:9090"))).containsExactly(
+    assertThat(problems(replace(TEXT, "http://127.0.0.1:9090", "ftp://127.0.0.1:9090"))).containsExactly(
         "exp.yaml: /prometheus/url: expected an http or https URL such as http://127.0.0.1:9090,"
             + " got \"ftp://127.0.0.1:9090\" (line 4, column 3)");
   }
 
   @Test
   void malformedYamlHasLineAndColumn() {
-    assertThat(problems(FIXTURES.resolve("bad/malformed.yaml"))).containsExactly(
+    assertThat(fileProblems(FIXTURES.resolve("bad/malformed.yaml"))).containsExactly(
         "fixtures/bad/malformed.yaml: /steady_state/slis: malformed YAML: the indentation does not line up with"
             + " the lines above (expected <block end>, but found '<block mapping start>') (line 9, column 6)");
     assertThat(problems("id: x\ntitle: a: b\n")).containsExactly(
@@ -457,7 +412,7 @@ class ExperimentLoaderTest {
   void emptyOrUnreadableFiles() {
     assertThat(problems("")).containsExactly("exp.yaml: /: expected an experiment: a mapping with id, title,"
         + " prometheus, steady_state, method, abort and blast_radius; the file is empty (line 1, column 1)");
-    assertThat(problems(Path.of("fixtures/none.yaml"))).containsExactly(
+    assertThat(fileProblems(Path.of("fixtures/none.yaml"))).containsExactly(
         "fixtures/none.yaml: /: cannot read: no such file");
   }
 
@@ -470,7 +425,7 @@ class ExperimentLoaderTest {
   // --- the http-* faults: toxics on the fault proxy
 
   private static String withFault(String fault) {
-    return replace(MIN, "    - kind: process-kill\n      match: payments-server\n", fault);
+    return replace(TEXT, "    - kind: process-kill\n      match: payments-server\n", fault);
   }
 
   private static FaultSpec onlyFault(String yaml) throws ExperimentException {

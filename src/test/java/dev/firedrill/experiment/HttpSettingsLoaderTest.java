@@ -1,5 +1,8 @@
 package dev.firedrill.experiment;
 
+import static dev.firedrill.testing.MinimalExperiment.load;
+import static dev.firedrill.testing.MinimalExperiment.problems;
+import static dev.firedrill.testing.MinimalExperiment.withoutPrometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.http.BasicAuth;
@@ -15,54 +18,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HTTP settings block of {@code prometheus}, {@code alertmanager} and {@code markers.grafana}:
- * what loads, and each refusal's exact line, never showing a secret.
+ * what loads, and each refusal's exact line, never showing a secret. The sections are appended from
+ * line 24 to {@link dev.firedrill.testing.MinimalExperiment} without its prometheus section.
  */
 class HttpSettingsLoaderTest {
 
-  /** A valid experiment without its prometheus section (20 lines); the tests append sections from line 21. */
-  private static final String BASE = """
-      id: drill
-      title: A drill
-      steady_state:
-        slis:
-          - name: error_ratio
-            query: up
-            max: 0.005
-      method:
-        duration: 10m
-        faults:
-          - kind: process-kill
-            match: payments-server
-      abort:
-        rules:
-          - sli: error_ratio
-            above: 0.05
-      blast_radius:
-        traffic_share: 0.05
-        max_duration: 15m
-      owner: team-checkout
-      """;
-
-  private static Experiment load(String sections) {
-    try {
-      return ExperimentLoader.load("exp.yaml", BASE + sections);
-    } catch (ExperimentException e) {
-      throw new AssertionError(e.getMessage(), e);
-    }
-  }
-
-  private static List<String> problems(String sections) {
-    try {
-      ExperimentLoader.load("exp.yaml", BASE + sections);
-    } catch (ExperimentException e) {
-      return e.problems().stream().map(Problem::toString).toList();
-    }
-    throw new AssertionError("expected problems");
-  }
-
   @Test
   void loadsTheWholeBlockForPrometheus() {
-    Experiment experiment = load("""
+    Experiment experiment = load(withoutPrometheus("""
         prometheus:
           url: https://mimir.example:8080/prometheus
           timeout: 3s
@@ -77,7 +40,7 @@ class HttpSettingsLoaderTest {
           scrape_interval: 15s
           evaluation_interval: 30s
           query_offset: 1m
-        """);
+        """));
 
     PrometheusSource source = experiment.prometheus();
     assertThat(source.url()).isEqualTo(URI.create("https://mimir.example:8080/prometheus"));
@@ -94,7 +57,7 @@ class HttpSettingsLoaderTest {
 
   @Test
   void withoutTheNewKeysPrometheusKeepsItsDefaults() {
-    PrometheusSource source = load("prometheus:\n  url: http://127.0.0.1:9090\n").prometheus();
+    PrometheusSource source = load(withoutPrometheus("prometheus:\n  url: http://127.0.0.1:9090\n")).prometheus();
 
     assertThat(source.http()).isEqualTo(HttpSettings.none());
     assertThat(source.rulesUrl()).isEmpty();
@@ -104,7 +67,7 @@ class HttpSettingsLoaderTest {
 
   @Test
   void alertmanagerAndGrafanaTakeTheSameBlock() {
-    Experiment experiment = load("""
+    Experiment experiment = load(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
         alertmanager:
@@ -116,7 +79,7 @@ class HttpSettingsLoaderTest {
           grafana:
             url: http://127.0.0.1:3000
             basic_auth: {username: admin, password_file: /run/secrets/grafana}
-        """);
+        """));
 
     assertThat(experiment.alertmanager().orElseThrow().http()).isEqualTo(new HttpSettings(
         Map.of("X-Scope-OrgID", "tenant-1"), Optional.of(new TokenSource.FromFile(Path.of("/run/secrets/am"))),
@@ -128,28 +91,28 @@ class HttpSettingsLoaderTest {
 
   @Test
   void aHeaderThatCarriesASecretIsRefusedAndPointsToTheCredentialKeys() {
-    List<String> problems = problems("""
+    List<String> problems = problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
           headers:
             Authorization: Basic ZHJpbGw6aHVudGVyMg==
             Cookie: session=s3cr3t
             X-Api-Key: s3cr3t-key
-        """);
+        """));
 
     String refused = ": secrets are refused in an experiment file, and headers are for values that are not secret,"
         + " such as X-Scope-OrgID; for credentials use bearer_token_env, bearer_token_file or basic_auth (username"
         + " with password_env or password_file)";
     assertThat(problems).containsExactly(
-        "exp.yaml: /prometheus/headers/Authorization" + refused + " (line 24, column 5)",
-        "exp.yaml: /prometheus/headers/Cookie" + refused + " (line 25, column 5)",
-        "exp.yaml: /prometheus/headers/X-Api-Key" + refused + " (line 26, column 5)");
+        "exp.yaml: /prometheus/headers/Authorization" + refused + " (line 27, column 5)",
+        "exp.yaml: /prometheus/headers/Cookie" + refused + " (line 28, column 5)",
+        "exp.yaml: /prometheus/headers/X-Api-Key" + refused + " (line 29, column 5)");
     assertThat(String.join("\n", problems)).doesNotContain("ZHJpbGw6aHVudGVyMg", "s3cr3t");
   }
 
   @Test
   void headersTheClientSetsItselfOrThatAreNotOneLineAreRefused() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         alertmanager:
           url: http://127.0.0.1:9093
           headers:
@@ -158,35 +121,35 @@ class HttpSettingsLoaderTest {
             X-List: [a, b]
         prometheus:
           url: http://127.0.0.1:9090
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /alertmanager/headers/Host: firedrill's HTTP client sets Host itself; expected another header,"
-            + " such as X-Scope-OrgID (line 24, column 5)",
+            + " such as X-Scope-OrgID (line 27, column 5)",
         "exp.yaml: /alertmanager/headers/X Tenant: expected a header name of letters, digits and '-', such as"
-            + " X-Scope-OrgID (line 25, column 5)",
-        "exp.yaml: /alertmanager/headers/X-List: expected a header value such as tenant-1 (line 26, column 5)");
+            + " X-Scope-OrgID (line 28, column 5)",
+        "exp.yaml: /alertmanager/headers/X-List: expected a header value such as tenant-1 (line 29, column 5)");
   }
 
   @Test
   void aPasswordInTheFileIsRefusedWithoutShowingIt() {
-    List<String> problems = problems("""
+    List<String> problems = problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
           basic_auth:
             username: drill
             password: hunter2-pa55
-        """);
+        """));
 
     assertThat(problems).containsExactly(
         "exp.yaml: /prometheus/basic_auth/password_env: missing; basic_auth needs password_env or password_file:"
-            + " where the password is read from (line 23, column 3)",
+            + " where the password is read from (line 26, column 3)",
         "exp.yaml: /prometheus/basic_auth/password: secrets are refused in an experiment file; use password_env or"
-            + " password_file (line 25, column 5)");
+            + " password_file (line 28, column 5)");
     assertThat(String.join("\n", problems)).doesNotContain("hunter2");
   }
 
   @Test
   void aSecretWrittenWhereAVariableNameGoesIsNotEchoed() {
-    List<String> problems = problems("""
+    List<String> problems = problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
         alertmanager:
@@ -196,18 +159,18 @@ class HttpSettingsLoaderTest {
           grafana:
             url: http://127.0.0.1:3000
             basic_auth: {username: admin, password_env: "s3cr3t pass"}
-        """);
+        """));
 
     assertThat(problems).containsExactly(
         "exp.yaml: /alertmanager/bearer_token_env: expected the name of an environment variable such as AM_TOKEN,"
-            + " got a string (line 25, column 3)",
+            + " got a string (line 28, column 3)",
         "exp.yaml: /markers/grafana/basic_auth/password_env: expected the name of an environment variable such as"
-            + " GRAFANA_PASSWORD, got a string (line 29, column 35)");
+            + " GRAFANA_PASSWORD, got a string (line 32, column 35)");
   }
 
   @Test
   void passwordEnvAndPasswordFileExcludeEachOtherAndABearerToken() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
           bearer_token_env: PROM_TOKEN
@@ -215,16 +178,16 @@ class HttpSettingsLoaderTest {
             username: drill
             password_env: PROM_PASSWORD
             password_file: /run/secrets/password
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /prometheus/basic_auth: expected basic_auth or a bearer token (bearer_token_env,"
-            + " bearer_token_file), not both (line 24, column 3)",
+            + " bearer_token_file), not both (line 27, column 3)",
         "exp.yaml: /prometheus/basic_auth/password_file: expected password_env or password_file, not both"
-            + " (line 27, column 5)");
+            + " (line 30, column 5)");
   }
 
   @Test
   void basicAuthNeedsAUsernameWithoutAColon() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
@@ -234,34 +197,34 @@ class HttpSettingsLoaderTest {
         alertmanager:
           url: http://127.0.0.1:9093
           basic_auth: {password_env: AM_PASSWORD}
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /markers/grafana/basic_auth/username: expected a username without ':' (basic auth separates the"
-            + " password with it) (line 24, column 18)",
-        "exp.yaml: /alertmanager/basic_auth/username: missing; basic_auth needs a username (line 29, column 3)");
+            + " password with it) (line 27, column 18)",
+        "exp.yaml: /alertmanager/basic_auth/username: missing; basic_auth needs a username (line 32, column 3)");
   }
 
   @Test
   void tlsNeedsAnHttpsUrlAndACertificateWithItsKey() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
           tls:
             cert_file: /etc/client.pem
             insecure_skip_verify: "no"
             ca: /etc/ca.pem
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /prometheus/tls/key_file: missing; cert_file needs key_file: the client certificate's private key"
-            + " (PEM) (line 23, column 3)",
+            + " (PEM) (line 26, column 3)",
         "exp.yaml: /prometheus/tls: tls applies to an https URL; expected url to start with https:// beside tls"
-            + " (line 23, column 3)",
-        "exp.yaml: /prometheus/tls/insecure_skip_verify: expected true or false, got a string (line 25, column 5)",
+            + " (line 26, column 3)",
+        "exp.yaml: /prometheus/tls/insecure_skip_verify: expected true or false, got a string (line 28, column 5)",
         "exp.yaml: /prometheus/tls/ca: unknown key; valid keys here: ca_file, cert_file, key_file,"
-            + " server_name, insecure_skip_verify (line 26, column 5)");
+            + " server_name, insecure_skip_verify (line 29, column 5)");
   }
 
   @Test
   void intervalsAndRulesUrlAreChecked() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
           rules_url: vmalert:8880
@@ -269,21 +232,21 @@ class HttpSettingsLoaderTest {
           evaluation_interval: 15
           query_offset: soon
           evaluation_intervals: 1m
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /prometheus/rules_url: expected an http or https URL such as http://127.0.0.1:8880, got a string"
-            + " (line 23, column 3)",
-        "exp.yaml: /prometheus/scrape_interval: expected a duration greater than 0, got a string (line 24, column 3)",
-        "exp.yaml: /prometheus/evaluation_interval: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got a number"
-            + " without a unit (line 25, column 3)",
-        "exp.yaml: /prometheus/query_offset: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got a string"
             + " (line 26, column 3)",
-        "exp.yaml: /prometheus/evaluation_intervals: unknown key; did you mean \"evaluation_interval\"? (line 27,"
+        "exp.yaml: /prometheus/scrape_interval: expected a duration greater than 0, got a string (line 27, column 3)",
+        "exp.yaml: /prometheus/evaluation_interval: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got a number"
+            + " without a unit (line 28, column 3)",
+        "exp.yaml: /prometheus/query_offset: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got a string"
+            + " (line 29, column 3)",
+        "exp.yaml: /prometheus/evaluation_intervals: unknown key; did you mean \"evaluation_interval\"? (line 30,"
             + " column 3)");
   }
 
   @Test
   void utf8LabelNamesAndAnyNonEmptyAlertNameAreTaken() {
-    Experiment experiment = load("""
+    Experiment experiment = load(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
         alertmanager:
@@ -293,7 +256,7 @@ class HttpSettingsLoaderTest {
             - alert: Checkout error-budget.burn (fast)
               within: 2m
               matchers: {"service.name": checkout, "région": eu, "http-route": /pay}
-        """);
+        """));
 
     AlertExpectation expectation = experiment.hypothesis().alerts().get(0);
     assertThat(expectation.alert()).isEqualTo("Checkout error-budget.burn (fast)");
@@ -307,7 +270,7 @@ class HttpSettingsLoaderTest {
 
   @Test
   void anEmptyLabelNameIsRefused() {
-    assertThat(problems("""
+    assertThat(problems(withoutPrometheus("""
         prometheus:
           url: http://127.0.0.1:9090
         hypothesis:
@@ -315,8 +278,8 @@ class HttpSettingsLoaderTest {
             - alert: Down
               within: 2m
               matchers: {"": x}
-        """)).containsExactly(
+        """))).containsExactly(
         "exp.yaml: /hypothesis/alerts/0/matchers/: expected a non-empty label name of valid UTF-8 text, such as"
-            + " service (line 27, column 18)");
+            + " service (line 30, column 18)");
   }
 }

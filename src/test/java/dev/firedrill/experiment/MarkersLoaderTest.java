@@ -1,5 +1,8 @@
 package dev.firedrill.experiment;
 
+import static dev.firedrill.testing.MinimalExperiment.load;
+import static dev.firedrill.testing.MinimalExperiment.problems;
+import static dev.firedrill.testing.MinimalExperiment.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -9,58 +12,15 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The {@code markers.grafana} section: what loads, and each refusal's exact line. */
+/**
+ * The {@code markers.grafana} section: what loads, and each refusal's exact line, the section
+ * appended to {@link dev.firedrill.testing.MinimalExperiment} from line 26.
+ */
 class MarkersLoaderTest {
-
-  /** ExperimentLoaderTest's small valid experiment (25 lines); the tests append a markers section from line 26. */
-  private static final String MIN = """
-      id: drill
-      title: A drill
-      prometheus:
-        url: http://127.0.0.1:9090
-      steady_state:
-        slis:
-          - name: error_ratio
-            query: up
-            max: 0.005
-      method:
-        duration: 10m
-        faults:
-          - kind: process-kill
-            match: payments-server
-      abort:
-        rules:
-          - sli: error_ratio
-            above: 0.05
-        burn_rate:
-          error_ratio: up
-          objective: 0.999
-          max: 14.4
-      blast_radius:
-        traffic_share: 0.05
-        max_duration: 15m
-      """;
-
-  private static Experiment load(String markers) {
-    try {
-      return ExperimentLoader.load("exp.yaml", MIN + markers);
-    } catch (ExperimentException e) {
-      throw new AssertionError(e.getMessage(), e);
-    }
-  }
-
-  private static List<String> problems(String markers) {
-    try {
-      ExperimentLoader.load("exp.yaml", MIN + markers);
-    } catch (ExperimentException e) {
-      return e.problems().stream().map(Problem::toString).toList();
-    }
-    throw new AssertionError("expected problems in the markers section");
-  }
 
   @Test
   void aPanelAnnotationWithATokenFile() {
-    Experiment experiment = load("""
+    Experiment experiment = load(with("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
@@ -68,7 +28,7 @@ class MarkersLoaderTest {
             panel_id: 4
             bearer_token_file: /run/secrets/grafana
             timeout: 3s
-        """);
+        """));
 
     assertThat(experiment.markers().grafana()).contains(new GrafanaTarget(URI.create("http://127.0.0.1:3000"),
         Optional.of("firedrill-lab"), Optional.of(4), new TokenSource.FromFile(Path.of("/run/secrets/grafana")),
@@ -77,12 +37,12 @@ class MarkersLoaderTest {
 
   @Test
   void anOrganizationAnnotationWithDefaults() {
-    Experiment experiment = load("""
+    Experiment experiment = load(with("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
             bearer_token_env: GRAFANA_TOKEN
-        """);
+        """));
 
     assertThat(experiment.markers().grafana()).contains(new GrafanaTarget(URI.create("http://127.0.0.1:3000"),
         Optional.empty(), Optional.empty(), new TokenSource.FromEnv("GRAFANA_TOKEN"), GrafanaTarget.DEFAULT_TIMEOUT));
@@ -90,23 +50,23 @@ class MarkersLoaderTest {
 
   @Test
   void aPanelNeedsItsDashboard() {
-    assertThat(problems("""
+    assertThat(problems(with("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
             panel_id: 4
-        """)).containsExactly("exp.yaml: /markers/grafana/panel_id: expected dashboard_uid beside panel_id:"
+        """))).containsExactly("exp.yaml: /markers/grafana/panel_id: expected dashboard_uid beside panel_id:"
             + " a panel annotation belongs to a dashboard (line 29, column 5)");
   }
 
   @Test
   void aTokenInTheFileIsRefusedWithoutShowingIt() {
-    List<String> problems = problems("""
+    List<String> problems = problems(with("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
             token: glsa_s3cr3t-value
-        """);
+        """));
 
     assertThat(problems).containsExactly("exp.yaml: /markers/grafana/token: secrets are refused in an experiment"
         + " file; use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
@@ -116,12 +76,12 @@ class MarkersLoaderTest {
 
   @Test
   void anUnknownKeyNamesTheNearestOne() {
-    assertThat(problems("""
+    assertThat(problems(with("""
         markers:
           grafana:
             url: http://127.0.0.1:3000
             dashboard_id: firedrill-lab
-        """)).containsExactly(
+        """))).containsExactly(
             "exp.yaml: /markers/grafana/dashboard_id: unknown key; did you mean \"dashboard_uid\"? (line 29, column 5)");
   }
 }

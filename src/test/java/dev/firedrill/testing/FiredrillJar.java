@@ -3,9 +3,9 @@ package dev.firedrill.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.firedrill.time.Clock;
 import java.io.File;
 import java.io.IOException;
-import dev.firedrill.time.Clock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,8 +53,17 @@ public final class FiredrillJar {
   /** As {@link #run(Path, Duration, String...)}, with {@code environment} added to this JVM's. */
   public static Run run(Path dir, Duration limit, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
+    return runToEnd(command(args), dir, environment, limit, args);
+  }
+
+  /**
+   * Runs {@code command} (firedrill with {@code args}, from the jar or from this build's classes) in
+   * {@code dir} with {@code environment} added, to its end; fails the test after {@code limit}.
+   */
+  static Run runToEnd(List<String> command, Path dir, Map<String, String> environment, Duration limit,
+      String... args) throws IOException, InterruptedException {
     Path out = Files.createTempFile("firedrill-", ".out");
-    ProcessBuilder builder = new ProcessBuilder(command(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(environment);
     Process process = builder
         .directory(dir.toFile())

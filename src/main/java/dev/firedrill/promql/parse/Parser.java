@@ -698,15 +698,7 @@ final class Parser {
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {
       next();
-      if (!(expr instanceof VectorSelector v)) {
-        throw error(open.pos(), "ranges only allowed for vector selectors");
-      } else if (v.offsetMs() != 0) {
-        throw error(open.pos(), "no offset modifiers allowed before range");
-      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
-        // Prometheus v2.42 lets @ start() and @ end() through here.
-        throw error(open.pos(), "no @ modifiers allowed before range");
-      }
-      return positions.start(new MatrixSelector(v, range), start);
+      return positions.start(new MatrixSelector(rangeSelector(expr, open), range), start);
     }
     if (t.type() != TokenType.COLON) {
       throw unexpected(t, "subquery or range", "\":\" or \"]\"");
@@ -728,6 +720,19 @@ final class Parser {
     return positions.start(new Subquery(expr, range, step, 0, null), start);
   }
 
+  /** The selector a range {@code [...]} opened at {@code open} applies to: no offset nor @ timestamp before it. */
+  private VectorSelector rangeSelector(Expr expr, Token open) {
+    if (!(expr instanceof VectorSelector v)) {
+      throw error(open.pos(), "ranges only allowed for vector selectors");
+    } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
+      throw error(open.pos(), "no offset modifiers allowed before range");
+    } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
+      // Prometheus v2.42 and 3 let @ start() and @ end() through here.
+      throw error(open.pos(), "no @ modifiers allowed before range");
+    }
+    return v;
+  }
+
   /** Prometheus 3: the brackets hold duration expressions; their checks are v2.42's, worded as 3.x words them. */
   private Expr parseRangeOrSubquery3(Expr expr) {
     Token open = next();
@@ -738,15 +743,7 @@ final class Parser {
     Token t = peek();
     if (t.type() == TokenType.RIGHT_BRACKET) {
       next();
-      if (!(expr instanceof VectorSelector v)) {
-        throw error(open.pos(), "ranges only allowed for vector selectors");
-      } else if (v.offsetMs() != 0 || v.offsetExpr() != null) {
-        throw error(open.pos(), "no offset modifiers allowed before range");
-      } else if (v.at() != null && v.at().kind() == At.Kind.TIMESTAMP) {
-        // Prometheus 3, like v2.42, lets @ start() and @ end() through here.
-        throw error(open.pos(), "no @ modifiers allowed before range");
-      }
-      return positions.start(new MatrixSelector(v, rangeMs, range), start);
+      return positions.start(new MatrixSelector(rangeSelector(expr, open), rangeMs, range), start);
     }
     if (t.type() != TokenType.COLON) {
       throw unexpected(t, "subquery or range", "\":\" or \"]\"");
@@ -821,13 +818,7 @@ final class Parser {
         return new DurationExpr.Parenthesized(inner);
       }
       case MIN, MAX -> {
-        next();
-        expect(TokenType.LEFT_PAREN);
-        DurationExpr a = parseDurationExpr(0);
-        expect(TokenType.COMMA);
-        DurationExpr b = parseDurationExpr(0);
-        expect(TokenType.RIGHT_PAREN);
-        return new DurationExpr.Extremum(t.type() == TokenType.MAX, a, b);
+        return extremum(t.type() == TokenType.MAX);
       }
       case IDENTIFIER -> {
         String word = t.text().toLowerCase(Locale.ROOT);
@@ -839,18 +830,23 @@ final class Parser {
         }
         if (word.equals("min_of") || word.equals("max_of")) {
           // Prometheus 3.11's names for min and max in durations
-          next();
-          expect(TokenType.LEFT_PAREN);
-          DurationExpr a = parseDurationExpr(0);
-          expect(TokenType.COMMA);
-          DurationExpr b = parseDurationExpr(0);
-          expect(TokenType.RIGHT_PAREN);
-          return new DurationExpr.Extremum(word.equals("max_of"), a, b);
+          return extremum(word.equals("max_of"));
         }
         throw unexpected(t, "duration expression", "");
       }
       default -> throw unexpected(t, "duration expression", "");
     }
+  }
+
+  /** {@code min(a, b)} or {@code max(a, b)} of durations, from the name's token on. */
+  private DurationExpr extremum(boolean max) {
+    next();
+    expect(TokenType.LEFT_PAREN);
+    DurationExpr a = parseDurationExpr(0);
+    expect(TokenType.COMMA);
+    DurationExpr b = parseDurationExpr(0);
+    expect(TokenType.RIGHT_PAREN);
+    return new DurationExpr.Extremum(max, a, b);
   }
 
   private static boolean startsDurationPrimary(Token t) {
