@@ -93,7 +93,13 @@ class PrometheusCommandTest {
 
     Signal.raise(new Signal("INT"));
 
-    assertThat(prometheus.exit().get(15, TimeUnit.SECONDS)).isZero();
+    int exit;
+    try {
+      exit = prometheus.exit().get(15, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("still running 15 s after SIGINT; out: " + prometheus.out() + " err: " + prometheus.err(), e);
+    }
+    assertThat(exit).isZero();
     assertThat(prometheus.out().toString()).endsWith("SIGINT: stopping the embedded Prometheus" + NL
         + "prometheus: stopped (SIGINT)" + NL);
   }
