@@ -13,7 +13,8 @@ import sun.misc.SignalHandler;
  * the time they run; the JVM's own handlers come back when the last one leaves. Each command
  * installing and restoring handlers of its own went wrong when two ran at once in one JVM (the
  * tests' concurrent drills): the one that closed last restored the other's handler, which was then
- * left catching signals for a command long gone.
+ * left catching signals for a command long gone. A signal the JVM inherited as ignored (SIGINT under
+ * {@code nohup ... &}) cannot be handled at all: the JVM keeps it ignored, as the shell asked.
  */
 final class SignalHub {
 
