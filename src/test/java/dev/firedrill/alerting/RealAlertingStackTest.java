@@ -15,6 +15,7 @@ import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.prometheus.Rule;
 import dev.firedrill.prometheus.RuleGroup;
+import dev.firedrill.testing.Poll;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.nio.file.Files;
@@ -24,9 +25,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -115,7 +114,7 @@ class RealAlertingStackTest {
           AlertmanagerClient amClient = new AlertmanagerClient(alertmanager.url(), Duration.ofSeconds(5), Optional.empty());
 
           // 1. The webhook.
-          Notification notification = await("a firing notification for PaymentsAlwaysFiring at the receiver", () ->
+          Notification notification = Poll.until("a firing notification for PaymentsAlwaysFiring at the receiver", WAIT, () ->
               receiver.notifications().stream()
                   .filter(n -> n.firing() && n.alerts().stream().anyMatch(a -> a.alertname().equals("PaymentsAlwaysFiring")))
                   .findFirst());
@@ -140,7 +139,7 @@ class RealAlertingStackTest {
           assertThat(toNotify).isLessThan(WAIT);
 
           // 2. Alertmanager's view of the same alert.
-          AlertmanagerAlert amAlert = await("PaymentsAlwaysFiring in Alertmanager's /api/v2/alerts", () ->
+          AlertmanagerAlert amAlert = Poll.until("PaymentsAlwaysFiring in Alertmanager's /api/v2/alerts", WAIT, () ->
               amClient.alerts().stream().filter(a -> a.alertname().equals("PaymentsAlwaysFiring")).findFirst());
           assertThat(amAlert.receivers()).containsExactly("team-payments");
           assertThat(amAlert.fingerprint()).isEqualTo(webhookAlert.fingerprint());
@@ -214,21 +213,4 @@ class RealAlertingStackTest {
     }
   }
 
-  /** Polls every 200 ms until {@code probe} gives a value; errors count as "not yet". Fails after {@link #WAIT}. */
-  private static <T> T await(String what, Callable<Optional<T>> probe) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    Object last = "nothing yet";
-    while (System.nanoTime() - deadline < 0) {
-      try {
-        Optional<T> value = probe.call();
-        if (value.isPresent()) {
-          return value.get();
-        }
-      } catch (Exception e) {
-        last = e.getMessage();
-      }
-      Thread.sleep(200);
-    }
-    return Assertions.fail("waited " + WAIT.toSeconds() + "s for " + what + "; last error: " + last);
-  }
 }

@@ -7,6 +7,7 @@ import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.lab.net.Loopback;
 import dev.firedrill.lab.stack.LocalAlertmanager;
 import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.testing.Poll;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.net.URI;
@@ -55,7 +56,8 @@ class TruncatedWebhookTest {
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(200);
         // The prometheus side is not read here: truncations come from firedrill's receiver alone.
         LiveAlertStack stack = new LiveAlertStack(null, Optional.empty(), Optional.of(receiver));
-        List<Truncation> truncations = awaitTruncations(stack);
+        List<Truncation> truncations = Poll.until("a truncated webhook", Duration.ofSeconds(30),
+            () -> Optional.of(stack.truncations()).filter(found -> !found.isEmpty()));
         assertThat(truncations.get(0).receiver()).isEqualTo("team-payments");
         assertThat(truncations.get(0).truncatedAlerts()).isEqualTo(2);
         assertThat(stack.deliveries()).hasSize(1);
@@ -65,15 +67,4 @@ class TruncatedWebhookTest {
     }
   }
 
-  /** Polls every 200 ms for up to 30 s: Alertmanager flushes the group after its 1 s group_wait. */
-  private static List<Truncation> awaitTruncations(LiveAlertStack stack) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      if (!stack.truncations().isEmpty()) {
-        return stack.truncations();
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no truncated webhook within 30s");
-  }
 }

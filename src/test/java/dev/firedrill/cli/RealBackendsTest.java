@@ -7,12 +7,12 @@ import dev.firedrill.alerting.Floor;
 import dev.firedrill.alerting.Floors;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.lab.net.Loopback;
+import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.lab.stack.ManagedProcess;
 import dev.firedrill.testing.MinimalExperiment;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,12 +35,6 @@ class RealBackendsTest {
 
   @TempDir Path dir;
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
   /** The minimal experiment against {@code url} expecting {@code alert}; its intervals answer a server without a config. */
   private static Experiment experiment(String url, String alert) {
     return MinimalExperiment.load(MinimalExperiment.with("""
@@ -60,7 +54,7 @@ class RealBackendsTest {
   @Test
   void prometheus3sRuleQueryOffsetIsReadFromItsConfigIntoTheFloor() throws Exception {
     Path binary = Stacks.current().prometheus();
-    int port = freePort();
+    int port = Loopback.freePort();
     Files.writeString(dir.resolve("rules.yml"), """
         groups:
           - name: drill
@@ -69,18 +63,16 @@ class RealBackendsTest {
                 expr: up == 0
                 for: 1m
         """);
-    Files.writeString(dir.resolve("prometheus.yml"), """
+    String config = """
         global:
           scrape_interval: 5s
           evaluation_interval: 5s
           rule_query_offset: 45s
-        rule_files: [rules.yml]
-        """);
-    URI url = URI.create("http://127.0.0.1:" + port);
-    try (ManagedProcess prometheus = ManagedProcess.start("prometheus", List.of(binary.toString(),
-        "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
-        "--web.listen-address=127.0.0.1:" + port), dir.resolve("prometheus.log"), url.resolve("/-/ready"), READY,
-        false, Clock.system())) {
+        rule_files: [%s]
+        """.formatted(dir.resolve("rules.yml"));
+    try (LocalPrometheus prometheus = LocalPrometheus.start(binary, port, config,
+        Files.createDirectories(dir.resolve("prometheus")), false, Clock.system())) {
+      URI url = prometheus.url();
       Experiment experiment = experiment(url.toString(), "InstanceDown");
 
       RuleBook book = Wiring.alertStack(experiment, Map.of(), Optional.empty(), Optional.empty()).rules();
@@ -97,7 +89,7 @@ class RealBackendsTest {
   @Test
   void victoriaMetricsWithoutVmalertIsNamedAndItsMissingConfigIsNoFailure() throws Exception {
     Path binary = Stacks.victoriaMetrics().victoriaMetrics();
-    int port = freePort();
+    int port = Loopback.freePort();
     URI url = URI.create("http://127.0.0.1:" + port);
     try (ManagedProcess vm = ManagedProcess.start("victoria-metrics", List.of(binary.toString(),
         "-httpListenAddr=127.0.0.1:" + port, "-storageDataPath=" + dir.resolve("vm")),
