@@ -1,0 +1,95 @@
+package dev.firedrill.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.fault.ProcessTable;
+import dev.firedrill.lab.stack.LabPorts;
+import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.StackChoice;
+import dev.firedrill.time.Clock;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "up", description = "Start the lab on its default loopback ports and leave it running for your own "
+    + "drills (the fixture experiments point at it). Stop it with 'firedrill lab down'.")
+final class LabUpCommand implements Callable<Integer> {
+
+  static final Path DEFAULT_STATE_DIR = Path.of(".firedrill-lab");
+  static final String STATE_FILE = "lab.json";
+
+  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".firedrill-lab",
+      description = "Where the lab keeps its logs, data and the list of its processes (default: ${DEFAULT-VALUE}).")
+  Path stateDir;
+
+  @Option(names = "--load-duration", paramLabel = "DURATION", defaultValue = "24h",
+      description = "How long the load generator runs (default: ${DEFAULT-VALUE}, the most it allows).")
+  String loadDuration;
+
+  @Mixin LabStackOptions lab;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    StackChoice choice = lab.stack("lab up");
+    Path state = stateDir.resolve(STATE_FILE);
+    if (Files.exists(state)) {
+      throw new UserError(state + ": a lab is already up (run 'firedrill lab down' first)", ExitCode.INVALID);
+    }
+    LabPorts ports = LabPorts.defaults();
+    int busy = ports.firstInUse();
+    if (busy != 0) {
+      throw new UserError("127.0.0.1:" + busy + " is in use: the lab needs its default ports "
+          + ports.byName().values() + " (is a lab already up? firedrill lab down)", ExitCode.INVALID);
+    }
+    choice.lines().forEach(line -> out.println("lab: " + line));
+    Files.createDirectories(stateDir);
+    LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, stateDir.toAbsolutePath(),
+        LabStackOptions.firedrillCommand(), lab.rate, dev.firedrill.time.Durations.parse(loadDuration), Optional.empty(), true);
+    LabStack stack;
+    try {
+      stack = LabStack.start(settings, choice.prometheus(), choice.alertmanager(), Clock.system(), line -> {
+        out.println("lab: " + line);
+        out.flush();
+      });
+    } catch (IllegalStateException | java.io.UncheckedIOException e) {
+      throw new UserError("firedrill lab up: " + e.getMessage(), ExitCode.INVALID, e);
+    }
+    stack.release();
+    writeState(state, stack);
+    out.println("lab is up; stop it with: firedrill lab down" + (stateDir.equals(DEFAULT_STATE_DIR) ? "" : " --state-dir " + stateDir));
+    stack.urls().forEach((name, url) -> out.printf("  %-16s %s%n", name, url));
+    return ExitCode.HELD;
+  }
+
+  private static void writeState(Path state, LabStack stack) throws IOException {
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectNode root = mapper.createObjectNode();
+    ArrayNode list = root.putArray("components");
+    ProcessTable table = ProcessTable.system();
+    for (LabStack.Component component : stack.components()) {
+      ObjectNode node = list.addObject();
+      node.put("name", component.name());
+      node.put("pid", component.pid());
+      table.find(component.pid()).ifPresent(info -> node.put("start", info.startTicks()));
+      node.put("url", component.url());
+      node.put("log", component.log().toString());
+    }
+    mapper.writeValue(state.toFile(), root);
+  }
+
+}

@@ -1,0 +1,94 @@
+package dev.firedrill.cli;
+
+import dev.firedrill.alerting.AlertPlan;
+import dev.firedrill.alerting.AlertStackException;
+import dev.firedrill.alerting.AlertmanagerException;
+import dev.firedrill.alerting.RuleBook;
+import dev.firedrill.alerting.routes.RouteConfigException;
+import dev.firedrill.alerting.routes.RouteTree;
+import dev.firedrill.engine.Plan;
+import dev.firedrill.engine.Planner;
+import dev.firedrill.experiment.AlertmanagerSource;
+import dev.firedrill.time.Durations;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.guard.ErrorBudget;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "plan", description = "Print the refusals, the error-budget arithmetic and each fault's exact actions. Executes nothing.")
+final class PlanCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
+  Path file;
+
+  @Mixin CommonOptions common;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Experiment experiment = Wiring.load(file);
+    Plan plan = new Planner(Wiring.faults(experiment)).plan(experiment);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("experiment " + experiment.id() + ": " + experiment.title());
+    out.println("method: " + Durations.format(experiment.method().duration()) + ", measured every "
+        + Durations.format(experiment.steadyState().interval()) + ", recovery within "
+        + Durations.format(experiment.hypothesis().recovery()));
+    out.println(plan.budget().map(ErrorBudget::text)
+        .orElse("error budget: not computed (abort.burn_rate gives the objective it needs)"));
+    for (int i = 0; i < plan.faults().size(); i++) {
+      Plan.PlannedFault fault = plan.faults().get(i);
+      out.println("fault " + i + " (" + fault.fault().spec().kind() + ", ttl "
+          + fault.fault().spec().ttl().map(Durations::format).orElse("none") + "):");
+      if (fault.fault().spec() instanceof FaultSpec.HttpToxic toxic) {
+        out.println("  " + toxic.words());
+      }
+      fault.actions().forEach(action -> out.println("  " + action));
+    }
+    List<String> refusals = new ArrayList<>(plan.refusals());
+    if (!experiment.hypothesis().alerts().isEmpty()) {
+      refusals.addAll(planAlerts(experiment, out));
+    }
+    if (!refusals.isEmpty()) {
+      refusals.forEach(refusal -> out.println("refused: " + refusal));
+      return ExitCode.INVALID;
+    }
+    out.println("nothing was executed");
+    return ExitCode.HELD;
+  }
+
+  /** Reads Prometheus's rules and Alertmanager's route tree (reading only) to check the expected alerts. */
+  private static List<String> planAlerts(Experiment experiment, PrintWriter out) {
+    RuleBook rules;
+    try {
+      rules = Wiring.alertStack(experiment, System.getenv(), Optional.empty(), Optional.empty()).rules();
+    } catch (AlertStackException e) {
+      out.println("alerts: not checked against Prometheus's rules: " + e.getMessage());
+      return List.of();
+    }
+    out.println(rules.intervalsText());
+    Optional<RouteTree> routes = Optional.empty();
+    if (experiment.alertmanager().isPresent()) {
+      AlertmanagerSource source = experiment.alertmanager().get();
+      try {
+        RouteTree tree = Wiring.alertmanager(source, System.getenv()).routes();
+        tree.warnings().forEach(warning -> out.println("routing: warning: " + warning));
+        routes = Optional.of(tree);
+      } catch (AlertmanagerException | RouteConfigException e) {
+        out.println("routing: not checked: " + e.getMessage());
+      }
+    }
+    AlertPlan.Result result = AlertPlan.of(experiment.hypothesis().alerts(), rules, routes);
+    result.lines().forEach(line -> out.println("alert " + line));
+    return result.refusals();
+  }
+}

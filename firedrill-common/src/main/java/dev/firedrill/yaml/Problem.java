@@ -1,0 +1,24 @@
+package dev.firedrill.yaml;
+
+import java.util.Objects;
+
+/**
+ * One thing wrong with an experiment file: where (a JSON pointer such as
+ * {@code /steady_state/slis/0/max}, and a 1-based line and column) and what was expected.
+ * Line and column are 0 when there is no position (the file could not be read).
+ */
+public record Problem(String file, String pointer, String message, int line, int column) {
+
+  public Problem {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(pointer, "pointer");
+    Objects.requireNonNull(message, "message");
+  }
+
+  /** {@code FILE: /field/path: what was expected (line L, column C)}; the root prints as {@code /}. */
+  @Override
+  public String toString() {
+    String where = file + ": " + (pointer.isEmpty() ? "/" : pointer) + ": " + message;
+    return line > 0 ? where + " (line " + line + ", column " + column + ")" : where;
+  }
+}

@@ -1,0 +1,305 @@
+package dev.firedrill.alerting;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.firedrill.alerting.routes.RouteConfigException;
+import dev.firedrill.alerting.routes.RouteDialect;
+import dev.firedrill.alerting.routes.RouteTree;
+import dev.firedrill.time.Durations;
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettingsException;
+import dev.firedrill.http.Propagation;
+import dev.firedrill.time.Rfc3339;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Alertmanager's HTTP API v2, the part detection reads. Every failure becomes one line naming the
+ * server and the request; the token never appears.
+ */
+public final class AlertmanagerClient {
+
+  static final String ALERTS = "/api/v2/alerts";
+  static final String STATUS = "/api/v2/status";
+  private static final int BODY_LIMIT = 200;
+  private static final ObjectReader READER = new ObjectMapper().reader();
+
+  private final URI base;
+  private final String display;
+  private final Duration timeout;
+  private final HttpEndpoint endpoint;
+
+  public AlertmanagerClient(URI baseUrl, Duration timeout, Optional<String> bearerToken) {
+    this(baseUrl, timeout, endpoint(timeout, bearerToken));
+  }
+
+  /** A client whose connection, headers and credentials come from {@code endpoint} (see {@link HttpEndpoint#open}). */
+  public AlertmanagerClient(URI baseUrl, Duration timeout, HttpEndpoint endpoint) {
+    if (baseUrl == null) {
+      throw new IllegalArgumentException("Alertmanager URL is missing (expected e.g. http://127.0.0.1:9093)");
+    }
+    if (baseUrl.getRawUserInfo() != null
+        || baseUrl.getRawAuthority() != null && baseUrl.getRawAuthority().contains("@")) {
+      throw new IllegalArgumentException("credentials in the Alertmanager URL are not allowed; use a bearer token");
+    }
+    String scheme = baseUrl.getScheme() == null ? null : baseUrl.getScheme().toLowerCase(Locale.ROOT);
+    if (!"http".equals(scheme) && !"https".equals(scheme) || baseUrl.getHost() == null || baseUrl.getHost().isEmpty()) {
+      throw new IllegalArgumentException("Alertmanager URL \"" + baseUrl
+          + "\" is not usable (expected http:// or https:// with a host, e.g. http://127.0.0.1:9093)");
+    }
+    String path = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath();
+    path = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    String origin = scheme + "://" + baseUrl.getHost() + (baseUrl.getPort() == -1 ? "" : ":" + baseUrl.getPort());
+    this.base = URI.create(origin + path);
+    this.display = origin + path;
+    if (timeout == null || timeout.toMillis() < 1) {
+      throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
+    }
+    checkTimeout(timeout);
+    this.timeout = timeout;
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+  }
+
+  private static HttpEndpoint endpoint(Duration timeout, Optional<String> bearerToken) {
+    checkTimeout(timeout);
+    Objects.requireNonNull(bearerToken, "bearerToken");
+    bearerToken.ifPresent(token -> {
+      if (token.isBlank() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        throw new IllegalArgumentException("bearer token for Alertmanager is blank or holds a line break or"
+            + " control character (expected one line of text)");
+      }
+    });
+    return HttpEndpoint.plain("alertmanager", timeout, bearerToken);
+  }
+
+  private static void checkTimeout(Duration timeout) {
+    if (timeout == null || timeout.toMillis() < 1) {
+      throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
+    }
+  }
+
+  /** The server as messages name it: {@code scheme://host:port/path}. */
+  public String server() {
+    return display;
+  }
+
+  /**
+   * {@code GET /api/v2/alerts}: every alert Alertmanager holds (active, silenced, inhibited and
+   * unprocessed), with the receivers its routes lead to.
+   */
+  public List<AlertmanagerAlert> alerts() throws AlertmanagerException {
+    String subject = "GET " + ALERTS;
+    HttpResponse<String> response = get(ALERTS, subject);
+    String prefix = "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
+    String body = response.body();
+    if (response.statusCode() / 100 != 2) {
+      throw fail(prefix + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)), null);
+    }
+    JsonNode root;
+    try {
+      root = READER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
+    }
+    try {
+      return alerts(root);
+    } catch (Malformed e) {
+      throw fail(prefix + " with an unexpected response: " + e.getMessage(), null);
+    }
+  }
+
+  /** {@code GET /api/v2/status}: the configuration Alertmanager runs, as the YAML it was loaded from. */
+  public String config() throws AlertmanagerException {
+    String subject = "GET " + STATUS;
+    HttpResponse<String> response = get(STATUS, subject);
+    String prefix = "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
+    String body = response.body();
+    if (response.statusCode() / 100 != 2) {
+      throw fail(prefix + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)), null);
+    }
+    try {
+      JsonNode original = READER.readTree(body).path("config").path("original");
+      if (!original.isTextual()) {
+        throw fail(prefix + " with an unexpected response: no config.original (expected the loaded YAML)", null);
+      }
+      return original.asText();
+    } catch (JsonProcessingException e) {
+      throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
+    }
+  }
+
+  /**
+   * The route tree Alertmanager runs, read from {@code config.original} of {@code /api/v2/status} as today's
+   * Alertmanager reads it by default ({@link RouteDialect#CURRENT}). That text is Alertmanager's own
+   * rendering of the loaded file, not the file: matchers come back as it prints them ({@code
+   * service.name="x"}, {@code "k8s.pod name"=~"api-.*"}), and an empty {@code group_by: []} is left out, so a
+   * route that had one appears to inherit its parent's grouping.
+   */
+  public RouteTree routes() throws AlertmanagerException, RouteConfigException {
+    return RouteTree.parse("Alertmanager " + display + " config", config(), RouteDialect.CURRENT);
+  }
+
+  static List<AlertmanagerAlert> alerts(JsonNode root) throws Malformed {
+    if (root == null || !root.isArray()) {
+      throw new Malformed("the body is not a JSON array (expected a list of alerts)");
+    }
+    List<AlertmanagerAlert> alerts = new ArrayList<>(root.size());
+    for (int i = 0; i < root.size(); i++) {
+      JsonNode alert = root.get(i);
+      String path = "[" + i + "]";
+      JsonNode status = alert.path("status");
+      List<String> receivers = new ArrayList<>();
+      for (JsonNode receiver : alert.path("receivers")) {
+        receivers.add(text(receiver, "name", path + ".receivers[].name"));
+      }
+      alerts.add(new AlertmanagerAlert(
+          strings(alert.get("labels"), path + ".labels", true),
+          strings(alert.get("annotations"), path + ".annotations", false),
+          time(alert, "startsAt", path),
+          time(alert, "endsAt", path),
+          time(alert, "updatedAt", path),
+          text(alert, "fingerprint", path + ".fingerprint"),
+          text(status, "state", path + ".status.state"),
+          receivers,
+          textList(status.path("silencedBy")),
+          textList(status.path("inhibitedBy")),
+          alert.path("generatorURL").asText("")));
+    }
+    return alerts;
+  }
+
+  /** The JSON is not the shape the API documents; the message names the field. */
+  static final class Malformed extends Exception {
+    Malformed(String message) {
+      super(message);
+    }
+  }
+
+  private HttpResponse<String> get(String path, String subject) throws AlertmanagerException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        .timeout(timeout)
+        .header("Accept", "application/json")
+        .header("User-Agent", "firedrill")
+        .GET();
+    try {
+      endpoint.authorize(request);
+    } catch (HttpSettingsException e) {
+      throw fail(e.getMessage() + ", for " + subject + " to Alertmanager at " + display, null);
+    }
+    Propagation.injectCurrent(request);
+    CompletableFuture<HttpResponse<String>> future =
+        endpoint.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw fail("interrupted while waiting for Alertmanager at " + display + " to answer " + subject, e);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw fail("Alertmanager at " + display + ": " + subject + " timed out after " + Durations.format(timeout), e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (find(cause, HttpTimeoutException.class) != null) {
+        throw fail("Alertmanager at " + display + ": " + subject + " timed out after " + Durations.format(timeout), cause);
+      }
+      throw fail("cannot reach Alertmanager at " + display + " (" + reason(cause) + ") for " + subject, cause);
+    }
+  }
+
+  private AlertmanagerException fail(String message, Throwable cause) {
+    String line = oneLine(message);
+    String safe = endpoint.redact(line);
+    return cause == null ? new AlertmanagerException(safe) : new AlertmanagerException(safe, cause);
+  }
+
+  private static String reason(Throwable cause) {
+    if (find(cause, ConnectException.class) != null) {
+      return "connection refused";
+    }
+    if (cause instanceof IOException && cause.getMessage() != null
+        && cause.getMessage().contains("header parser received no bytes")) {
+      return "connection closed without a response";
+    }
+    String message = cause.getMessage();
+    return message == null || message.isBlank() ? cause.getClass().getSimpleName() : shortened(message);
+  }
+
+  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+
+  private static Instant time(JsonNode parent, String field, String path) throws Malformed {
+    String text = text(parent, field, path + "." + field);
+    try {
+      return Rfc3339.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new Malformed("\"" + path + "." + field + "\" is \"" + shortened(text) + "\" (expected an RFC 3339 time)");
+    }
+  }
+
+  private static String text(JsonNode parent, String field, String name) throws Malformed {
+    JsonNode value = parent.get(field);
+    if (value == null || !value.isTextual()) {
+      throw new Malformed("\"" + name + "\" is " + (value == null ? "missing" : shortened(value.toString()))
+          + " (expected a string)");
+    }
+    return value.asText();
+  }
+
+  private static Map<String, String> strings(JsonNode object, String name, boolean required) throws Malformed {
+    if (object == null || object.isNull()) {
+      if (required) {
+        throw new Malformed("\"" + name + "\" is missing (expected an object of strings)");
+      }
+      return Map.of();
+    }
+    if (!object.isObject()) {
+      throw new Malformed("\"" + name + "\" is " + shortened(object.toString()) + " (expected an object of strings)");
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    object.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+    return map;
+  }
+
+  private static List<String> textList(JsonNode array) {
+    List<String> list = new ArrayList<>();
+    array.forEach(item -> list.add(item.asText()));
+    return list;
+  }
+
+  private static String oneLine(String text) {
+    return text == null ? "" : text.strip().replaceAll("\\s+", " ");
+  }
+
+  private static String shortened(String text) {
+    String line = oneLine(text);
+    return line.length() <= BODY_LIMIT ? line : line.substring(0, BODY_LIMIT) + "...";
+  }
+}

@@ -1,0 +1,314 @@
+package dev.firedrill.alerting;
+
+import dev.firedrill.experiment.AlertExpectation;
+import dev.firedrill.experiment.AlertExpectation.Expect;
+import dev.firedrill.time.Durations;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Watches the expected alerts of one drill: before injection (none may already be active), every
+ * interval while the faults are on, and after the rollback until each expectation's window has
+ * passed. Called from the drill's thread only; the stack's reads may fail, and a failure is kept
+ * as the reason a row stayed unknown, never thrown.
+ */
+public final class Detection {
+
+  /** Why the drill must not start: an input error (no such rule) or an alert already active. */
+  public record PreflightProblem(boolean inputError, String reason) {}
+
+  private final List<AlertExpectation> expectations;
+  private final AlertStack stack;
+  private final boolean webhooks;
+  private final boolean alertmanager;
+  private final List<Tracked> tracked = new ArrayList<>();
+  private RuleBook rules;
+  private Optional<String> lastError = Optional.empty();
+  private List<Truncation> truncations = List.of();
+
+  /**
+   * {@code webhooks}: firedrill's receiver is routed to, so a notification is awaited;
+   * {@code alertmanager}: Alertmanager's API can be read for startsAt and receivers.
+   */
+  public Detection(List<AlertExpectation> expectations, AlertStack stack, boolean webhooks, boolean alertmanager) {
+    this.expectations = List.copyOf(expectations);
+    this.stack = stack;
+    this.webhooks = webhooks;
+    this.alertmanager = alertmanager;
+    this.expectations.forEach(e -> tracked.add(new Tracked(e)));
+  }
+
+  public boolean watching() {
+    return !expectations.isEmpty();
+  }
+
+  /** Every expected alert must have a rule, and none that should fire may already be pending or firing. */
+  public Optional<PreflightProblem> preflight() {
+    try {
+      rules = stack.rules();
+      List<String> undefined = expectations.stream().map(AlertExpectation::alert).distinct()
+          .filter(name -> rules.alert(name).isEmpty()).toList();
+      if (!undefined.isEmpty() && rules.noRulesCause().isPresent()) {
+        return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
+            + ", but " + rules.noRulesCause().get()));
+      }
+      if (!undefined.isEmpty()) {
+        return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
+            + ", which no alerting rule of Prometheus defines (expected one of: "
+            + String.join(", ", rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList()) + ")"));
+      }
+      List<PromAlert> active = stack.alerts();
+      for (AlertExpectation expectation : expectations) {
+        Optional<PromAlert> already = active.stream().filter(a -> expectation.matches(a.labels())).findFirst();
+        if (already.isPresent() && expectation.expect() == Expect.FIRING) {
+          return Optional.of(new PreflightProblem(false, expectation.describe() + " is already " + already.get().state()
+              + ", so its time to detect would mean nothing; nothing was injected"));
+        }
+      }
+      return Optional.empty();
+    } catch (AlertStackException e) {
+      return Optional.of(new PreflightProblem(false, "cannot read the alerts before injection: " + e.getMessage()));
+    }
+  }
+
+  /** Reads the stack once; returns what is new, one line each, for the console and the journal. */
+  public List<String> poll(Instant injectedAt) {
+    List<String> news = new ArrayList<>();
+    List<PromAlert> promAlerts = List.of();
+    List<RoutedAlert> routed = List.of();
+    try {
+      promAlerts = stack.alerts();
+      routed = alertmanager ? stack.routed() : List.of();
+    } catch (AlertStackException e) {
+      lastError = Optional.of(e.getMessage());
+    }
+    List<Delivery> deliveries = stack.deliveries();
+    truncations = stack.truncations();
+    for (Tracked t : tracked) {
+      news.addAll(t.update(promAlerts, routed, deliveries, injectedAt));
+    }
+    return news;
+  }
+
+  /** When watching may stop: every expectation's window after injection has passed. */
+  public Instant deadline(Instant injectedAt) {
+    return injectedAt.plus(expectations.stream().map(AlertExpectation::within).max(Comparator.naturalOrder())
+        .orElse(Duration.ZERO));
+  }
+
+  /** Nothing left to learn: each firing expectation is fully measured, each silent one's window has passed. */
+  public boolean settled(Instant injectedAt, Instant now) {
+    return tracked.stream().allMatch(t -> t.settled(injectedAt, now));
+  }
+
+  public List<DetectionRow> rows(Instant injectedAt) {
+    return tracked.stream().map(t -> t.row(injectedAt)).toList();
+  }
+
+  /** The intervals the floors use and where they came from, once {@link #preflight()} has read the rules. */
+  public Optional<String> intervals() {
+    return Optional.ofNullable(rules).map(RuleBook::intervalsText);
+  }
+
+  public Optional<String> lastError() {
+    return lastError;
+  }
+
+  /** What was seen of one expected alert, first occurrence of each kind. */
+  private final class Tracked {
+    private final AlertExpectation expectation;
+    private Optional<PromAlert> pending = Optional.empty();
+    private Optional<PromAlert> firing = Optional.empty();
+    private Optional<RoutedAlert> routedAlert = Optional.empty();
+    private Optional<Delivery> delivery = Optional.empty();
+
+    Tracked(AlertExpectation expectation) {
+      this.expectation = expectation;
+    }
+
+    List<String> update(List<PromAlert> promAlerts, List<RoutedAlert> routed, List<Delivery> deliveries,
+        Instant injectedAt) {
+      List<String> news = new ArrayList<>();
+      String name = expectation.describe();
+      for (PromAlert alert : promAlerts) {
+        if (!expectation.matches(alert.labels())) {
+          continue;
+        }
+        if (pending.isEmpty()) {
+          pending = Optional.of(alert);
+          news.add(name + " " + alert.state() + alert.activeAt().map(at -> ", active since "
+              + offset(injectedAt, at)).orElse(""));
+        }
+        if (firing.isEmpty() && alert.firing()) {
+          firing = Optional.of(alert);
+          if (!pending.get().firing()) {
+            news.add(name + " firing");
+          }
+        }
+      }
+      if (routedAlert.isEmpty()) {
+        routed.stream().filter(a -> expectation.matches(a.labels())).findFirst().ifPresent(a -> {
+          routedAlert = Optional.of(a);
+          news.add(name + " in Alertmanager, startsAt " + offset(injectedAt, a.startsAt()) + ", receivers "
+              + String.join(", ", a.receivers()));
+        });
+      }
+      if (delivery.isEmpty()) {
+        deliveries.stream().filter(Delivery::firing).filter(d -> expectation.matches(d.labels()))
+            .min(Comparator.comparing(Delivery::receivedAt)).ifPresent(d -> {
+              delivery = Optional.of(d);
+              news.add(name + " notified to " + d.receiver() + " at " + offset(injectedAt, d.receivedAt())
+                  + " (startsAt " + offset(injectedAt, d.startsAt()) + ")");
+            });
+      }
+      return news;
+    }
+
+    boolean settled(Instant injectedAt, Instant now) {
+      if (!now.isBefore(injectedAt.plus(expectation.within()))) {
+        return true;
+      }
+      if (expectation.expect() == Expect.SILENT) {
+        return false;
+      }
+      boolean detected = startsAt().isPresent();
+      boolean routedKnown = expectation.receiver().isEmpty() || receiverSeen().isPresent();
+      return detected && routedKnown && (!webhooks || delivery.isPresent());
+    }
+
+    /** Alertmanager and the webhook carry the evaluation that fired the alert; Prometheus only its activeAt. */
+    private Optional<Instant> startsAt() {
+      return delivery.map(Delivery::startsAt).or(() -> routedAlert.map(RoutedAlert::startsAt));
+    }
+
+    private Optional<Instant> estimatedStart() {
+      Duration forDuration = rules == null ? Duration.ZERO
+          : rules.alert(expectation.alert()).map(RuleBook.AlertRule::forDuration).orElse(Duration.ZERO);
+      return firing.flatMap(PromAlert::activeAt).map(at -> at.plus(forDuration));
+    }
+
+    private Optional<List<String>> receiverSeen() {
+      return delivery.map(d -> List.of(d.receiver())).or(() -> routedAlert.map(RoutedAlert::receivers));
+    }
+
+    private Map<String, String> annotations() {
+      return delivery.map(Delivery::annotations).or(() -> routedAlert.map(RoutedAlert::annotations))
+          .or(() -> firing.map(PromAlert::annotations)).orElse(Map.of());
+    }
+
+    DetectionRow row(Instant injectedAt) {
+      Optional<Floor> floor = rules == null ? Optional.empty()
+          : rules.alert(expectation.alert()).map(rule -> Floors.of(rule, rules));
+      Optional<Instant> starts = startsAt();
+      String source = delivery.isPresent() ? "webhook startsAt" : routedAlert.isPresent() ? "Alertmanager startsAt"
+          : "Prometheus activeAt + for";
+      Optional<Instant> detectedAt = starts.or(this::estimatedStart);
+      boolean fired = detectedAt.isPresent() || firing.isPresent();
+      Optional<Duration> detect = detectedAt.map(at -> Duration.between(injectedAt, at));
+      Optional<Duration> notify = delivery.map(d -> Duration.between(d.startsAt(), d.receivedAt()));
+      DetectionRow.Check receiver = receiverCheck();
+      List<String> receivers = receiverSeen().orElse(List.of());
+      DetectionRow.Check runbook = linkCheck("runbook_url", expectation.runbookUrl());
+      DetectionRow.Check dashboard = linkCheck("dashboard", expectation.dashboard());
+      if (expectation.expect() == Expect.SILENT) {
+        boolean held = !fired;
+        return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
+            dashboard, held,
+            held ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
+                : "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("during the window")
+                    + " though it must stay silent", List.of());
+      }
+      List<String> failures = new ArrayList<>();
+      if (!fired) {
+        failures.add("missed: did not fire within " + Durations.format(expectation.within())
+            + floor.map(f -> "; its floor is " + f.text()).orElse("")
+            + lastError.map(e -> "; last error reading the stack: " + e).orElse(""));
+      } else if (detect.isPresent() && detect.get().compareTo(expectation.within()) > 0) {
+        failures.add("fired " + Durations.seconds(detect.get()) + " after injection, later than within "
+            + Durations.format(expectation.within()) + floor.map(f -> "; its floor is " + f.text()).orElse(""));
+      }
+      if (receiver.wrong()) {
+        failures.add("misrouted: " + receiver.detail());
+      }
+      if (runbook.wrong()) {
+        failures.add("wrong runbook: " + runbook.detail());
+      }
+      if (dashboard.wrong()) {
+        failures.add("wrong dashboard: " + dashboard.detail());
+      }
+      String reason = failures.isEmpty()
+          ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " (" + source + ")"
+          : String.join("; ", failures);
+      return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
+          dashboard, failures.isEmpty(), reason, truncationWarnings());
+    }
+
+    /**
+     * When this alert was never notified, the webhooks Alertmanager cut short (of the expected receiver,
+     * or of any when none is expected), one line per receiver: the alert may be among those left out.
+     */
+    private List<String> truncationWarnings() {
+      if (!webhooks || delivery.isPresent()) {
+        return List.of();
+      }
+      Map<String, long[]> byReceiver = new java.util.TreeMap<>();
+      for (Truncation t : truncations) {
+        if (expectation.receiver().map(t.receiver()::equals).orElse(true)) {
+          long[] counts = byReceiver.computeIfAbsent(t.receiver(), r -> new long[2]);
+          counts[0] += t.truncatedAlerts();
+          counts[1]++;
+        }
+      }
+      List<String> warnings = new ArrayList<>();
+      byReceiver.forEach((name, counts) -> warnings.add("the webhook of receiver " + name + " left out "
+          + counts[0] + (counts[0] == 1 ? " alert" : " alerts") + " from " + counts[1]
+          + (counts[1] == 1 ? " notification" : " notifications") + " (truncatedAlerts; max_alerts in its"
+          + " webhook_config), so a missing notification may be truncation"));
+      return warnings;
+    }
+
+    private DetectionRow.Check receiverCheck() {
+      if (expectation.receiver().isEmpty()) {
+        return DetectionRow.Check.unchecked("no receiver expected");
+      }
+      String expected = expectation.receiver().get();
+      return receiverSeen().map(seen -> seen.contains(expected)
+              ? new DetectionRow.Check(DetectionRow.Check.Status.RIGHT, "routed to " + expected)
+              : new DetectionRow.Check(DetectionRow.Check.Status.WRONG, "routed to " + String.join(", ", seen)
+                  + ", expected " + expected))
+          .orElse(DetectionRow.Check.unchecked("no notification or Alertmanager alert seen"));
+    }
+
+    private DetectionRow.Check linkCheck(String annotation, Optional<String> expected) {
+      if (expected.isEmpty()) {
+        return DetectionRow.Check.unchecked("no " + annotation + " expected");
+      }
+      if (firing.isEmpty() && delivery.isEmpty() && routedAlert.isEmpty()) {
+        return DetectionRow.Check.unchecked("the alert did not fire");
+      }
+      String actual = annotations().get(annotation);
+      if (!expected.get().equals(actual)) {
+        return new DetectionRow.Check(DetectionRow.Check.Status.WRONG, annotation + " is "
+            + (actual == null ? "missing" : "\"" + actual + "\"") + ", expected \"" + expected.get() + "\"");
+      }
+      if (expectation.checkLinks()) {
+        Optional<Integer> status = stack.linkStatus(actual);
+        if (status.isEmpty() || status.get() < 200 || status.get() > 299) {
+          return new DetectionRow.Check(DetectionRow.Check.Status.WRONG, annotation + " " + actual
+              + status.map(s -> " answers " + s).orElse(" does not answer"));
+        }
+      }
+      return new DetectionRow.Check(DetectionRow.Check.Status.RIGHT, annotation + " as expected");
+    }
+  }
+
+  private static String offset(Instant injectedAt, Instant at) {
+    Duration d = Duration.between(injectedAt, at);
+    return (d.isNegative() ? "-" : "+") + Durations.seconds(d.abs()) + " after injection";
+  }
+}

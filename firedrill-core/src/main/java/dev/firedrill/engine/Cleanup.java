@@ -1,0 +1,89 @@
+package dev.firedrill.engine;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.time.Durations;
+import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.Fault;
+import dev.firedrill.fault.FaultException;
+import dev.firedrill.fault.Verification;
+import dev.firedrill.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Reverts what a journal shows as injected and not reverted: the way out after firedrill was
+ * killed. Each fault is first checked against the system, so a fault whose TTL already ended it
+ * is reported as nothing left to revert.
+ */
+public final class Cleanup {
+
+  /** What cleanup did to one fault. */
+  public record Outcome(int index, String kind, boolean clean, String detail) {
+    public String line() {
+      return "fault " + index + " (" + kind + "): " + detail;
+    }
+  }
+
+  private final FaultProvider faults;
+  private final Clock clock;
+
+  public Cleanup(FaultProvider faults, Clock clock) {
+    this.faults = faults;
+    this.clock = clock;
+  }
+
+  /** Cleans up every pending fault of the journal and records the result in it. */
+  public List<Outcome> run(Journal journal, Consumer<Outcome> progress) {
+    List<Outcome> outcomes = new ArrayList<>();
+    for (JsonNode node : journal.faults()) {
+      if (!node.path("injected").asBoolean(false) || node.path("reverted").asBoolean(false)) {
+        continue;
+      }
+      Outcome outcome = clean(journal, node);
+      outcomes.add(outcome);
+      progress.accept(outcome);
+    }
+    return outcomes;
+  }
+
+  private Outcome clean(Journal journal, JsonNode node) {
+    int index = node.path("index").asInt();
+    String kind = node.path("kind").asText();
+    Fault fault;
+    try {
+      FaultSpec spec = FaultSpecJson.read(node.path("spec"));
+      if (!node.hasNonNull("state")) {
+        // firedrill died inside inject(), before the journal learned what it started.
+        return new Outcome(index, kind, false, "no state was recorded (firedrill stopped while injecting it), so "
+            + "cleanup cannot find what it started; its ttl of " + spec.ttl().map(Durations::format).orElse("(none)")
+            + " from " + node.path("started_at").asText("its start") + " ends it by itself");
+      }
+      Map<String, Object> state = Jsons.MAPPER.convertValue(node.get("state"), new TypeReference<Map<String, Object>>() {});
+      fault = faults.restore(spec, state);
+    } catch (FaultException | IllegalArgumentException e) {
+      return new Outcome(index, kind, false, "cannot rebuild the fault from the journal: " + e.getMessage());
+    }
+    Verification before = fault.verify();
+    if (before.reverted()) {
+      journal.faultRevert(index, clock.now(), true, 0, "cleanup: nothing left to revert: " + before.detail(), null);
+      return new Outcome(index, kind, true, "nothing left to revert: " + before.detail());
+    }
+    String detail;
+    try {
+      fault.revert();
+      Verification afterRevert = fault.verify();
+      if (afterRevert.reverted()) {
+        journal.faultRevert(index, clock.now(), true, 1, "cleanup: " + afterRevert.detail(), null);
+        return new Outcome(index, kind, true, "reverted: " + afterRevert.detail());
+      }
+      detail = "still present after revert: " + afterRevert.detail();
+    } catch (FaultException e) {
+      detail = e.getMessage();
+    }
+    journal.faultRevert(index, clock.now(), false, 1, "cleanup: " + detail, fault.manualRevertCommand());
+    return new Outcome(index, kind, false, detail + "; run by hand: " + fault.manualRevertCommand());
+  }
+}

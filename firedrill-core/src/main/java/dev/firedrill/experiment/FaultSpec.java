@@ -1,0 +1,250 @@
+package dev.firedrill.experiment;
+
+import dev.firedrill.time.Durations;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/** A fault as the experiment file describes it. Each kind is one record. */
+public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic,
+    FaultSpec.ExporterDown {
+
+  /** A share is a fraction of what a fault touches: more than none, at most all. */
+  private static void requireShare(double share) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("share must lie in (0, 1], such as 0.2 for 20%");
+    }
+  }
+
+  /** The name used in files, journals and messages, for example {@code process-kill}. */
+  String kind();
+
+  /** How long the fault may live if firedrill itself dies; enforced by the injector. */
+  Optional<Duration> ttl();
+
+  /** A short description of what the fault touches, used in the console and the journal. */
+  String target();
+
+  /**
+   * What the fault touches as one short name, for labels and tags: a proxy's name, a process
+   * match, {@code localhost} for this host.
+   */
+  String targetName();
+
+  /**
+   * Signals processes whose {@code /proc/PID/cmdline} contains {@code match}. With a share (a
+   * fraction in (0, 1]) the selection rounds up (at least one process); the limit in the blast radius
+   * does not round.
+   */
+  record ProcessKill(String match, String signal, Optional<Double> share, Optional<Duration> ttl)
+      implements FaultSpec {
+
+    public static final String DEFAULT_SIGNAL = "KILL";
+
+    public ProcessKill {
+      signal = signal == null ? DEFAULT_SIGNAL : signal;
+      share = share == null ? Optional.empty() : share;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      share.ifPresent(FaultSpec::requireShare);
+    }
+
+    @Override
+    public String kind() {
+      return "process-kill";
+    }
+
+    @Override
+    public String target() {
+      return "processes matching \"" + match + "\"";
+    }
+
+    @Override
+    public String targetName() {
+      return match;
+    }
+  }
+
+  /** Starts {@code workers} busy processes that exit by themselves after the TTL. */
+  record CpuBurn(int workers, Optional<Duration> ttl) implements FaultSpec {
+
+    public CpuBurn {
+      ttl = ttl == null ? Optional.empty() : ttl;
+    }
+
+    @Override
+    public String kind() {
+      return "cpu-burn";
+    }
+
+    @Override
+    public String target() {
+      return workers + " cpu worker" + (workers == 1 ? "" : "s") + " on this host";
+    }
+
+    @Override
+    public String targetName() {
+      return "localhost";
+    }
+  }
+
+  /**
+   * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}), acting
+   * on a {@code share} (a fraction in (0, 1]) of the requests through the proxy named {@code proxyName};
+   * the proxy removes it by itself when its ttl ends.
+   */
+  record HttpToxic(URI proxy, String proxyName, double share, Effect effect, Optional<Duration> ttl,
+      Optional<String> adminTokenEnv) implements FaultSpec {
+
+    public static final String DEFAULT_PROXY_NAME = "payments";
+    public static final double DEFAULT_SHARE = 1;
+    public static final int DEFAULT_STATUS = 503;
+
+    public HttpToxic {
+      Objects.requireNonNull(proxy, "proxy");
+      Objects.requireNonNull(effect, "effect");
+      proxyName = proxyName == null ? DEFAULT_PROXY_NAME : proxyName;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
+      requireShare(share);
+    }
+
+    @Override
+    public String kind() {
+      return effect.kind();
+    }
+
+    @Override
+    public String target() {
+      return "requests through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    @Override
+    public String targetName() {
+      return proxyName;
+    }
+
+    /** The fault in words, as plan prints it: {@code 20% of calls to payments answered 503}. */
+    public String words() {
+      String calls = Shares.words(share) + " of calls to " + proxyName + " ";
+      if (effect instanceof Latency latency) {
+        return calls + "delayed " + Durations.format(latency.latency())
+            + (latency.jitter().isZero() ? "" : " \u00b1 " + Durations.format(latency.jitter()));
+      }
+      if (effect instanceof Error error) {
+        return calls + "answered " + error.status() + " without reaching " + proxyName;
+      }
+      if (effect instanceof Timeout timeout) {
+        return calls + (timeout.timeout().isZero() ? "held until the toxic goes"
+            : "held " + Durations.format(timeout.timeout()) + ", then closed");
+      }
+      return calls + "reset (TCP RST)";
+    }
+
+    /** What the toxic does to a request. */
+    public sealed interface Effect permits Latency, Error, Reset, Timeout {
+      /** The fault kind in files and journals. */
+      String kind();
+    }
+
+    /** Adds {@code latency}, plus or minus up to {@code jitter}. */
+    public record Latency(Duration latency, Duration jitter) implements Effect {
+      public Latency {
+        Objects.requireNonNull(latency, "latency");
+        jitter = jitter == null ? Duration.ZERO : jitter;
+      }
+
+      @Override
+      public String kind() {
+        return "http-latency";
+      }
+    }
+
+    /** Answers {@code status} without calling the upstream. */
+    public record Error(int status) implements Effect {
+      public Error {
+        if (status < 400 || status > 599) {
+          throw new IllegalArgumentException("status must be an HTTP error status, 400 to 599");
+        }
+      }
+
+      @Override
+      public String kind() {
+        return "http-error";
+      }
+    }
+
+    /** Closes the client's connection with a TCP RST. */
+    public record Reset() implements Effect {
+      @Override
+      public String kind() {
+        return "http-reset";
+      }
+    }
+
+    /** Holds the request; after {@code timeout} the connection closes; zero holds until the toxic goes. */
+    public record Timeout(Duration timeout) implements Effect {
+      public Timeout {
+        timeout = timeout == null ? Duration.ZERO : timeout;
+      }
+
+      @Override
+      public String kind() {
+        return "http-timeout";
+      }
+    }
+  }
+
+  /**
+   * A service's metrics endpoint stops answering: every scrape through the fault proxy named
+   * {@code proxyName} (one that sits between Prometheus and the exporter) fails, with a 503 or a TCP
+   * reset, for the whole fault. It is a toxic at 100%, on scrapes only: it touches no user traffic.
+   */
+  record ExporterDown(URI proxy, String proxyName, Mode mode, Optional<Duration> ttl, Optional<String> adminTokenEnv)
+      implements FaultSpec {
+
+    /** How a scrape fails. */
+    public enum Mode {
+      /** The proxy answers {@link HttpToxic#DEFAULT_STATUS} without calling the exporter. */
+      ERROR,
+      /** The proxy closes the scraper's connection with a TCP RST. */
+      RESET;
+
+      /** The name in files: {@code error} or {@code reset}. */
+      public String text() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+
+    public ExporterDown {
+      Objects.requireNonNull(proxy, "proxy");
+      Objects.requireNonNull(proxyName, "proxyName");
+      mode = mode == null ? Mode.ERROR : mode;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
+    }
+
+    @Override
+    public String kind() {
+      return "exporter-down";
+    }
+
+    @Override
+    public String target() {
+      return "scrapes through proxy " + proxyName + " (" + proxy + ")";
+    }
+
+    @Override
+    public String targetName() {
+      return proxyName;
+    }
+
+    /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */
+    public HttpToxic toxic() {
+      HttpToxic.Effect effect = mode == Mode.ERROR ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS) : new HttpToxic.Reset();
+      return new HttpToxic(proxy, proxyName, HttpToxic.DEFAULT_SHARE, effect, ttl, adminTokenEnv);
+    }
+  }
+}

@@ -1,0 +1,331 @@
+package dev.firedrill.experiment;
+
+import dev.firedrill.time.Durations;
+
+import dev.firedrill.yaml.Problem;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.firedrill.yaml.NearestName;
+import dev.firedrill.yaml.SourceTree;
+import java.math.BigDecimal;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A place in the experiment file being read: a JSON pointer and the value there (null when
+ * absent). Conversions return null when the value is absent or wrong; a wrong value is recorded
+ * as a problem. An object node remembers the keys it was asked for, to report the others.
+ */
+final class Node {
+
+  /** What all nodes of one file share: where things are, and what is wrong so far. */
+  static final class Context {
+    final String file;
+    final Map<String, SourceTree.Position> positions;
+    final List<Problem> problems;
+
+    Context(String file, Map<String, SourceTree.Position> positions, List<Problem> problems) {
+      this.file = file;
+      this.positions = positions;
+      this.problems = problems;
+    }
+
+    /** Records a problem at the pointer, or at its nearest ancestor when it is absent from the file. */
+    void add(String pointer, String message) {
+      String at = pointer;
+      while (!positions.containsKey(at)) {
+        at = at.substring(0, at.lastIndexOf('/'));
+      }
+      SourceTree.Position position = positions.get(at);
+      problems.add(new Problem(file, pointer, message, position.line(), position.column()));
+    }
+
+    boolean clean() {
+      return problems.isEmpty();
+    }
+  }
+
+  static final String DURATION = "expected a duration such as 500ms, 30s, 5m, 1h or 30d";
+  private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+  private static final Pattern PERCENT = Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
+  /** Values under these pointers are never echoed: they may be a secret put in the wrong place. */
+  private static final Pattern QUIET = Pattern.compile("/prometheus/(?!url$|timeout$).*"
+      + "|/(alertmanager|markers/grafana)/(bearer_token_|basic_auth|headers|tls).*");
+
+  final Context context;
+  final String pointer;
+  /** The value, or null when absent. YAML {@code key:} with no value is a null node, and absent. */
+  final JsonNode json;
+  private final Set<String> keys = new LinkedHashSet<>();
+
+  Node(Context context, String pointer, JsonNode json) {
+    this.context = context;
+    this.pointer = pointer;
+    this.json = json;
+  }
+
+  boolean present() {
+    return json != null && !json.isNull();
+  }
+
+  /** The member {@code key} of this object; asking for it makes it a known key here. */
+  Node get(String key) {
+    keys.add(key);
+    JsonNode value = json != null && json.isObject() ? json.get(key) : null;
+    return new Node(context, pointer + "/" + SourceTree.escape(key), value);
+  }
+
+  /**
+   * A section: null and a problem when absent and {@code whyRequired} is given, null when absent
+   * and optional; a key without a value is an empty section.
+   */
+  Node section(String key, String whyRequired) {
+    Node node = get(key);
+    if (node.json == null) {
+      if (whyRequired != null) {
+        node.problem("missing; " + whyRequired);
+      }
+      return null;
+    }
+    return node.object();
+  }
+
+  /** This node, after recording "missing; why" when it is absent. */
+  Node required(String why) {
+    if (!present()) {
+      problem("missing; " + why);
+    }
+    return this;
+  }
+
+  void problem(String message) {
+    context.add(pointer, message);
+  }
+
+  /** Records a problem about the member {@code key} of this object. */
+  void problemAt(String key, String message) {
+    context.add(pointer + "/" + SourceTree.escape(key), message);
+  }
+
+  /** Records "expected ..., got VALUE" and returns null. */
+  <T> T fail(String expected) {
+    problem(expected + ", got " + describe());
+    return null;
+  }
+
+  Node object() {
+    if (json != null && json.isNull()) {
+      return new Node(context, pointer, JsonNodeFactory.instance.objectNode());
+    }
+    return json != null && json.isObject() ? this : fail("expected a mapping");
+  }
+
+  /** The elements; empty when absent; null when not a list. */
+  List<Node> list() {
+    List<Node> items = new ArrayList<>();
+    if (!present()) {
+      return items;
+    }
+    if (!json.isArray()) {
+      return fail("expected a list");
+    }
+    for (int i = 0; i < json.size(); i++) {
+      items.add(new Node(context, pointer + "/" + i, json.get(i)));
+    }
+    return items;
+  }
+
+  String text() {
+    if (!present()) {
+      return null;
+    }
+    if (!json.isTextual()) {
+      return fail("expected a string");
+    }
+    return json.asText().isBlank() ? fail("expected a non-empty string") : json.asText();
+  }
+
+  /** A string matching {@code pattern}. */
+  String text(Pattern pattern, String expected) {
+    String text = text();
+    return text == null || pattern.matcher(text).matches() ? text : fail(expected);
+  }
+
+  Double number() {
+    Double value = json == null ? null : plainNumber();
+    return value != null || !present() ? value : fail("expected a number");
+  }
+
+  /** A number, or a percentage such as {@code "5%"} divided by 100. */
+  Double fraction() {
+    BigDecimal percent = percentSign();
+    return percent != null ? Double.valueOf(percent.movePointLeft(2).doubleValue()) : number();
+  }
+
+  /** Whether the value is a percentage string such as {@code "5%"}. */
+  boolean percentString() {
+    return percentSign() != null;
+  }
+
+  Boolean bool() {
+    if (!present()) {
+      return null;
+    }
+    return json.isBoolean() ? Boolean.valueOf(json.asBoolean()) : fail("expected true or false");
+  }
+
+  /** The members of a mapping, each as a node of its own, all claimed; null when absent or not a mapping. */
+  Map<String, Node> members() {
+    if (!present() || object() == null) {
+      return null;
+    }
+    Map<String, Node> members = new LinkedHashMap<>();
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      claim(key);
+      members.put(key, new Node(context, pointer + "/" + SourceTree.escape(key), json.get(key)));
+    }
+    return members;
+  }
+
+  /** A whole number of at least {@code min}. */
+  Integer integer(int min) {
+    if (!present()) {
+      return null;
+    }
+    Double value = plainNumber();
+    if (value == null || value != Math.rint(value) || value < min || value > Integer.MAX_VALUE) {
+      return fail("expected a whole number of at least " + min);
+    }
+    return value.intValue();
+  }
+
+  /** A duration written with a unit; {@code positive} refuses zero. */
+  Duration duration(boolean positive) {
+    if (!present()) {
+      return null;
+    }
+    if (json.isNumber()) {
+      problem(DURATION + ", got " + describe() + " without a unit");
+      return null;
+    }
+    Duration duration;
+    try {
+      duration = json.isTextual() ? Durations.parse(json.asText()) : null;
+    } catch (IllegalArgumentException e) {
+      duration = null;
+    }
+    if (duration == null) {
+      return fail(DURATION);
+    }
+    return positive && duration.isZero() ? fail("expected a duration greater than 0") : duration;
+  }
+
+  Path path() {
+    String text = text();
+    try {
+      return text == null ? null : Path.of(text);
+    } catch (InvalidPathException e) {
+      return fail("expected a file path");
+    }
+  }
+
+  /**
+   * One of {@code names} (after {@code normalise}), as written in {@code names}; otherwise a
+   * problem naming the nearest one, or all of them.
+   */
+  String choice(String what, List<String> names, UnaryOperator<String> normalise) {
+    if (!present()) {
+      return null;
+    }
+    if (!json.isTextual()) {
+      return fail("expected a " + what + ": one of " + String.join(", ", names));
+    }
+    String value = normalise.apply(json.asText().strip());
+    if (names.contains(value)) {
+      return value;
+    }
+    problem("unknown " + what + " " + quote(json.asText()) + "; " + suggest(value, names, "expected one of: "));
+    return null;
+  }
+
+  /** Records every key of this object nobody asked for; {@code hint} may explain a key, or return null. */
+  void rejectUnknownKeys(Function<String, String> hint) {
+    if (json == null || !json.isObject()) {
+      return;
+    }
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      if (!keys.contains(key)) {
+        String explained = hint == null ? null : hint.apply(key);
+        problemAt(key, "unknown key; " + (explained != null ? explained : suggest(key, keys, "valid keys here: ")));
+      }
+    }
+  }
+
+  /** Marks a key as handled, so that it is not reported as unknown. */
+  void claim(String key) {
+    keys.add(key);
+  }
+
+  static String suggest(String value, Collection<String> candidates, String otherwise) {
+    return NearestName.suggest(value, candidates, otherwise);
+  }
+
+  /** The value as a message shows it; nothing from under {@code /prometheus} except url and timeout. */
+  String describe() {
+    if (!present()) {
+      return "nothing";
+    }
+    String kind = json.isObject() ? "a mapping" : json.isArray() ? "a list"
+        : json.isTextual() ? "a string" : json.isNumber() ? "a number" : "a boolean";
+    if (QUIET.matcher(pointer).matches() || json.isContainerNode()) {
+      return kind;
+    }
+    return json.isTextual() ? quote(json.asText()) : json.asText();
+  }
+
+  static String quote(String text) {
+    String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
+    return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
+  /** The original text of a scalar number, for messages. */
+  String raw() {
+    return json == null ? "" : json.asText();
+  }
+
+  private Double plainNumber() {
+    double value;
+    if (json.isNumber()) {
+      value = json.asDouble();
+    } else if (json.isTextual() && NUMBER.matcher(json.asText().strip()).matches()) {
+      value = Double.parseDouble(json.asText().strip());
+    } else {
+      return null;
+    }
+    return Double.isFinite(value) ? value : null;
+  }
+
+  private BigDecimal percentSign() {
+    if (json == null || !json.isTextual()) {
+      return null;
+    }
+    Matcher matcher = PERCENT.matcher(json.asText());
+    return matcher.matches() ? new BigDecimal(matcher.group(1)) : null;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.firedrill.fault;
+
+import static dev.firedrill.time.Durations.format;
+
+import dev.firedrill.experiment.FaultSpec;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Starts busy JVMs that each exit by themselves after the TTL; revert ends them early. */
+public final class CpuBurnFault implements Fault {
+
+  static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xmx32m");
+
+  private final FaultSpec.CpuBurn spec;
+  private final FaultContext context;
+  private final List<ProcessId> workers = new ArrayList<>();
+
+  CpuBurnFault(FaultSpec.CpuBurn spec, FaultContext context) {
+    this.spec = spec;
+    this.context = context;
+  }
+
+  static CpuBurnFault restore(FaultSpec.CpuBurn spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
+    CpuBurnFault fault = new CpuBurnFault(spec, context);
+    List<?> recorded = StateValues.list(state.get("workers"), "workers");
+    for (int i = 0; i < recorded.size(); i++) {
+      fault.workers.add(ProcessId.fromState(recorded.get(i), "workers[" + i + "]"));
+    }
+    return fault;
+  }
+
+  @Override
+  public FaultSpec.CpuBurn spec() {
+    return spec;
+  }
+
+  @Override
+  public List<String> plan() throws FaultException {
+    Duration ttl = check();
+    String noun = spec.workers() == 1 ? "worker" : "workers";
+    String exits = spec.workers() == 1 ? "which exits" : "each exits";
+    return List.of("start " + spec.workers() + " cpu-burn " + noun + " (java ... "
+        + CpuBurnWorker.class.getSimpleName() + " " + String.join(" ", workerArgs(ttl)) + "), "
+        + exits + " by itself after " + format(ttl));
+  }
+
+  private Duration check() throws FaultException {
+    return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
+  }
+
+  private List<String> workerArgs(Duration ttl) {
+    String seconds = BigDecimal.valueOf(ttl.toMillis(), 3).stripTrailingZeros().toPlainString();
+    return List.of("--seconds", seconds, "--experiment", context.experimentId());
+  }
+
+  @Override
+  public void inject() throws FaultException {
+    Duration ttl = check();
+    if (!workers().isEmpty()) {
+      throw new FaultException("cpu-burn: already injected (workers PIDs " + Terminator.pids(workers())
+          + "); expected one inject per fault");
+    }
+    List<String> command = context.launcher().command(JVM_OPTIONS, CpuBurnWorker.class, workerArgs(ttl));
+    for (int i = 0; i < spec.workers(); i++) {
+      Process process;
+      try {
+        process = WorkerLauncher.detached(command).start();
+      } catch (IOException e) {
+        throw new FaultException("cpu-burn: cannot start worker " + (i + 1) + " of "
+            + spec.workers() + " with " + command.get(0) + ": " + e.getMessage(), e);
+      }
+      Optional<ProcessInfo> started =
+          context.processes().find(process.pid()).filter(ProcessInfo::alive);
+      if (started.isEmpty()) {
+        throw new FaultException("cpu-burn: worker PID " + process.pid()
+            + " exited at once; expected it to run for " + format(ttl));
+      }
+      // Recorded before the next start, so a failure half-way still reverts what runs.
+      synchronized (workers) {
+        workers.add(started.get().id());
+      }
+    }
+  }
+
+  @Override
+  public void revert() throws FaultException {
+    List<ProcessId> ids = workers();
+    List<ProcessId> left = new Terminator(context.processes(), context.clock()).terminate(ids);
+    if (!left.isEmpty()) {
+      throw new FaultException("cpu-burn: workers still alive after SIGTERM and SIGKILL: PIDs "
+          + Terminator.pids(left));
+    }
+  }
+
+  @Override
+  public Verification verify() {
+    List<ProcessId> ids = workers();
+    List<ProcessId> alive = ids.stream().filter(context.processes()::alive).toList();
+    if (alive.isEmpty()) {
+      return Verification.reverted(ids.isEmpty()
+          ? "no cpu-burn worker was started"
+          : "no cpu-burn worker alive (PIDs " + Terminator.pids(ids) + ")");
+    }
+    return Verification.remaining("cpu-burn workers still alive: PIDs " + Terminator.pids(alive));
+  }
+
+  @Override
+  public String manualRevertCommand() {
+    List<ProcessId> ids = workers();
+    if (ids.isEmpty()) {
+      return "# no cpu-burn worker was recorded; any that started exits by itself at its ttl";
+    }
+    return "kill -9 " + Terminator.pids(ids);
+  }
+
+  @Override
+  public Map<String, Object> state() {
+    Map<String, Object> state = new LinkedHashMap<>();
+    state.put("workers", workers().stream().map(ProcessId::toState).toList());
+    return state;
+  }
+
+  private List<ProcessId> workers() {
+    synchronized (workers) {
+      return List.copyOf(workers);
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package dev.firedrill.fault;
+
+import static dev.firedrill.time.Durations.format;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.experiment.TokenSource;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A toxic on a fault proxy (firedrill's, or Toxiproxy with the same admin API). The toxic carries
+ * its ttl, so the proxy removes it by itself even when firedrill is killed; revert deletes it early.
+ * It serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the proxy
+ * Prometheus scrapes a service through, which touches no user traffic.
+ */
+public final class HttpToxicFault implements Fault {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The fault as the file says it; its kind names it in every message. */
+  private final FaultSpec spec;
+  /** The toxic it adds. */
+  private final FaultSpec.HttpToxic toxicSpec;
+  private final FaultContext context;
+  private final String toxic;
+
+  HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
+    this(spec, spec, context, toxic);
+  }
+
+  HttpToxicFault(FaultSpec.ExporterDown spec, FaultContext context, String toxic) {
+    this(spec, spec.toxic(), context, toxic);
+  }
+
+  private HttpToxicFault(FaultSpec spec, FaultSpec.HttpToxic toxicSpec, FaultContext context, String toxic) {
+    this.spec = spec;
+    this.toxicSpec = toxicSpec;
+    this.context = context;
+    this.toxic = toxic;
+  }
+
+  /** {@code firedrill-<experiment id>-<index>}: a journal and a proxy listing name the same toxic. */
+  static String toxicName(String experimentId, int index) {
+    return "firedrill-" + experimentId + "-" + index;
+  }
+
+  static HttpToxicFault restore(FaultSpec.HttpToxic spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
+    return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
+  }
+
+  static HttpToxicFault restore(FaultSpec.ExporterDown spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
+    return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
+  }
+
+  @Override
+  public FaultSpec spec() {
+    return spec;
+  }
+
+  /** The toxic's name on the proxy. */
+  public String toxicName() {
+    return toxic;
+  }
+
+  @Override
+  public List<String> plan() throws FaultException {
+    Duration ttl = check();
+    token();
+    List<String> plan = new ArrayList<>();
+    plan.add("POST " + toxicsUrl() + " " + body(ttl));
+    if (spec instanceof FaultSpec.ExporterDown down) {
+      plan.add("every scrape through proxy " + down.proxyName() + " fails ("
+          + (down.mode() == FaultSpec.ExporterDown.Mode.ERROR ? "answered " + FaultSpec.HttpToxic.DEFAULT_STATUS
+              : "connection reset") + ") until the toxic goes; no user traffic goes through it, so blast_radius"
+          + " traffic_share does not limit it");
+    }
+    plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
+    return List.copyOf(plan);
+  }
+
+  private Duration check() throws FaultException {
+    // exporter-down touches scrapes only: the traffic share of the blast radius is about user traffic
+    return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
+  }
+
+  /** The request body, in Toxiproxy's shape plus firedrill's ttl. */
+  String body(Duration ttl) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("name", toxic);
+    ObjectNode attributes = JSON.createObjectNode();
+    FaultSpec.HttpToxic.Effect effect = toxicSpec.effect();
+    String stream = "downstream";
+    if (effect instanceof FaultSpec.HttpToxic.Latency latency) {
+      node.put("type", "latency");
+      attributes.put("latency", latency.latency().toMillis());
+      attributes.put("jitter", latency.jitter().toMillis());
+    } else if (effect instanceof FaultSpec.HttpToxic.Error error) {
+      node.put("type", "error");
+      attributes.put("status", error.status());
+    } else if (effect instanceof FaultSpec.HttpToxic.Timeout timeout) {
+      node.put("type", "timeout");
+      attributes.put("timeout", timeout.timeout().toMillis());
+      stream = "upstream"; // held before the upstream sees it
+    } else {
+      node.put("type", "reset");
+      stream = "upstream"; // reset before the upstream sees it
+    }
+    node.put("stream", stream);
+    node.put("toxicity", toxicSpec.share());
+    node.set("attributes", attributes);
+    node.put("ttl", format(ttl));
+    return node.toString();
+  }
+
+  @Override
+  public void inject() throws FaultException {
+    Duration ttl = check();
+    ProxyAdminClient.Answer answer = client().post(toxicsUrl(), body(ttl));
+    if (answer.status() == 409) {
+      throw new FaultException(spec.kind() + ": toxic " + toxic + " already exists on proxy " + toxicSpec.proxyName()
+          + " at " + toxicSpec.proxy() + " (left by an earlier drill of this experiment?); remove it with: "
+          + manualRevertCommand());
+    }
+    if (answer.status() != 200 && answer.status() != 201) {
+      throw new FaultException(spec.kind() + ": POST " + toxicsUrl() + " answered " + answer.describe()
+          + "; expected 200 with the toxic");
+    }
+  }
+
+  @Override
+  public void revert() throws FaultException {
+    ProxyAdminClient.Answer answer = client().delete(toxicUrl());
+    if (answer.status() != 204 && answer.status() != 200 && answer.status() != 404) {
+      throw new FaultException(spec.kind() + ": DELETE " + toxicUrl() + " answered " + answer.describe()
+          + "; expected 204, or 404 when it is already gone");
+    }
+  }
+
+  @Override
+  public Verification verify() {
+    ProxyAdminClient.Answer answer;
+    try {
+      answer = client().get(toxicUrl());
+    } catch (FaultException e) {
+      return Verification.remaining(e.getMessage());
+    }
+    if (answer.status() == 404) {
+      return Verification.reverted("toxic " + toxic + " is not on proxy " + toxicSpec.proxyName() + " (404)");
+    }
+    if (answer.status() == 200) {
+      String left = "";
+      try {
+        var node = JSON.readTree(answer.body());
+        left = node.hasNonNull("ttl_remaining") ? ", ttl_remaining " + node.get("ttl_remaining").asText() : "";
+      } catch (IOException e) {
+        // the status says enough
+      }
+      return Verification.remaining("toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
+    }
+    return Verification.remaining("GET " + toxicUrl() + " answered " + answer.describe() + "; expected 404");
+  }
+
+  @Override
+  public String manualRevertCommand() {
+    String auth = toxicSpec.adminTokenEnv().map(variable -> "-H \"Authorization: Bearer $" + variable + "\" ").orElse("");
+    return "curl -X DELETE " + auth + toxicUrl();
+  }
+
+  @Override
+  public Map<String, Object> state() {
+    Map<String, Object> state = new LinkedHashMap<>();
+    state.put("proxy", toxicSpec.proxy().toString());
+    state.put("proxy_name", toxicSpec.proxyName());
+    state.put("toxic", toxic);
+    return state;
+  }
+
+  private ProxyAdminClient client() throws FaultException {
+    return new ProxyAdminClient(spec.kind(), token());
+  }
+
+  private Optional<String> token() throws FaultException {
+    if (toxicSpec.adminTokenEnv().isEmpty()) {
+      return Optional.empty();
+    }
+    TokenSource source = new TokenSource.FromEnv(toxicSpec.adminTokenEnv().get());
+    try {
+      return source.resolve(context.environment());
+    } catch (IOException e) {
+      throw new FaultException(spec.kind() + ": proxy admin token: " + e.getMessage());
+    }
+  }
+
+  private URI toxicsUrl() {
+    String base = toxicSpec.proxy().toString().replaceAll("/+$", "");
+    return URI.create(base + "/proxies/" + toxicSpec.proxyName() + "/toxics");
+  }
+
+  private URI toxicUrl() {
+    return URI.create(toxicsUrl() + "/" + toxic);
+  }
+}

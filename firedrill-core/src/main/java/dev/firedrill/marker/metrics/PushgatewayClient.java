@@ -1,0 +1,77 @@
+package dev.firedrill.marker.metrics;
+
+import dev.firedrill.http.Propagation;
+import io.opentelemetry.context.Context;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * PUT and DELETE of one Pushgateway group over java.net.http, with bounded timeouts and the
+ * drill's {@code traceparent} and {@code baggage}. Answers are statuses; only 2xx is success.
+ */
+final class PushgatewayClient {
+
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
+  private static final int MAX_BODY = 200;
+
+  private final PushgatewayGroup group;
+  private final HttpClient http;
+
+  PushgatewayClient(PushgatewayGroup group) {
+    this.group = group;
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  PushgatewayGroup group() {
+    return group;
+  }
+
+  /** Replaces the group's metrics with {@code text} (Prometheus text format 0.0.4). */
+  void put(byte[] text, Context context) throws PushException, InterruptedException {
+    send("PUT", HttpRequest.newBuilder(group.url())
+        .header("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
+        .PUT(HttpRequest.BodyPublishers.ofByteArray(text)), context);
+  }
+
+  /** Deletes the group and every series in it. */
+  void delete(Context context) throws PushException, InterruptedException {
+    send("DELETE", HttpRequest.newBuilder(group.url()).DELETE(), context);
+  }
+
+  private void send(String method, HttpRequest.Builder request, Context context)
+      throws PushException, InterruptedException {
+    request.timeout(REQUEST_TIMEOUT);
+    Propagation.inject(context, request::header);
+    HttpResponse<String> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new PushException(method + " " + group.url() + ": " + describe(e));
+    }
+    if (response.statusCode() / 100 != 2) {
+      String body = response.body().strip().lines().findFirst().orElse("");
+      body = body.length() > MAX_BODY ? body.substring(0, MAX_BODY) + "..." : body;
+      throw new PushException(method + " " + group.url() + " answered " + response.statusCode()
+          + (body.isEmpty() ? "" : ": " + body));
+    }
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    String kind = e.getClass().getSimpleName();
+    return message == null || message.isBlank() ? kind : kind + " " + message;
+  }
+
+  /** A push or delete that did not succeed, as one line. */
+  static final class PushException extends Exception {
+    PushException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,329 @@
+package dev.firedrill.proxy;
+
+import dev.firedrill.time.Clock;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * HTTP mode, with toxics: reads requests from a client connection, applies the toxics each request
+ * draws, and forwards method, target, headers (traceparent and baggage among them) and body to the
+ * upstream, on a thread of the connection's own. {@link HttpEventLoop} hands it the connections
+ * whose next request meets a toxic or is anything but plain.
+ */
+final class HttpProxyHandler {
+
+  static final int MAX_BODY = 8 * 1024 * 1024;
+  static final int IDLE_TIMEOUT_MS = 60_000;
+  private static final int MAX_REQUESTS_PER_CONNECTION = 1_000_000;
+
+  private final UpstreamPool upstream;
+  private final Forwarding forwarding;
+  private final String upstreamAuthority;
+  private final ToxicTable toxics;
+  private final ProxyMetrics metrics;
+  private final Clock clock;
+
+  HttpProxyHandler(URI upstreamUrl, UpstreamPool upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
+    this.upstream = upstream;
+    this.forwarding = new Forwarding(upstreamUrl);
+    this.upstreamAuthority = forwarding.upstreamAuthority();
+    this.toxics = toxics;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** What the connection does after one exchange. */
+  private enum Next { KEEP, CLOSE }
+
+  /**
+   * Serves {@code client} until it closes, starting with the {@code length} bytes the event loop
+   * already read from it (the head of the request it handed over).
+   */
+  void handle(Socket client, byte[] read, int length) throws IOException {
+    client.setTcpNoDelay(true);
+    client.setSoTimeout(IDLE_TIMEOUT_MS);
+    HttpInput in = new HttpInput(client, read, length);
+    // Per connection, reused by every request on it: the response goes out in one write per 16 KiB
+    // (head and a small body together), the request to the upstream in one write (head and body).
+    OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
+    Buffers buffers = new Buffers();
+    for (int served = 0; served < MAX_REQUESTS_PER_CONNECTION; served++) {
+      HttpHead head;
+      try {
+        head = in.readParsedHead();
+      } catch (SocketTimeoutException e) {
+        return; // idle keep-alive connection
+      } catch (HttpHead.Malformed e) {
+        answer(out, 400, "malformed request: " + e.getMessage(), true);
+        return;
+      }
+      if (head == null) {
+        return;
+      }
+      try {
+        if (exchange(head, client, in, out, buffers) == Next.CLOSE || client.isClosed()) {
+          return;
+        }
+      } finally {
+        buffers.reset();
+      }
+    }
+  }
+
+  /** A connection's reusable buffers: the request body as read, and the request as sent upstream. */
+  private static final class Buffers {
+    final ByteBuf body = new ByteBuf();
+    final ByteBuf request = new ByteBuf();
+
+    void reset() {
+      body.reset();
+      request.reset();
+    }
+  }
+
+  private Next exchange(HttpHead request, Socket client, HttpInput in, OutputStream out, Buffers buffers)
+      throws IOException {
+    String[] parts = request.startParts();
+    if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
+      answer(out, 400, "expected an HTTP/1.x request line", true);
+      return Next.CLOSE;
+    }
+    boolean keepAlive = Forwarding.keepAlive(request, parts);
+    Applied applied = Applied.draw(toxics.active());
+    metrics.request(applied.label());
+
+    // Upstream side: before the request reaches the upstream.
+    Applied.sleep(clock, applied.latency(ToxicStream.UPSTREAM));
+    Optional<ActiveToxic> error = applied.first(ToxicKind.Error.class, null);
+    if (error.isPresent()) {
+      boolean expectsBody = request.contentLength() > 0 || request.chunked();
+      if (expectsBody && request.hasToken("Expect", "100-continue")) {
+        keepAlive = false; // answered before the body: the connection cannot be reused
+      } else if (readBody(request, in, out, false, buffers.body) < 0) {
+        return Next.CLOSE;
+      }
+      int status = ((ToxicKind.Error) error.get().toxic().kind()).status();
+      answer(out, status, "injected by firedrill proxy toxic " + error.get().toxic().name(), !keepAlive);
+      return keepAlive ? Next.KEEP : Next.CLOSE;
+    }
+    if (applied.first(ToxicKind.Reset.class, ToxicStream.UPSTREAM).isPresent()) {
+      Applied.reset(client);
+      return Next.CLOSE;
+    }
+    Optional<ActiveToxic> holdUp = applied.first(ToxicKind.Timeout.class, ToxicStream.UPSTREAM);
+    if (holdUp.isPresent() && Applied.hold(holdUp.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+      return Next.CLOSE;
+    }
+
+    int bodyLength = readBody(request, in, out, true, buffers.body);
+    if (bodyLength < 0) {
+      return Next.CLOSE;
+    }
+    boolean head = parts[0].equals("HEAD");
+    long upstreamRate = applied.bandwidth(ToxicStream.UPSTREAM);
+    ByteBuf wire = buffers.request;
+    forwarding.requestHead(request, parts, bodyLength, wire);
+    if (upstreamRate <= 0) {
+      wire.write(buffers.body.array(), 0, bodyLength); // head and body in one write
+    }
+
+    UpstreamPool.Connection connection = null;
+    HttpHead response = null;
+    for (int attempt = 0; attempt < 2 && response == null; attempt++) { // a stale pooled connection is retried once, on a new one
+      try {
+        connection = attempt == 0 ? upstream.acquire() : upstream.open();
+      } catch (IOException e) {
+        answer(out, 502, "upstream " + upstreamAuthority + " unreachable: " + e.getMessage(), !keepAlive);
+        return keepAlive ? Next.KEEP : Next.CLOSE;
+      }
+      try {
+        send(connection, wire, buffers.body, upstreamRate);
+        response = readResponseHead(connection.input());
+      } catch (SocketTimeoutException e) {
+        connection.closeQuietly();
+        answer(out, 504, "upstream " + upstreamAuthority + " did not answer within "
+            + UpstreamPool.READ_TIMEOUT_MS / 1000 + "s", !keepAlive);
+        return keepAlive ? Next.KEEP : Next.CLOSE;
+      } catch (IOException e) {
+        connection.closeQuietly();
+        if (!connection.reused()) {
+          answer(out, 502, "upstream " + upstreamAuthority + " failed: " + e.getMessage(), !keepAlive);
+          return keepAlive ? Next.KEEP : Next.CLOSE;
+        }
+      }
+    }
+    if (response == null) {
+      answer(out, 502, "upstream " + upstreamAuthority + " closed the connection", !keepAlive);
+      return keepAlive ? Next.KEEP : Next.CLOSE;
+    }
+
+    // Downstream side: before the response reaches the client.
+    Applied.sleep(clock, applied.latency(ToxicStream.DOWNSTREAM));
+    if (applied.first(ToxicKind.Reset.class, ToxicStream.DOWNSTREAM).isPresent()) {
+      connection.closeQuietly();
+      Applied.reset(client);
+      return Next.CLOSE;
+    }
+    Optional<ActiveToxic> holdDown = applied.first(ToxicKind.Timeout.class, ToxicStream.DOWNSTREAM);
+    if (holdDown.isPresent() && Applied.hold(holdDown.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+      connection.closeQuietly();
+      return Next.CLOSE;
+    }
+    return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM),
+        buffers.request);
+  }
+
+  /**
+   * Reads the request body, whole (at most {@link #MAX_BODY}), into {@code body}; its length, or -1
+   * after answering 413.
+   */
+  private int readBody(HttpHead request, HttpInput in, OutputStream out, boolean continueFirst, ByteBuf into)
+      throws IOException {
+    long length = request.contentLength();
+    boolean chunked = request.chunked();
+    if (length <= 0 && !chunked) {
+      return 0;
+    }
+    if (length > MAX_BODY) {
+      answer(out, 413, "request body of " + length + " bytes is above the proxy's limit of " + MAX_BODY, true);
+      return -1;
+    }
+    if (continueFirst && request.hasToken("Expect", "100-continue")) {
+      out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+    }
+    if (!chunked) {
+      in.relay(length, into);
+      return into.size();
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
+    {
+      ByteArrayOutputStream framed = new ByteArrayOutputStream();
+      in.relayChunked((bytes, offset, n) -> {
+        if (framed.size() + n > MAX_BODY + MAX_BODY / 8) {
+          throw new IOException("chunked request body above " + MAX_BODY + " bytes");
+        }
+        framed.write(bytes, offset, n);
+      });
+      Dechunk.into(framed.toByteArray(), body, MAX_BODY);
+    }
+    byte[] whole = body.toByteArray();
+    into.write(whole, 0, whole.length);
+    return whole.length;
+  }
+
+  /**
+   * Writes the request, one write for head and body; under a bandwidth toxic {@code wire} holds the
+   * head only and the body follows, paced.
+   */
+  private void send(UpstreamPool.Connection connection, ByteBuf wire, ByteBuf body, long bytesPerSecond)
+      throws IOException {
+    OutputStream raw = connection.socket().getOutputStream();
+    wire.writeTo(raw);
+    if (bytesPerSecond > 0 && body.size() > 0) {
+      new Throttle(HttpInput.Sink.of(raw), bytesPerSecond, clock).write(body.array(), 0, body.size());
+    }
+  }
+
+  /** The final response head; interim 1xx responses are skipped. */
+  private static HttpHead readResponseHead(HttpInput input) throws IOException {
+    for (int interim = 0; interim < 10; interim++) {
+      HttpHead head = input.readParsedHead();
+      if (head == null) {
+        throw new java.io.EOFException("upstream closed the connection before answering");
+      }
+      if (!Forwarding.interim(head)) {
+        return head;
+      }
+    }
+    throw new IOException("too many interim responses");
+  }
+
+  private Next relayResponse(HttpHead response, boolean headRequest, UpstreamPool.Connection connection,
+      OutputStream out, boolean keepAlive, long bytesPerSecond, ByteBuf wire) throws IOException {
+    wire.reset(); // the request went out already: the buffer is free for the response head
+    Forwarding.Response framing = Forwarding.responseHead(response, headRequest, keepAlive, wire);
+    boolean chunked = framing.chunked();
+    long length = framing.length();
+    boolean untilClose = framing.untilClose();
+    wire.writeTo(out); // buffered: goes out with the body (or its first 16 KiB) at the flush
+    HttpInput.Sink sink = HttpInput.Sink.of(out);
+    if (bytesPerSecond > 0) {
+      out.flush();
+      HttpInput.Sink flushing = (bytes, offset, n) -> {
+        out.write(bytes, offset, n);
+        out.flush();
+      };
+      sink = new Throttle(flushing, bytesPerSecond, clock);
+    }
+    try {
+      if (chunked) {
+        connection.input().relayChunked(sink);
+      } else if (length > 0) {
+        connection.input().relay(length, sink);
+      } else if (untilClose) {
+        connection.input().relayToEnd(sink);
+      }
+      out.flush();
+    } catch (IOException e) {
+      // Upstream cut mid-body, or a client gone (checkout giving up at its timeout): either way the
+      // upstream connection is closed here, not left open and unpooled until the upstream drops it.
+      connection.closeQuietly();
+      throw e; // the client sees its connection end mid-response
+    }
+    if (framing.upstreamReusable()) {
+      upstream.release(connection);
+    } else {
+      connection.closeQuietly();
+    }
+    return framing.clientOpen() ? Next.KEEP : Next.CLOSE;
+  }
+
+  /** A JSON error answer from the proxy itself. */
+  static void answer(OutputStream out, int status, String message, boolean close) throws IOException {
+    ByteBuf answer = new ByteBuf();
+    answer(answer, status, message, close);
+    answer.writeTo(out);
+    out.flush();
+  }
+
+  /** Appends a JSON error answer from the proxy itself to {@code out}. */
+  static void answer(ByteBuf out, int status, String message, boolean close) {
+    byte[] body = AdminJson.error(status, message).getBytes(StandardCharsets.UTF_8);
+    List<String[]> headers = new ArrayList<>();
+    headers.add(new String[] {"Content-Type", "application/json"});
+    headers.add(new String[] {"Content-Length", Integer.toString(body.length)});
+    if (close) {
+      headers.add(new String[] {"Connection", "close"});
+    }
+    HttpHead.write(out, "HTTP/1.1 " + status + " " + reason(status), headers);
+    out.write(body, 0, body.length);
+  }
+
+  static String reason(int status) {
+    return switch (status) {
+      case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
+      case 404 -> "Not Found";
+      case 408 -> "Request Timeout";
+      case 409 -> "Conflict";
+      case 413 -> "Content Too Large";
+      case 429 -> "Too Many Requests";
+      case 500 -> "Internal Server Error";
+      case 502 -> "Bad Gateway";
+      case 503 -> "Service Unavailable";
+      case 504 -> "Gateway Timeout";
+      default -> status < 500 ? "Client Error" : "Server Error";
+    };
+  }
+}
