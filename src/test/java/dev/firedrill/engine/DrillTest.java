@@ -1,10 +1,9 @@
 package dev.firedrill.engine;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import static dev.firedrill.testing.ScriptedPrometheus.failure;
 import static dev.firedrill.testing.ScriptedPrometheus.noData;
 import static dev.firedrill.testing.ScriptedPrometheus.value;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedDrill;
