@@ -53,12 +53,12 @@ final class DrillRunner {
       events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
       events.flush();
     });
-    DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock), Wiring.faults(experiment),
-        stop, clock, console, Optional.of(journal), Wiring.detection(experiment, prometheus, System.getenv(), receiver),
-        markers.observer());
+    DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
+        Wiring.faults(experiment), clock).stop(stop).listener(console).journal(journal).observer(markers.observer());
+    Wiring.detection(experiment, prometheus, System.getenv(), receiver).ifPresent(ports::detection);
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {
-      result = new Drill(experiment, source, ports).run();
+      result = new Drill(experiment, source, ports.build()).run();
     } finally {
       receiver.ifPresent(WebhookReceiver::close);
       markers.observer().close(markers.closeLimit());

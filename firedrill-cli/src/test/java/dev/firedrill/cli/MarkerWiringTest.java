@@ -13,7 +13,8 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.experiment.Markers;
 import dev.firedrill.experiment.TokenSource;
-import dev.firedrill.marker.DrillScript;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.time.TestClock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -42,17 +43,19 @@ class MarkerWiringTest {
 
   @TempDir Path dir;
 
-  private final DrillScript script = new DrillScript();
+  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final ScriptedDrill drill = new ScriptedDrill(clock);
+
+  MarkerWiringTest() {
+    drill.fault("burn");
+  }
   private final StringWriter events = new StringWriter();
   private final StringWriter stderr = new StringWriter();
 
   private Experiment withGrafana(TokenSource token) {
-    Experiment base = script.experiment();
     GrafanaTarget target = new GrafanaTarget(URI.create("http://127.0.0.1:" + grafana.getPort()), Optional.empty(),
         Optional.empty(), token, Duration.ofSeconds(10));
-    return new Experiment(base.id(), base.title(), base.owner(), base.prometheus(), base.steadyState(),
-        base.hypothesis(), base.method(), base.abort(), base.blastRadius(), Optional.empty(), Optional.empty(),
-        new Markers(Optional.of(target), Optional.empty()));
+    return drill.experiment().markers(new Markers(Optional.of(target), Optional.empty())).build();
   }
 
   @Test
@@ -62,9 +65,9 @@ class MarkerWiringTest {
     Path journal = dir.resolve("journals/checkout-latency-20261129-100000.json");
 
     MarkerWiring.Opened opened = MarkerWiring.open(withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")),
-        Map.of("GRAFANA_TOKEN", TOKEN), journal, script.clock, new PrintWriter(events, true),
+        Map.of("GRAFANA_TOKEN", TOKEN), journal, clock, new PrintWriter(events, true),
         Optional.of(new PrintWriter(stderr, true)));
-    DrillResult result = script.run(opened.observer());
+    DrillResult result = drill.observer(opened.observer()).run();
     opened.observer().close(opened.closeLimit());
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
@@ -86,9 +89,9 @@ class MarkerWiringTest {
 
   @Test
   void withoutLogFormatJsonNothingGoesToStderr() {
-    MarkerWiring.Opened opened = MarkerWiring.open(script.experiment(), Map.of(), dir.resolve("j.json"),
-        script.clock, new PrintWriter(events, true), Optional.empty());
-    script.run(opened.observer());
+    MarkerWiring.Opened opened = MarkerWiring.open(drill.experiment().build(), Map.of(), dir.resolve("j.json"),
+        clock, new PrintWriter(events, true), Optional.empty());
+    drill.observer(opened.observer()).run();
     opened.observer().close(opened.closeLimit());
 
     assertThat(stderr.toString()).isEmpty();
@@ -101,12 +104,12 @@ class MarkerWiringTest {
     Path missing = dir.resolve("grafana-token");
 
     assertThatThrownBy(() -> MarkerWiring.open(withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")), Map.of(),
-        dir.resolve("j.json"), script.clock, new PrintWriter(events, true), Optional.empty()))
+        dir.resolve("j.json"), clock, new PrintWriter(events, true), Optional.empty()))
         .isInstanceOf(UserError.class)
         .hasMessage("markers.grafana bearer token (env GRAFANA_TOKEN): environment variable GRAFANA_TOKEN is not set"
             + " (expected a bearer token)");
     assertThatThrownBy(() -> MarkerWiring.open(withGrafana(new TokenSource.FromFile(missing)), Map.of(),
-        dir.resolve("j.json"), script.clock, new PrintWriter(events, true), Optional.empty()))
+        dir.resolve("j.json"), clock, new PrintWriter(events, true), Optional.empty()))
         .isInstanceOf(UserError.class)
         .hasMessage("markers.grafana bearer token (file " + missing + "): " + missing
             + ": token file does not exist (expected a bearer token)");

@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Everything a drill touches outside itself. */
+/**
+ * Everything a drill touches outside itself. No part is ever null: a drill that is not stopped
+ * from outside, not listened to or not marked gets the {@code noop()} port, and one without a
+ * journal file or alerts to watch gets an empty one. Build it with {@link #builder}.
+ */
 public record DrillPorts(
     Measurer measurer,
     FaultProvider faults,
@@ -20,28 +24,66 @@ public record DrillPorts(
   public DrillPorts {
     Objects.requireNonNull(measurer, "measurer");
     Objects.requireNonNull(faults, "faults");
-    stop = stop == null ? StopSignal.none() : stop;
+    Objects.requireNonNull(stop, "stop");
     Objects.requireNonNull(clock, "clock");
-    listener = listener == null ? DrillListener.noop() : listener;
-    journalFile = journalFile == null ? Optional.empty() : journalFile;
-    detection = detection == null ? Optional.empty() : detection.filter(Detection::watching);
+    Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(journalFile, "journalFile");
+    detection = Objects.requireNonNull(detection, "detection").filter(Detection::watching);
     // Wrapped so that an observer that throws can never reach the drill or its rollback.
-    observer = observer == null ? DrillObserver.noop() : DrillObserver.composite(List.of(observer));
+    observer = DrillObserver.composite(List.of(Objects.requireNonNull(observer, "observer")));
   }
 
-  /** A drill that watches alerts and marks nothing. */
-  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
-      Optional<JournalFile> journalFile, Optional<Detection> detection) {
-    this(measurer, faults, stop, clock, listener, journalFile, detection, DrillObserver.noop());
+  /** The ports every drill needs; the optional ones start as no-ops. */
+  public static Builder builder(Measurer measurer, FaultProvider faults, Clock clock) {
+    return new Builder(measurer, faults, clock);
   }
 
-  public DrillPorts withObserver(DrillObserver observer) {
-    return new DrillPorts(measurer, faults, stop, clock, listener, journalFile, detection, observer);
-  }
+  /** Sets the optional ports; each setter refuses null, because leaving it out is what "none" means. */
+  public static final class Builder {
+    private final Measurer measurer;
+    private final FaultProvider faults;
+    private final Clock clock;
+    private StopSignal stop = StopSignal.noop();
+    private DrillListener listener = DrillListener.noop();
+    private Optional<JournalFile> journalFile = Optional.empty();
+    private Optional<Detection> detection = Optional.empty();
+    private DrillObserver observer = DrillObserver.noop();
 
-  /** A drill that watches no alerts. */
-  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
-      Optional<JournalFile> journalFile) {
-    this(measurer, faults, stop, clock, listener, journalFile, Optional.empty(), DrillObserver.noop());
+    private Builder(Measurer measurer, FaultProvider faults, Clock clock) {
+      this.measurer = Objects.requireNonNull(measurer, "measurer");
+      this.faults = Objects.requireNonNull(faults, "faults");
+      this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public Builder stop(StopSignal stop) {
+      this.stop = Objects.requireNonNull(stop, "stop");
+      return this;
+    }
+
+    public Builder listener(DrillListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Where the journal is rewritten after every step. */
+    public Builder journal(JournalFile journalFile) {
+      this.journalFile = Optional.of(journalFile);
+      return this;
+    }
+
+    /** The alerts to watch; one that expects none is the same as none. */
+    public Builder detection(Detection detection) {
+      this.detection = Optional.of(detection);
+      return this;
+    }
+
+    public Builder observer(DrillObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    public DrillPorts build() {
+      return new DrillPorts(measurer, faults, stop, clock, listener, journalFile, detection, observer);
+    }
   }
 }

@@ -14,7 +14,8 @@ public interface StopSignal {
   /** Why to stop, or empty to go on. */
   Optional<String> requested();
 
-  static StopSignal none() {
+  /** Never asks to stop: for a drill that nothing outside it may stop. */
+  static StopSignal noop() {
     return Optional::empty;
   }
 

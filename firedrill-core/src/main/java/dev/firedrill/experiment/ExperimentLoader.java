@@ -177,8 +177,8 @@ public final class ExperimentLoader {
     Markers markers = markers(root.section("markers", null));
     root.rejectUnknownKeys(null);
     return context.clean()
-        ? new Experiment(id, title, owner, prometheus, steadyState, hypothesis, method, abort, blastRadius,
-            alertmanager, receiver, markers)
+        ? new Experiment(id, title, owner == null ? "" : owner, prometheus, steadyState, hypothesis, method, abort,
+            blastRadius, alertmanager, receiver, markers)
         : null;
   }
 

@@ -51,7 +51,7 @@ public final class Simulator {
         throw new IllegalArgumentException("warm-up " + warmup + " is negative (expected zero or more)");
       }
       journal = journal == null ? Optional.empty() : journal;
-      stop = stop == null ? StopSignal.none() : stop;
+      stop = stop == null ? StopSignal.noop() : stop;
     }
   }
 
@@ -71,13 +71,15 @@ public final class Simulator {
       Clock clock = stack.clock();
       Instant drillStart = clock.now();
       HttpPrometheusClient prometheus = new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
-      Optional<Detection> detection = experiment.hypothesis().alerts().isEmpty() ? Optional.empty()
-          : Optional.of(new Detection(experiment.hypothesis().alerts(), new LiveAlertStack(prometheus,
-              Optional.of(new AlertmanagerClient(stack.alertmanagerUrl(), API_TIMEOUT, Optional.empty())),
-              Optional.of(stack.receiver())), true, true));
-      DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock),
-          faults(stack.metrics(), clock), request.stop(), clock, listener, request.journal(), detection);
-      DrillResult result = new Drill(experiment, request.source(), ports).run();
+      DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
+          faults(stack.metrics(), clock), clock).stop(request.stop()).listener(listener);
+      request.journal().ifPresent(ports::journal);
+      if (!experiment.hypothesis().alerts().isEmpty()) {
+        ports.detection(new Detection(experiment.hypothesis().alerts(), new LiveAlertStack(prometheus,
+            Optional.of(new AlertmanagerClient(stack.alertmanagerUrl(), API_TIMEOUT, Optional.empty())),
+            Optional.of(stack.receiver())), true, true));
+      }
+      DrillResult result = new Drill(experiment, request.source(), ports.build()).run();
       Duration simulated = Duration.between(drillStart, clock.now());
       Duration took = Duration.ofNanos(real.nanoTime() - began);
       mark(result, request, simulated, took);

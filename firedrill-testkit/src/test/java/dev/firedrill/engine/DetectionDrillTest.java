@@ -3,21 +3,15 @@ package dev.firedrill.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.alerting.AlertStack;
-import dev.firedrill.alerting.Delivery;
-import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.DetectionRow;
 import dev.firedrill.alerting.ObservabilityResult;
-import dev.firedrill.alerting.PromAlert;
-import dev.firedrill.alerting.RoutedAlert;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.alerting.Truncation;
 import dev.firedrill.experiment.AlertExpectation;
-import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Hypothesis;
+import dev.firedrill.testing.ScriptedAlerts;
+import dev.firedrill.testing.ScriptedDrill;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,80 +24,29 @@ class DetectionDrillTest {
   private static final Map<String, String> BURN_LABELS =
       Map.of("alertname", "CheckoutBurn", "service", "checkout", "team", "checkout");
 
-  private final ScriptedWorld world = new ScriptedWorld();
-  private final ScriptedStack stack = new ScriptedStack();
+  private final ScriptedDrill drill = new ScriptedDrill();
+  private final ScriptedAlerts stack = drill.alerts().rules(rules("CheckoutBurn", "PaymentsDown"));
 
-  /** The stack the test scripts: an alert that goes pending and fires at given offsets, and its webhook. */
-  private final class ScriptedStack implements AlertStack {
-    double pendingAt = Double.MAX_VALUE;
-    double firingAt = Double.MAX_VALUE;
-    double notifiedAt = Double.MAX_VALUE;
-    String receiver = "team-checkout";
-    String runbook = RUNBOOK;
-    Map<String, String> labels = BURN_LABELS;
-    List<String> ruleNames = List.of("CheckoutBurn", "PaymentsDown");
-    List<Truncation> truncations = List.of();
-
-    @Override
-    public RuleBook rules() {
-      List<RuleBook.AlertRule> rules = new ArrayList<>();
-      rules.add(new RuleBook.AlertRule("CheckoutBurn", "checkout:error_ratio:rate1m > 0.2", Duration.ofSeconds(10),
-          Duration.ofSeconds(1), Map.of(), Map.of()));
-      rules.add(new RuleBook.AlertRule("PaymentsDown", "up{job=\"payments\"} == 0", Duration.ofSeconds(5),
-          Duration.ofSeconds(1), Map.of(), Map.of()));
-      return new RuleBook(rules.stream().filter(r -> ruleNames.contains(r.name())).toList(),
-          Map.of("checkout:error_ratio:rate1m", "sum(rate(errors[1m])) / sum(rate(requests[1m]))"),
-          Duration.ofSeconds(1), Duration.ofSeconds(1));
-    }
-
-    @Override
-    public List<PromAlert> alerts() {
-      double t = world.seconds();
-      if (t < pendingAt) {
-        return List.of();
-      }
-      return List.of(new PromAlert(labels, Map.of("runbook_url", runbook), t >= firingAt ? "firing" : "pending",
-          Optional.of(at(pendingAt))));
-    }
-
-    @Override
-    public List<RoutedAlert> routed() {
-      return List.of();
-    }
-
-    @Override
-    public List<Delivery> deliveries() {
-      if (world.seconds() < notifiedAt) {
-        return List.of();
-      }
-      return List.of(new Delivery(at(notifiedAt), receiver, "firing", labels, Map.of("runbook_url", runbook),
-          at(firingAt), "fp1"));
-    }
-
-    @Override
-    public List<Truncation> truncations() {
-      return truncations;
-    }
-
-    @Override
-    public Optional<Integer> linkStatus(String url) {
-      return Optional.of(200);
-    }
+  /** The lab's two alerting rules, of which those named, and the recording rule CheckoutBurn reads. */
+  private static RuleBook rules(String... names) {
+    List<RuleBook.AlertRule> rules = List.of(
+        new RuleBook.AlertRule("CheckoutBurn", "checkout:error_ratio:rate1m > 0.2", Duration.ofSeconds(10),
+            Duration.ofSeconds(1), Map.of(), Map.of()),
+        new RuleBook.AlertRule("PaymentsDown", "up{job=\"payments\"} == 0", Duration.ofSeconds(5),
+            Duration.ofSeconds(1), Map.of(), Map.of()));
+    return new RuleBook(rules.stream().filter(r -> List.of(names).contains(r.name())).toList(),
+        Map.of("checkout:error_ratio:rate1m", "sum(rate(errors[1m])) / sum(rate(requests[1m]))"),
+        Duration.ofSeconds(1), Duration.ofSeconds(1));
   }
 
-  private static Instant at(double seconds) {
-    return ScriptedWorld.START.plusMillis((long) (seconds * 1000));
+  /** CheckoutBurn for checkout's team with its runbook. */
+  private ScriptedAlerts.Alert checkoutBurn() {
+    return stack.alert(BURN_LABELS, Map.of("runbook_url", RUNBOOK));
   }
 
   private DrillResult run(AlertExpectation... expectations) {
-    Experiment base = world.experiment();
-    Experiment experiment = new Experiment(base.id(), base.title(), base.owner(), base.prometheus(), base.steadyState(),
-        new Hypothesis("", Duration.ofSeconds(30), List.of(expectations)), base.method(), base.abort(),
-        base.blastRadius());
-    Detection detection = new Detection(experiment.hypothesis().alerts(), stack, true, false);
-    DrillPorts ports = new DrillPorts(world.measurer(experiment), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty(), Optional.of(detection));
-    return new Drill(experiment, "test.yaml", ports).run();
+    return drill.run(drill.experiment()
+        .hypothesis(new Hypothesis("", Duration.ofSeconds(30), List.of(expectations))).build());
   }
 
   private static AlertExpectation burn(Duration within, String receiver) {
@@ -119,10 +62,8 @@ class DetectionDrillTest {
 
   @Test
   void anAlertThatFiresInTimeToTheRightReceiverHolds() {
-    world.fault("errors");
-    stack.pendingAt = 12;
-    stack.firingAt = 22;
-    stack.notifiedAt = 23.5;
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22).notifiedAt(23.5, "team-checkout");
 
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
@@ -133,7 +74,7 @@ class DetectionDrillTest {
     assertThat(row.floor().get().value()).isEqualTo(Duration.ofSeconds(22));
     assertThat(row.floor().get().reason()).isEqualTo("the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s");
     assertThat(result.observability().get().verdict()).isEqualTo(ObservabilityResult.Verdict.HELD);
-    assertThat(world.lines()).contains(
+    assertThat(drill.lines()).contains(
         "+15.0s detect CheckoutBurn{service=\"checkout\"} pending, active since +12.0s after injection",
         "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
         "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
@@ -142,12 +83,9 @@ class DetectionDrillTest {
 
   @Test
   void aMisroutedAlertAndAWrongRunbookAreReportedAsSuch() {
-    world.fault("errors");
-    stack.pendingAt = 5;
-    stack.firingAt = 15;
-    stack.notifiedAt = 16;
-    stack.receiver = "team-payments";
-    stack.runbook = "https://wiki.example.com/old";
+    drill.fault("errors");
+    stack.alert(BURN_LABELS, Map.of("runbook_url", "https://wiki.example.com/old")).pendingAt(5).firingAt(15)
+        .notifiedAt(16, "team-payments");
 
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
@@ -164,7 +102,7 @@ class DetectionDrillTest {
 
   @Test
   void anAlertThatNeverFiresIsMissedWithItsFloorAndTheDrillWaitsOutTheWindow() {
-    world.fault("errors");
+    drill.fault("errors");
 
     DrillResult result = run(burn(Duration.ofSeconds(90), "team-checkout"));
 
@@ -172,18 +110,16 @@ class DetectionDrillTest {
     assertThat(row.fired()).isFalse();
     assertThat(row.reason()).isEqualTo("missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
         + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
-    assertThat(world.seconds()).isGreaterThanOrEqualTo(90.0);
+    assertThat(drill.seconds()).isGreaterThanOrEqualTo(90.0);
   }
 
   @Test
   void aWebhookCutShortIsAWarningOnTheRowsNeverNotified() {
-    world.fault("errors");
-    stack.pendingAt = 12;
-    stack.firingAt = 22;
-    stack.truncations = List.of(
-        new Truncation(at(23), "team-checkout", "{}:{service=\"checkout\"}", 3),
-        new Truncation(at(33), "team-checkout", "{}:{service=\"checkout\"}", 2),
-        new Truncation(at(23), "team-payments", "{}:{team=\"payments\"}", 7));
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22);
+    stack.truncation(new Truncation(drill.at(23), "team-checkout", "{}:{service=\"checkout\"}", 3))
+        .truncation(new Truncation(drill.at(33), "team-checkout", "{}:{service=\"checkout\"}", 2))
+        .truncation(new Truncation(drill.at(23), "team-payments", "{}:{team=\"payments\"}", 7));
 
     DrillResult result = run(burn(Duration.ofSeconds(40), "team-checkout"));
 
@@ -192,7 +128,7 @@ class DetectionDrillTest {
     assertThat(row.warnings()).containsExactly("the webhook of receiver team-checkout left out 5 alerts from 2"
         + " notifications (truncatedAlerts; max_alerts in its webhook_config), so a missing notification may be"
         + " truncation");
-    assertThat(world.lines()).anyMatch(line -> line.endsWith("detect CheckoutBurn{service=\"checkout\"}: warning: the"
+    assertThat(drill.lines()).anyMatch(line -> line.endsWith("detect CheckoutBurn{service=\"checkout\"}: warning: the"
         + " webhook of receiver team-checkout left out 5 alerts from 2 notifications (truncatedAlerts; max_alerts in"
         + " its webhook_config), so a missing notification may be truncation"));
     assertThat(result.journal().json().get("detection").get("alerts").get(0).get("warnings").get(0).asText())
@@ -201,22 +137,18 @@ class DetectionDrillTest {
 
   @Test
   void aNotifiedAlertHasNoTruncationWarning() {
-    world.fault("errors");
-    stack.pendingAt = 12;
-    stack.firingAt = 22;
-    stack.notifiedAt = 23;
-    stack.truncations = List.of(new Truncation(at(23), "team-checkout", "{}:{}", 1));
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22).notifiedAt(23, "team-checkout");
+    stack.truncation(new Truncation(drill.at(23), "team-checkout", "{}:{}", 1));
 
     assertThat(onlyRow(run(burn(Duration.ofSeconds(40), "team-checkout"))).warnings()).isEmpty();
   }
 
   @Test
   void aSilentExpectationThatFiresFails() {
-    world.fault("errors");
-    stack.labels = Map.of("alertname", "PaymentsDown", "job", "payments");
-    stack.pendingAt = 3;
-    stack.firingAt = 8;
-    stack.notifiedAt = 9;
+    drill.fault("errors");
+    stack.alert(Map.of("alertname", "PaymentsDown", "job", "payments"), Map.of("runbook_url", RUNBOOK)).pendingAt(3)
+        .firingAt(8).notifiedAt(9, "team-checkout");
     AlertExpectation silent = new AlertExpectation("PaymentsDown", Map.of(), AlertExpectation.Expect.SILENT,
         Duration.ofSeconds(40), Optional.empty(), Optional.empty(), Optional.empty(), false);
 
@@ -229,10 +161,8 @@ class DetectionDrillTest {
 
   @Test
   void anAlertLaterThanItsWindowFails() {
-    world.fault("errors");
-    stack.pendingAt = 40;
-    stack.firingAt = 50;
-    stack.notifiedAt = 51;
+    drill.fault("errors");
+    checkoutBurn().pendingAt(40).firingAt(50).notifiedAt(51, "team-checkout");
 
     DrillResult result = run(burn(Duration.ofSeconds(45), "team-checkout"));
 
@@ -242,22 +172,21 @@ class DetectionDrillTest {
 
   @Test
   void anExpectedAlertWithoutARuleIsAnInputError() {
-    world.fault("errors");
-    stack.ruleNames = List.of("PaymentsDown");
+    drill.fault("errors");
+    stack.rules(rules("PaymentsDown"));
 
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
     assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
     assertThat(result.reason()).isEqualTo("hypothesis.alerts names CheckoutBurn, which no alerting rule of Prometheus "
         + "defines (expected one of: PaymentsDown)");
-    assertThat(world.log).doesNotContain("inject errors");
+    assertThat(drill.log()).doesNotContain("inject errors");
   }
 
   @Test
   void anAlertAlreadyFiringBeforeInjectionMeansNotRun() {
-    world.fault("errors");
-    stack.pendingAt = 0;
-    stack.firingAt = 0;
+    drill.fault("errors");
+    checkoutBurn().pendingAt(0).firingAt(0);
 
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.http.Propagation;
 import dev.firedrill.marker.trace.DrillSpans;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedPrometheus;
+import dev.firedrill.time.TestClock;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.StatusCode;
@@ -22,7 +25,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +36,8 @@ class DrillTraceTest {
 
   private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey("chaos.experiment.id");
 
-  private final ScriptedWorld world = new ScriptedWorld();
+  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   /** The in-memory exporter forgets its spans when shut down, and closing the sink shuts the SDK down. */
   private final SpanExporter keeping = new SpanExporter() {
@@ -54,31 +57,31 @@ class DrillTraceTest {
     }
   };
   private final DrillSpans spans = new DrillSpans(
-      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(keeping)).build(), world.clock);
+      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(keeping)).build(), clock);
   /** The headers an HTTP request would carry, captured at each fault's injection (observer after the spans). */
   private final List<Map<String, String>> headersAtInjection = new ArrayList<>();
 
   @Test
   void aHeldDrillIsOneTraceOfPhasesFaultsAndMeasurementsOnTheDrillsClock() {
-    world.fault("burn");
+    drill.fault("burn");
 
     DrillResult result = run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    SpanData root = only("drill unit-drill");
+    SpanData root = only("drill checkout-latency");
     assertThat(root.getParentSpanId()).isEqualTo(SpanId.getInvalid());
-    assertThat(root.getAttributes().get(EXPERIMENT)).isEqualTo("unit-drill");
-    assertThat(root.getAttributes().get(AttributeKey.stringKey("chaos.experiment.title"))).isEqualTo("Unit drill");
+    assertThat(root.getAttributes().get(EXPERIMENT)).isEqualTo("checkout-latency");
+    assertThat(root.getAttributes().get(AttributeKey.stringKey("chaos.experiment.title"))).isEqualTo("Checkout under CPU pressure");
     assertThat(root.getAttributes().get(AttributeKey.stringKey("chaos.verdict"))).isEqualTo("held");
     assertThat(root.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
     assertThat(exporter.getFinishedSpanItems()).extracting(SpanData::getTraceId).containsOnly(root.getTraceId());
-    assertThat(start(root)).isEqualTo(ScriptedWorld.START);
+    assertThat(start(root)).isEqualTo(ScriptedDrill.START);
     assertThat(end(root)).isEqualTo(only(Milestone.DrillFinished.class).at());
 
     List<String> phases = exporter.getFinishedSpanItems().stream()
         .filter(s -> s.getParentSpanId().equals(root.getSpanId())).map(SpanData::getName).toList();
     assertThat(phases).containsExactlyInAnyOrder("preflight", "inject", "during", "rollback", "after");
-    for (Milestone.PhaseStarted started : all(Milestone.PhaseStarted.class)) {
+    for (Milestone.PhaseStarted started : drill.milestones(Milestone.PhaseStarted.class)) {
       assertThat(start(only(started.phase().name().toLowerCase(java.util.Locale.ROOT)))).isEqualTo(started.at());
     }
 
@@ -93,9 +96,9 @@ class DrillTraceTest {
     SpanData revert = only("revert cpu-burn");
     assertThat(revert.getParentSpanId()).isEqualTo(only("rollback").getSpanId());
     assertThat(start(revert)).isEqualTo(only(Milestone.FaultReverting.class).at());
-    assertThat(end(revert)).isEqualTo(ScriptedWorld.START.plusSeconds(60));
+    assertThat(end(revert)).isEqualTo(ScriptedDrill.START.plusSeconds(60));
 
-    List<Milestone.Measured> measured = all(Milestone.Measured.class);
+    List<Milestone.Measured> measured = drill.milestones(Milestone.Measured.class);
     List<SpanData> measures = named("measure");
     assertThat(measures).hasSameSizeAs(measured).isNotEmpty();
     Map<String, String> parentOfMeasure = new LinkedHashMap<>();
@@ -113,12 +116,13 @@ class DrillTraceTest {
 
   @Test
   void aBreachAndTheAbortAreEventsAndTheRootEndsInError() {
-    world.fault("burn");
-    world.errorRatio = t -> t >= 15 ? 0.2 : 0.001;
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001))
+        .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
 
     run();
 
-    SpanData root = only("drill unit-drill");
+    SpanData root = only("drill checkout-latency");
     Milestone.Aborted aborted = only(Milestone.Aborted.class);
     EventData abort = root.getEvents().stream().filter(e -> e.getName().equals("drill aborted")).findFirst().orElseThrow();
     assertThat(abort.getAttributes().get(AttributeKey.stringKey("chaos.abort.reason"))).isEqualTo(aborted.reason());
@@ -127,7 +131,7 @@ class DrillTraceTest {
     assertThat(root.getStatus().getDescription()).isEqualTo(aborted.reason());
     assertThat(root.getAttributes().get(AttributeKey.stringKey("chaos.verdict"))).isEqualTo("aborted");
 
-    Milestone.Measured breached = all(Milestone.Measured.class).stream()
+    Milestone.Measured breached = drill.milestones(Milestone.Measured.class).stream()
         .filter(m -> m.measurement().status().text().equals("breach")).reduce((a, b) -> b).orElseThrow();
     SpanData span = named("measure").stream().filter(s -> end(s).equals(breached.at())).findFirst().orElseThrow();
     List<EventData> breaches = span.getEvents().stream().filter(e -> e.getName().equals("guard breach")).toList();
@@ -143,7 +147,7 @@ class DrillTraceTest {
 
   @Test
   void aFailedInjectionIsASpanInError() {
-    world.fault("burn").failInject = true;
+    drill.fault("burn").failsToInject();
 
     run();
 
@@ -154,35 +158,35 @@ class DrillTraceTest {
 
   @Test
   void requestsDuringTheDrillCarryItsTraceAndBaggageAndNoneAfter() {
-    world.fault("burn");
-    world.fault("second");
+    drill.fault("burn");
+    drill.fault("second");
 
     run();
 
-    SpanData root = only("drill unit-drill");
+    SpanData root = only("drill checkout-latency");
     String traceparent = "00-" + root.getTraceId() + "-" + root.getSpanId() + "-"
         + root.getSpanContext().getTraceFlags().asHex();
     assertThat(root.getSpanContext().isSampled()).isTrue();
     assertThat(headersAtInjection).hasSize(2).allSatisfy(headers -> {
       assertThat(headers.get("traceparent")).isEqualTo(traceparent);
-      assertThat(headers.get("baggage")).isEqualTo("chaos.experiment.id=unit-drill");
+      assertThat(headers.get("baggage")).isEqualTo("chaos.experiment.id=checkout-latency");
     });
     assertThat(Context.current()).isSameAs(Context.root());
   }
 
   @Test
   void closingADrillThatNeverFinishedEndsItsSpansAndReleasesTheThread() {
-    spans.on(new Milestone.DrillStarted(world.experiment(), ScriptedWorld.START));
-    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedWorld.START));
-    world.clock.advance(Duration.ofSeconds(3));
+    spans.on(new Milestone.DrillStarted(drill.experiment().build(), ScriptedDrill.START));
+    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
+    clock.advance(Duration.ofSeconds(3));
 
     spans.close(Duration.ofSeconds(5));
 
-    SpanData root = only("drill unit-drill");
+    SpanData root = only("drill checkout-latency");
     assertThat(root.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(root.getStatus().getDescription()).isEqualTo("the drill did not finish");
-    assertThat(end(root)).isEqualTo(ScriptedWorld.START.plusSeconds(3));
-    assertThat(end(only("preflight"))).isEqualTo(ScriptedWorld.START.plusSeconds(3));
+    assertThat(end(root)).isEqualTo(ScriptedDrill.START.plusSeconds(3));
+    assertThat(end(only("preflight"))).isEqualTo(ScriptedDrill.START.plusSeconds(3));
     assertThat(Context.current()).isSameAs(Context.root());
   }
 
@@ -194,10 +198,7 @@ class DrillTraceTest {
         headersAtInjection.add(sent);
       }
     };
-    DrillPorts ports = new DrillPorts(world.measurer(world.experiment()), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty())
-        .withObserver(DrillObserver.composite(List.of(world.milestones::add, spans, headers)));
-    DrillResult result = new Drill(world.experiment(), "test.yaml", ports).run();
+    DrillResult result = drill.observer(DrillObserver.composite(List.of(spans, headers))).run();
     spans.close(Duration.ofSeconds(5));
     return result;
   }
@@ -213,13 +214,9 @@ class DrillTraceTest {
   }
 
   private <T extends Milestone> T only(Class<T> type) {
-    List<T> found = all(type);
+    List<T> found = drill.milestones(type);
     assertThat(found).hasSize(1);
     return found.get(0);
-  }
-
-  private <T extends Milestone> List<T> all(Class<T> type) {
-    return world.milestones.stream().filter(type::isInstance).map(type::cast).toList();
   }
 
   private static Instant start(SpanData span) {

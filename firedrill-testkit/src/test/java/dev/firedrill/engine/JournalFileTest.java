@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.testing.ScriptedDrill;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +24,7 @@ class JournalFileTest {
   @TempDir Path dir;
 
   private Journal journal() {
-    ScriptedWorld world = new ScriptedWorld();
-    return Journal.start(world.experiment(), "drill.yaml", ScriptedWorld.START);
+    return Journal.start(new ScriptedDrill().experiment().build(), "drill.yaml", ScriptedDrill.START);
   }
 
   @Test

@@ -2,30 +2,31 @@ package dev.firedrill.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedFault;
+import dev.firedrill.testing.ScriptedPrometheus;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The milestones a drill hands to its markers, in order, with the drill's clock times. */
 class MilestoneTest {
 
-  private final ScriptedWorld world = new ScriptedWorld();
+  private final ScriptedDrill drill = new ScriptedDrill();
 
   @Test
   void aHeldDrillReportsEachPhaseFaultAndMeasurementInOrder() {
-    world.fault("burn");
-    world.run(world.experiment());
+    drill.fault("burn");
+    drill.run();
 
-    List<String> kinds = world.milestones.stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
+    List<String> kinds = drill.milestones().stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
     assertThat(kinds).containsExactly("DrillStarted", "PhaseStarted", "Measured", "FaultInjecting", "FaultInjected",
         "FaultReverting", "FaultReverted", "DrillFinished");
-    assertThat(world.milestones).filteredOn(Milestone.PhaseStarted.class::isInstance)
-        .extracting(m -> ((Milestone.PhaseStarted) m).phase())
+    assertThat(drill.milestones(Milestone.PhaseStarted.class)).extracting(Milestone.PhaseStarted::phase)
         .containsExactly(Phase.PREFLIGHT, Phase.INJECT, Phase.DURING, Phase.ROLLBACK, Phase.AFTER);
     Milestone.FaultReverted reverted = only(Milestone.FaultReverted.class);
     assertThat(reverted.reverted()).isTrue();
-    assertThat(reverted.at()).isEqualTo(ScriptedWorld.START.plusSeconds(60));
+    assertThat(reverted.at()).isEqualTo(ScriptedDrill.START.plusSeconds(60));
     Milestone.DrillFinished finished = only(Milestone.DrillFinished.class);
     assertThat(finished.verdict()).isEqualTo(Verdict.HELD);
     assertThat(finished.abortReason()).isEmpty();
@@ -33,26 +34,25 @@ class MilestoneTest {
 
   @Test
   void anAbortIsMarkedBeforeTheRollbackAndCarriedToTheEnd() {
-    world.fault("burn");
-    world.errorRatio = t -> t >= 15 ? 0.2 : 0.001;
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
 
-    world.run(world.experiment());
+    drill.run();
 
     Milestone.Aborted aborted = only(Milestone.Aborted.class);
     assertThat(aborted.reason()).startsWith("burn rate 200 above 100");
-    assertThat(world.milestones.indexOf(aborted)).isLessThan(world.milestones.indexOf(only(Milestone.FaultReverting.class)));
+    assertThat(drill.milestones().indexOf(aborted))
+        .isLessThan(drill.milestones().indexOf(only(Milestone.FaultReverting.class)));
     assertThat(only(Milestone.DrillFinished.class).abortReason()).contains(aborted.reason());
-    assertThat(world.milestones).filteredOn(Milestone.Measured.class::isInstance)
-        .map(m -> ((Milestone.Measured) m).measurement().status().text())
+    assertThat(drill.milestones(Milestone.Measured.class)).map(m -> m.measurement().status().text())
         .last().isEqualTo("breach");
   }
 
   @Test
   void aFailedInjectionIsMarkedWithItsReason() {
-    FakeFault fault = world.fault("burn");
-    fault.failInject = true;
+    drill.fault("burn").failsToInject();
 
-    world.run(world.experiment());
+    drill.run();
 
     Milestone.FaultInjected injected = only(Milestone.FaultInjected.class);
     assertThat(injected.applied()).isFalse();
@@ -61,16 +61,14 @@ class MilestoneTest {
 
   @Test
   void anObserverThatThrowsNeverStopsTheDrillOrItsRollback() {
-    FakeFault fault = world.fault("burn");
-    DrillPorts ports = new DrillPorts(world.measurer(world.experiment()), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty()).withObserver(milestone -> {
-          throw new IllegalStateException("marker down");
-        });
+    ScriptedFault fault = drill.fault("burn");
 
-    DrillResult result = new Drill(world.experiment(), "test.yaml", ports).run();
+    DrillResult result = drill.observer(milestone -> {
+      throw new IllegalStateException("marker down");
+    }).run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(fault.applied).isFalse();
+    assertThat(fault.applied()).isFalse();
   }
 
   @Test
@@ -107,7 +105,7 @@ class MilestoneTest {
   }
 
   private <T extends Milestone> T only(Class<T> type) {
-    List<T> found = world.milestones.stream().filter(type::isInstance).map(type::cast).toList();
+    List<T> found = drill.milestones(type);
     assertThat(found).hasSize(1);
     return found.get(0);
   }

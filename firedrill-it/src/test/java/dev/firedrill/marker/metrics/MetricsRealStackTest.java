@@ -6,9 +6,12 @@ import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.experiment.Hypothesis;
+import dev.firedrill.experiment.Missing;
 import dev.firedrill.experiment.MetricsExport;
 import dev.firedrill.prometheus.QueryResult;
 import dev.firedrill.testing.RealPrometheus;
+import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.time.Clock;
 import java.net.URI;
 import java.time.Duration;
@@ -47,11 +50,13 @@ class MetricsRealStackTest {
           window[1] = reverted.at();
         }
       };
-      TestDrill drill = new TestDrill(Clock.system());
-      drill.fault();
+      ScriptedDrill drill = new ScriptedDrill(Clock.system());
+      drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
 
-      DrillResult result = drill.run(drill.experiment("prom-drill", Duration.ofSeconds(1), Duration.ofSeconds(4),
-          Duration.ofSeconds(5)), DrillObserver.composite(List.of(sink, times)));
+      DrillResult result = drill.observer(DrillObserver.composite(List.of(sink, times))).run(drill.experiment("prom-drill")
+          .steadyState(ScriptedDrill.steadyState(Duration.ofSeconds(1), Missing.FAIL))
+          .method(drill.method(Duration.ofSeconds(4)))
+          .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(5))).build());
       sink.close(Duration.ofSeconds(15));
 
       assertThat(result.verdict()).isEqualTo(Verdict.HELD);

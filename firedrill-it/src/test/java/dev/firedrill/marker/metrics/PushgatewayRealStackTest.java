@@ -7,8 +7,12 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.experiment.Hypothesis;
 import dev.firedrill.experiment.MetricsExport;
+import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.RealPushgateway;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +28,7 @@ class PushgatewayRealStackTest {
 
   private RealPushgateway pushgateway;
   private final List<String> notes = new CopyOnWriteArrayList<>();
-  private final TestDrill drill = new TestDrill(Clock.system());
+  private final ScriptedDrill drill = new ScriptedDrill(Clock.system());
 
   @BeforeEach
   void start() {
@@ -67,9 +71,11 @@ class PushgatewayRealStackTest {
     MetricsSink sink = MetricsSink.open(id,
         new MetricsExport(Optional.empty(), Duration.ofSeconds(1), Optional.of(pushgateway.url())), Clock.system(),
         notes::add);
-    drill.fault();
-    DrillResult result = drill.run(drill.experiment(id, Duration.ofMillis(500), Duration.ofSeconds(2),
-        Duration.ofSeconds(3)), DrillObserver.composite(List.of(sink, lookDuring(id, seen))));
+    drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
+    DrillResult result = drill.observer(DrillObserver.composite(List.of(sink, lookDuring(id, seen))))
+        .run(drill.experiment(id).steadyState(ScriptedDrill.steadyState(Duration.ofMillis(500), Missing.FAIL))
+            .method(drill.method(Duration.ofSeconds(2)))
+            .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(3))).build());
     assertThat(pushgateway.groups()).as("groups before close").contains(Map.of("experiment", id, "job", "firedrill"));
     sink.close(Duration.ofSeconds(10));
     return result;
@@ -90,7 +96,7 @@ class PushgatewayRealStackTest {
 
   @Test
   void anAbortedDrillLeavesNoGroupEither() {
-    drill.errorRatio = t -> t >= 0.9 ? 0.2 : 0.001;
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 0.9 ? 0.2 : 0.001));
     StringBuilder seen = new StringBuilder();
 
     DrillResult result = run("pg-aborted", seen);

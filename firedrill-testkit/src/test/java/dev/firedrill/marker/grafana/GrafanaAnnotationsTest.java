@@ -26,7 +26,8 @@ import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.experiment.Method;
 import dev.firedrill.experiment.TokenSource;
-import dev.firedrill.marker.DrillScript;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.time.TestClock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
@@ -63,8 +64,8 @@ class GrafanaAnnotationsTest {
   private static final String TOKEN = "glsa_s3cr3t-token-value";
   private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String SPAN_ID = "00f067aa0ba902b7";
-  private static final Instant INJECTED = DrillScript.START.plusSeconds(5);
-  private static final Instant ROLLED_BACK = DrillScript.START.plusSeconds(65);
+  private static final Instant INJECTED = ScriptedDrill.START.plusSeconds(5);
+  private static final Instant ROLLED_BACK = ScriptedDrill.START.plusSeconds(65);
   private static final String ADDED = "{\"message\":\"Annotation added\",\"id\":1}";
   private static final String PATCHED = "{\"message\":\"Annotation patched\"}";
   private static final String TEXT = "Checkout under CPU pressure \u2014 errors stay under 1%";
@@ -94,12 +95,9 @@ class GrafanaAnnotationsTest {
 
   /** Two faults of two kinds on two targets. */
   private static Experiment experiment() {
-    Experiment base = new DrillScript().experiment();
-    Method method = new Method(base.method().duration(), List.of(
+    return new ScriptedDrill().experiment().method(new Method(Duration.ofSeconds(60), List.of(
         new FaultSpec.ProcessKill("payments-server", "KILL", Optional.empty(), Optional.of(Duration.ofMinutes(5))),
-        new FaultSpec.CpuBurn(2, Optional.of(Duration.ofMinutes(5)))));
-    return new Experiment(base.id(), base.title(), base.owner(), base.prometheus(), base.steadyState(),
-        base.hypothesis(), method, base.abort(), base.blastRadius());
+        new FaultSpec.CpuBurn(2, Optional.of(Duration.ofMinutes(5)))))).build();
   }
 
   private static final String TAGS =
@@ -110,8 +108,8 @@ class GrafanaAnnotationsTest {
     Experiment experiment = experiment();
     FaultSpec kill = experiment.method().faults().get(0);
     FaultSpec burn = experiment.method().faults().get(1);
-    sink.on(new Milestone.DrillStarted(experiment, DrillScript.START));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, DrillScript.START));
+    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
     sink.on(new Milestone.PhaseStarted(Phase.INJECT, INJECTED));
     sink.on(new Milestone.FaultInjecting(0, kill, INJECTED));
     sink.on(new Milestone.FaultInjected(0, kill, INJECTED.plusMillis(20), Optional.empty()));
@@ -202,8 +200,8 @@ class GrafanaAnnotationsTest {
     GrafanaAnnotations sink = orgSink();
     Experiment experiment = experiment();
 
-    sink.on(new Milestone.DrillStarted(experiment, DrillScript.START));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, DrillScript.START));
+    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
     sink.on(new Milestone.DrillFinished(Verdict.NOT_RUN, "outside steady state", Optional.empty(), INJECTED));
     sink.close(Duration.ofSeconds(30));
 
@@ -354,17 +352,18 @@ class GrafanaAnnotationsTest {
   void aWholeDrillRollsBackWhileGrafanaAnswers500() {
     grafana.stubFor(post("/api/annotations").willReturn(aResponse().withStatus(500)
         .withBody("{\"message\":\"Failed to save annotation\"}")));
-    DrillScript script = new DrillScript();
+    ScriptedDrill drill = new ScriptedDrill();
+    ScriptedFault burn = drill.fault("burn");
     GrafanaAnnotations sink = orgSink();
 
-    DrillResult result = script.run(sink);
+    DrillResult result = drill.observer(sink).run();
     sink.close(Duration.ofSeconds(30));
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(script.faultLog).containsExactly("inject", "revert");
-    assertThat(script.faultApplied()).isFalse();
+    assertThat(drill.log()).filteredOn(call -> !call.startsWith("measure")).containsExactly("inject burn", "revert burn");
+    assertThat(burn.applied()).isFalse();
     grafana.verify(3, postRequestedFor(urlEqualTo("/api/annotations"))
-        .withRequestBody(equalToJson("{\"time\":" + DrillScript.START.toEpochMilli()
+        .withRequestBody(equalToJson("{\"time\":" + ScriptedDrill.START.toEpochMilli()
             + ",\"tags\":[\"chaos\",\"checkout-latency\",\"localhost\",\"cpu-burn\"],\"text\":\"" + TEXT + "\"}",
             false, false))
         .withHeader("traceparent", absent()));

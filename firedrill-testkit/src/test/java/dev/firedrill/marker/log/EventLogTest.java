@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Verdict;
-import dev.firedrill.marker.DrillScript;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedFault;
+import dev.firedrill.testing.ScriptedPrometheus;
+import dev.firedrill.time.TestClock;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -23,19 +26,21 @@ class EventLogTest {
 
   private static final String ID = "\"experiment_id\":\"checkout-latency\"";
 
-  private final DrillScript script = new DrillScript();
+  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final ScriptedDrill drill = new ScriptedDrill(clock);
+  private final ScriptedFault burn = drill.fault("burn");
   private final List<String> problems = new ArrayList<>();
   private final StringWriter out = new StringWriter();
 
   @TempDir Path dir;
 
   private EventLog log(List<EventLog.Output> outputs) {
-    return new EventLog("checkout-latency", outputs, script.clock, problems::add);
+    return new EventLog("checkout-latency", outputs, clock, problems::add);
   }
 
   @Test
   void aHeldDrillLogsStartInjectRollbackAndVerdict() {
-    DrillResult result = script.run(log(List.of(EventLog.Output.borrowed("test", out))));
+    DrillResult result = drill.observer(log(List.of(EventLog.Output.borrowed("test", out)))).run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(out.toString()).isEqualTo(""
@@ -53,12 +58,15 @@ class EventLogTest {
 
   @Test
   void anAbortedDrillLogsEachBreachReadingTheAbortAndItsReason() {
-    script.errorRatio = t -> script.faultApplied() && t >= 15 ? 0.2 : 0.001;
+    // Bad while the fault is on from +15s: the measurement right after the rollback is healthy again.
+    for (String query : List.of(ScriptedDrill.ERROR_RATIO, ScriptedDrill.GUARD_ERROR_RATIO)) {
+      drill.prometheus().answer(query, t -> ScriptedPrometheus.value(burn.applied() && t >= 15 ? 0.2 : 0.001));
+    }
 
-    DrillResult result = script.run(log(List.of(EventLog.Output.borrowed("test", out))));
+    DrillResult result = drill.observer(log(List.of(EventLog.Output.borrowed("test", out)))).run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
-    String reason = "burn rate 200 above 100 ()";
+    String reason = "burn rate 200 above 100 (error ratio 0.2 against an objective of 99.9%)";
     assertThat(out.toString()).isEqualTo(""
         + "{\"time\":\"2026-11-29T10:00:00Z\",\"event\":\"start\"," + ID + ",\"title\":\"Checkout under CPU pressure\","
         + "\"hypothesis\":\"errors stay under 1%\"}\n"
@@ -80,7 +88,7 @@ class EventLogTest {
     Path file = EventLog.besideJournal(dir.resolve("journals/checkout-latency-20261129-100000.json"));
     EventLog log = log(List.of(EventLog.file(file)));
 
-    log.on(new Milestone.Aborted("abort file exists", DrillScript.START));
+    log.on(new Milestone.Aborted("abort file exists", ScriptedDrill.START));
 
     assertThat(file.getFileName().toString()).isEqualTo("checkout-latency-20261129-100000.events.jsonl");
     assertThat(Files.readString(file)).isEqualTo("{\"time\":\"2026-11-29T10:00:00Z\",\"event\":\"abort\"," + ID
@@ -91,7 +99,7 @@ class EventLogTest {
   @Test
   void otherMarkersNotesAreLoggedWithTheClocksTime() {
     EventLog log = log(List.of(EventLog.Output.borrowed("test", out)));
-    script.clock.advance(Duration.ofMillis(1500));
+    clock.advance(Duration.ofMillis(1500));
 
     log.note("grafana", "annotation 7 added at http://127.0.0.1:3000");
 
@@ -118,12 +126,12 @@ class EventLogTest {
       public void close() {}
     };
 
-    DrillResult result = script.run(log(List.of(new EventLog.Output("/var/log/broken.jsonl", breaksAfterTheFirstLine,
-        true), EventLog.Output.borrowed("stderr", out))));
+    DrillResult result = drill.observer(log(List.of(new EventLog.Output("/var/log/broken.jsonl", breaksAfterTheFirstLine,
+        true), EventLog.Output.borrowed("stderr", out)))).run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(script.faultLog).containsExactly("inject", "revert");
-    assertThat(script.faultApplied()).isFalse();
+    assertThat(drill.log()).filteredOn(call -> !call.startsWith("measure")).containsExactly("inject burn", "revert burn");
+    assertThat(burn.applied()).isFalse();
     assertThat(problems).containsExactly(
         "log: cannot write /var/log/broken.jsonl (Input/output error); the drill goes on without it");
     assertThat(out.toString().lines().map(line -> line.replaceAll(".*\"event\":\"([a-z_]+)\".*", "$1")))
@@ -135,10 +143,10 @@ class EventLogTest {
     Path full = Path.of("/dev/full");
     assumeTrue(Files.isWritable(full), "needs Linux's /dev/full, where every write fails with ENOSPC");
 
-    DrillResult result = script.run(log(List.of(EventLog.file(full))));
+    DrillResult result = drill.observer(log(List.of(EventLog.file(full)))).run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(script.faultApplied()).isFalse();
+    assertThat(burn.applied()).isFalse();
     assertThat(problems).containsExactly(
         "log: cannot write /dev/full (No space left on device); the drill goes on without it");
   }

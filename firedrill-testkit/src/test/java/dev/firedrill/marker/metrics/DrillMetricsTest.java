@@ -3,9 +3,16 @@ package dev.firedrill.marker.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.experiment.Hypothesis;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedFault;
+import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.TestClock;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +27,8 @@ class DrillMetricsTest {
   private static final Map<String, String> ACTIVE = Map.of("experiment", "unit", "target", "payments",
       "fault", "http-latency");
 
-  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
-  private final TestDrill drill = new TestDrill(clock);
+  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final DrillMetrics metrics = new DrillMetrics("unit", () -> {});
   /** After each milestone: its kind and the active gauge's value then ("-" for no series). */
   private final List<String> trace = new ArrayList<>();
@@ -29,22 +36,47 @@ class DrillMetricsTest {
   private DrillObserver observer() {
     return milestone -> {
       metrics.apply(milestone);
-      OptionalDouble active = TestDrill.value(metrics.registry(), DrillMetrics.ACTIVE, ACTIVE);
+      OptionalDouble active = gauge(DrillMetrics.ACTIVE, ACTIVE);
       trace.add(milestone.getClass().getSimpleName() + " " + (active.isPresent() ? (int) active.getAsDouble() : "-"));
     };
   }
 
   private double value(String name, Map<String, String> labels) {
-    OptionalDouble value = TestDrill.value(metrics.registry(), name, labels);
+    OptionalDouble value = gauge(name, labels);
     assertThat(value).as("%s%s", name, labels).isPresent();
     return value.getAsDouble();
   }
 
+  /** The value of the gauge series with exactly these labels, or empty when there is no such series. */
+  private OptionalDouble gauge(String name, Map<String, String> labels) {
+    for (MetricSnapshot snapshot : metrics.registry().scrape()) {
+      if (snapshot.getMetadata().getPrometheusName().equals(name) && snapshot instanceof GaugeSnapshot gauge) {
+        for (GaugeSnapshot.GaugeDataPointSnapshot point : gauge.getDataPoints()) {
+          if (point.getLabels().size() == labels.size()
+              && labels.entrySet().stream().allMatch(e -> e.getValue().equals(point.getLabels().get(e.getKey())))) {
+            return OptionalDouble.of(point.getValue());
+          }
+        }
+      }
+    }
+    return OptionalDouble.empty();
+  }
+
+  /** A latency fault on payments: the series {@link #ACTIVE}. */
+  private ScriptedFault latency() {
+    return drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
+  }
+
+  /** Drill {@code unit}: measured every 5 s, the faults on for {@code duration}, {@code recovery} to recover. */
+  private DrillResult run(Duration duration, Duration recovery, DrillObserver observer) {
+    return drill.observer(observer).run(drill.experiment("unit").method(drill.method(duration))
+        .hypothesis(new Hypothesis("errors stay under 1%", recovery)).build());
+  }
+
   @Test
   void activeIsOneFromInjectionToRollbackThenZero() {
-    drill.fault();
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)),
-        observer());
+    latency();
+    run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
     assertThat(trace).containsExactly("DrillStarted -", "PhaseStarted -", "Measured -", "PhaseStarted -",
         "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1", "PhaseStarted 1",
@@ -55,13 +87,11 @@ class DrillMetricsTest {
 
   @Test
   void theEndStateNamesTheVerdictThePhaseTheReadingAndTheStart() {
-    drill.fault();
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)),
-        observer());
+    latency();
+    run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
     assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "held"))).isEqualTo(1);
-    assertThat(TestDrill.value(metrics.registry(), "chaos_experiment_verdict",
-        Map.of("experiment", "unit", "verdict", "aborted"))).isEmpty();
+    assertThat(gauge("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted"))).isEmpty();
     assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "verdict"))).isEqualTo(1);
     assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "during"))).isZero();
     assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isEqualTo(0.001);
@@ -72,7 +102,7 @@ class DrillMetricsTest {
   @Test
   void thePhaseGaugeFollowsTheDrillWithExactlyOnePhaseAtOne() {
     List<String> current = new ArrayList<>();
-    drill.fault();
+    latency();
     DrillObserver phases = milestone -> {
       metrics.apply(milestone);
       if (milestone instanceof Milestone.PhaseStarted || milestone instanceof Milestone.DrillFinished) {
@@ -86,17 +116,17 @@ class DrillMetricsTest {
         current.add(String.join("+", ones));
       }
     };
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10)), phases);
+    run(Duration.ofSeconds(10), Duration.ofSeconds(10), phases);
 
     assertThat(current).containsExactly("before", "inject", "during", "rollback", "after", "verdict");
   }
 
   @Test
   void aReadingWithoutDataIsNaN() {
-    drill.fault();
-    drill.errorRatio = t -> t >= 5 ? null : 0.001;
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
-        observer());
+    latency();
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> t >= 5 ? ScriptedPrometheus.noData()
+        : ScriptedPrometheus.value(0.001));
+    run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
     assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isNaN();
     assertThat(new String(metrics.text(), StandardCharsets.UTF_8))
@@ -105,10 +135,9 @@ class DrillMetricsTest {
 
   @Test
   void anAbortedDrillEndsAtZeroWithTheVerdictAborted() {
-    drill.fault();
-    drill.errorRatio = t -> t >= 5 ? 0.2 : 0.001;
-    var result = drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(30),
-        Duration.ofSeconds(10)), observer());
+    latency();
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 5 ? 0.2 : 0.001));
+    DrillResult result = run(Duration.ofSeconds(30), Duration.ofSeconds(10), observer());
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(trace).contains("Aborted 1", "FaultReverted 0");
@@ -118,9 +147,8 @@ class DrillMetricsTest {
 
   @Test
   void aFailedRevertLeavesTheGaugeAtOne() {
-    drill.fault().revertFailures = 3;
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
-        observer());
+    latency().failsToRevert(3);
+    run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
     assertThat(trace).contains("FaultReverted 1", "DrillFinished 1");
     assertThat(metrics.allOff()).isFalse();
@@ -128,9 +156,8 @@ class DrillMetricsTest {
 
   @Test
   void aFailedInjectionNeverShowsOne() {
-    drill.fault().failInject = true;
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
-        observer());
+    latency().failsToInject();
+    run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
     assertThat(trace).contains("FaultInjected -", "FaultReverted 0").noneMatch(line -> line.endsWith(" 1"));
     assertThat(metrics.everOn()).isFalse();
@@ -138,10 +165,9 @@ class DrillMetricsTest {
 
   @Test
   void twoFaultsOnOneSeriesKeepItAtOneUntilBothAreReverted() {
-    drill.fault();
-    drill.fault();
-    drill.run(drill.experiment("unit", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5)),
-        observer());
+    latency();
+    latency();
+    run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
     // The rollback reverts the second fault first: the first still holds the series at 1.
     assertThat(trace).containsSubsequence("FaultReverted 1", "FaultReverted 0");

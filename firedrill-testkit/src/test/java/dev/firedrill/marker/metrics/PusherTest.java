@@ -7,7 +7,10 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.Hypothesis;
 import dev.firedrill.experiment.MetricsExport;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.StubHttpServer;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.TestClock;
@@ -37,8 +40,9 @@ class PusherTest {
   private static final String SPAN_ID = "00f067aa0ba902b7";
 
   private final StubHttpServer pushgateway = StubHttpServer.start().respond(200, "text/plain", "");
-  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
-  private final TestDrill drill = new TestDrill(clock);
+  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final ScriptedDrill drill = new ScriptedDrill(clock);
+  private final ScriptedFault latency = drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
   private final List<String> notes = new CopyOnWriteArrayList<>();
 
   @AfterEach
@@ -52,7 +56,8 @@ class PusherTest {
   }
 
   private Experiment experiment() {
-    return drill.experiment("push-test", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5));
+    return drill.experiment("push-test").method(drill.method(Duration.ofSeconds(10)))
+        .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(5))).build();
   }
 
   private String group() {
@@ -80,8 +85,7 @@ class PusherTest {
   @Test
   void pushesTheOneThenTheZeroAndTheVerdictThenDeletesTheGroup() {
     MetricsSink sink = open(pushgateway.url(""), clock);
-    drill.fault();
-    DrillResult result = drill.run(experiment(), DrillObserver.composite(List.of(sink, awaitOne())));
+    DrillResult result = drill.observer(DrillObserver.composite(List.of(sink, awaitOne()))).run(experiment());
     sink.close(Duration.ofSeconds(10));
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
@@ -101,8 +105,7 @@ class PusherTest {
   @Test
   void theHoldKeepsTheZeroInTheGroupForScrapeWaitBeforeTheDelete() {
     MetricsSink sink = open(pushgateway.url(""), clock);
-    drill.fault();
-    drill.run(experiment(), DrillObserver.composite(List.of(sink, awaitOne())));
+    drill.observer(DrillObserver.composite(List.of(sink, awaitOne()))).run(experiment());
     // The drill recovered at once: on the virtual clock the rollback, the push of the 0 and the end are one instant.
     long end = clock.nanoTime();
 
@@ -118,9 +121,8 @@ class PusherTest {
     Context drillContext = Context.root()
         .with(Span.wrap(SpanContext.create(TRACE_ID, SPAN_ID, TraceFlags.getSampled(), TraceState.getDefault())))
         .with(Baggage.builder().put("chaos.experiment.id", "push-test").build());
-    drill.fault();
     try (Scope ignored = drillContext.makeCurrent()) {
-      drill.run(experiment(), sink);
+      drill.observer(sink).run(experiment());
     }
     sink.close(Duration.ofSeconds(10));
 
@@ -133,8 +135,7 @@ class PusherTest {
   void aFailingPushgatewayIsOneNoteWithItsStatusAndTheDrillRunsOn() {
     pushgateway.respond(503, "text/plain", "overloaded\nsecond line");
     MetricsSink sink = open(pushgateway.url(""), clock);
-    drill.fault();
-    DrillResult result = drill.run(experiment(), sink);
+    DrillResult result = drill.observer(sink).run(experiment());
     sink.close(Duration.ofSeconds(10));
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
@@ -149,8 +150,7 @@ class PusherTest {
   void aDeadPushgatewayIsANoteAndTheDrillRunsOn() {
     URI dead = URI.create("http://127.0.0.1:" + StubHttpServer.closedPort());
     MetricsSink sink = open(dead, clock);
-    drill.fault();
-    DrillResult result = drill.run(experiment(), sink);
+    DrillResult result = drill.observer(sink).run(experiment());
     sink.close(Duration.ofSeconds(10));
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
@@ -163,11 +163,10 @@ class PusherTest {
   void aHangingPushgatewayNeverHoldsTheDrillAndCloseGivesUpAtItsLimit() {
     pushgateway.hang();
     MetricsSink sink = open(pushgateway.url(""), Clock.system());
-    TestDrill.SwitchFault fault = drill.fault();
-    DrillResult result = drill.run(experiment(), sink);
+    DrillResult result = drill.observer(sink).run(experiment());
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(fault.applied).isFalse();
+    assertThat(latency.applied()).isFalse();
     sink.close(Duration.ofSeconds(1));
     String url = pushgateway.url(group()).toString();
     assertThat(notes).contains("metrics: pushgateway gave up waiting for " + url

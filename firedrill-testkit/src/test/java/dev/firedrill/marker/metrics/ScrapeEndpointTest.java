@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
 import dev.firedrill.experiment.MetricsExport;
+import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -42,8 +43,8 @@ class ScrapeEndpointTest {
 
   private static void faultOnThenOff(MetricsSink sink) {
     sink.on(new Milestone.PhaseStarted(Phase.INJECT, T0));
-    sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
-    sink.on(new Milestone.FaultReverted(0, TestDrill.LATENCY, T0.plusSeconds(5), true));
+    sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
+    sink.on(new Milestone.FaultReverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5), true));
   }
 
   @Test
@@ -51,7 +52,7 @@ class ScrapeEndpointTest {
     MetricsSink sink = open(Duration.ofSeconds(1));
     URI url = sink.endpoint().orElseThrow();
     try {
-      sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
+      sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
 
       HttpResponse<String> response = get(url);
 
@@ -69,10 +70,10 @@ class ScrapeEndpointTest {
   void closeWaitsForAScrapeOfTheZeroAndNotForEarlierScrapesOrOtherRequests() throws Exception {
     MetricsSink sink = open(Duration.ofSeconds(20));
     URI url = sink.endpoint().orElseThrow();
-    sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
+    sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
     assertThat(get(url).body()).contains(
         "chaos_experiment_active{experiment=\"scrape-test\",fault=\"http-latency\",target=\"payments\"} 1.0");
-    sink.on(new Milestone.FaultReverted(0, TestDrill.LATENCY, T0.plusSeconds(5), true));
+    sink.on(new Milestone.FaultReverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5), true));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(25)));
     assertThat(get(url.resolve("/-/healthy")).statusCode()).isEqualTo(200);

@@ -1,4 +1,4 @@
-package dev.firedrill.engine;
+package dev.firedrill.testing;
 
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
@@ -7,20 +7,40 @@ import dev.firedrill.fault.Verification;
 import java.util.List;
 import java.util.Map;
 
-/** A fault for unit tests of the loop: it records calls into a shared log and fails on request. */
-final class FakeFault implements Fault {
+/**
+ * A fault that is a flag with no side effect: on after inject, off after revert. It writes
+ * {@code inject NAME} and {@code revert NAME} into its drill's log, and fails on request.
+ */
+public final class ScriptedFault implements Fault {
 
-  private final FaultSpec spec;
   private final String name;
+  private final FaultSpec spec;
   private final List<String> log;
-  boolean failInject;
-  int revertFailures;
-  boolean applied;
+  private volatile boolean applied;
+  private boolean failInject;
+  private int revertFailures;
 
-  FakeFault(String name, List<String> log) {
+  ScriptedFault(String name, FaultSpec spec, List<String> log) {
     this.name = name;
+    this.spec = spec;
     this.log = log;
-    this.spec = new FaultSpec.CpuBurn(1, java.util.Optional.of(java.time.Duration.ofMinutes(30)));
+  }
+
+  /** Inject turns the flag on and then fails with {@code NAME could not start}: a half-started fault. */
+  public ScriptedFault failsToInject() {
+    failInject = true;
+    return this;
+  }
+
+  /** The next {@code times} reverts fail with {@code NAME refused to go} and leave the flag on. */
+  public ScriptedFault failsToRevert(int times) {
+    revertFailures = times;
+    return this;
+  }
+
+  /** Whether the fault is on. */
+  public boolean applied() {
+    return applied;
   }
 
   @Override
@@ -36,7 +56,7 @@ final class FakeFault implements Fault {
   @Override
   public void inject() throws FaultException {
     log.add("inject " + name);
-    applied = true; // half-started: the side effect happens before the failure
+    applied = true;
     if (failInject) {
       throw new FaultException(name + " could not start");
     }
