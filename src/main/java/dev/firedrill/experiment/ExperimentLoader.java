@@ -1,5 +1,6 @@
 package dev.firedrill.experiment;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.http.BasicAuth;
 import dev.firedrill.http.HttpSettings;
 import dev.firedrill.http.Tls;
@@ -39,20 +40,9 @@ public final class ExperimentLoader {
       new SourceTree.Options(true, true, SourceTree.Scalars.TYPED, true);
   private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]*");
   private static final Pattern SLI_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern SECRET = Pattern.compile(
       "(?i).*(token|password|passwd|secret|api_?key|authorization|credential|basic_?auth).*");
-  private static final Pattern PROXY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-  private static final List<String> HTTP_KEYS = List.of("kind", "proxy", "proxy_name", "share", "percent", "ttl",
-      "admin_token_env");
-  /** Each fault kind and its keys, in the order messages list them. */
-  private static final Map<String, List<String>> KEYS = keys();
-  private static final List<String> KINDS = List.copyOf(KEYS.keySet());
-  private static final String KIND_LIST = String.join(", ", KINDS.subList(0, KINDS.size() - 1))
-      + " or " + KINDS.get(KINDS.size() - 1);
-  private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
   private static final List<String> MISSING = List.of("fail", "inconclusive");
-  private static final List<String> EXPORTER_MODES = List.of("error", "reset");
   private static final List<String> EXPECT = List.of("firing", "silent");
   /** Any text that is valid UTF-8: no unpaired surrogate, no NUL. */
   private static final Pattern UTF8_NAME = Pattern.compile("(?:[^\\x00\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+");
@@ -73,32 +63,25 @@ public final class ExperimentLoader {
   /** Headers the JDK's HTTP client sets itself and refuses to take. */
   private static final Set<String> RESTRICTED_HEADERS = Set.of("host", "connection", "content-length", "expect",
       "upgrade");
-  private static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
 
-  private static Map<String, List<String>> keys() {
-    Map<String, List<String>> keys = new LinkedHashMap<>();
-    keys.put("process-kill", List.of("kind", "match", "signal", "share", "percent", "ttl"));
-    keys.put("cpu-burn", List.of("kind", "workers", "ttl"));
-    keys.put("http-latency", plus(HTTP_KEYS, "latency", "jitter"));
-    keys.put("http-error", plus(HTTP_KEYS, "status"));
-    keys.put("http-reset", HTTP_KEYS);
-    keys.put("http-timeout", plus(HTTP_KEYS, "timeout"));
-    keys.put("exporter-down", List.of("kind", "proxy", "proxy_name", "mode", "ttl", "admin_token_env"));
-    return Collections.unmodifiableMap(keys);
-  }
-
-  private static List<String> plus(List<String> keys, String... more) {
-    List<String> all = new ArrayList<>(keys);
-    all.addAll(List.of(more));
-    return List.copyOf(all);
-  }
+  /** Found once, on first use: see {@link FaultSpecReader#installed()}. */
+  private static FaultSpecReader installedReader;
 
   private final Node.Context context;
+  private final FaultSpecReader faultReader;
   /** The SLI names of the steady state, for the abort rules. */
   private final Set<String> sliNames = new LinkedHashSet<>();
 
   private ExperimentLoader(Node.Context context) {
     this.context = context;
+    this.faultReader = installedReader();
+  }
+
+  private static synchronized FaultSpecReader installedReader() {
+    if (installedReader == null) {
+      installedReader = FaultSpecReader.installed();
+    }
+    return installedReader;
   }
 
   /** Reads and checks a file; the problems name the file as given. */
@@ -139,6 +122,27 @@ public final class ExperimentLoader {
       throw new ExperimentException(problems);
     }
     return experiment;
+  }
+
+  /**
+   * Reads one entry of {@code method.faults} on its own with {@code reader}, as a journal keeps each
+   * fault: in the file's own words. {@code source} names it in problems, which have no line: the entry
+   * is a tree already.
+   */
+  public static FaultSpec fault(String source, JsonNode entry, FaultSpecReader reader) throws ExperimentException {
+    Node.Context context = new Node.Context(source, Map.of("", new SourceTree.Position(0, 0)), new ArrayList<>());
+    Node node = new Node(context, "", entry).object();
+    FaultSpec spec;
+    try {
+      spec = node == null ? null : reader.read(node);
+    } catch (IllegalArgumentException e) { // as in load: a model check the reader missed
+      context.add("", String.valueOf(e.getMessage()));
+      spec = null;
+    }
+    if (!context.clean()) {
+      throw new ExperimentException(context.problems);
+    }
+    return spec;
   }
 
   private static ExperimentException unreadable(String file, String why) {
@@ -185,12 +189,12 @@ public final class ExperimentLoader {
       return null;
     }
     refuseSecrets(section, true, true);
-    URI url = url(section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090"),
-        "http://127.0.0.1:9090", USE_CREDENTIAL_KEYS);
+    URI url = section.get("url").required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090")
+        .url("http://127.0.0.1:9090", USE_CREDENTIAL_KEYS);
     Duration timeout = section.get("timeout").duration(true);
     HttpSettings http = http(section, url, "PROM_TOKEN");
     Node rulesNode = section.get("rules_url");
-    URI rulesUrl = rulesNode.present() ? url(rulesNode, "http://127.0.0.1:8880", USE_CREDENTIAL_KEYS) : null;
+    URI rulesUrl = rulesNode.present() ? rulesNode.url("http://127.0.0.1:8880", USE_CREDENTIAL_KEYS) : null;
     PrometheusSource.Intervals intervals = new PrometheusSource.Intervals(
         section.get("scrape_interval").duration(true), section.get("evaluation_interval").duration(true),
         section.get("query_offset").duration(false));
@@ -330,28 +334,6 @@ public final class ExperimentLoader {
     }
   }
 
-  private static URI url(Node node, String example, String credentialsHint) {
-    String text = node.text();
-    if (text == null) {
-      return null;
-    }
-    URI uri;
-    try {
-      uri = new URI(text.strip());
-    } catch (URISyntaxException e) {
-      uri = null;
-    }
-    if (text.contains("@") && (uri == null || uri.getRawUserInfo() != null)) {
-      node.problem("credentials in the URL are refused; " + credentialsHint);
-      return null;
-    }
-    if (uri == null || uri.getHost() == null
-        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
-      return node.fail("expected an http or https URL such as " + example);
-    }
-    return uri;
-  }
-
   private SteadyState steadyState(Node section) {
     if (section == null) {
       return null;
@@ -471,8 +453,8 @@ public final class ExperimentLoader {
       return null;
     }
     refuseSecrets(section, true, true);
-    URI url = url(section.get("url").required("expected the http or https URL of Alertmanager, such as http://127.0.0.1:9093"),
-        "http://127.0.0.1:9093", USE_CREDENTIAL_KEYS);
+    URI url = section.get("url").required("expected the http or https URL of Alertmanager, such as http://127.0.0.1:9093")
+        .url("http://127.0.0.1:9093", USE_CREDENTIAL_KEYS);
     Duration timeout = section.get("timeout").duration(true);
     HttpSettings http = http(section, url, "AM_TOKEN");
     section.rejectUnknownKeys(null);
@@ -507,8 +489,8 @@ public final class ExperimentLoader {
       return null;
     }
     refuseSecrets(section, true, true);
-    URI url = url(section.get("url").required("expected the http or https URL of Grafana, such as http://127.0.0.1:3000"),
-        "http://127.0.0.1:3000", USE_CREDENTIAL_KEYS);
+    URI url = section.get("url").required("expected the http or https URL of Grafana, such as http://127.0.0.1:3000")
+        .url("http://127.0.0.1:3000", USE_CREDENTIAL_KEYS);
     Node uidNode = section.get("dashboard_uid");
     String dashboardUid = uidNode.text(DASHBOARD_UID, "expected a dashboard UID of letters, digits, '-' and '_', such as firedrill-lab");
     Node panelNode = section.get("panel_id");
@@ -534,7 +516,7 @@ public final class ExperimentLoader {
     Duration scrapeWait = section.get("scrape_wait").duration(false);
     Node pushNode = section.get("pushgateway");
     URI pushgateway = pushNode.present()
-        ? url(pushNode, "http://127.0.0.1:9091", "firedrill pushes to the Pushgateway without credentials")
+        ? pushNode.url("http://127.0.0.1:9091", "firedrill pushes to the Pushgateway without credentials")
         : null;
     if (!listenNode.present() && !pushNode.present()) {
       section.problem("expected listen (an endpoint for Prometheus to scrape), pushgateway, or both");
@@ -549,7 +531,7 @@ public final class ExperimentLoader {
   private TokenSource envOrFile(Node section, String prefix, String exampleVariable) {
     Node env = section.get(prefix + "_env");
     Node file = section.get(prefix + "_file");
-    String variable = env.text(ENV_NAME, "expected the name of an environment variable such as " + exampleVariable);
+    String variable = env.variable(exampleVariable);
     Path path = file.path();
     if (env.present() && file.present()) {
       file.problem("expected " + prefix + "_env or " + prefix + "_file, not both");
@@ -571,118 +553,14 @@ public final class ExperimentLoader {
     }
     List<FaultSpec> faults = new ArrayList<>();
     for (Node item : items == null ? List.<Node>of() : items) {
-      FaultSpec fault = fault(item.object());
+      Node entry = item.object();
+      FaultSpec fault = entry == null ? null : faultReader.read(entry);
       if (fault != null) {
         faults.add(fault);
       }
     }
     section.rejectUnknownKeys(null);
     return context.clean() ? new Method(duration, faults) : null;
-  }
-
-  private FaultSpec fault(Node item) {
-    if (item == null) {
-      return null;
-    }
-    String kind = item.get("kind").required("expected a fault kind: " + KIND_LIST)
-        .choice("fault kind", KINDS, UnaryOperator.identity());
-    Optional<Duration> ttl = Optional.ofNullable(item.get("ttl").duration(true));
-    if ("process-kill".equals(kind)) {
-      String match = item.get("match")
-          .required("process-kill needs match: text to look for in the command line of the processes").text();
-      String signal = item.get("signal").choice("signal", SIGNALS, ExperimentLoader::signal);
-      Double share = faultShare(item, "processes");
-      item.rejectUnknownKeys(key -> elsewhere(key, kind));
-      return context.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(share), ttl) : null;
-    }
-    if ("cpu-burn".equals(kind)) {
-      Integer workers = item.get("workers")
-          .required("cpu-burn needs workers: how many busy processes to start, at least 1").integer(1);
-      item.rejectUnknownKeys(key -> elsewhere(key, kind));
-      return context.clean() ? new FaultSpec.CpuBurn(workers, ttl) : null;
-    }
-    if ("exporter-down".equals(kind)) {
-      return exporterDown(item, ttl);
-    }
-    if (kind != null) {
-      return httpToxic(item, kind, ttl);
-    }
-    KEYS.values().forEach(keys -> keys.forEach(item::claim)); // kind unknown or missing: only keys no fault has are unknown
-    item.rejectUnknownKeys(null);
-    return null;
-  }
-
-  private FaultSpec httpToxic(Node item, String kind, Optional<Duration> ttl) {
-    URI proxy = url(item.get("proxy").required(kind + " needs proxy: the URL of the fault proxy's admin API,"
-        + " such as http://127.0.0.1:8474"), "http://127.0.0.1:8474", "use admin_token_env");
-    String proxyName = item.get("proxy_name").text(PROXY_NAME,
-        "expected a proxy name of letters, digits, '.', '_' and '-', such as payments");
-    Double share = faultShare(item, "requests");
-    String tokenEnv = item.get("admin_token_env").text(ENV_NAME,
-        "expected the name of an environment variable such as PROXY_TOKEN");
-    FaultSpec.HttpToxic.Effect effect = switch (kind) {
-      case "http-latency" -> {
-        Duration latency = item.get("latency").required("http-latency needs latency: the delay to add, such as 200ms")
-            .duration(true);
-        Duration jitter = item.get("jitter").duration(false);
-        yield latency == null ? null : new FaultSpec.HttpToxic.Latency(latency, jitter);
-      }
-      case "http-error" -> {
-        Node statusNode = item.get("status");
-        Integer status = statusNode.integer(0);
-        if (status != null && (status < 400 || status > 599)) {
-          statusNode.fail("expected an HTTP error status from 400 to 599, such as 503");
-          yield null;
-        }
-        yield new FaultSpec.HttpToxic.Error(status == null ? FaultSpec.HttpToxic.DEFAULT_STATUS : status);
-      }
-      case "http-timeout" -> new FaultSpec.HttpToxic.Timeout(item.get("timeout").duration(false));
-      default -> new FaultSpec.HttpToxic.Reset();
-    };
-    item.rejectUnknownKeys(key -> elsewhere(key, kind));
-    return context.clean()
-        ? new FaultSpec.HttpToxic(proxy, proxyName, share == null ? FaultSpec.HttpToxic.DEFAULT_SHARE : share,
-            effect, ttl, Optional.ofNullable(tokenEnv))
-        : null;
-  }
-
-  private FaultSpec exporterDown(Node item, Optional<Duration> ttl) {
-    String kind = "exporter-down";
-    URI proxy = url(item.get("proxy").required(kind + " needs proxy: the URL of the admin API of the fault proxy in front"
-        + " of the metrics endpoint, such as http://127.0.0.1:18475"), "http://127.0.0.1:18475", "use admin_token_env");
-    String proxyName = item.get("proxy_name").required(kind + " needs proxy_name: the name of the fault proxy that"
-        + " Prometheus scrapes the service through, such as payments-metrics")
-        .text(PROXY_NAME, "expected a proxy name of letters, digits, '.', '_' and '-', such as payments-metrics");
-    String mode = item.get("mode").choice("mode", EXPORTER_MODES, text -> text.toLowerCase(Locale.ROOT));
-    String tokenEnv = item.get("admin_token_env").text(ENV_NAME,
-        "expected the name of an environment variable such as PROXY_TOKEN");
-    item.rejectUnknownKeys(key -> {
-      String owners = elsewhere(key, kind);
-      return owners == null ? null : switch (key) {
-        case "share", "percent" -> owners + ": exporter-down fails every scrape";
-        case "status" -> owners + ": exporter-down answers 503 (mode: error) or resets the connection (mode: reset)";
-        default -> owners;
-      };
-    });
-    return context.clean()
-        ? new FaultSpec.ExporterDown(proxy, proxyName,
-            mode == null ? null : FaultSpec.ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)), ttl,
-            Optional.ofNullable(tokenEnv))
-        : null;
-  }
-
-  /** "latency applies to http-latency, not http-error" for a key that belongs to other fault kinds. */
-  private static String elsewhere(String key, String kind) {
-    List<String> owners = KEYS.entrySet().stream()
-        .filter(entry -> !entry.getKey().equals(kind) && entry.getValue().contains(key))
-        .map(Map.Entry::getKey).toList();
-    return owners.isEmpty() ? null : key + " applies to " + String.join(", ", owners) + ", not " + kind;
-  }
-
-  /** {@code sigterm}, {@code SIGTERM} and {@code term} are all {@code TERM}. */
-  private static String signal(String text) {
-    String upper = text.toUpperCase(Locale.ROOT);
-    return upper.startsWith("SIG") ? upper.substring(3) : upper;
   }
 
   private Abort abort(Node section) {
@@ -763,11 +641,11 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    Double trafficShare = share(section.get("traffic_share")
-        .required("expected the share of traffic the faults may touch, such as 0.05 or \"5%\""));
+    Double trafficShare = section.get("traffic_share")
+        .required("expected the share of traffic the faults may touch, such as 0.05 or \"5%\"").share();
     Duration maxDuration = section.get("max_duration").required("expected the longest the drill may run, such as 15m")
         .duration(true);
-    Double budgetCeiling = share(section.get("budget_ceiling"));
+    Double budgetCeiling = section.get("budget_ceiling").share();
     Integer maxProcesses = section.get("max_processes").integer(1);
     Integer maxWorkers = section.get("max_workers").integer(1);
     section.rejectUnknownKeys(null);
@@ -777,53 +655,6 @@ public final class ExperimentLoader {
             maxProcesses == null ? BlastRadius.DEFAULT_MAX_PROCESSES : maxProcesses,
             maxWorkers == null ? BlastRadius.DEFAULT_MAX_WORKERS : maxWorkers)
         : null;
-  }
-
-  /**
-   * Every share in the file is a fraction ({@code 0.2}) or a percentage string ({@code "20%"}); a
-   * bare number above 1 is refused with the two readings it may have meant.
-   */
-  private static Double share(Node node) {
-    Double value = node.fraction();
-    if (value == null || (value > 0 && value <= 1)) {
-      return value;
-    }
-    if (!node.percentString() && value > 1 && value <= 100) {
-      node.problem(SHARE + ", got " + node.raw() + "; did you mean \"" + node.raw() + "%\" or "
-          + Numbers.format(value / 100) + "?");
-      return null;
-    }
-    return node.fail(SHARE);
-  }
-
-  /**
-   * A fault's {@code share} of the {@code what} it touches. The older key {@code percent} is kept only
-   * where it cannot be misread, as a percentage string ({@code "20%"}): a bare number there once meant a
-   * percentage ({@code 0.2} was 0.2%) while every other share is a fraction, so it is refused, naming
-   * both readings.
-   */
-  private static Double faultShare(Node item, String what) {
-    Node shareNode = item.get("share");
-    Node percentNode = item.get("percent");
-    if (shareNode.present() && percentNode.present()) {
-      percentNode.problem("share and percent say the same thing; keep share, such as 0.05 or \"5%\" of the " + what);
-      return null;
-    }
-    if (!percentNode.present() || percentNode.percentString()) {
-      return share(shareNode.present() ? shareNode : percentNode);
-    }
-    Double bare = percentNode.number();
-    if (bare == null || !(bare > 0 && bare <= 100)) {
-      return bare == null ? null : percentNode.fail(SHARE);
-    }
-    String raw = percentNode.raw();
-    String fraction = Numbers.format(bare / 100);
-    percentNode.problem("a bare number is ambiguous here: every share is a fraction (0.2 is 20%) or a percentage"
-        + " string; did you mean " + (bare > 1
-            ? "\"" + raw + "%\" (share: " + fraction + ")"
-            : "share: " + raw + " (" + Numbers.format(bare * 100) + "% of the " + what + ") or \"" + raw + "%\"")
-        + "?");
-    return null;
   }
 
   private static OptionalDouble optional(Double value) {
