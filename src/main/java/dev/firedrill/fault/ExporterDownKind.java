@@ -45,8 +45,9 @@ public final class ExporterDownKind implements FaultKind<ExporterDown> {
     String mode = entry.get("mode").choice("mode", MODES, text -> text.toLowerCase(Locale.ROOT));
     String tokenEnv = FaultFields.adminTokenEnv(entry);
     return entry.clean()
-        ? new ExporterDown(proxy, proxyName, mode == null ? null : ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)),
-            ttl, Optional.ofNullable(tokenEnv))
+        ? new ExporterDown(proxy, proxyName,
+            mode == null ? null : ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)), ttl,
+            Optional.ofNullable(tokenEnv))
         : null;
   }
 

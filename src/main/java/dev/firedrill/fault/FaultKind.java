@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public interface FaultKind<S extends FaultSpec> {
 
-  /** The kind as files, journals and messages write it, such as {@code process-kill}; {@link FaultSpec#kind()} of its specs. */
+  /** The kind as files, journals and messages write it, such as {@code process-kill}; its specs' kind(). */
   String name();
 
   /** The record of its specs. */
@@ -41,7 +41,10 @@ public interface FaultKind<S extends FaultSpec> {
    */
   S read(Node entry, Optional<Duration> ttl);
 
-  /** Why {@code key}, which {@code owners} explains ("latency applies to http-latency, not ..."), is not one of its keys. */
+  /**
+   * Why {@code key}, one of other kinds' keys, is not one of its own; {@code owners} says whose it is
+   * ("latency applies to http-latency, not http-error").
+   */
   default String explainUnknownKey(String key, String owners) {
     return owners;
   }

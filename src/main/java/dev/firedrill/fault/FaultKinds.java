@@ -131,7 +131,8 @@ public final class FaultKinds implements FaultSpecReader {
    */
   public FaultSpec readJournal(JsonNode node) {
     if (!node.isObject()) {
-      throw new IllegalArgumentException("expected the fault's spec, a mapping with its kind, got " + node.getNodeType());
+      throw new IllegalArgumentException("expected the fault's spec, a mapping with its kind, got "
+          + node.getNodeType());
     }
     ObjectNode entry = node.deepCopy();
     // Journals written before shares were fractions say percent: a bare number from 0 to 100.

@@ -3,7 +3,6 @@ package dev.firedrill.fault;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.BlastRadius;
 import dev.firedrill.experiment.Durations;
-import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.FaultSpec.HttpToxic;
 import dev.firedrill.experiment.Node;
 import dev.firedrill.experiment.Numbers;

@@ -42,7 +42,8 @@ final class FaultEffects {
           (service, share, l) -> new Effect.Slower(service, share, Latency.uniform(l.latency(), l.jitter()))),
       "http-error", toxic(HttpToxic.Error.class, (service, share, e) -> new Effect.Failing(service, share, e.status())),
       "http-reset", toxic(HttpToxic.Reset.class, (service, share, r) -> new Effect.Reset(service, share)),
-      "http-timeout", toxic(HttpToxic.Timeout.class, (service, share, t) -> new Effect.Held(service, share, t.timeout())),
+      "http-timeout", toxic(HttpToxic.Timeout.class,
+          (service, share, t) -> new Effect.Held(service, share, t.timeout())),
       "exporter-down", new Entry<>(FaultSpec.ExporterDown.class, FaultEffects::exporterDown));
 
   private FaultEffects() {}

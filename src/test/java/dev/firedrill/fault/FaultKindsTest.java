@@ -88,7 +88,10 @@ class FaultKindsTest {
     }
   }
 
-  /** Every kind of spec there is: each record, or for a record with a sealed part (HttpToxic's effect), each kind of that part. */
+  /**
+   * Every kind of spec there is, from the sealed types: each record, or for a record with a sealed
+   * part (HttpToxic's effect), each kind of that part.
+   */
   private static Set<Class<?>> specKinds() {
     Set<Class<?>> kinds = new LinkedHashSet<>();
     for (Class<?> record : leaves(FaultSpec.class)) {
@@ -132,8 +135,8 @@ class FaultKindsTest {
     for (Sample sample : SAMPLES) {
       sampled.add(specKind(sample.spec()));
     }
-    assertThat(sampled).as("a new record or effect needs a sample here, and a kind").containsExactlyInAnyOrderElementsOf(
-        specKinds());
+    assertThat(sampled).as("a new record or effect needs a sample here, and a kind")
+        .containsExactlyInAnyOrderElementsOf(specKinds());
   }
 
   @Test
