@@ -11,7 +11,7 @@ import dev.firedrill.engine.Planner;
 import dev.firedrill.experiment.AlertmanagerSource;
 import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
-import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.guard.ErrorBudget;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -49,9 +49,7 @@ final class PlanCommand implements Callable<Integer> {
       Plan.PlannedFault fault = plan.faults().get(i);
       out.println("fault " + i + " (" + fault.fault().spec().kind() + ", ttl "
           + fault.fault().spec().ttl().map(Durations::format).orElse("none") + "):");
-      if (fault.fault().spec() instanceof FaultSpec.HttpToxic toxic) {
-        out.println("  " + toxic.words());
-      }
+      FaultKinds.installed().words(fault.fault().spec()).ifPresent(words -> out.println("  " + words));
       fault.actions().forEach(action -> out.println("  " + action));
     }
     List<String> refusals = new ArrayList<>(plan.refusals());

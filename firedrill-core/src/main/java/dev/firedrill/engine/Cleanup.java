@@ -6,6 +6,7 @@ import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
+import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.time.Clock;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ public final class Cleanup {
     String kind = node.path("kind").asText();
     Fault fault;
     try {
-      FaultSpec spec = FaultSpecJson.read(node.path("spec"));
+      FaultSpec spec = FaultKinds.installed().readJournal(node.path("spec"));
       if (!node.hasNonNull("state")) {
         // firedrill died inside inject(), before the journal learned what it started.
         return new Outcome(index, kind, false, "no state was recorded (firedrill stopped while injecting it), so "

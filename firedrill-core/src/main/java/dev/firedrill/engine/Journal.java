@@ -10,6 +10,7 @@ import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.experiment.Sli;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
@@ -85,7 +86,7 @@ public final class Journal {
     ObjectNode node = faults.addObject();
     node.put("index", faults.size() - 1);
     node.put("kind", spec.kind());
-    node.set("spec", FaultSpecJson.write(spec));
+    node.set("spec", FaultKinds.installed().writeJournal(spec));
     ArrayNode actions = node.putArray("plan");
     plan.forEach(actions::add);
     node.put("injected", false);

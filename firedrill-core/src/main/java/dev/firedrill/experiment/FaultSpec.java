@@ -8,7 +8,11 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
-/** A fault as the experiment file describes it. Each kind is one record. */
+/**
+ * A fault as the experiment file describes it: a record per family of kinds (the http-* kinds share
+ * {@link HttpToxic}). How a kind is read, written to the journal, checked and built is its
+ * {@code dev.firedrill.fault.FaultKind}'s business; a record without one is caught by FaultKindsTest.
+ */
 public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic,
     FaultSpec.ExporterDown {
 
@@ -124,23 +128,6 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
     @Override
     public String targetName() {
       return proxyName;
-    }
-
-    /** The fault in words, as plan prints it: {@code 20% of calls to payments answered 503}. */
-    public String words() {
-      String calls = Shares.words(share) + " of calls to " + proxyName + " ";
-      if (effect instanceof Latency latency) {
-        return calls + "delayed " + Durations.format(latency.latency())
-            + (latency.jitter().isZero() ? "" : " \u00b1 " + Durations.format(latency.jitter()));
-      }
-      if (effect instanceof Error error) {
-        return calls + "answered " + error.status() + " without reaching " + proxyName;
-      }
-      if (effect instanceof Timeout timeout) {
-        return calls + (timeout.timeout().isZero() ? "held until the toxic goes"
-            : "held " + Durations.format(timeout.timeout()) + ", then closed");
-      }
-      return calls + "reset (TCP RST)";
     }
 
     /** What the toxic does to a request. */

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.SourceTree;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,8 +31,11 @@ import java.util.regex.Pattern;
  * A place in the experiment file being read: a JSON pointer and the value there (null when
  * absent). Conversions return null when the value is absent or wrong; a wrong value is recorded
  * as a problem. An object node remembers the keys it was asked for, to report the others.
+ *
+ * <p>Public for the fault kinds ({@code dev.firedrill.fault.FaultKind}), which read their own entry
+ * of {@code method.faults}; they live above this package, since they also build the faults.
  */
-final class Node {
+public final class Node {
 
   /** What all nodes of one file share: where things are, and what is wrong so far. */
   static final class Context {
@@ -60,6 +65,9 @@ final class Node {
   }
 
   static final String DURATION = "expected a duration such as 500ms, 30s, 5m, 1h or 30d";
+  /** What every share in the file must be. */
+  public static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
   private static final Pattern PERCENT = Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
   /** Values under these pointers are never echoed: they may be a secret put in the wrong place. */
@@ -78,12 +86,17 @@ final class Node {
     this.json = json;
   }
 
-  boolean present() {
+  public boolean present() {
     return json != null && !json.isNull();
   }
 
+  /** Whether nothing is wrong so far in the whole file: a reader builds its record only then. */
+  public boolean clean() {
+    return context.clean();
+  }
+
   /** The member {@code key} of this object; asking for it makes it a known key here. */
-  Node get(String key) {
+  public Node get(String key) {
     keys.add(key);
     JsonNode value = json != null && json.isObject() ? json.get(key) : null;
     return new Node(context, pointer + "/" + SourceTree.escape(key), value);
@@ -105,14 +118,14 @@ final class Node {
   }
 
   /** This node, after recording "missing; why" when it is absent. */
-  Node required(String why) {
+  public Node required(String why) {
     if (!present()) {
       problem("missing; " + why);
     }
     return this;
   }
 
-  void problem(String message) {
+  public void problem(String message) {
     context.add(pointer, message);
   }
 
@@ -122,7 +135,7 @@ final class Node {
   }
 
   /** Records "expected ..., got VALUE" and returns null. */
-  <T> T fail(String expected) {
+  public <T> T fail(String expected) {
     problem(expected + ", got " + describe());
     return null;
   }
@@ -149,7 +162,7 @@ final class Node {
     return items;
   }
 
-  String text() {
+  public String text() {
     if (!present()) {
       return null;
     }
@@ -160,12 +173,17 @@ final class Node {
   }
 
   /** A string matching {@code pattern}. */
-  String text(Pattern pattern, String expected) {
+  public String text(Pattern pattern, String expected) {
     String text = text();
     return text == null || pattern.matcher(text).matches() ? text : fail(expected);
   }
 
-  Double number() {
+  /** The name of an environment variable (where a secret is read from), such as {@code example}. */
+  public String variable(String example) {
+    return text(ENV_NAME, "expected the name of an environment variable such as " + example);
+  }
+
+  public Double number() {
     Double value = json == null ? null : plainNumber();
     return value != null || !present() ? value : fail("expected a number");
   }
@@ -176,8 +194,50 @@ final class Node {
     return percent != null ? Double.valueOf(percent.movePointLeft(2).doubleValue()) : number();
   }
 
+  /**
+   * A share of what something touches: a fraction ({@code 0.2}) or a percentage string
+   * ({@code "20%"}); a bare number above 1 is refused with the two readings it may have meant.
+   */
+  public Double share() {
+    Double value = fraction();
+    if (value == null || (value > 0 && value <= 1)) {
+      return value;
+    }
+    if (!percentString() && value > 1 && value <= 100) {
+      problem(SHARE + ", got " + raw() + "; did you mean \"" + raw() + "%\" or " + Numbers.format(value / 100) + "?");
+      return null;
+    }
+    return fail(SHARE);
+  }
+
+  /**
+   * An http or https URL with a host, such as {@code example}. Credentials in it are refused without
+   * echoing them; {@code credentialsHint} says where they go instead.
+   */
+  public URI url(String example, String credentialsHint) {
+    String text = text();
+    if (text == null) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = new URI(text.strip());
+    } catch (URISyntaxException e) {
+      uri = null;
+    }
+    if (text.contains("@") && (uri == null || uri.getRawUserInfo() != null)) {
+      problem("credentials in the URL are refused; " + credentialsHint);
+      return null;
+    }
+    if (uri == null || uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+      return fail("expected an http or https URL such as " + example);
+    }
+    return uri;
+  }
+
   /** Whether the value is a percentage string such as {@code "5%"}. */
-  boolean percentString() {
+  public boolean percentString() {
     return percentSign() != null;
   }
 
@@ -203,7 +263,7 @@ final class Node {
   }
 
   /** A whole number of at least {@code min}. */
-  Integer integer(int min) {
+  public Integer integer(int min) {
     if (!present()) {
       return null;
     }
@@ -215,7 +275,7 @@ final class Node {
   }
 
   /** A duration written with a unit; {@code positive} refuses zero. */
-  Duration duration(boolean positive) {
+  public Duration duration(boolean positive) {
     if (!present()) {
       return null;
     }
@@ -248,7 +308,7 @@ final class Node {
    * One of {@code names} (after {@code normalise}), as written in {@code names}; otherwise a
    * problem naming the nearest one, or all of them.
    */
-  String choice(String what, List<String> names, UnaryOperator<String> normalise) {
+  public String choice(String what, List<String> names, UnaryOperator<String> normalise) {
     if (!present()) {
       return null;
     }
@@ -264,7 +324,7 @@ final class Node {
   }
 
   /** Records every key of this object nobody asked for; {@code hint} may explain a key, or return null. */
-  void rejectUnknownKeys(Function<String, String> hint) {
+  public void rejectUnknownKeys(Function<String, String> hint) {
     if (json == null || !json.isObject()) {
       return;
     }
@@ -278,7 +338,7 @@ final class Node {
   }
 
   /** Marks a key as handled, so that it is not reported as unknown. */
-  void claim(String key) {
+  public void claim(String key) {
     keys.add(key);
   }
 
@@ -305,7 +365,7 @@ final class Node {
   }
 
   /** The original text of a scalar number, for messages. */
-  String raw() {
+  public String raw() {
     return json == null ? "" : json.asText();
   }
 

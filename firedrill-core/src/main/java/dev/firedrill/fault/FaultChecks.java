@@ -4,19 +4,14 @@ import static dev.firedrill.time.Durations.format;
 
 import dev.firedrill.experiment.BlastRadius;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.experiment.Numbers;
-import dev.firedrill.experiment.Shares;
 import java.time.Duration;
 
 /**
- * The refusals a fault's spec earns from the file alone (its ttl, its share, its size against the
- * blast radius), with no process table and no network: each fault's plan runs them first, and
- * {@code validate} runs them without building a fault.
+ * The refusals a fault's spec earns from the file alone (its ttl, then its kind's own: its share, its
+ * size against the blast radius), with no process table and no network: each fault's plan runs them
+ * first, and {@code validate} runs them without building a fault.
  */
 public final class FaultChecks {
-
-  /** A process-kill match shorter than this could hit half the host. */
-  static final int MIN_MATCH = 4;
 
   private FaultChecks() {}
 
@@ -24,28 +19,7 @@ public final class FaultChecks {
   public static Duration check(FaultSpec spec, BlastRadius blast, Duration methodDuration)
       throws FaultRefusedException {
     Duration ttl = ttl(spec, blast, methodDuration);
-    if (spec instanceof FaultSpec.HttpToxic toxic) {
-      double allowed = blast.trafficShare();
-      if (toxic.share() > allowed) {
-        throw new FaultRefusedException(spec.kind() + ": share " + Shares.words(toxic.share())
-            + " of requests exceeds blast_radius traffic_share " + Shares.words(allowed)
-            + "; expected a share of at most " + Numbers.format(allowed) + " (\"" + Shares.words(allowed) + "\")");
-      }
-    } else if (spec instanceof FaultSpec.CpuBurn burn) {
-      if (burn.workers() < 1) {
-        throw new FaultRefusedException("cpu-burn: workers " + burn.workers() + " is not a count; expected at least 1");
-      }
-      if (burn.workers() > blast.maxWorkers()) {
-        throw new FaultRefusedException("cpu-burn: " + burn.workers() + " workers exceed blast_radius max_workers "
-            + blast.maxWorkers());
-      }
-    } else if (spec instanceof FaultSpec.ProcessKill kill) {
-      String match = kill.match() == null ? "" : kill.match();
-      if (match.strip().length() < MIN_MATCH) {
-        throw new FaultRefusedException("process-kill: match \"" + match + "\" is " + match.strip().length()
-            + " characters; expected at least " + MIN_MATCH + " so it cannot hit half the host");
-      }
-    }
+    FaultKinds.installed().check(spec, blast);
     return ttl;
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.FaultRefusedException;
 import java.net.URI;
 import java.time.Duration;
@@ -23,6 +24,23 @@ class FaultEffectsTest {
     assertThat(FaultEffects.of(new FaultSpec.ProcessKill("java .* lab payments", "KILL", Optional.empty(),
         Optional.of(Duration.ofMinutes(1))))).isEqualTo(new Effect.Down("payments"));
     assertThat(FaultEffects.of(new FaultSpec.CpuBurn(2, Optional.empty()))).isEqualTo(new Effect.CpuBurn(2));
+  }
+
+  @Test
+  void everyInstalledKindHasAnEffectAndNoOtherKindHasOne() {
+    assertThat(FaultEffects.BY_KIND.keySet()).containsExactlyInAnyOrderElementsOf(FaultKinds.installed().names());
+  }
+
+  @Test
+  void eachHttpKindBecomesTheEffectOfItsToxic() throws Exception {
+    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "checkout", 0.5, new FaultSpec.HttpToxic.Latency(
+        Duration.ofMillis(100), Duration.ZERO), Optional.empty(), Optional.empty())))
+        .isEqualTo(new Effect.Slower("checkout", 0.5, Latency.uniform(Duration.ofMillis(100), Duration.ZERO)));
+    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 0.2, new FaultSpec.HttpToxic.Reset(),
+        Optional.empty(), Optional.empty()))).isEqualTo(new Effect.Reset("payments", 0.2));
+    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 1, new FaultSpec.HttpToxic.Timeout(
+        Duration.ofSeconds(2)), Optional.empty(), Optional.empty())))
+        .isEqualTo(new Effect.Held("payments", 1, Duration.ofSeconds(2)));
   }
 
   @Test
