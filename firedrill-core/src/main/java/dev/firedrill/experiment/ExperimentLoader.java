@@ -1,5 +1,7 @@
 package dev.firedrill.experiment;
 
+import dev.firedrill.yaml.Problem;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.BlastRadius;
-import dev.firedrill.experiment.Durations;
+import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;

@@ -2,7 +2,7 @@ package dev.firedrill.fault;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.BlastRadius;
-import dev.firedrill.experiment.Durations;
+import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.FaultSpec.HttpToxic;
 import dev.firedrill.experiment.Node;
 import dev.firedrill.experiment.Numbers;

@@ -11,7 +11,7 @@ import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.FaultSpec.ExporterDown;
 import dev.firedrill.experiment.FaultSpec.HttpToxic;
-import dev.firedrill.experiment.Problem;
+import dev.firedrill.yaml.Problem;
 import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.time.Duration;
