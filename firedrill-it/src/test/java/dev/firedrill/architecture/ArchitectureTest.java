@@ -1,0 +1,83 @@
+package dev.firedrill.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module graph in docs/architecture.md, held for every class of the runnable jar: Maven keeps
+ * the modules from depending upwards, these rules keep the packages inside them from doing it.
+ */
+class ArchitectureTest {
+
+  /** The leaf module's packages: what every other module may lean on. */
+  private static final String[] LEAF = {"dev.firedrill.time..", "dev.firedrill.yaml..", "dev.firedrill.http..",
+      "dev.firedrill.net.."};
+  private static final String[] CORE = {"dev.firedrill.experiment..", "dev.firedrill.engine..", "dev.firedrill.guard..",
+      "dev.firedrill.fault..", "dev.firedrill.marker..", "dev.firedrill.prometheus..", "dev.firedrill.alerting"};
+
+  private static JavaClasses firedrill;
+
+  @BeforeAll
+  static void importMainClasses() {
+    firedrill = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        // The modules' test fixtures reach this classpath as test-jars; they are not part of the graph.
+        .withImportOption(location -> !location.contains("-tests.jar"))
+        .importPackages("dev.firedrill");
+  }
+
+  @Test
+  void topLevelPackagesFormNoCycle() {
+    slices().matching("dev.firedrill.(*)..").should().beFreeOfCycles().check(firedrill);
+  }
+
+  @Test
+  void everyPackageFormsNoCycle() {
+    slices().matching("dev.firedrill.(**)").should().beFreeOfCycles().check(firedrill);
+  }
+
+  @Test
+  void theLeafDependsOnNoOtherPartOfFiredrill() {
+    noClasses().that().resideInAnyPackage(LEAF).should().dependOnClassesThat(
+            resideInAPackage("dev.firedrill..").and(not(resideInAnyPackage(LEAF))))
+        .check(firedrill);
+  }
+
+  @Test
+  void thePromqlEngineStandsAlone() {
+    noClasses().that().resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..").should()
+        .dependOnClassesThat().resideOutsideOfPackages("dev.firedrill.promql..", "dev.firedrill.regex..", "java..")
+        .check(firedrill);
+  }
+
+  @Test
+  void theCoreImportsNeitherTheLabNorTheEmbeddedServersNorTheCli() {
+    noClasses().that().resideInAnyPackage(CORE).should().dependOnClassesThat()
+        .resideInAnyPackage("dev.firedrill.lab..", "dev.firedrill.embedded..", "dev.firedrill.cli..",
+            "dev.firedrill.simulate..", "dev.firedrill.report..", "dev.firedrill.history..", "dev.firedrill.proxy..")
+        .check(firedrill);
+  }
+
+  @Test
+  void faultsDependOnlyOnTheirSpiAndTheLeaf() {
+    noClasses().that().resideInAPackage("dev.firedrill.fault..").should().dependOnClassesThat()
+        .resideInAnyPackage("dev.firedrill.engine..", "dev.firedrill.guard..", "dev.firedrill.marker..",
+            "dev.firedrill.prometheus..", "dev.firedrill.alerting..")
+        .check(firedrill);
+  }
+
+  @Test
+  void onlyTheCliKnowsPicocli() {
+    noClasses().that().resideOutsideOfPackage("dev.firedrill.cli..").should().dependOnClassesThat()
+        .resideInAPackage("picocli..").check(firedrill);
+  }
+}
