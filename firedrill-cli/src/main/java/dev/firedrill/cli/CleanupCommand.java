@@ -7,7 +7,6 @@ import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,13 +34,11 @@ final class CleanupCommand implements Callable<Integer> {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
     PrintWriter out = spec.commandLine().getOut();
-    List<Cleanup.Outcome> outcomes = new Cleanup(Wiring.faultsForCleanup(journal), Clock.system())
-        .run(journal, outcome -> out.println(outcome.line()));
-    if (outcomes.isEmpty()) {
+    Cleanup.Result result = new Cleanup(Wiring.faultsForCleanup(journal), Clock.system())
+        .run(journal, file, outcome -> out.println(outcome.line()));
+    if (result.outcomes().isEmpty()) {
       out.println(journalPath + ": nothing left to revert");
-      return ExitCode.HELD;
     }
-    file.write(journal);
-    return outcomes.stream().allMatch(Cleanup.Outcome::clean) ? ExitCode.HELD : ExitCode.ROLLBACK_FAILED;
+    return ExitCode.of(result);
   }
 }

@@ -4,6 +4,7 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Sli;
 import dev.firedrill.lab.stack.LabPorts;
@@ -16,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,8 +54,7 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     StackChoice choice = lab.stack("demo");
     Experiment original = Wiring.load(experimentFile);
-    Path workDir = (dir != null ? dir : Path.of("journals", "demo-" + RunCommand.STAMP.format(Instant.now())))
-        .toAbsolutePath();
+    Path workDir = (dir != null ? dir : JournalPaths.demoDirectory(Clock.system().now())).toAbsolutePath();
     Files.createDirectories(workDir);
     LabPorts ports = LabPorts.free();
     LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, workDir,
@@ -72,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println();
       out.println("demo: firedrill run " + file);
       out.flush();
-      JournalFile journal = new JournalFile(workDir.resolve(experiment.id() + ".journal.json"));
+      JournalFile journal = new JournalFile(JournalPaths.inDirectory(workDir, experiment.id()));
       // Demo runs share the history of the default journals directory, so that `firedrill history`
       // after a few demos shows them; a demo given its own --dir keeps its history there.
       StoreLocation store = history.location(dir != null ? workDir : Path.of("journals"));
@@ -105,23 +104,11 @@ final class DemoCommand implements Callable<Integer> {
     long deadline = clock.nanoTime() + SETTLE.toNanos();
     try {
       for (Sli sli : experiment.steadyState().slis()) {
-        stack.awaitQuery(withinBounds(sli), Duration.ofNanos(Math.max(0, deadline - clock.nanoTime())));
+        stack.awaitQuery(sli.withinBoundsQuery(), Duration.ofNanos(Math.max(0, deadline - clock.nanoTime())));
       }
     } catch (IllegalStateException e) {
       out.println("demo: not settled within " + SETTLE.toSeconds() + "s, the drill's own check decides: " + e.getMessage());
     }
-  }
-
-  /** A PromQL filter that answers a sample only while {@code sli} is within its bounds. */
-  static String withinBounds(Sli sli) {
-    String filter = "(" + sli.query() + ")";
-    if (sli.min().isPresent()) {
-      filter = "(" + filter + " >= " + sli.min().getAsDouble() + ")";
-    }
-    if (sli.max().isPresent()) {
-      filter = "(" + filter + " <= " + sli.max().getAsDouble() + ")";
-    }
-    return filter;
   }
 
   private static LabStack startLab(LabStack.Settings settings, StackChoice choice, PrintWriter out)

@@ -6,6 +6,7 @@ import dev.firedrill.engine.DrillListener;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPatch;
 import dev.firedrill.engine.PrometheusMeasurer;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Experiment;
@@ -63,14 +64,7 @@ final class DrillRunner {
       receiver.ifPresent(WebhookReceiver::close);
       markers.observer().close(markers.closeLimit());
     }
-    receiver.ifPresent(r -> result.journal().receiver(r.notifications().size(), r.rejectedCount(),
-        r.rejections().stream().map(x -> x.receivedAt() + " " + x.status() + " " + x.reason()).toList()));
-    if (!markers.notes().isEmpty()) {
-      result.journal().markerNotes(List.copyOf(markers.notes()));
-    }
-    if (receiver.isPresent() || !markers.notes().isEmpty()) {
-      journal.write(result.journal());
-    }
+    new JournalPatch(receiver.map(JournalPatch.ReceiverTally::of), markers.notes()).applyTo(result.journal(), journal);
     events.println("journal: " + journal.path());
     events.flush();
     return result;

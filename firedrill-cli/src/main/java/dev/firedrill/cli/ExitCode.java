@@ -1,9 +1,13 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.alerting.ObservabilityResult;
+import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.engine.Cleanup;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.guard.Reading;
 import dev.firedrill.history.RegressionCheck;
+import dev.firedrill.lab.stack.LabStop;
 
 /** Every exit code firedrill returns, decided here and nowhere else. */
 final class ExitCode {
@@ -43,6 +47,34 @@ final class ExitCode {
       return DEVIATED;
     }
     return check.empty() ? INCONCLUSIVE : HELD;
+  }
+
+  /** {@code cleanup}: a fault left in place is a failed rollback, as it is at the end of a drill. */
+  static int of(Cleanup.Result cleanup) {
+    return cleanup.needsHuman() ? ROLLBACK_FAILED : HELD;
+  }
+
+  /**
+   * {@code lab down}: a lab process that outlived TERM and KILL is a failed rollback. {@code lab down}
+   * undoes {@code lab up}, and what it could not undo is left running on the lab's ports until a
+   * human ends it (the line above names the command), which is what 7 tells a pipeline.
+   */
+  static int of(LabStop.Outcome stop) {
+    return stop instanceof LabStop.Outcome.StillRunning ? ROLLBACK_FAILED : HELD;
+  }
+
+  /** {@code measure}: outside the steady state fails like a broken hypothesis; no data proves nothing. */
+  static int of(Reading.Status measured) {
+    return switch (measured) {
+      case OK -> HELD;
+      case BREACH -> DEVIATED;
+      case NO_DATA, ERROR -> INCONCLUSIVE;
+    };
+  }
+
+  /** {@code rules lint}: a finding fails the check. */
+  static int of(RulesLint.Report lint) {
+    return lint.findings().isEmpty() ? HELD : DEVIATED;
   }
 
   static int of(Verdict verdict) {

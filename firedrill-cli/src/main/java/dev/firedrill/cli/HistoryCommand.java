@@ -1,6 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.history.DetectionRecord;
 import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryStore;
@@ -56,7 +57,7 @@ final class HistoryCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Tolerance allowed = tolerance();
-    StoreLocation location = store.location(Path.of("journals"));
+    StoreLocation location = store.location(JournalPaths.DIRECTORY);
     List<DetectionRecord> imported = readJournals();
     try (HistoryStore history = HistoryStore.open(location)) {
       if (!imports.isEmpty()) {

@@ -1,12 +1,9 @@
 package dev.firedrill.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.fault.ProcessTable;
 import dev.firedrill.lab.stack.LabPorts;
 import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.LabState;
 import dev.firedrill.lab.stack.StackChoice;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
@@ -25,10 +22,7 @@ import picocli.CommandLine.Spec;
     + "drills (the fixture experiments point at it). Stop it with 'firedrill lab down'.")
 final class LabUpCommand implements Callable<Integer> {
 
-  static final Path DEFAULT_STATE_DIR = Path.of(".firedrill-lab");
-  static final String STATE_FILE = "lab.json";
-
-  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".firedrill-lab",
+  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = LabState.DEFAULT_DIRECTORY,
       description = "Where the lab keeps its logs, data and the list of its processes (default: ${DEFAULT-VALUE}).")
   Path stateDir;
 
@@ -46,9 +40,9 @@ final class LabUpCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     StackChoice choice = lab.stack("lab up");
-    Path state = stateDir.resolve(STATE_FILE);
-    if (Files.exists(state)) {
-      throw new UserError(state + ": a lab is already up (run 'firedrill lab down' first)", ExitCode.INVALID);
+    LabState state = LabState.in(stateDir);
+    if (state.exists()) {
+      throw new UserError(state.file() + ": a lab is already up (run 'firedrill lab down' first)", ExitCode.INVALID);
     }
     LabPorts ports = LabPorts.defaults();
     int busy = ports.firstInUse();
@@ -70,26 +64,10 @@ final class LabUpCommand implements Callable<Integer> {
       throw new UserError("firedrill lab up: " + e.getMessage(), ExitCode.INVALID, e);
     }
     stack.release();
-    writeState(state, stack);
-    out.println("lab is up; stop it with: firedrill lab down" + (stateDir.equals(DEFAULT_STATE_DIR) ? "" : " --state-dir " + stateDir));
+    state.write(stack.components(), ProcessTable.system());
+    out.println("lab is up; stop it with: firedrill lab down"
+        + (stateDir.equals(Path.of(LabState.DEFAULT_DIRECTORY)) ? "" : " --state-dir " + stateDir));
     stack.urls().forEach((name, url) -> out.printf("  %-16s %s%n", name, url));
     return ExitCode.HELD;
   }
-
-  private static void writeState(Path state, LabStack stack) throws IOException {
-    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    ObjectNode root = mapper.createObjectNode();
-    ArrayNode list = root.putArray("components");
-    ProcessTable table = ProcessTable.system();
-    for (LabStack.Component component : stack.components()) {
-      ObjectNode node = list.addObject();
-      node.put("name", component.name());
-      node.put("pid", component.pid());
-      table.find(component.pid()).ifPresent(info -> node.put("start", info.startTicks()));
-      node.put("url", component.url());
-      node.put("log", component.log().toString());
-    }
-    mapper.writeValue(state.toFile(), root);
-  }
-
 }

@@ -39,10 +39,6 @@ final class MeasureCommand implements Callable<Integer> {
       String status = reading.status().text() + (reading.detail().isEmpty() || reading.value().isPresent() ? "" : ": " + reading.detail());
       out.printf(format, reading.name(), value, reading.expectation(), status);
     }
-    return switch (measurement.status()) {
-      case OK -> ExitCode.HELD;
-      case BREACH -> ExitCode.DEVIATED;
-      case NO_DATA, ERROR -> ExitCode.INCONCLUSIVE;
-    };
+    return ExitCode.of(measurement.status());
   }
 }

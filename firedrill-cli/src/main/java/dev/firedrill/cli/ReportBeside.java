@@ -1,6 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.report.HtmlReport;
 import dev.firedrill.report.JournalReader;
 import java.io.IOException;
@@ -13,19 +14,12 @@ final class ReportBeside {
 
   private ReportBeside() {}
 
-  /** {@code drills/x.journal.json} gets {@code drills/x.journal.html}. */
-  static Path pathFor(Path journal) {
-    String name = journal.getFileName().toString();
-    String stem = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
-    return journal.resolveSibling(stem + ".html");
-  }
-
   /**
    * Writes the report from the journal file as it ended up on disk; a report that cannot be written
    * is one line, never a change to the drill's exit code: the journal is the evidence.
    */
   static void write(JournalFile journal, PrintWriter events) {
-    Path html = pathFor(journal.path());
+    Path html = JournalPaths.beside(journal.path(), ".html");
     try {
       Files.writeString(html, HtmlReport.render(JournalReader.read(journal.path())));
       events.println("report: " + html);

@@ -89,7 +89,7 @@ final class RulesLintCommand implements Callable<Integer> {
         + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + PromDuration.format(scrape)
         + " (" + scrapeSource + "), evaluation interval " + PromDuration.format(evaluation) + " (" + evaluationSource
         + ")");
-    return report.findings().isEmpty() ? ExitCode.HELD : ExitCode.DEVIATED;
+    return ExitCode.of(report);
   }
 
   private static Duration option(String name, String value) {

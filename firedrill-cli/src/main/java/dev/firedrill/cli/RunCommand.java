@@ -2,6 +2,7 @@ package dev.firedrill.cli;
 
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
@@ -9,9 +10,6 @@ import dev.firedrill.time.Clock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,8 +20,6 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "run", description = "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
 final class RunCommand implements Callable<Integer> {
-
-  static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
   Path file;
@@ -60,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
     // stays machine-readable (the event log holds the same facts).
     PrintWriter events = !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
     JournalFile journalFile = new JournalFile(journal != null ? journal
-        : Path.of("journals", experiment.id() + "-" + STAMP.format(Instant.now()) + ".json"));
+        : JournalPaths.run(experiment.id(), Clock.system().now()));
     StoreLocation store = history.location(journalFile.path().getParent());
     DrillResult result;
     try (LiveStatus status = new LiveStatus(events, System.console() != null && !json,

@@ -6,6 +6,7 @@ import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.embedded.rules.RuleFileException;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
@@ -96,8 +97,7 @@ final class SimulateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    JournalFile journalFile = new JournalFile(journal != null ? journal
-        : Path.of("journals", experiment.id() + "-simulated-" + RunCommand.STAMP.format(now) + ".json"));
+    JournalFile journalFile = new JournalFile(journal != null ? journal : JournalPaths.simulation(experiment.id(), now));
     out.println("SIMULATION of " + file + ": virtual time, model (" + describe(labModel) + "), rules of "
         + prometheusConfig + ", routes of " + alertmanagerConfig + "; nothing outside this process is touched");
     out.flush();

@@ -1,10 +1,8 @@
 package dev.firedrill.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.engine.FaultProvider;
 import dev.firedrill.engine.Journal;
 import dev.firedrill.experiment.BlastRadius;
-import dev.firedrill.time.Durations;
 import java.time.Duration;
 import dev.firedrill.alerting.AlertStack;
 import dev.firedrill.alerting.AlertmanagerClient;
@@ -153,10 +151,9 @@ final class Wiring {
    * passes on limits nothing.
    */
   static FaultProvider faultsForCleanup(Journal journal) {
-    JsonNode experiment = journal.json().path("experiment");
-    Duration duration = Durations.parse(experiment.path("duration").asText("1s"));
+    Duration duration = journal.methodDuration();
     BlastRadius revertOnly = new BlastRadius(1, duration, 1, Integer.MAX_VALUE, Integer.MAX_VALUE);
-    return faults(FaultContext.onThisHost(experiment.path("id").asText(), revertOnly, duration));
+    return faults(FaultContext.onThisHost(journal.experimentId(), revertOnly, duration));
   }
 
   private static FaultProvider faults(FaultContext context) {

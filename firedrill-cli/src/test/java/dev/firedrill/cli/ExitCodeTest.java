@@ -3,8 +3,16 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.alerting.ObservabilityResult;
+import dev.firedrill.alerting.lint.Finding;
+import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.engine.Cleanup;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
+import dev.firedrill.fault.ProcessId;
+import dev.firedrill.guard.Reading;
+import dev.firedrill.lab.stack.LabState;
+import dev.firedrill.lab.stack.LabStop;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,5 +61,32 @@ class ExitCodeTest {
     assertThat(ExitCode.of(new DrillResult(Verdict.ABORTED, "r", true, List.of(), null, missed))).isEqualTo(3);
     assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", true, List.of(), null, fine))).isZero();
     assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", false, List.of("x"), null, missed))).isEqualTo(7);
+  }
+
+  @Test
+  void whatCleanupAndLabDownCouldNotUndoIsSevenLikeAFailedRollback() {
+    Cleanup.Outcome reverted = new Cleanup.Outcome(0, "process-kill", true, "reverted: SIGCONT sent");
+    Cleanup.Outcome stuck = new Cleanup.Outcome(1, "http-toxic", false, "proxy unreachable; run by hand: curl ...");
+    assertThat(ExitCode.of(new Cleanup.Result(List.of()))).isZero();
+    assertThat(ExitCode.of(new Cleanup.Result(List.of(reverted)))).isZero();
+    assertThat(ExitCode.of(new Cleanup.Result(List.of(reverted, stuck)))).isEqualTo(7);
+
+    LabState.Process payments = new LabState.Process("payments", new ProcessId(4242, 99), "http://127.0.0.1:8081",
+        Path.of("payments.log"));
+    assertThat(ExitCode.of(new LabStop.Outcome.NotUp(Path.of(".firedrill-lab/lab.json")))).isZero();
+    assertThat(ExitCode.of(new LabStop.Outcome.Down(Path.of(".firedrill-lab")))).isZero();
+    assertThat(ExitCode.of(new LabStop.Outcome.StillRunning(List.of(payments)))).isEqualTo(7);
+  }
+
+  @Test
+  void measureAndLintFailLikeABrokenHypothesis() {
+    assertThat(ExitCode.of(Reading.Status.OK)).isZero();
+    assertThat(ExitCode.of(Reading.Status.BREACH)).isEqualTo(1);
+    assertThat(ExitCode.of(Reading.Status.NO_DATA)).isEqualTo(4);
+    assertThat(ExitCode.of(Reading.Status.ERROR)).isEqualTo(4);
+
+    assertThat(ExitCode.of(new RulesLint.Report(List.of(), List.of(), 1, 3))).isZero();
+    assertThat(ExitCode.of(new RulesLint.Report(List.of(new Finding("a.yml", "g", "runbook", "PaymentsDown",
+        "no runbook_url")), List.of(), 1, 3))).isEqualTo(1);
   }
 }

@@ -2,19 +2,28 @@ package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.fault.ProcessTable;
 import dev.firedrill.lab.service.PaymentsService;
 import dev.firedrill.lab.service.PaymentsSettings;
+import dev.firedrill.lab.stack.LabStack;
+import dev.firedrill.lab.stack.LabState;
 import dev.firedrill.testing.LoadTarget;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The lab commands through Main's real command line, so errors go through its handlers. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LabCommandsTest {
+
+  @TempDir Path dir;
 
   private static CliRun run(String... args) {
     StringWriter out = new StringWriter();
@@ -116,5 +125,53 @@ class LabCommandsTest {
     CliRun up = run("lab", "up", "--stack", "docker");
     assertThat(up.exit()).as(up.describe()).isEqualTo(2);
     assertThat(up.err()).isEqualTo("firedrill lab up: --stack docker is not usable (expected auto, real or embedded)\n");
+  }
+
+  @Test
+  void labDownWithoutALabSaysSoAndSucceeds() {
+    CliRun run = run("lab", "down", "--state-dir", dir.toString());
+
+    assertThat(run.exit()).as(run.describe()).isEqualTo(0);
+    assertThat(run.out()).isEqualTo(dir.resolve("lab.json") + ": no lab is up\n");
+  }
+
+  @Test
+  void labDownStopsWhatTheStateFileNamesAndDropsTheFile() throws Exception {
+    Process sleeper = new ProcessBuilder("sleep", "60").start();
+    try {
+      LabState.in(dir).write(List.of(new LabStack.Component("sleeper", sleeper.pid(), "-", dir.resolve("sleeper.log"))),
+          ProcessTable.system());
+
+      CliRun run = run("lab", "down", "--state-dir", dir.toString());
+
+      assertThat(run.exit()).as(run.describe()).isEqualTo(0);
+      assertThat(run.out()).isEqualTo("lab: sleeper stopped\nlab is down (logs stay in " + dir + ")\n");
+      assertThat(sleeper.waitFor(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(dir.resolve("lab.json")).doesNotExist();
+    } finally {
+      sleeper.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aStateFileThatIsNotOneIsAOneLineErrorAndStays() throws Exception {
+    Path state = Files.writeString(dir.resolve("lab.json"), "[]");
+
+    CliRun run = run("lab", "down", "--state-dir", dir.toString());
+
+    assertThat(run.exit()).as(run.describe()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo("firedrill lab down: " + state
+        + ": not a lab state file: expected a JSON object with a \"components\" list\n");
+    assertThat(state).exists();
+  }
+
+  @Test
+  void labUpRefusesADirectoryWhereALabIsUp() throws Exception {
+    Path state = Files.writeString(dir.resolve("lab.json"), "{\"components\": []}");
+
+    CliRun run = run("lab", "up", "--state-dir", dir.toString(), "--stack", "embedded");
+
+    assertThat(run.exit()).as(run.describe()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo(state + ": a lab is already up (run 'firedrill lab down' first)\n");
   }
 }

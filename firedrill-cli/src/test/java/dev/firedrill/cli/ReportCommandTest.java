@@ -67,10 +67,4 @@ class ReportCommandTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.err()).startsWith("firedrill: Invalid value for option '--format': expected html, md, junit, got 'pdf'\n");
   }
-
-  @Test
-  void theReportBesideAJournalDropsItsJsonExtension() {
-    assertThat(ReportBeside.pathFor(Path.of("/j/payments.journal.json"))).isEqualTo(Path.of("/j/payments.journal.html"));
-    assertThat(ReportBeside.pathFor(Path.of("/j/run"))).isEqualTo(Path.of("/j/run.html"));
-  }
 }

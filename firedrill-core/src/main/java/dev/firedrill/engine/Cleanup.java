@@ -28,6 +28,19 @@ public final class Cleanup {
     }
   }
 
+  /** Every fault cleanup found pending, in the journal's order; none when nothing was left to revert. */
+  public record Result(List<Outcome> outcomes) {
+
+    public Result {
+      outcomes = List.copyOf(outcomes);
+    }
+
+    /** A fault is still in place, or may be: its outcome's line says what to run by hand. */
+    public boolean needsHuman() {
+      return outcomes.stream().anyMatch(outcome -> !outcome.clean());
+    }
+  }
+
   private final FaultProvider faults;
   private final Clock clock;
 
@@ -36,8 +49,11 @@ public final class Cleanup {
     this.clock = clock;
   }
 
-  /** Cleans up every pending fault of the journal and records the result in it. */
-  public List<Outcome> run(Journal journal, Consumer<Outcome> progress) {
+  /**
+   * Cleans up every pending fault of {@code journal}, read from {@code file}, records the result in
+   * it and, when there was anything to clean up, writes it back to {@code file}.
+   */
+  public Result run(Journal journal, JournalFile file, Consumer<Outcome> progress) {
     List<Outcome> outcomes = new ArrayList<>();
     for (JsonNode node : journal.faults()) {
       if (!node.path("injected").asBoolean(false) || node.path("reverted").asBoolean(false)) {
@@ -47,7 +63,10 @@ public final class Cleanup {
       outcomes.add(outcome);
       progress.accept(outcome);
     }
-    return outcomes;
+    if (!outcomes.isEmpty()) {
+      file.write(journal);
+    }
+    return new Result(outcomes);
   }
 
   private Outcome clean(Journal journal, JsonNode node) {

@@ -158,7 +158,7 @@ public final class Journal {
   }
 
   /** What firedrill's webhook receiver saw: how many notifications, and every payload it refused. */
-  public void receiver(int notifications, long rejected, List<String> rejections) {
+  void receiver(int notifications, long rejected, List<String> rejections) {
     ObjectNode node = root.putObject("receiver");
     node.put("notifications", notifications);
     node.put("rejected", rejected);
@@ -171,7 +171,7 @@ public final class Journal {
    * scrape that never came), each one line naming the marker; written after the drill, because
    * markers report from their own threads.
    */
-  public void markerNotes(List<String> notes) {
+  void markerNotes(List<String> notes) {
     ArrayNode list = root.putArray("marker_notes");
     notes.forEach(list::add);
   }
@@ -205,6 +205,16 @@ public final class Journal {
 
   public String verdict() {
     return root.path("verdict").asText(null);
+  }
+
+  /** The experiment's id, as the journal recorded it. */
+  public String experimentId() {
+    return root.path("experiment").path("id").asText();
+  }
+
+  /** The method's duration, as the journal recorded it; 1s for a journal without one. */
+  public Duration methodDuration() {
+    return Durations.parse(root.path("experiment").path("duration").asText("1s"));
   }
 
   private static List<JsonNode> iterable(JsonNode array) {

@@ -28,6 +28,21 @@ public record Sli(String name, String query, OptionalDouble min, OptionalDouble 
     return (min.isEmpty() || value >= min.getAsDouble()) && (max.isEmpty() || value <= max.getAsDouble());
   }
 
+  /**
+   * A PromQL filter that answers a sample only while this SLI is within its bounds: what a caller
+   * waits on until the system is in its steady state.
+   */
+  public String withinBoundsQuery() {
+    String filter = "(" + query + ")";
+    if (min.isPresent()) {
+      filter = "(" + filter + " >= " + min.getAsDouble() + ")";
+    }
+    if (max.isPresent()) {
+      filter = "(" + filter + " <= " + max.getAsDouble() + ")";
+    }
+    return filter;
+  }
+
   /** The range as people write it: {@code <= 0.005}, {@code >= 0.99}, {@code 0.9..1}. */
   public String rangeText() {
     if (min.isPresent() && max.isPresent()) {

@@ -3,6 +3,7 @@ package dev.firedrill.marker.log;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.Numbers;
@@ -67,9 +68,7 @@ public final class EventLog implements DrillObserver {
 
   /** {@code journals/x.json} becomes {@code journals/x.events.jsonl}. */
   public static Path besideJournal(Path journal) {
-    String name = journal.getFileName().toString();
-    String stem = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
-    return journal.resolveSibling(stem + ".events.jsonl");
+    return JournalPaths.beside(journal, ".events.jsonl");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.firedrill.marker.trace;
 
+import dev.firedrill.engine.JournalPaths;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
@@ -93,8 +94,6 @@ public final class TraceExport {
 
   /** {@code drill-x.json} → {@code drill-x.spans.jsonl}, in the same directory. */
   public static Path spansPath(Path journal) {
-    String name = journal.getFileName().toString();
-    String stem = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
-    return journal.resolveSibling(stem + ".spans.jsonl");
+    return JournalPaths.beside(journal, ".spans.jsonl");
   }
 }
