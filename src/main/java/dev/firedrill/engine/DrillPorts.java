@@ -12,7 +12,6 @@ public record DrillPorts(
     FaultProvider faults,
     StopSignal stop,
     Clock clock,
-    DrillListener listener,
     Optional<JournalFile> journalFile,
     Optional<Detection> detection,
     DrillObserver observer) {
@@ -22,7 +21,6 @@ public record DrillPorts(
     Objects.requireNonNull(faults, "faults");
     stop = stop == null ? StopSignal.none() : stop;
     Objects.requireNonNull(clock, "clock");
-    listener = listener == null ? DrillListener.noop() : listener;
     journalFile = journalFile == null ? Optional.empty() : journalFile;
     detection = detection == null ? Optional.empty() : detection.filter(Detection::watching);
     // Wrapped so that an observer that throws can never reach the drill or its rollback.
@@ -30,18 +28,18 @@ public record DrillPorts(
   }
 
   /** A drill that watches alerts and marks nothing. */
-  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
+  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock,
       Optional<JournalFile> journalFile, Optional<Detection> detection) {
-    this(measurer, faults, stop, clock, listener, journalFile, detection, DrillObserver.noop());
+    this(measurer, faults, stop, clock, journalFile, detection, DrillObserver.noop());
   }
 
   public DrillPorts withObserver(DrillObserver observer) {
-    return new DrillPorts(measurer, faults, stop, clock, listener, journalFile, detection, observer);
+    return new DrillPorts(measurer, faults, stop, clock, journalFile, detection, observer);
   }
 
   /** A drill that watches no alerts. */
-  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock, DrillListener listener,
+  public DrillPorts(Measurer measurer, FaultProvider faults, StopSignal stop, Clock clock,
       Optional<JournalFile> journalFile) {
-    this(measurer, faults, stop, clock, listener, journalFile, Optional.empty(), DrillObserver.noop());
+    this(measurer, faults, stop, clock, journalFile, Optional.empty(), DrillObserver.noop());
   }
 }

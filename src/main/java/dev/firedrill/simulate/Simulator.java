@@ -7,7 +7,7 @@ import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillListener;
+import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.FaultProvider;
@@ -60,8 +60,12 @@ public final class Simulator {
 
   private Simulator() {}
 
-  /** @param real the clock the real time taken is read from */
-  public static Outcome run(Request request, DrillListener listener, Consumer<String> events, Clock real)
+  /**
+   * @param observer hears the drill's milestones, on simulated time
+   * @param events the simulated Alertmanager's lines
+   * @param real the clock the real time taken is read from
+   */
+  public static Outcome run(Request request, DrillObserver observer, Consumer<String> events, Clock real)
       throws InterruptedException {
     long began = real.nanoTime();
     Experiment experiment = request.experiment();
@@ -76,7 +80,7 @@ public final class Simulator {
               Optional.of(new AlertmanagerClient(stack.alertmanagerUrl(), API_TIMEOUT, Optional.empty())),
               Optional.of(stack.receiver())), true, true));
       DrillPorts ports = new DrillPorts(new PrometheusMeasurer(prometheus, experiment, clock),
-          faults(stack.metrics(), clock), request.stop(), clock, listener, request.journal(), detection);
+          faults(stack.metrics(), clock), request.stop(), clock, request.journal(), detection, observer);
       DrillResult result = new Drill(experiment, request.source(), ports).run();
       Duration simulated = Duration.between(drillStart, clock.now());
       Duration took = Duration.ofNanos(real.nanoTime() - began);

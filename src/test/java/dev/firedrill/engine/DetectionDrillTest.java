@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.alerting.AlertStack;
+import dev.firedrill.alerting.AlertStackException;
+import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.Delivery;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.DetectionRow;
@@ -38,6 +40,11 @@ class DetectionDrillTest {
     double pendingAt = Double.MAX_VALUE;
     double firingAt = Double.MAX_VALUE;
     double notifiedAt = Double.MAX_VALUE;
+    /** From here on Prometheus no longer lists the alert. */
+    double resolvedAt = Double.MAX_VALUE;
+    /** Prometheus does not answer from {@code unreadableFrom} until {@code unreadableUntil}. */
+    double unreadableFrom = Double.MAX_VALUE;
+    double unreadableUntil = Double.MAX_VALUE;
     String receiver = "team-checkout";
     String runbook = RUNBOOK;
     Map<String, String> labels = BURN_LABELS;
@@ -57,9 +64,12 @@ class DetectionDrillTest {
     }
 
     @Override
-    public List<PromAlert> alerts() {
+    public List<PromAlert> alerts() throws AlertStackException {
       double t = world.seconds();
-      if (t < pendingAt) {
+      if (t >= unreadableFrom && t < unreadableUntil) {
+        throw new AlertStackException("Prometheus at http://127.0.0.1:9 is unreachable");
+      }
+      if (t < pendingAt || t >= resolvedAt) {
         return List.of();
       }
       return List.of(new PromAlert(labels, Map.of("runbook_url", runbook), t >= firingAt ? "firing" : "pending",
@@ -101,9 +111,7 @@ class DetectionDrillTest {
         new Hypothesis("", Duration.ofSeconds(30), List.of(expectations)), base.method(), base.abort(),
         base.blastRadius());
     Detection detection = new Detection(experiment.hypothesis().alerts(), stack, true, false);
-    DrillPorts ports = new DrillPorts(world.measurer(experiment), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty(), Optional.of(detection));
-    return new Drill(experiment, "test.yaml", ports).run();
+    return world.run(experiment, Optional.of(detection));
   }
 
   private static AlertExpectation burn(Duration within, String receiver) {
@@ -138,6 +146,54 @@ class DetectionDrillTest {
         "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
         "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
     assertThat(result.journal().json().get("detection").get("alerts").get(0).get("time_to_detect_s").asDouble()).isEqualTo(22.0);
+  }
+
+  @Test
+  void eachChangeOfAnExpectedAlertsStateIsAMilestoneWithItsActiveAt() {
+    world.fault("errors");
+    stack.pendingAt = 12;
+    stack.firingAt = 22;
+    stack.notifiedAt = 23.5;
+    stack.resolvedAt = 40;
+
+    DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
+
+    List<Milestone.AlertStateChanged> changes = world.milestones.stream()
+        .filter(Milestone.AlertStateChanged.class::isInstance).map(Milestone.AlertStateChanged.class::cast).toList();
+    String alert = "CheckoutBurn{service=\"checkout\"}";
+    assertThat(changes).extracting(Milestone.AlertStateChanged::alert).containsOnly(alert);
+    assertThat(changes).extracting(Milestone.AlertStateChanged::state)
+        .containsExactly(AlertState.PENDING, AlertState.FIRING, AlertState.RESOLVED);
+    assertThat(changes).extracting(Milestone.AlertStateChanged::previous)
+        .containsExactly(Optional.empty(), Optional.of(AlertState.PENDING), Optional.of(AlertState.FIRING));
+    assertThat(changes).extracting(Milestone.AlertStateChanged::activeAt)
+        .containsExactly(Optional.of(at(12)), Optional.of(at(12)), Optional.empty());
+    assertThat(changes).extracting(Milestone.AlertStateChanged::at).containsExactly(at(15), at(25), at(40));
+    assertThat(changes).extracting(Milestone.AlertStateChanged::injectedAt).containsOnly(ScriptedWorld.START);
+    assertThat(world.lines()).containsSubsequence(
+        "+15.0s detect " + alert + " pending, active since +12.0s after injection",
+        "+25.0s detect " + alert + " firing",
+        "+40.0s detect " + alert + " resolved");
+    JsonNode resolved = result.journal().json().get("events").get(world.lines().indexOf(
+        "+40.0s detect " + alert + " resolved"));
+    assertThat(resolved.toString()).as("the journal's event of the same line").isEqualTo(
+        "{\"at\":\"2026-11-29T10:00:40Z\",\"offset_s\":40.0,\"phase\":\"detect\",\"text\":\""
+            + alert.replace("\"", "\\\"") + " resolved\"}");
+  }
+
+  @Test
+  void anAlertStackThatCannotBeReadResolvesNothing() {
+    world.fault("errors");
+    stack.pendingAt = 12;
+    stack.firingAt = 22;
+    stack.unreadableFrom = 30;
+    stack.unreadableUntil = 45;
+
+    run(burn(Duration.ofMinutes(1), "team-checkout"));
+
+    assertThat(world.milestones).filteredOn(Milestone.AlertStateChanged.class::isInstance)
+        .extracting(m -> ((Milestone.AlertStateChanged) m).state())
+        .containsExactly(AlertState.PENDING, AlertState.FIRING);
   }
 
   @Test

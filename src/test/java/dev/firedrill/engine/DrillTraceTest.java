@@ -172,8 +172,8 @@ class DrillTraceTest {
 
   @Test
   void closingADrillThatNeverFinishedEndsItsSpansAndReleasesTheThread() {
-    spans.on(new Milestone.DrillStarted(world.experiment(), ScriptedWorld.START));
-    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedWorld.START));
+    spans.on(new Milestone.DrillStarted(world.experiment(), ScriptedWorld.START, Duration.ZERO));
+    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedWorld.START, Duration.ZERO));
     world.clock.advance(Duration.ofSeconds(3));
 
     spans.close(Duration.ofSeconds(5));
@@ -195,7 +195,7 @@ class DrillTraceTest {
       }
     };
     DrillPorts ports = new DrillPorts(world.measurer(world.experiment()), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty())
+        Optional.empty())
         .withObserver(DrillObserver.composite(List.of(world.milestones::add, spans, headers)));
     DrillResult result = new Drill(world.experiment(), "test.yaml", ports).run();
     spans.close(Duration.ofSeconds(5));

@@ -18,8 +18,8 @@ class MilestoneTest {
     world.run(world.experiment());
 
     List<String> kinds = world.milestones.stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
-    assertThat(kinds).containsExactly("DrillStarted", "PhaseStarted", "Measured", "FaultInjecting", "FaultInjected",
-        "FaultReverting", "FaultReverted", "DrillFinished");
+    assertThat(kinds).containsExactly("Planned", "DrillStarted", "PhaseStarted", "Measured", "FaultInjecting",
+        "FaultInjected", "FaultReverting", "FaultReverted", "RolledBack", "Recovered", "DrillFinished");
     assertThat(world.milestones).filteredOn(Milestone.PhaseStarted.class::isInstance)
         .extracting(m -> ((Milestone.PhaseStarted) m).phase())
         .containsExactly(Phase.PREFLIGHT, Phase.INJECT, Phase.DURING, Phase.ROLLBACK, Phase.AFTER);
@@ -29,6 +29,39 @@ class MilestoneTest {
     Milestone.DrillFinished finished = only(Milestone.DrillFinished.class);
     assertThat(finished.verdict()).isEqualTo(Verdict.HELD);
     assertThat(finished.abortReason()).isEmpty();
+  }
+
+  @Test
+  void aRefusedPlanIsPlannedAndRefusedAndNeverStarts() {
+    world.fault("burn");
+
+    world.run(world.experiment(Duration.ofMinutes(20), dev.firedrill.experiment.Missing.FAIL));
+
+    assertThat(world.milestones).extracting(m -> m.getClass().getSimpleName()).containsExactly("Planned", "Refused");
+    Milestone.Planned planned = only(Milestone.Planned.class);
+    assertThat(planned.refusals()).containsExactly("method.duration 20m is above blast_radius.max_duration 15m");
+    assertThat(planned.faults()).extracting(Milestone.FaultActions::actions).containsExactly(List.of("apply burn"));
+    assertThat(world.lines()).containsExactly(
+        "+0.0s plan " + planned.budget().orElseThrow().text(),
+        "+0.0s plan cpu-burn: apply burn",
+        "+0.0s plan refused: method.duration 20m is above blast_radius.max_duration 15m",
+        "+0.0s verdict refused: method.duration 20m is above blast_radius.max_duration 15m");
+  }
+
+  @Test
+  void eachFaultsMilestonesCarryWhatTheConsoleAndTheJournalSay() {
+    world.fault("burn");
+    world.run(world.experiment());
+
+    Milestone.FaultInjected injected = only(Milestone.FaultInjected.class);
+    assertThat(injected.actions()).containsExactly("apply burn");
+    assertThat(injected.offset()).isEqualTo(Duration.ZERO);
+    Milestone.FaultReverted reverted = only(Milestone.FaultReverted.class);
+    assertThat(reverted.attempts()).isEqualTo(1);
+    assertThat(reverted.manualCommand()).isEmpty();
+    assertThat(reverted.offset()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(world.lines()).contains("+0.0s inject cpu-burn: apply burn",
+        "+60.0s rollback cpu-burn: " + reverted.detail() + " (attempt 1)");
   }
 
   @Test
@@ -63,7 +96,7 @@ class MilestoneTest {
   void anObserverThatThrowsNeverStopsTheDrillOrItsRollback() {
     FakeFault fault = world.fault("burn");
     DrillPorts ports = new DrillPorts(world.measurer(world.experiment()), world.provider(), world.flag, world.clock,
-        world.events::add, Optional.empty()).withObserver(milestone -> {
+        Optional.empty()).withObserver(milestone -> {
           throw new IllegalStateException("marker down");
         });
 

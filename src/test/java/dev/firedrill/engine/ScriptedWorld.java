@@ -1,5 +1,6 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.alerting.Detection;
 import dev.firedrill.experiment.Abort;
 import dev.firedrill.experiment.AbortRule;
 import dev.firedrill.experiment.BlastRadius;
@@ -38,9 +39,12 @@ final class ScriptedWorld {
   final TestClock clock = new TestClock(START);
   final List<String> log = new ArrayList<>();
   final List<FakeFault> faults = new ArrayList<>();
-  final List<DrillEvent> events = new ArrayList<>();
+  /** The console's lines, as {@link ConsoleLines} prints them. */
+  final List<String> lines = new ArrayList<>();
   final StopSignal.Flag flag = new StopSignal.Flag();
   final List<Milestone> milestones = new ArrayList<>();
+  /** Where the drill writes its journal; nowhere unless a test says. */
+  Optional<JournalFile> journalFile = Optional.empty();
   /** Seconds since start -> error ratio; null means the query returned nothing; NaN means the query failed. */
   Function<Double, Double> errorRatio = t -> 0.001;
   Function<Double, Double> burnErrorRatio = t -> errorRatio.apply(t);
@@ -100,13 +104,23 @@ final class ScriptedWorld {
   }
 
   DrillResult run(Experiment experiment) {
-    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), flag, clock, events::add, Optional.empty())
-        .withObserver(milestones::add);
+    return run(experiment, Optional.empty());
+  }
+
+  /** The drill, its milestones kept and printed into {@link #lines}. */
+  DrillResult run(Experiment experiment, Optional<Detection> detection) {
+    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), flag, clock, journalFile, detection,
+        observer());
     return new Drill(experiment, "test.yaml", ports).run();
   }
 
+  /** Keeps the milestones and prints them into {@link #lines}. */
+  DrillObserver observer() {
+    return DrillObserver.composite(List.of(milestones::add, new ConsoleLines(lines::add)));
+  }
+
   List<String> lines() {
-    return events.stream().map(DrillEvent::line).toList();
+    return List.copyOf(lines);
   }
 
   /**

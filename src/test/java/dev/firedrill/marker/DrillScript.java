@@ -6,6 +6,7 @@ import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.FaultProvider;
 import dev.firedrill.engine.Measurer;
+import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Abort;
 import dev.firedrill.experiment.AbortRule;
@@ -70,9 +71,24 @@ public final class DrillScript {
 
   public DrillResult run(DrillObserver observer) {
     Experiment experiment = experiment();
-    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), StopSignal.none(), clock, null,
-        Optional.empty()).withObserver(observer);
+    DrillPorts ports = new DrillPorts(measurer(experiment), provider(), StopSignal.none(), clock, Optional.empty())
+        .withObserver(observer);
     return new Drill(experiment, "test.yaml", ports).run();
+  }
+
+  /** How long after {@link #START} {@code at} is: the offset of a milestone at {@code at}. */
+  public static Duration since(Instant at) {
+    return Duration.between(START, at);
+  }
+
+  /** Fault {@code index} is on, injected at {@code at}, for marker tests that hand milestones over one by one. */
+  public static Milestone.FaultInjected injected(int index, FaultSpec spec, Instant at) {
+    return new Milestone.FaultInjected(index, spec, List.of(), Map.of(), Optional.empty(), at, since(at));
+  }
+
+  /** Fault {@code index} is reverted and verified gone at {@code at}, at the first attempt. */
+  public static Milestone.FaultReverted reverted(int index, FaultSpec spec, Instant at) {
+    return new Milestone.FaultReverted(index, spec, 1, "gone", Optional.empty(), at, since(at));
   }
 
   /** Whether the fault is still on. */

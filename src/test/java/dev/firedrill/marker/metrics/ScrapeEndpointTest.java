@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
 import dev.firedrill.experiment.MetricsExport;
+import dev.firedrill.marker.DrillScript;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -41,9 +42,9 @@ class ScrapeEndpointTest {
   }
 
   private static void faultOnThenOff(MetricsSink sink) {
-    sink.on(new Milestone.PhaseStarted(Phase.INJECT, T0));
-    sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
-    sink.on(new Milestone.FaultReverted(0, TestDrill.LATENCY, T0.plusSeconds(5), true));
+    sink.on(new Milestone.PhaseStarted(Phase.INJECT, T0, Duration.ZERO));
+    sink.on(DrillScript.injected(0, TestDrill.LATENCY, T0));
+    sink.on(DrillScript.reverted(0, TestDrill.LATENCY, T0.plusSeconds(5)));
   }
 
   @Test
@@ -51,7 +52,7 @@ class ScrapeEndpointTest {
     MetricsSink sink = open(Duration.ofSeconds(1));
     URI url = sink.endpoint().orElseThrow();
     try {
-      sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
+      sink.on(DrillScript.injected(0, TestDrill.LATENCY, T0));
 
       HttpResponse<String> response = get(url);
 
@@ -69,10 +70,10 @@ class ScrapeEndpointTest {
   void closeWaitsForAScrapeOfTheZeroAndNotForEarlierScrapesOrOtherRequests() throws Exception {
     MetricsSink sink = open(Duration.ofSeconds(20));
     URI url = sink.endpoint().orElseThrow();
-    sink.on(new Milestone.FaultInjected(0, TestDrill.LATENCY, T0, Optional.empty()));
+    sink.on(DrillScript.injected(0, TestDrill.LATENCY, T0));
     assertThat(get(url).body()).contains(
         "chaos_experiment_active{experiment=\"scrape-test\",fault=\"http-latency\",target=\"payments\"} 1.0");
-    sink.on(new Milestone.FaultReverted(0, TestDrill.LATENCY, T0.plusSeconds(5), true));
+    sink.on(DrillScript.reverted(0, TestDrill.LATENCY, T0.plusSeconds(5)));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(25)));
     assertThat(get(url.resolve("/-/healthy")).statusCode()).isEqualTo(200);
@@ -103,7 +104,7 @@ class ScrapeEndpointTest {
   @Test
   void aDrillThatNeverTurnedAFaultOnDoesNotWait() {
     MetricsSink sink = open(Duration.ofSeconds(60));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, T0));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, T0, Duration.ZERO));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(65)));
 

@@ -100,7 +100,7 @@ final class TestDrill {
         throw new UnsupportedOperationException("drills never restore");
       }
     };
-    DrillPorts ports = new DrillPorts(measurer, provider, null, clock, null, Optional.empty()).withObserver(observer);
+    DrillPorts ports = new DrillPorts(measurer, provider, null, clock, Optional.empty()).withObserver(observer);
     return new Drill(experiment, "metrics-test.yaml", ports).run();
   }
 

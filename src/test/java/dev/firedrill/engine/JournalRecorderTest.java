@@ -1,0 +1,83 @@
+package dev.firedrill.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The journal as the first observer of the drill's milestones: the same steps the console shows, on disk as they happen. */
+class JournalRecorderTest {
+
+  @TempDir Path dir;
+
+  private final ScriptedWorld world = new ScriptedWorld();
+
+  @Test
+  void theJournalsEventsAreTheConsolesLinesAndEachMeasurementIsJournaledOnce() {
+    world.fault("burn");
+    world.errorRatio = t -> t >= 15 ? 0.2 : 0.001;
+
+    DrillResult result = world.run(world.experiment());
+
+    List<String> journaled = new ArrayList<>();
+    for (JsonNode event : result.journal().json().get("events")) {
+      journaled.add("+" + String.format(java.util.Locale.ROOT, "%.1fs", event.get("offset_s").asDouble()) + " "
+          + event.get("phase").asText() + " " + event.get("text").asText());
+    }
+    assertThat(journaled).isEqualTo(world.lines());
+    assertThat(world.lines()).containsOnlyOnce("+15.0s abort " + result.journal().json().get("abort_reason").asText());
+    assertThat(result.journal().json().get("measurements"))
+        .hasSize((int) world.milestones.stream().filter(Milestone.Measured.class::isInstance).count());
+    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:15Z");
+    assertThat(result.journal().json().get("rollback_done_at").asText()).isEqualTo("2026-11-29T10:00:15Z");
+  }
+
+  @Test
+  void aFaultIsOnDiskAsNeedingARevertBeforeAnyoneHearsItsInjectionStart() throws IOException {
+    world.fault("burn");
+    JournalFile file = new JournalFile(dir.resolve("drill.json"));
+    world.journalFile = Optional.of(file);
+    List<JsonNode> seenAtInjecting = new ArrayList<>();
+    DrillObserver reader = milestone -> {
+      if (milestone instanceof Milestone.FaultInjecting) {
+        try {
+          seenAtInjecting.add(file.read().json().get("faults").get(0).deepCopy());
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    DrillPorts ports = new DrillPorts(world.measurer(world.experiment()), world.provider(), world.flag, world.clock,
+        world.journalFile).withObserver(reader);
+
+    new Drill(world.experiment(), "test.yaml", ports).run();
+
+    assertThat(seenAtInjecting).hasSize(1);
+    assertThat(seenAtInjecting.get(0).get("injected").asBoolean()).isTrue();
+    assertThat(seenAtInjecting.get(0).get("reverted").asBoolean()).isFalse();
+    assertThat(file.read().json().get("verdict").asText()).isEqualTo("held");
+  }
+
+  @Test
+  void aJournalThatCannotBeWrittenIsSaidOnceAndTheDrillGoesOn() throws IOException {
+    FakeFault fault = world.fault("burn");
+    Path notADirectory = Files.writeString(dir.resolve("file"), "");
+    world.journalFile = Optional.of(new JournalFile(notADirectory.resolve("drill.json")));
+
+    DrillResult result = world.run(world.experiment());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.HELD);
+    assertThat(fault.applied).isFalse();
+    assertThat(world.lines()).filteredOn(line -> line.contains("journal: ")).singleElement().asString()
+        .startsWith("+0.0s plan journal: " + notADirectory.resolve("drill.json") + ": cannot write the journal: ");
+    assertThat(world.milestones).filteredOn(Milestone.JournalUnwritable.class::isInstance).hasSize(1);
+    assertThat(result.journal().json().get("events").toString()).doesNotContain("cannot write the journal");
+  }
+}
