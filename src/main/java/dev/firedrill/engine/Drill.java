@@ -323,5 +323,4 @@ public final class Drill {
   private Duration offset() {
     return Duration.ofNanos(clock.nanoTime() - startNanos);
   }
-
 }
