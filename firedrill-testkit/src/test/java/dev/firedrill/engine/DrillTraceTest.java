@@ -176,8 +176,8 @@ class DrillTraceTest {
 
   @Test
   void closingADrillThatNeverFinishedEndsItsSpansAndReleasesTheThread() {
-    spans.on(new Milestone.DrillStarted(drill.experiment().build(), ScriptedDrill.START));
-    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
+    spans.on(new Milestone.DrillStarted(drill.experiment().build(), ScriptedDrill.START, Duration.ZERO));
+    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START, Duration.ZERO));
     clock.advance(Duration.ofSeconds(3));
 
     spans.close(Duration.ofSeconds(5));

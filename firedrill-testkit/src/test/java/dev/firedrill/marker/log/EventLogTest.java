@@ -88,7 +88,7 @@ class EventLogTest {
     Path file = EventLog.besideJournal(dir.resolve("journals/checkout-latency-20261129-100000.json"));
     EventLog log = log(List.of(EventLog.file(file)));
 
-    log.on(new Milestone.Aborted("abort file exists", ScriptedDrill.START));
+    log.on(new Milestone.Aborted("abort file exists", ScriptedDrill.START, Duration.ZERO));
 
     assertThat(file.getFileName().toString()).isEqualTo("checkout-latency-20261129-100000.events.jsonl");
     assertThat(Files.readString(file)).isEqualTo("{\"time\":\"2026-11-29T10:00:00Z\",\"event\":\"abort\"," + ID

@@ -78,9 +78,10 @@ class DrillMetricsTest {
     latency();
     run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
-    assertThat(trace).containsExactly("DrillStarted -", "PhaseStarted -", "Measured -", "PhaseStarted -",
-        "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1", "PhaseStarted 1",
-        "FaultReverting 1", "FaultReverted 0", "PhaseStarted 0", "Measured 0", "DrillFinished 0");
+    assertThat(trace).containsExactly("Planned -", "DrillStarted -", "PhaseStarted -", "Measured -",
+        "PhaseStarted -", "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1",
+        "PhaseStarted 1", "FaultReverting 1", "FaultReverted 0", "RolledBack 0", "PhaseStarted 0", "Measured 0",
+        "Recovered 0", "DrillFinished 0");
     assertThat(metrics.everOn()).isTrue();
     assertThat(metrics.allOff()).isTrue();
   }
