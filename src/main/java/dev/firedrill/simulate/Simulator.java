@@ -67,8 +67,8 @@ public final class Simulator {
     Experiment experiment = request.experiment();
     try (SimulatedStack stack = SimulatedStack.start(request.prometheus(), request.prometheusYaml(), request.routes(),
         request.model(), request.start(), events)) {
-      stack.advance(request.warmup());
       Clock clock = stack.clock();
+      clock.sleep(request.warmup());
       Instant drillStart = clock.now();
       HttpPrometheusClient prometheus = new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
       Optional<Detection> detection = experiment.hypothesis().alerts().isEmpty() ? Optional.empty()

@@ -2,7 +2,7 @@ package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class LiveStatusTest {
 
-  private final TestClock clock = TestClock.at("2026-11-29T21:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T21:00:00Z");
   private final StringWriter screen = new StringWriter();
 
   @Test

@@ -16,7 +16,7 @@ import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,7 @@ final class ScriptedWorld {
 
   static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
 
-  final TestClock clock = new TestClock(START);
+  final VirtualClock clock = new VirtualClock(START);
   final List<String> log = new ArrayList<>();
   final List<FakeFault> faults = new ArrayList<>();
   final List<DrillEvent> events = new ArrayList<>();

@@ -24,7 +24,7 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +43,7 @@ public final class DrillScript {
 
   public static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
 
-  public final TestClock clock = new TestClock(START);
+  public final VirtualClock clock = new VirtualClock(START);
   /** What the fault went through, in order: inject, revert. */
   public final List<String> faultLog = new CopyOnWriteArrayList<>();
   /** Seconds since the start to the error ratio that every query returns. */

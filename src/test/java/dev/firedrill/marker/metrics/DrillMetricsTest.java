@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Verdict;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ class DrillMetricsTest {
   private static final Map<String, String> ACTIVE = Map.of("experiment", "unit", "target", "payments",
       "fault", "http-latency");
 
-  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T10:00:00Z");
   private final TestDrill drill = new TestDrill(clock);
   private final DrillMetrics metrics = new DrillMetrics("unit", () -> {});
   /** After each milestone: its kind and the active gauge's value then ("-" for no series). */

@@ -10,7 +10,7 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.MetricsExport;
 import dev.firedrill.testing.StubHttpServer;
 import dev.firedrill.time.Clock;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -37,7 +37,7 @@ class PusherTest {
   private static final String SPAN_ID = "00f067aa0ba902b7";
 
   private final StubHttpServer pushgateway = StubHttpServer.start().respond(200, "text/plain", "");
-  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T10:00:00Z");
   private final TestDrill drill = new TestDrill(clock);
   private final List<String> notes = new CopyOnWriteArrayList<>();
 
