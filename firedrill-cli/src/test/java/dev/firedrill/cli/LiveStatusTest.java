@@ -8,7 +8,7 @@ import dev.firedrill.engine.Phase;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class LiveStatusTest {
 
-  private final TestClock clock = TestClock.at("2026-11-29T21:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T21:00:00Z");
   private final StringWriter screen = new StringWriter();
 
   @Test

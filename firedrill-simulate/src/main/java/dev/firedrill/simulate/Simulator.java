@@ -71,8 +71,8 @@ public final class Simulator {
     Experiment experiment = request.experiment();
     try (SimulatedStack stack = SimulatedStack.start(request.prometheus(), request.prometheusYaml(), request.routes(),
         request.model(), request.start(), events)) {
-      stack.advance(request.warmup());
       Clock clock = stack.clock();
+      clock.sleep(request.warmup());
       Instant drillStart = clock.now();
       HttpPrometheusClient prometheus = new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
       DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),

@@ -29,7 +29,7 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +42,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A whole drill through the real engine and its real measurer, with nothing real outside it: a
- * clock (a {@link TestClock} at {@link #START} unless given one), a {@link ScriptedPrometheus},
+ * clock (a {@link VirtualClock} at {@link #START} unless given one), a {@link ScriptedPrometheus},
  * {@link ScriptedFault}s and, once asked for, {@link ScriptedAlerts} to detect. It keeps what the
  * drill did: the log of measurements and fault calls, the console lines (the milestones as
  * {@link ConsoleLines} prints them) and the milestones.
@@ -78,7 +78,7 @@ public final class ScriptedDrill {
 
   /** On a virtual clock at {@link #START}: sleeps advance it at once. */
   public ScriptedDrill() {
-    this(new TestClock(START));
+    this(new VirtualClock(START));
   }
 
   /** On {@code clock}; with the system clock, a drill takes as long as its experiment says. */

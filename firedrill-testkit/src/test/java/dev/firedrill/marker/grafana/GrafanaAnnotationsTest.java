@@ -28,7 +28,7 @@ import dev.firedrill.experiment.Method;
 import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -70,7 +70,7 @@ class GrafanaAnnotationsTest {
   private static final String PATCHED = "{\"message\":\"Annotation patched\"}";
   private static final String TEXT = "Checkout under CPU pressure \u2014 errors stay under 1%";
 
-  private final TestClock backoff = TestClock.at("2030-01-01T00:00:00Z");
+  private final VirtualClock backoff = VirtualClock.at("2030-01-01T00:00:00Z");
   private final List<String> notes = new CopyOnWriteArrayList<>();
 
   private String base() {

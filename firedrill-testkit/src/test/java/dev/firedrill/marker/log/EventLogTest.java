@@ -9,7 +9,7 @@ import dev.firedrill.engine.Verdict;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -26,7 +26,7 @@ class EventLogTest {
 
   private static final String ID = "\"experiment_id\":\"checkout-latency\"";
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final ScriptedFault burn = drill.fault("burn");
   private final List<String> problems = new ArrayList<>();
