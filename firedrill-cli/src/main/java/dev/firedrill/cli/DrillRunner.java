@@ -2,7 +2,8 @@ package dev.firedrill.cli;
 
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillListener;
+import dev.firedrill.engine.ConsoleLines;
+import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
@@ -22,9 +23,21 @@ final class DrillRunner {
 
   private DrillRunner() {}
 
-  /** {@code logCopy} also gets the structured event log's JSON lines ({@code --log-format json}). */
-  static DrillResult run(Experiment experiment, String source, JournalFile journal, PrintWriter events,
-      Optional<PrintWriter> logCopy, Optional<Path> extraAbortFile) {
+  /** The drill's lines, printed as they happen. */
+  static DrillObserver console(PrintWriter out) {
+    return new ConsoleLines(line -> {
+      out.println(line);
+      out.flush();
+    });
+  }
+
+  /**
+   * {@code console} shows the drill's milestones; {@code events} gets every other line (the
+   * receiver, the signals, the markers' notes, the journal's path). {@code logCopy} also gets the
+   * structured event log's JSON lines ({@code --log-format json}).
+   */
+  static DrillResult run(Experiment experiment, String source, JournalFile journal, DrillObserver console,
+      PrintWriter events, Optional<PrintWriter> logCopy, Optional<Path> extraAbortFile) {
     Clock clock = Clock.system();
     StopSignal.Flag flag = new StopSignal.Flag();
     StopSignal stop = flag;
@@ -34,10 +47,6 @@ final class DrillRunner {
     for (Path path : extraAbortFile.stream().toList()) {
       stop = StopSignal.anyOf(stop, StopSignal.abortFile(path));
     }
-    DrillListener console = event -> {
-      events.println(event.line());
-      events.flush();
-    };
     HttpPrometheusClient prometheus = Wiring.prometheus(experiment, System.getenv());
     // Markers open first: a receiver that cannot start must not leave a marker endpoint open, and
     // closing the markers is cheap when nothing was marked.
@@ -55,7 +64,8 @@ final class DrillRunner {
       events.flush();
     });
     DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
-        Wiring.faults(experiment), clock).stop(stop).listener(console).journal(journal).observer(markers.observer());
+        Wiring.faults(experiment), clock).stop(stop).journal(journal)
+        .observer(DrillObserver.composite(List.of(console, markers.observer())));
     Wiring.detection(experiment, prometheus, System.getenv(), receiver).ifPresent(ports::detection);
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {

@@ -1,33 +1,34 @@
 package dev.firedrill.cli;
 
-import dev.firedrill.time.Durations;
+import dev.firedrill.alerting.AlertState;
+import dev.firedrill.engine.DrillObserver;
+import dev.firedrill.engine.Milestone;
+import dev.firedrill.engine.MilestoneText;
+import dev.firedrill.engine.Phase;
+import dev.firedrill.experiment.Numbers;
+import dev.firedrill.guard.Measurement;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * The console of {@code firedrill run}. On a terminal it keeps one status line at the bottom
- * (phase, elapsed over planned, the latest readings, alerts pending and firing), rewritten in
- * place with {@code \r}; elsewhere it prints the lines alone. It sits at the writer, not at the
- * drill's listener, because the signal handler, the webhook receiver and the marker sinks print
- * to the same writer: every line, from any of them, clears the status, prints, and redraws it,
- * so the status is never broken mid-line.
+ * The console of {@code firedrill run}. It prints each milestone's lines, and on a terminal keeps
+ * one status line at the bottom (phase, elapsed over planned, the latest readings, alerts pending
+ * and firing), rewritten in place with {@code \r}; elsewhere it prints the lines alone. The status
+ * is read from the milestones' fields. The signal handler, the webhook receiver and the marker
+ * sinks print to its {@link #writer()}: every line, from any of them, clears the status, prints,
+ * and redraws it, so the status is never broken mid-line.
  */
-final class LiveStatus implements AutoCloseable {
-
-  /** {@code DrillEvent.line()}: {@code +12.0s during ok: error_ratio 0.001 <= 0.005}. */
-  private static final Pattern EVENT = Pattern.compile("\\+(\\d+(?:\\.\\d+)?)s (\\S+) (.*)");
-  private static final Pattern MEASURED = Pattern.compile("(?:ok|breach|no-data|error): (.*)");
-  private static final Pattern ALERT = Pattern.compile("(\\S+) (pending|firing)(?:, active since .*)?");
-  private static final Pattern NUMBER = Pattern.compile("-?[0-9][0-9.eE+-]*|NaN|[+-]Inf");
+final class LiveStatus implements DrillObserver {
 
   private final PrintWriter out;
   private final boolean terminal;
@@ -37,11 +38,12 @@ final class LiveStatus implements AutoCloseable {
   private final PrintWriter writer;
   private ScheduledExecutorService ticker;
 
-  private String phase = "plan";
-  private double offsetSeconds;
+  private Phase phase = Phase.PLAN;
+  private Duration offset = Duration.ZERO;
   private long offsetNanos;
   private String readings = "";
-  private final Map<String, String> alerts = new LinkedHashMap<>();
+  /** Each expected alert's state; resolved ones are dropped, the status counts what is active. */
+  private final Map<String, AlertState> alerts = new LinkedHashMap<>();
   private int drawn;
 
   /** {@code width}: the terminal's columns; the status is cut to fit, since a wrapped line cannot be redrawn. */
@@ -55,9 +57,20 @@ final class LiveStatus implements AutoCloseable {
     this.writer = new PrintWriter(new Lines(), true);
   }
 
-  /** Where the drill's lines go. */
+  /** Where the lines that are not the drill's milestones go. */
   PrintWriter writer() {
     return writer;
+  }
+
+  /** Takes the milestone's state into the status, then prints its lines (or redraws, when it has none). */
+  @Override
+  public synchronized void on(Milestone milestone) {
+    update(milestone);
+    List<String> lines = MilestoneText.console(milestone);
+    if (lines.isEmpty()) {
+      redraw();
+    }
+    lines.forEach(this::line);
   }
 
   /** Redraws every {@code every}, so elapsed time moves while the drill waits between events. */
@@ -77,7 +90,6 @@ final class LiveStatus implements AutoCloseable {
     clear();
     out.print(line);
     out.print('\n');
-    update(line);
     draw();
     out.flush();
   }
@@ -92,7 +104,7 @@ final class LiveStatus implements AutoCloseable {
 
   /** Removes the status line, leaving the terminal as plain lines; never waits for the ticker. */
   @Override
-  public synchronized void close() {
+  public synchronized void close(Duration limit) {
     if (ticker != null) {
       ticker.shutdownNow();
     }
@@ -100,11 +112,11 @@ final class LiveStatus implements AutoCloseable {
     out.flush();
   }
 
-  String status() {
-    long pending = alerts.values().stream().filter("pending"::equals).count();
-    long firing = alerts.values().stream().filter("firing"::equals).count();
-    double elapsed = offsetSeconds + (clock.nanoTime() - offsetNanos) / 1e9;
-    String text = phase + " " + Durations.seconds(Duration.ofMillis((long) (elapsed * 1000))) + "/"
+  synchronized String status() {
+    long pending = alerts.values().stream().filter(AlertState.PENDING::equals).count();
+    long firing = alerts.values().stream().filter(AlertState.FIRING::equals).count();
+    Duration elapsed = offset.plusNanos(clock.nanoTime() - offsetNanos);
+    String text = phase.text() + " " + Durations.seconds(elapsed) + "/"
         + Durations.format(planned) + (readings.isEmpty() ? "" : " | " + readings)
         + " | alerts: " + pending + " pending, " + firing + " firing";
     return text.length() < width ? text : text.substring(0, Math.max(0, width - 2)) + "~";
@@ -125,46 +137,32 @@ final class LiveStatus implements AutoCloseable {
     }
   }
 
-  private void update(String line) {
-    Matcher event = EVENT.matcher(line);
-    if (!event.matches()) {
-      return;
-    }
-    offsetSeconds = Double.parseDouble(event.group(1));
+  private void update(Milestone m) {
+    offset = m.offset();
     offsetNanos = clock.nanoTime();
-    phase = event.group(2);
-    String text = event.group(3);
-    Matcher measured = MEASURED.matcher(text);
-    if (measured.matches() && !"detect".equals(phase) && !"verdict".equals(phase)) {
-      readings = compact(measured.group(1));
-    }
-    Matcher alert = ALERT.matcher(text);
-    if ("detect".equals(phase) && alert.matches()) {
-      alerts.put(alert.group(1), alert.group(2));
+    if (m instanceof Milestone.PhaseStarted started) {
+      phase = started.phase();
+    } else if (m instanceof Milestone.DrillFinished || m instanceof Milestone.Refused) {
+      phase = Phase.VERDICT;
+    } else if (m instanceof Milestone.Measured measured) {
+      readings = compact(measured.measurement());
+    } else if (m instanceof Milestone.AlertStateChanged changed) {
+      if (changed.state() == AlertState.RESOLVED) {
+        alerts.remove(changed.alert());
+      } else {
+        alerts.put(changed.alert(), changed.state());
+      }
     }
   }
 
-  /** {@code a 0.1 <= 0.5, b 7 outside >= 9} becomes {@code a=0.1 b=7!}; a breach ends in "!". */
-  private static String compact(String readingsText) {
-    StringBuilder out = new StringBuilder();
-    for (String item : readingsText.split(", ")) {
-      String[] tokens = item.split(" ");
-      if (tokens.length < 2) {
-        continue;
-      }
-      String value;
-      if (tokens[1].equals("no")) {
-        value = "no-data";
-      } else if (tokens[1].equals("error:")) {
-        value = "error";
-      } else if (NUMBER.matcher(tokens[1]).matches()) {
-        value = tokens[1] + (tokens.length > 2 && tokens[2].equals("outside") ? "!" : "");
-      } else {
-        continue; // the rest of a detail that itself held ", "
-      }
-      out.append(out.isEmpty() ? "" : " ").append(tokens[0]).append('=').append(value);
-    }
-    return out.toString();
+  /** {@code a=0.1 b=7! c=no-data}: each reading's value, a breach ending in "!". */
+  private static String compact(Measurement measurement) {
+    return measurement.readings().map(r -> r.name() + "=" + switch (r.status()) {
+      case OK -> Numbers.format(r.value().getAsDouble());
+      case BREACH -> Numbers.format(r.value().getAsDouble()) + "!";
+      case NO_DATA -> "no-data";
+      case ERROR -> "error";
+    }).collect(Collectors.joining(" "));
   }
 
   /** Collects what is printed into lines; a line reaches {@link #line} when its newline does. */

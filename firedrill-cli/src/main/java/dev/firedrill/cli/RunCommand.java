@@ -62,7 +62,7 @@ final class RunCommand implements Callable<Integer> {
     try (LiveStatus status = new LiveStatus(events, System.console() != null && !json,
         experiment.method().duration(), Clock.system(), terminalColumns())) {
       status.startTicking(Duration.ofSeconds(1));
-      result = DrillRunner.run(experiment, file.toString(), journalFile, status.writer(),
+      result = DrillRunner.run(experiment, file.toString(), journalFile, status, status.writer(),
           logFormat.copy(err), Optional.ofNullable(abortFile));
     }
     if (!noReport) {

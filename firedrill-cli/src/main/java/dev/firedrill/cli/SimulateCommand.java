@@ -105,10 +105,8 @@ final class SimulateCommand implements Callable<Integer> {
     Simulator.Outcome outcome;
     try (Signals ignored = Signals.install(flag, out)) {
       outcome = Simulator.run(new Simulator.Request(experiment, file.toString(), labModel, prometheus, prometheusYaml,
-          routes, duration("--warmup", warmup), now, Optional.of(journalFile), flag), event -> {
-            out.println(event.line());
-            out.flush();
-          }, line -> {
+          routes, duration("--warmup", warmup), now, Optional.of(journalFile), flag), DrillRunner.console(out),
+          line -> {
             err.println("simulated alertmanager: " + line);
             err.flush();
           }, Clock.system());

@@ -2,6 +2,7 @@ package dev.firedrill.cli;
 
 /** A failure the user can act on: printed as its message alone, with its exit code. */
 final class UserError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
 
   private final int exitCode;
 

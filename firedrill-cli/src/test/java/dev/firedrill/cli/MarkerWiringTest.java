@@ -14,7 +14,7 @@ import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.experiment.Markers;
 import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.testing.ScriptedDrill;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,7 +43,7 @@ class MarkerWiringTest {
 
   @TempDir Path dir;
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
 
   MarkerWiringTest() {

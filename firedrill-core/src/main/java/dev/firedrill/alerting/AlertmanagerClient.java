@@ -191,6 +191,8 @@ public final class AlertmanagerClient {
 
   /** The JSON is not the shape the API documents; the message names the field. */
   static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Malformed(String message) {
       super(message);
     }
@@ -284,7 +286,7 @@ public final class AlertmanagerClient {
       throw new Malformed("\"" + name + "\" is " + shortened(object.toString()) + " (expected an object of strings)");
     }
     Map<String, String> map = new LinkedHashMap<>();
-    object.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+    object.properties().iterator().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
     return map;
   }
 

@@ -2,6 +2,7 @@ package dev.firedrill.alerting;
 
 /** A request to Alertmanager that failed. The message is one line, without token or user-info. */
 public class AlertmanagerException extends Exception {
+  private static final long serialVersionUID = 1L;
 
   public AlertmanagerException(String message) {
     super(message);

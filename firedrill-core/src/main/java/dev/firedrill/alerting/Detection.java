@@ -76,13 +76,12 @@ public final class Detection {
     }
   }
 
-  /** Reads the stack once; returns what is new, one line each, for the console and the journal. */
-  public List<String> poll(Instant injectedAt) {
-    List<String> news = new ArrayList<>();
-    List<PromAlert> promAlerts = List.of();
+  /** Reads the stack once and tells {@code news} what changed since the last read. */
+  public void poll(AlertNews news) {
+    Optional<List<PromAlert>> promAlerts = Optional.empty();
     List<RoutedAlert> routed = List.of();
     try {
-      promAlerts = stack.alerts();
+      promAlerts = Optional.of(stack.alerts());
       routed = alertmanager ? stack.routed() : List.of();
     } catch (AlertStackException e) {
       lastError = Optional.of(e.getMessage());
@@ -90,9 +89,8 @@ public final class Detection {
     List<Delivery> deliveries = stack.deliveries();
     truncations = stack.truncations();
     for (Tracked t : tracked) {
-      news.addAll(t.update(promAlerts, routed, deliveries, injectedAt));
+      t.update(promAlerts, routed, deliveries, news);
     }
-    return news;
   }
 
   /** When watching may stop: every expectation's window after injection has passed. */
@@ -126,47 +124,51 @@ public final class Detection {
     private Optional<PromAlert> firing = Optional.empty();
     private Optional<RoutedAlert> routedAlert = Optional.empty();
     private Optional<Delivery> delivery = Optional.empty();
+    /** Where the alert stands now; empty until it is first seen. */
+    private Optional<AlertState> current = Optional.empty();
 
     Tracked(AlertExpectation expectation) {
       this.expectation = expectation;
     }
 
-    List<String> update(List<PromAlert> promAlerts, List<RoutedAlert> routed, List<Delivery> deliveries,
-        Instant injectedAt) {
-      List<String> news = new ArrayList<>();
+    /** {@code promAlerts} is empty when Prometheus could not be read: then nothing is known to have resolved. */
+    void update(Optional<List<PromAlert>> promAlerts, List<RoutedAlert> routed, List<Delivery> deliveries,
+        AlertNews news) {
       String name = expectation.describe();
-      for (PromAlert alert : promAlerts) {
-        if (!expectation.matches(alert.labels())) {
-          continue;
-        }
-        if (pending.isEmpty()) {
-          pending = Optional.of(alert);
-          news.add(name + " " + alert.state() + alert.activeAt().map(at -> ", active since "
-              + offset(injectedAt, at)).orElse(""));
-        }
-        if (firing.isEmpty() && alert.firing()) {
-          firing = Optional.of(alert);
-          if (!pending.get().firing()) {
-            news.add(name + " firing");
-          }
-        }
-      }
+      promAlerts.ifPresent(alerts -> updateState(alerts, name, news));
       if (routedAlert.isEmpty()) {
         routed.stream().filter(a -> expectation.matches(a.labels())).findFirst().ifPresent(a -> {
           routedAlert = Optional.of(a);
-          news.add(name + " in Alertmanager, startsAt " + offset(injectedAt, a.startsAt()) + ", receivers "
-              + String.join(", ", a.receivers()));
+          news.routed(name, a.startsAt(), a.receivers());
         });
       }
       if (delivery.isEmpty()) {
         deliveries.stream().filter(Delivery::firing).filter(d -> expectation.matches(d.labels()))
             .min(Comparator.comparing(Delivery::receivedAt)).ifPresent(d -> {
               delivery = Optional.of(d);
-              news.add(name + " notified to " + d.receiver() + " at " + offset(injectedAt, d.receivedAt())
-                  + " (startsAt " + offset(injectedAt, d.startsAt()) + ")");
+              news.notified(name, d.receiver(), d.receivedAt(), d.startsAt());
             });
       }
-      return news;
+    }
+
+    /** The first pending and firing are kept for the row; every change of state is news. */
+    private void updateState(List<PromAlert> alerts, String name, AlertNews news) {
+      List<PromAlert> matching = alerts.stream().filter(a -> expectation.matches(a.labels())).toList();
+      if (pending.isEmpty() && !matching.isEmpty()) {
+        pending = Optional.of(matching.get(0));
+      }
+      if (firing.isEmpty()) {
+        matching.stream().filter(PromAlert::firing).findFirst().ifPresent(a -> firing = Optional.of(a));
+      }
+      // Several series may match one expectation: the alert stands where the furthest of them does.
+      Optional<PromAlert> furthest = matching.stream().filter(PromAlert::firing).findFirst()
+          .or(() -> matching.stream().findFirst());
+      Optional<AlertState> next = furthest.map(AlertState::of)
+          .or(() -> current.filter(s -> s != AlertState.RESOLVED).map(s -> AlertState.RESOLVED));
+      if (next.isPresent() && !next.equals(current)) {
+        news.state(name, next.get(), current, furthest.flatMap(PromAlert::activeAt));
+        current = next;
+      }
     }
 
     boolean settled(Instant injectedAt, Instant now) {
@@ -305,10 +307,5 @@ public final class Detection {
       }
       return new DetectionRow.Check(DetectionRow.Check.Status.RIGHT, annotation + " as expected");
     }
-  }
-
-  private static String offset(Instant injectedAt, Instant at) {
-    Duration d = Duration.between(injectedAt, at);
-    return (d.isNegative() ? "-" : "+") + Durations.seconds(d.abs()) + " after injection";
   }
 }

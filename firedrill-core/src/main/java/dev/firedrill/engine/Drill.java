@@ -1,7 +1,8 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.alerting.AlertNews;
+import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.Detection;
-import dev.firedrill.alerting.DetectionTable;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.fault.Fault;
@@ -12,7 +13,6 @@ import dev.firedrill.guard.ErrorBudget;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 /**
  * One drill, phase by phase: plan, preflight, inject, observe, rollback (on every path), recover,
  * verdict. Time is read and waited for only through the clock port; the stop signal is polled
- * every {@link #POLL} while the faults are on and never during the rollback.
+ * every {@link #POLL} while the faults are on and never during the rollback. Each step is reported
+ * once, as a {@link Milestone}, to the journal and then to the ports' observer.
  */
 public final class Drill {
 
@@ -33,16 +34,16 @@ public final class Drill {
   private final DrillPorts ports;
   private final Clock clock;
   private final Journal journal;
+  /** The journal first, then the ports' observer: each milestone is journaled before anyone hears of it. */
+  private final DrillObserver observer;
   private final Rollback rollback;
   private final long startNanos;
   private final Instant start;
   private final List<Measurement> during = new ArrayList<>();
   private final List<Measurement> after = new ArrayList<>();
-  private boolean journalBroken;
   private Instant injectedAt;
   private Optional<ObservabilityResult> observability = Optional.empty();
   private Optional<String> abortReason = Optional.empty();
-  private boolean started;
 
   public Drill(Experiment experiment, String sourceFile, DrillPorts ports) {
     this.experiment = experiment;
@@ -51,27 +52,27 @@ public final class Drill {
     this.start = clock.now();
     this.startNanos = clock.nanoTime();
     this.journal = Journal.start(experiment, sourceFile, start);
-    this.rollback = new Rollback(clock, journal, this::emit, ports.observer());
+    JournalRecorder recorder = new JournalRecorder(journal, ports.journalFile(),
+        message -> ports.observer().on(new Milestone.JournalUnwritable(message, clock.now(), offset())));
+    this.observer = DrillObserver.composite(List.of(recorder, ports.observer()));
+    this.rollback = new Rollback(clock, this::offset, observer);
   }
 
   /** Runs the whole drill. Never throws for anything the drill itself can report. */
   public DrillResult run() {
     Plan plan = new Planner(ports.faults()).plan(experiment);
-    journal.plan(plan.refusals(), plan.budget().map(ErrorBudget::text).orElse(null));
-    plan.budget().ifPresent(budget -> emit(Phase.PLAN, budget.text()));
-    for (Plan.PlannedFault planned : plan.faults()) {
-      journal.fault(planned.fault().spec(), planned.actions());
-      planned.actions().forEach(action -> emit(Phase.PLAN, planned.fault().spec().kind() + ": " + action));
-    }
+    mark(new Milestone.Planned(plan.faults().stream()
+        .map(planned -> new Milestone.FaultActions(planned.fault().spec(), planned.actions())).toList(),
+        plan.budget(), plan.refusals(), clock.now(), offset()));
     if (plan.refused()) {
-      plan.refusals().forEach(refusal -> emit(Phase.PLAN, "refused: " + refusal));
-      return finish(Verdict.REFUSED, String.join("; ", plan.refusals()));
+      String reason = String.join("; ", plan.refusals());
+      mark(new Milestone.Refused(reason, clock.now(), offset()));
+      return result(Verdict.REFUSED, reason);
     }
     boolean interrupted = false;
-    started = true;
-    mark(new Milestone.DrillStarted(experiment, start));
+    mark(new Milestone.DrillStarted(experiment, start, offset()));
     try {
-      mark(new Milestone.PhaseStarted(Phase.PREFLIGHT, clock.now()));
+      mark(new Milestone.PhaseStarted(Phase.PREFLIGHT, clock.now(), offset()));
       Optional<VerdictRules.Decision> early = preflight(plan);
       if (early.isPresent()) {
         return finish(early.get().verdict(), early.get().reason());
@@ -85,47 +86,34 @@ public final class Drill {
     Optional<String> injectFailure = Optional.empty();
     try {
       injectedAt = clock.now();
-      mark(new Milestone.PhaseStarted(Phase.INJECT, injectedAt));
-      journal.time("injected_at", injectedAt);
+      mark(new Milestone.PhaseStarted(Phase.INJECT, injectedAt, offset()));
       for (int i = 0; i < plan.faults().size(); i++) {
-        Fault fault = plan.faults().get(i).fault();
+        Plan.PlannedFault planned = plan.faults().get(i);
+        Fault fault = planned.fault();
         started.add(fault);
-        journal.faultStarting(i, clock.now());
-        writeJournal();
-        mark(new Milestone.FaultInjecting(i, fault.spec(), clock.now()));
+        mark(new Milestone.FaultInjecting(i, fault.spec(), clock.now(), offset()));
         try {
           fault.inject();
         } catch (FaultException | RuntimeException e) {
-          mark(new Milestone.FaultInjected(i, fault.spec(), clock.now(), Optional.of(String.valueOf(e.getMessage()))));
+          mark(injected(i, planned, Optional.of(String.valueOf(e.getMessage()))));
           throw e;
-        } finally {
-          journal.faultState(i, fault.state());
         }
-        journal.faultInjected(i, clock.now());
-        mark(new Milestone.FaultInjected(i, fault.spec(), clock.now(), Optional.empty()));
-        emit(Phase.INJECT, fault.spec().kind() + ": " + String.join("; ", plan.faults().get(i).actions()));
+        mark(injected(i, planned, Optional.empty()));
       }
-      mark(new Milestone.PhaseStarted(Phase.DURING, clock.now()));
+      mark(new Milestone.PhaseStarted(Phase.DURING, clock.now(), offset()));
       abortReason = observe().map(AbortDecision::reason);
     } catch (FaultException e) {
       injectFailure = Optional.of(e.getMessage());
-      emit(Phase.INJECT, "failed: " + e.getMessage());
     } catch (InterruptedException e) {
       interrupted = true;
       abortReason = Optional.of("interrupted");
     } catch (RuntimeException e) {
       abortReason = Optional.of("internal error while the faults were on: " + e);
     } finally {
-      abortReason.ifPresent(reason -> {
-        journal.time("aborted_at", clock.now());
-        journal.text("abort_reason", reason);
-        emit(Phase.ABORT, reason);
-        mark(new Milestone.Aborted(reason, clock.now()));
-      });
-      journal.time("rollback_at", clock.now());
-      mark(new Milestone.PhaseStarted(Phase.ROLLBACK, clock.now()));
+      abortReason.ifPresent(reason -> mark(new Milestone.Aborted(reason, clock.now(), offset())));
+      mark(new Milestone.PhaseStarted(Phase.ROLLBACK, clock.now(), offset()));
       rollback.revertAll(started);
-      journal.time("rollback_done_at", clock.now());
+      mark(new Milestone.RolledBack(clock.now(), offset()));
     }
     Optional<Duration> recoveredAfter = Optional.empty();
     if (!interrupted) {
@@ -177,8 +165,7 @@ public final class Drill {
       }
       Optional<String> intervals = ports.detection().get().intervals();
       if (intervals.isPresent()) {
-        journal.text("detection_intervals", intervals.get());
-        emit(Phase.PREFLIGHT, intervals.get());
+        mark(new Milestone.DetectionIntervals(intervals.get(), clock.now(), offset()));
       }
     }
     if (plan.budget().isPresent()) {
@@ -190,8 +177,7 @@ public final class Drill {
               "the remaining error budget could not be measured, nothing was injected: " + reading.text()));
         }
         ErrorBudget budget = plan.budget().get().withRemainingShare(reading.value().getAsDouble());
-        journal.text("budget_preflight", budget.text());
-        emit(Phase.PREFLIGHT, budget.text());
+        mark(new Milestone.BudgetChecked(budget, clock.now(), offset()));
         Optional<String> refusal = budget.refusal();
         if (refusal.isPresent()) {
           return Optional.of(new VerdictRules.Decision(Verdict.REFUSED, refusal.get()));
@@ -236,7 +222,7 @@ public final class Drill {
 
   /** Measures until one measurement is fully within steady state or the recovery time runs out. */
   private Optional<Duration> recover() throws InterruptedException {
-    mark(new Milestone.PhaseStarted(Phase.AFTER, clock.now()));
+    mark(new Milestone.PhaseStarted(Phase.AFTER, clock.now(), offset()));
     long rolledBack = clock.nanoTime();
     long limit = rolledBack + experiment.hypothesis().recovery().toNanos();
     Duration interval = experiment.steadyState().interval();
@@ -249,8 +235,7 @@ public final class Drill {
       long now = clock.nanoTime();
       if (measurement.withinSteadyState()) {
         Duration took = Duration.ofNanos(now - rolledBack);
-        journal.time("recovered_at", clock.now());
-        journal.number("recovery_seconds", took.toMillis() / 1000.0);
+        mark(new Milestone.Recovered(took, clock.now(), offset()));
         return Optional.of(took);
       }
       if (now >= limit) {
@@ -261,15 +246,33 @@ public final class Drill {
   }
 
   private void pollAlerts() {
-    ports.detection().ifPresent(detection -> detection.poll(injectedAt).forEach(news -> emit(Phase.DETECT, news)));
+    ports.detection().ifPresent(detection -> detection.poll(alertNews));
   }
+
+  /** What detection finds, as milestones; its times count from the injection. */
+  private final AlertNews alertNews = new AlertNews() {
+    @Override
+    public void state(String alert, AlertState state, Optional<AlertState> previous, Optional<Instant> activeAt) {
+      mark(new Milestone.AlertStateChanged(alert, state, previous, activeAt, injectedAt, clock.now(), offset()));
+    }
+
+    @Override
+    public void routed(String alert, Instant startsAt, List<String> receivers) {
+      mark(new Milestone.AlertRouted(alert, startsAt, receivers, injectedAt, clock.now(), offset()));
+    }
+
+    @Override
+    public void notified(String alert, String receiver, Instant receivedAt, Instant startsAt) {
+      mark(new Milestone.AlertNotified(alert, receiver, receivedAt, startsAt, injectedAt, clock.now(), offset()));
+    }
+  };
 
   /**
    * An alert may fire after the fault is gone: keep watching until each expectation's window since
    * injection has passed, or nothing is left to learn. A stop request ends the wait.
    */
   private void awaitAlerts(Detection detection) throws InterruptedException {
-    mark(new Milestone.PhaseStarted(Phase.DETECT, clock.now()));
+    mark(new Milestone.PhaseStarted(Phase.DETECT, clock.now(), offset()));
     Instant deadline = detection.deadline(injectedAt);
     long interval = experiment.steadyState().interval().toNanos();
     long next = clock.nanoTime();
@@ -292,53 +295,32 @@ public final class Drill {
       Detection detection = ports.detection().get();
       ObservabilityResult result = ObservabilityResult.of(detection.rows(injectedAt), detection.lastError());
       observability = Optional.of(result);
-      journal.detection(result);
-      DetectionTable.lines(result.rows()).forEach(line -> emit(Phase.DETECT, line));
-      emit(Phase.VERDICT, "observability " + result.verdict().text() + ": " + result.reason());
+      mark(new Milestone.AlertsJudged(result, clock.now(), offset()));
     }
-    boolean rollbackOk = rollback.manualCommands().isEmpty();
-    journal.verdict(verdict, reason, rollbackOk, clock.now());
-    emit(Phase.VERDICT, verdict.text() + ": " + reason);
-    if (!rollbackOk) {
-      emit(Phase.VERDICT, "ROLLBACK FAILED: run by hand: " + String.join(" && ", rollback.manualCommands()));
-    }
-    if (started) {
-      mark(new Milestone.DrillFinished(verdict, reason, abortReason, clock.now()));
-    }
-    return new DrillResult(verdict, reason, rollbackOk, rollback.manualCommands(), journal, observability);
+    mark(new Milestone.DrillFinished(verdict, reason, abortReason, rollback.manualCommands(), clock.now(), offset()));
+    return result(verdict, reason);
+  }
+
+  private DrillResult result(Verdict verdict, String reason) {
+    return new DrillResult(verdict, reason, rollback.manualCommands().isEmpty(), rollback.manualCommands(), journal,
+        observability);
+  }
+
+  /** The fault's state is read after the injection, failed or not: a half-started fault needs it to be undone. */
+  private Milestone.FaultInjected injected(int index, Plan.PlannedFault planned, Optional<String> failure) {
+    return new Milestone.FaultInjected(index, planned.fault().spec(), planned.actions(), planned.fault().state(),
+        failure, clock.now(), offset());
   }
 
   private void record(Phase phase, Instant measuring, Measurement measurement) {
-    journal.measurement(phase, offset(), measurement);
-    emit(phase, measurement.status().text() + ": " + measurement.text());
-    mark(new Milestone.Measured(phase, measuring, measurement, clock.now()));
+    mark(new Milestone.Measured(phase, measuring, measurement, clock.now(), offset()));
   }
 
   private void mark(Milestone milestone) {
-    ports.observer().on(milestone);
-  }
-
-  private void emit(Phase phase, String text) {
-    DrillEvent event = new DrillEvent(offset(), phase, text);
-    journal.event(clock.now(), event);
-    writeJournal();
-    ports.listener().onEvent(event);
+    observer.on(milestone);
   }
 
   private Duration offset() {
     return Duration.ofNanos(clock.nanoTime() - startNanos);
-  }
-
-  /** A journal that cannot be written is reported once and never stops the drill or its rollback. */
-  private void writeJournal() {
-    if (ports.journalFile().isEmpty() || journalBroken) {
-      return;
-    }
-    try {
-      ports.journalFile().get().write(journal);
-    } catch (UncheckedIOException e) {
-      journalBroken = true;
-      ports.listener().onEvent(new DrillEvent(offset(), Phase.PLAN, "journal: " + e.getMessage()));
-    }
   }
 }

@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Receives a drill's milestones, on the drill's thread. Implementations return quickly (slow work
- * such as HTTP goes to their own threads with bounded timeouts), because the rollback calls them
- * too and must never wait on a marker.
+ * Receives a drill's milestones, on the drill's thread: the console, the live status and the
+ * markers each are one. Implementations return quickly (slow work such as HTTP goes to their own
+ * threads with bounded timeouts), because the rollback calls them too and must never wait on a
+ * marker.
  */
 public interface DrillObserver extends AutoCloseable {
 
@@ -37,7 +38,7 @@ public interface DrillObserver extends AutoCloseable {
           try {
             observer.on(milestone);
           } catch (RuntimeException ignored) {
-            // A marker failing must not decide whether faults are rolled back.
+            // A console, journal or marker failing must not decide whether faults are rolled back.
           }
         }
       }

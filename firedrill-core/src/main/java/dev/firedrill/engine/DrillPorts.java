@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Everything a drill touches outside itself. No part is ever null: a drill that is not stopped
- * from outside, not listened to or not marked gets the {@code noop()} port, and one without a
+ * from outside or not observed gets the {@code noop()} port, and one without a
  * journal file or alerts to watch gets an empty one. Build it with {@link #builder}.
  */
 public record DrillPorts(
@@ -16,7 +16,6 @@ public record DrillPorts(
     FaultProvider faults,
     StopSignal stop,
     Clock clock,
-    DrillListener listener,
     Optional<JournalFile> journalFile,
     Optional<Detection> detection,
     DrillObserver observer) {
@@ -26,7 +25,6 @@ public record DrillPorts(
     Objects.requireNonNull(faults, "faults");
     Objects.requireNonNull(stop, "stop");
     Objects.requireNonNull(clock, "clock");
-    Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(journalFile, "journalFile");
     detection = Objects.requireNonNull(detection, "detection").filter(Detection::watching);
     // Wrapped so that an observer that throws can never reach the drill or its rollback.
@@ -44,7 +42,6 @@ public record DrillPorts(
     private final FaultProvider faults;
     private final Clock clock;
     private StopSignal stop = StopSignal.noop();
-    private DrillListener listener = DrillListener.noop();
     private Optional<JournalFile> journalFile = Optional.empty();
     private Optional<Detection> detection = Optional.empty();
     private DrillObserver observer = DrillObserver.noop();
@@ -57,11 +54,6 @@ public record DrillPorts(
 
     public Builder stop(StopSignal stop) {
       this.stop = Objects.requireNonNull(stop, "stop");
-      return this;
-    }
-
-    public Builder listener(DrillListener listener) {
-      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
@@ -83,7 +75,7 @@ public record DrillPorts(
     }
 
     public DrillPorts build() {
-      return new DrillPorts(measurer, faults, stop, clock, listener, journalFile, detection, observer);
+      return new DrillPorts(measurer, faults, stop, clock, journalFile, detection, observer);
     }
   }
 }

@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The evidence of one drill as a JSON document, kept current event by event. It holds places
+ * The evidence of one drill as a JSON document, kept current milestone by milestone
+ * ({@link JournalRecorder}). It holds places
  * (an environment variable's name, a file's path), never secrets.
  */
 public final class Journal {
@@ -62,12 +63,12 @@ public final class Journal {
     }
   }
 
-  void event(Instant at, DrillEvent event) {
+  void event(Instant at, MilestoneText.Line line) {
     ObjectNode node = ((ArrayNode) root.get("events")).addObject();
     node.put("at", at.toString());
-    node.put("offset_s", seconds(event.offset()));
-    node.put("phase", event.phase().text());
-    node.put("text", event.text());
+    node.put("offset_s", seconds(line.offset()));
+    node.put("phase", line.phase().text());
+    node.put("text", line.text());
   }
 
   void measurement(Phase phase, Duration offset, Measurement measurement) {

@@ -7,12 +7,14 @@ import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Reverts started faults in reverse order, each on its own: one failed undo never skips the
  * others. Each revert is verified against the system and retried; when it still fails, the
- * manual command is kept for the console and the journal. Interrupts are held until it is done.
+ * manual command is kept for the drill's result and its last milestone. Interrupts are held until
+ * it is done.
  */
 final class Rollback {
 
@@ -20,15 +22,14 @@ final class Rollback {
   static final Duration BACKOFF = Duration.ofMillis(500);
 
   private final Clock clock;
-  private final Journal journal;
-  private final BiConsumer<Phase, String> emit;
+  private final Supplier<Duration> offset;
   private final DrillObserver observer;
   private final List<String> manualCommands = new ArrayList<>();
 
-  Rollback(Clock clock, Journal journal, BiConsumer<Phase, String> emit, DrillObserver observer) {
+  /** {@code offset}: the drill's time since it began, which every milestone carries. */
+  Rollback(Clock clock, Supplier<Duration> offset, DrillObserver observer) {
     this.clock = clock;
-    this.journal = journal;
-    this.emit = emit;
+    this.offset = offset;
     this.observer = observer;
   }
 
@@ -48,7 +49,7 @@ final class Rollback {
 
   /** Returns whether an interrupt arrived (and was held back) during this revert. */
   private boolean revert(int index, Fault fault) {
-    observer.on(new Milestone.FaultReverting(index, fault.spec(), clock.now()));
+    observer.on(new Milestone.FaultReverting(index, fault.spec(), clock.now(), offset.get()));
     boolean interrupted = false;
     String detail = "";
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -56,9 +57,8 @@ final class Rollback {
         fault.revert();
         Verification verification = fault.verify();
         if (verification.reverted()) {
-          journal.faultRevert(index, clock.now(), true, attempt, verification.detail(), null);
-          emit.accept(Phase.ROLLBACK, fault.spec().kind() + ": " + verification.detail() + " (attempt " + attempt + ")");
-          observer.on(new Milestone.FaultReverted(index, fault.spec(), clock.now(), true));
+          observer.on(new Milestone.FaultReverted(index, fault.spec(), attempt, verification.detail(), Optional.empty(),
+              clock.now(), offset.get()));
           return interrupted;
         }
         detail = "still present after revert: " + verification.detail();
@@ -73,10 +73,8 @@ final class Rollback {
     }
     String manual = fault.manualRevertCommand();
     manualCommands.add(manual);
-    journal.faultRevert(index, clock.now(), false, ATTEMPTS, detail, manual);
-    emit.accept(Phase.ROLLBACK, fault.spec().kind() + ": FAILED after " + ATTEMPTS + " attempts: " + detail
-        + "; run by hand: " + manual);
-    observer.on(new Milestone.FaultReverted(index, fault.spec(), clock.now(), false));
+    observer.on(new Milestone.FaultReverted(index, fault.spec(), ATTEMPTS, detail, Optional.of(manual), clock.now(),
+        offset.get()));
     return interrupted;
   }
 

@@ -129,7 +129,7 @@ final class ApiParser {
       throw new ResponseParser.Malformed("\"" + path + "\" is " + OneLine.shortened(object.toString(), 40)
           + " (expected an object of strings)");
     }
-    object.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+    object.properties().iterator().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
     return map;
   }
 

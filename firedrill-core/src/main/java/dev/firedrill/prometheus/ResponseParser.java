@@ -33,6 +33,8 @@ final class ResponseParser {
 
   /** The body is JSON but not an envelope we understand. */
   static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Malformed(String message) {
       super(message);
     }
@@ -40,6 +42,8 @@ final class ResponseParser {
 
   /** The body is not JSON at all. */
   static final class NotJson extends Exception {
+    private static final long serialVersionUID = 1L;
+
     NotJson(String message) {
       super(message);
     }
@@ -155,7 +159,7 @@ final class ResponseParser {
       throw new Malformed("a sample has no \"metric\" object (expected its labels)");
     }
     Map<String, String> labels = new LinkedHashMap<>();
-    metric.fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+    metric.properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
     return labels;
   }
 

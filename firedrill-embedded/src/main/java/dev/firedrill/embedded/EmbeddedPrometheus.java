@@ -13,7 +13,6 @@ import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
-import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,8 +25,8 @@ import java.util.function.Supplier;
 
 /**
  * A Prometheus in this JVM: config, storage, scraping, rule groups (with their notifier) and the
- * HTTP API, all reading one clock. It runs in real time ({@link #start}) or on a virtual clock that
- * its owner advances ({@link #simulate}), where a ten-minute drill takes milliseconds.
+ * HTTP API, all reading one clock. It runs in real time ({@link #start}) or as work on a virtual
+ * clock's driver ({@link #simulate}), where a ten-minute drill takes milliseconds.
  */
 public final class EmbeddedPrometheus implements AutoCloseable {
 
@@ -89,14 +88,15 @@ public final class EmbeddedPrometheus implements AutoCloseable {
 
   private final Storage storage;
   private final ApiServer api;
-  private final AutoCloseable driver;
+  /** What runs the scrapes and evaluations: a real-time driver, or the work's place on a virtual one. */
+  private final AutoCloseable work;
   private final AutoCloseable notifier;
 
-  private EmbeddedPrometheus(Assembly assembly, AutoCloseable driver) {
+  private EmbeddedPrometheus(Assembly assembly, AutoCloseable work) {
     this.storage = assembly.storage();
     this.api = assembly.api();
     this.notifier = assembly.notifier();
-    this.driver = driver;
+    this.work = work;
   }
 
   /** Starts scraping, evaluating and serving the API in real time on {@code clock}. */
@@ -106,13 +106,14 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /**
-   * Assembles it on {@code clock} and serves the API (its default query time is the virtual now);
-   * nothing is scraped or evaluated until {@link Simulation#advance}.
+   * Assembles it on the driver's clock and serves the API (its default query time is the virtual now);
+   * nothing is scraped or evaluated until the clock moves, which runs every scrape, evaluation and
+   * truncation due on the way, in time order with whatever else is on the driver.
    */
-  public static Simulation simulate(Settings settings, Components components, VirtualClock clock) throws IOException {
-    Assembly assembly = Assembly.of(settings, components, clock);
-    VirtualDriver driver = new VirtualDriver(clock, assembly.work());
-    return new Simulation(new EmbeddedPrometheus(assembly, () -> {}), driver);
+  public static EmbeddedPrometheus simulate(Settings settings, Components components, VirtualDriver driver)
+      throws IOException {
+    Assembly assembly = Assembly.of(settings, components, driver.clock());
+    return new EmbeddedPrometheus(assembly, driver.add(assembly.work()));
   }
 
   /** The API's base URL, such as {@code http://127.0.0.1:9090}. */
@@ -125,13 +126,13 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /**
-   * Stops scraping and evaluating (interrupting work under way, waiting for it at most seconds), then
-   * the notifier and the API.
+   * Stops scraping and evaluating (in real time interrupting work under way, waiting for it at most
+   * seconds; on a virtual clock taking the work off its driver), then the notifier and the API.
    */
   @Override
   public void close() {
     try (api) {
-      closeEach(driver, notifier);
+      closeEach(work, notifier);
     }
   }
 
@@ -148,32 +149,6 @@ public final class EmbeddedPrometheus implements AutoCloseable {
     }
     if (failed != null) {
       throw failed;
-    }
-  }
-
-  /** An embedded Prometheus on a virtual clock. */
-  public static final class Simulation implements AutoCloseable {
-
-    private final EmbeddedPrometheus prometheus;
-    private final VirtualDriver driver;
-
-    private Simulation(EmbeddedPrometheus prometheus, VirtualDriver driver) {
-      this.prometheus = prometheus;
-      this.driver = driver;
-    }
-
-    public EmbeddedPrometheus prometheus() {
-      return prometheus;
-    }
-
-    /** Runs every scrape, evaluation and truncation due within {@code duration}, in time order. */
-    public void advance(Duration duration) throws InterruptedException {
-      driver.advance(duration);
-    }
-
-    @Override
-    public void close() {
-      prometheus.close();
     }
   }
 

@@ -8,6 +8,7 @@ import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.embedded.config.ScrapeConfig;
 import dev.firedrill.embedded.config.StaticConfig;
 import dev.firedrill.embedded.drive.Scheduled;
+import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.model.LabelMatcher;
@@ -102,16 +103,17 @@ class EmbeddedPrometheusTest {
   void aSimulationScrapesThenEvaluatesAtEachSlotAsTheClockIsAdvanced() throws Exception {
     StandIns parts = new StandIns();
     VirtualClock clock = new VirtualClock(START);
-    try (EmbeddedPrometheus.Simulation simulation = EmbeddedPrometheus.simulate(settings(Duration.ofHours(2)), parts, clock)) {
-      simulation.advance(Duration.ofSeconds(10));
+    try (EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(settings(Duration.ofHours(2)), parts,
+        VirtualDriver.on(clock))) {
+      clock.advance(Duration.ofSeconds(10));
 
       assertThat(parts.ran).containsExactly("127.0.0.1:9100@0", "127.0.0.1:9101@0", "rules@0",
           "127.0.0.1:9100@5", "127.0.0.1:9101@5", "127.0.0.1:9100@10", "127.0.0.1:9101@10", "rules@10");
-      List<StoredSeries> up = simulation.prometheus().storage().select(
+      List<StoredSeries> up = prometheus.storage().select(
           List.of(LabelMatcher.of(LabelMatcher.Type.EQUAL, "instance", "127.0.0.1:9100")), 0, Long.MAX_VALUE);
       assertThat(Arrays.copyOf(up.get(0).timestamps(), up.get(0).count()))
           .containsExactly(START.toEpochMilli(), START.toEpochMilli() + 5_000, START.toEpochMilli() + 10_000);
-      URI url = simulation.prometheus().url();
+      URI url = prometheus.url();
       assertThat(get(url.resolve("/api/v1/series?match[]=up"))).isEqualTo("{\"status\":\"success\",\"data\":["
           + "{\"__name__\":\"up\",\"instance\":\"127.0.0.1:9100\",\"job\":\"demo\"},"
           + "{\"__name__\":\"up\",\"instance\":\"127.0.0.1:9101\",\"job\":\"demo\"}]}");
@@ -127,10 +129,11 @@ class EmbeddedPrometheusTest {
   @Test
   void samplesOlderThanTheRetentionAreDropped() throws Exception {
     VirtualClock clock = new VirtualClock(START);
-    try (EmbeddedPrometheus.Simulation simulation = EmbeddedPrometheus.simulate(settings(Duration.ofMinutes(2)), new StandIns(), clock)) {
-      simulation.advance(Duration.ofMinutes(5));
+    try (EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(settings(Duration.ofMinutes(2)), new StandIns(),
+        VirtualDriver.on(clock))) {
+      clock.advance(Duration.ofMinutes(5));
 
-      List<StoredSeries> evaluated = simulation.prometheus().storage().select(
+      List<StoredSeries> evaluated = prometheus.storage().select(
           List.of(LabelMatcher.of(LabelMatcher.Type.EQUAL, "__name__", "evaluated")), 0, Long.MAX_VALUE);
       // the last truncation ran at 5m and kept everything from 3m on
       assertThat(evaluated.get(0).timestamps()[0]).isEqualTo(START.plus(Duration.ofMinutes(3)).toEpochMilli());

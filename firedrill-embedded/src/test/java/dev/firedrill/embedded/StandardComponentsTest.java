@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.embedded.config.ConfigLoader;
+import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.QueryResult;
@@ -68,13 +69,13 @@ class StandardComponentsTest {
     EmbeddedPrometheus.Settings settings = settings("groups:\n  - name: shop\n    rules:\n      - alert: OrdersPending\n"
         + "        expr: orders_pending > 0\n        for: 1m\n        annotations:\n          summary: '{{ $value }} pending'\n");
     VirtualClock clock = new VirtualClock(START);
-    try (EmbeddedPrometheus.Simulation simulation = EmbeddedPrometheus.simulate(settings,
-        new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY), clock)) {
-      HttpPrometheusClient client = new HttpPrometheusClient(simulation.prometheus().url(), Duration.ofSeconds(5), Optional.empty());
+    try (EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(settings,
+        new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY), VirtualDriver.on(clock))) {
+      HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
 
-      simulation.advance(Duration.ofSeconds(30));
+      clock.advance(Duration.ofSeconds(30));
       List<PrometheusAlert> pending = client.alerts();
-      simulation.advance(Duration.ofSeconds(60));
+      clock.advance(Duration.ofSeconds(60));
       List<PrometheusAlert> firing = client.alerts();
 
       assertThat(client.query("up")).isInstanceOfSatisfying(QueryResult.Vector.class,
@@ -118,10 +119,11 @@ class StandardComponentsTest {
                     - record: shop:orders_pending:sum
                       expr: sum(orders_pending)
         """);
-    try (EmbeddedPrometheus.Simulation simulation = EmbeddedPrometheus.simulate(settings,
-        new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY), new VirtualClock(START))) {
-      HttpPrometheusClient client = new HttpPrometheusClient(simulation.prometheus().url(), Duration.ofSeconds(5), Optional.empty());
-      simulation.advance(Duration.ofSeconds(30));
+    VirtualClock clock = new VirtualClock(START);
+    try (EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(settings,
+        new StandardComponents(StandardComponents.DEFAULT_RESEND_DELAY), VirtualDriver.on(clock))) {
+      HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
+      clock.advance(Duration.ofSeconds(30));
 
       assertThat(client.rules()).extracting(g -> g.name() + " " + g.file())
           .containsExactly("shop " + dir.resolve("rules.yml"), "shop-records " + dir.resolve("rules.yml"));
@@ -136,7 +138,7 @@ class StandardComponentsTest {
     EmbeddedPrometheus.Settings settings = settings("groups:\n  - name: shop\n    rules:\n      - alert: Broken\n        expr: sum((\n");
 
     assertThatThrownBy(() -> EmbeddedPrometheus.simulate(settings, new StandardComponents(Duration.ofMinutes(1)),
-        new VirtualClock(START)))
+        VirtualDriver.on(new VirtualClock(START))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(dir.resolve("rules.yml") + ": /groups/0/rules/0/expr: group \"shop\", rule 1, \"Broken\":"
             + " could not parse expression: 1:6: parse error: unclosed left parenthesis (line 5, column 9)");

@@ -37,7 +37,7 @@ public final class JournalRows {
         throw new HistoryException(journalPath + ": /detection/alerts: a row without an alert name");
       }
       Map<String, String> matchers = new LinkedHashMap<>();
-      row.path("matchers").fields().forEachRemaining(m -> matchers.put(m.getKey(), m.getValue().asText()));
+      row.path("matchers").properties().iterator().forEachRemaining(m -> matchers.put(m.getKey(), m.getValue().asText()));
       String key = new AlertExpectation(alert, matchers, null, Duration.ZERO, null, null, null, false).describe();
       List<String> receivers = new ArrayList<>();
       row.path("receivers").forEach(r -> receivers.add(r.asText()));

@@ -228,7 +228,7 @@ public final class RuleFileReader {
       return Map.of();
     }
     Map<String, String> out = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       if (!entry.getValue().isTextual()) {
         problems.add(tree.problem(at + "/" + key + "/" + SourceTree.escape(entry.getKey()), "expected text"));

@@ -19,6 +19,8 @@ final class AdminJson {
 
   /** A request the admin API refuses: its message goes back as {@code {"error": ..., "status": 400}}. */
   static final class Invalid extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Invalid(String message) {
       super(message);
     }

@@ -18,6 +18,8 @@ record HttpHead(String startLine, List<String[]> headers) {
 
   /** A head that is not HTTP/1.x syntax (as opposed to an I/O failure while reading it). */
   static final class Malformed extends IOException {
+    private static final long serialVersionUID = 1L;
+
     Malformed(String message) {
       super(message);
     }

@@ -19,6 +19,8 @@ public final class ToxicTable implements AutoCloseable {
 
   /** Adding a toxic whose name is taken. */
   public static final class Conflict extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Conflict(String message) {
       super(message);
     }

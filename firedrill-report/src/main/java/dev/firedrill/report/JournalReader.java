@@ -128,7 +128,7 @@ public final class JournalReader {
 
   private Alert alert(JsonNode a, List<Event> events) {
     Map<String, String> matchers = new LinkedHashMap<>();
-    a.path("matchers").fields().forEachRemaining(f -> matchers.put(f.getKey(), f.getValue().asText()));
+    a.path("matchers").properties().iterator().forEachRemaining(f -> matchers.put(f.getKey(), f.getValue().asText()));
     Alert row = new Alert(text(a, "alert", "detection.alerts[].alert"), matchers,
         text(a, "expect", "detection.alerts[].expect"), requiredNumber(a, "within_s", "detection.alerts[].within_s"),
         a.path("fired").asBoolean(false), OptionalDouble.empty(), number(a.get("time_to_detect_s")),
@@ -229,6 +229,8 @@ public final class JournalReader {
 
   /** Unwinds the reading to {@link #of}, which adds the file's name. */
   private static final class Problem extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     Problem(String expected) {
       super(expected, null, false, false);
     }

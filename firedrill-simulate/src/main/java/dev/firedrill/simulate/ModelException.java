@@ -4,6 +4,7 @@ import java.util.List;
 
 /** A model file that cannot be used; one line per problem, each naming file, field and expectation. */
 public final class ModelException extends Exception {
+  private static final long serialVersionUID = 1L;
 
   private final List<String> problems;
 

@@ -112,7 +112,7 @@ public final class ModelFile {
   }
 
   private void unknownKeys(JsonNode node, String at, List<String> known) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       String key = it.next().getKey();
       if (!known.contains(key)) {
         problems.add(tree.problem(at + "/" + SourceTree.escape(key), "unknown key; "

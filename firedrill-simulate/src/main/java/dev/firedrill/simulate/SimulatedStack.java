@@ -14,6 +14,7 @@ import dev.firedrill.embedded.alertmanager.webhook.Sender;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.embedded.config.ScrapeConfig;
 import dev.firedrill.embedded.drive.Recurring;
+import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.notify.OutgoingAlert;
 import dev.firedrill.embedded.rules.EngineRuleQuery;
@@ -39,8 +40,9 @@ import java.util.function.Consumer;
 /**
  * The lab's observability stack on one virtual clock: the embedded Prometheus scraping the model
  * and evaluating the real rule files, the embedded Alertmanager with the real route tree, and a
- * webhook receiver on loopback that every webhook reaches. {@link #clock()} is the drill's clock:
- * sleeping on it runs every scrape, evaluation, notification and flush due meanwhile, in order.
+ * webhook receiver on loopback that every webhook reaches. Both servers are work on one driver of
+ * that clock, so {@link #clock()} is the drill's clock: sleeping on it runs every scrape, evaluation,
+ * notification and flush due meanwhile, in time order.
  */
 public final class SimulatedStack implements AutoCloseable {
 
@@ -49,27 +51,21 @@ public final class SimulatedStack implements AutoCloseable {
   /** The externalURL webhook payloads carry: there is no Alertmanager UI to link to. */
   static final String SIMULATED_ALERTMANAGER = "http://127.0.0.1/simulated-alertmanager";
 
-  /** An evaluation's alerts on their way to Alertmanager, sent at the evaluation's instant. */
-  private record Sent(Instant at, List<OutgoingAlert> alerts) {}
-
-  private final VirtualClock prometheusClock;
+  private final VirtualClock clock;
   private final LabMetrics metrics;
-  private final EmbeddedPrometheus.Simulation prometheus;
+  private final EmbeddedPrometheus prometheus;
   private final VirtualAlertmanager alertmanager;
   private final ApiServer alertmanagerApi;
   private final WebhookReceiver receiver;
-  private final List<Sent> outbox;
-  private final Clock drillClock = new DrillClock();
 
-  private SimulatedStack(VirtualClock prometheusClock, LabMetrics metrics, EmbeddedPrometheus.Simulation prometheus,
-      VirtualAlertmanager alertmanager, ApiServer alertmanagerApi, WebhookReceiver receiver, List<Sent> outbox) {
-    this.prometheusClock = prometheusClock;
+  private SimulatedStack(VirtualClock clock, LabMetrics metrics, EmbeddedPrometheus prometheus,
+      VirtualAlertmanager alertmanager, ApiServer alertmanagerApi, WebhookReceiver receiver) {
+    this.clock = clock;
     this.metrics = metrics;
     this.prometheus = prometheus;
     this.alertmanager = alertmanager;
     this.alertmanagerApi = alertmanagerApi;
     this.receiver = receiver;
-    this.outbox = outbox;
   }
 
   /**
@@ -80,23 +76,24 @@ public final class SimulatedStack implements AutoCloseable {
   public static SimulatedStack start(Config prometheusConfig, String prometheusYaml, AlertmanagerConfig routes,
       LabModel model, Instant start, Consumer<String> events) {
     VirtualClock clock = new VirtualClock(start);
+    VirtualDriver driver = VirtualDriver.on(clock);
     LabMetrics metrics = new LabMetrics(model, start);
-    List<Sent> outbox = new ArrayList<>();
     ToReceiver sender = new ToReceiver();
-    VirtualAlertmanager alertmanager = VirtualAlertmanager.start(routes, start, sender, SIMULATED_ALERTMANAGER, events);
-    List<AutoCloseable> opened = new ArrayList<>();
+    // Alertmanager's work goes first: at an instant both are due it flushes what it holds before that
+    // instant's evaluations send more, as alerts reach a real one only after the evaluation that sent them.
+    VirtualAlertmanager alertmanager = VirtualAlertmanager.start(routes, driver, sender, SIMULATED_ALERTMANAGER, events);
+    List<AutoCloseable> opened = new ArrayList<>(List.of(alertmanager));
     try {
-      // Stamped on Alertmanager's clock, which is at the flush that sends while the webhook arrives.
-      WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults().withListen("127.0.0.1:0"),
-          alertmanager.clock());
+      // Stamped on the clock, which stands at the flush that sends while the webhook arrives.
+      WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults().withListen("127.0.0.1:0"), clock);
       opened.add(receiver);
       sender.to(receiver.url());
       ApiServer api = ApiServer.start(alertmanager, new InetSocketAddress("127.0.0.1", 0));
       opened.add(api);
-      EmbeddedPrometheus.Simulation prometheus = EmbeddedPrometheus.simulate(
+      EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(
           EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0),
-          new Components(metrics, alerts -> outbox.add(new Sent(clock.now(), alerts))), clock);
-      return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver, outbox);
+          new Components(metrics, alerts -> alertmanager.put(received(alerts, clock.now()))), driver);
+      return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver);
     } catch (IOException | RuntimeException e) {
       opened.forEach(SimulatedStack::closeQuietly);
       if (e instanceof IOException io) {
@@ -106,9 +103,15 @@ public final class SimulatedStack implements AutoCloseable {
     }
   }
 
-  /** The drill's clock: the virtual now; sleeping on it advances the whole stack. */
+  /** An evaluation's alerts as Alertmanager takes them, at the evaluation's instant. */
+  private static List<Alert> received(List<OutgoingAlert> alerts, Instant at) {
+    return alerts.stream().map(a -> new Alert(new TreeMap<>(a.labels()), new TreeMap<>(a.annotations()), a.startsAt(),
+        a.endsAt(), a.generatorUrl(), at, false)).toList();
+  }
+
+  /** The drill's clock: the virtual now; sleeping on it runs the whole stack. */
   public Clock clock() {
-    return drillClock;
+    return clock;
   }
 
   public LabMetrics metrics() {
@@ -117,7 +120,7 @@ public final class SimulatedStack implements AutoCloseable {
 
   /** The embedded Prometheus's API; its queries default to the virtual now. */
   public URI prometheusUrl() {
-    return prometheus.prometheus().url();
+    return prometheus.url();
   }
 
   public URI alertmanagerUrl() {
@@ -129,39 +132,12 @@ public final class SimulatedStack implements AutoCloseable {
     return receiver;
   }
 
-  /**
-   * Runs everything due within {@code duration}: Prometheus's scrapes and evaluations first, then
-   * Alertmanager up to each evaluation that sent alerts, which it takes at that instant, then on to
-   * the end. Prometheus never reads what Alertmanager does, so this order loses nothing.
-   */
-  public synchronized void advance(Duration duration) throws InterruptedException {
-    if (Thread.currentThread().isInterrupted()) {
-      throw new InterruptedException("interrupted before advancing the simulation");
-    }
-    Instant target = prometheusClock.now().plus(duration);
-    prometheus.advance(duration);
-    List<Sent> sent = List.copyOf(outbox);
-    outbox.clear();
-    for (Sent batch : sent) {
-      alertmanagerTo(batch.at());
-      alertmanager.put(batch.alerts().stream().map(a -> new Alert(new TreeMap<>(a.labels()),
-          new TreeMap<>(a.annotations()), a.startsAt(), a.endsAt(), a.generatorUrl(), batch.at(), false)).toList());
-    }
-    alertmanagerTo(target);
-  }
-
-  private void alertmanagerTo(Instant at) throws InterruptedException {
-    Duration gap = Duration.between(alertmanager.clock().now(), at);
-    if (!gap.isNegative()) {
-      alertmanager.advance(gap);
-    }
-  }
-
   @Override
   public void close() {
     try {
       prometheus.close();
     } finally {
+      alertmanager.close();
       closeQuietly(alertmanagerApi);
       receiver.close();
     }
@@ -172,23 +148,6 @@ public final class SimulatedStack implements AutoCloseable {
       closeable.close();
     } catch (Exception e) {
       // Closing on a failed start: the first failure is the one worth reporting.
-    }
-  }
-
-  private final class DrillClock implements Clock {
-    @Override
-    public Instant now() {
-      return prometheusClock.now();
-    }
-
-    @Override
-    public long nanoTime() {
-      return prometheusClock.nanoTime();
-    }
-
-    @Override
-    public void sleep(Duration duration) throws InterruptedException {
-      advance(duration);
     }
   }
 

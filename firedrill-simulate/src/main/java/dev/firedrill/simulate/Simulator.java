@@ -7,7 +7,7 @@ import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.Config;
 import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillListener;
+import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.FaultProvider;
@@ -60,19 +60,23 @@ public final class Simulator {
 
   private Simulator() {}
 
-  /** @param real the clock the real time taken is read from */
-  public static Outcome run(Request request, DrillListener listener, Consumer<String> events, Clock real)
+  /**
+   * @param observer hears the drill's milestones, on simulated time
+   * @param events the simulated Alertmanager's lines
+   * @param real the clock the real time taken is read from
+   */
+  public static Outcome run(Request request, DrillObserver observer, Consumer<String> events, Clock real)
       throws InterruptedException {
     long began = real.nanoTime();
     Experiment experiment = request.experiment();
     try (SimulatedStack stack = SimulatedStack.start(request.prometheus(), request.prometheusYaml(), request.routes(),
         request.model(), request.start(), events)) {
-      stack.advance(request.warmup());
       Clock clock = stack.clock();
+      clock.sleep(request.warmup());
       Instant drillStart = clock.now();
       HttpPrometheusClient prometheus = new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
       DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
-          faults(stack.metrics(), clock), clock).stop(request.stop()).listener(listener);
+          faults(stack.metrics(), clock), clock).stop(request.stop()).observer(observer);
       request.journal().ifPresent(ports::journal);
       if (!experiment.hypothesis().alerts().isEmpty()) {
         ports.detection(new Detection(experiment.hypothesis().alerts(), new LiveAlertStack(prometheus,

@@ -8,7 +8,7 @@ import dev.firedrill.alerting.DetectionRow;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.config.ConfigLoader;
-import dev.firedrill.engine.DrillEvent;
+import dev.firedrill.engine.ConsoleLines;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.time.Durations;
@@ -40,7 +40,7 @@ class SimulatedDrillTest {
     Simulator.Request request = new Simulator.Request(ExperimentLoader.load(experiment), experiment.toString(), model,
         ConfigLoader.load(PROMETHEUS), Files.readString(PROMETHEUS), AlertmanagerConfig.load(ALERTMANAGER),
         Duration.ofMinutes(1), START, Optional.of(new JournalFile(journal)), null);
-    return Simulator.run(request, (DrillEvent e) -> lines.add(e.line()), lines::add, Clock.system());
+    return Simulator.run(request, new ConsoleLines(lines::add), lines::add, Clock.system());
   }
 
   private static DetectionRow row(Simulator.Outcome outcome, String alert) {

@@ -77,7 +77,7 @@ public final class RealPushgateway implements AutoCloseable {
       List<Map<String, String>> groups = new ArrayList<>();
       for (JsonNode group : data) {
         Map<String, String> labels = new TreeMap<>();
-        group.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        group.path("labels").properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         groups.add(labels);
       }
       return groups;

@@ -1,6 +1,7 @@
 package dev.firedrill.testing;
 
 import dev.firedrill.alerting.AlertStack;
+import dev.firedrill.alerting.AlertStackException;
 import dev.firedrill.alerting.Delivery;
 import dev.firedrill.alerting.PromAlert;
 import dev.firedrill.alerting.RoutedAlert;
@@ -14,8 +15,9 @@ import java.util.Optional;
 
 /**
  * An alert stack scripted over the seconds since its drill began: Prometheus's rules, alerts that
- * go pending and fire at given offsets, the webhooks firedrill's receiver gets for them, and the
- * notifications Alertmanager cut short. It has no Alertmanager API, and every link answers 200.
+ * go pending, fire and resolve at given offsets, the webhooks firedrill's receiver gets for them,
+ * the notifications Alertmanager cut short, and stretches when Prometheus cannot be read. It has no
+ * Alertmanager API, and every link answers 200.
  */
 public final class ScriptedAlerts implements AlertStack {
 
@@ -23,6 +25,8 @@ public final class ScriptedAlerts implements AlertStack {
   private RuleBook rules = new RuleBook(List.of(), Map.of(), Duration.ofMinutes(1), Duration.ofMinutes(1));
   private final List<Alert> alerts = new ArrayList<>();
   private final List<Truncation> truncations = new ArrayList<>();
+  private double unreadableFrom = Double.POSITIVE_INFINITY;
+  private double unreadableUntil = Double.POSITIVE_INFINITY;
 
   ScriptedAlerts(ScriptedDrill drill) {
     this.drill = drill;
@@ -47,12 +51,20 @@ public final class ScriptedAlerts implements AlertStack {
     return this;
   }
 
+  /** Prometheus's alerts cannot be read from {@code from} until {@code until}: it is unreachable. */
+  public ScriptedAlerts unreadable(double from, double until) {
+    unreadableFrom = from;
+    unreadableUntil = until;
+    return this;
+  }
+
   /** One alert's life, in seconds since the drill began. */
   public static final class Alert {
     private final Map<String, String> labels;
     private final Map<String, String> annotations;
     private double pendingAt = Double.POSITIVE_INFINITY;
     private double firingAt = Double.POSITIVE_INFINITY;
+    private double resolvedAt = Double.POSITIVE_INFINITY;
     private double notifiedAt = Double.POSITIVE_INFINITY;
     private String receiver = "";
 
@@ -69,6 +81,12 @@ public final class ScriptedAlerts implements AlertStack {
 
     public Alert firingAt(double seconds) {
       firingAt = seconds;
+      return this;
+    }
+
+    /** From then on Prometheus no longer lists it. */
+    public Alert resolvedAt(double seconds) {
+      resolvedAt = seconds;
       return this;
     }
 
@@ -89,9 +107,12 @@ public final class ScriptedAlerts implements AlertStack {
   }
 
   @Override
-  public List<PromAlert> alerts() {
+  public List<PromAlert> alerts() throws AlertStackException {
     double t = drill.seconds();
-    return alerts.stream().filter(a -> t >= a.pendingAt)
+    if (t >= unreadableFrom && t < unreadableUntil) {
+      throw new AlertStackException("Prometheus at http://127.0.0.1:9 is unreachable");
+    }
+    return alerts.stream().filter(a -> t >= a.pendingAt && t < a.resolvedAt)
         .map(a -> new PromAlert(a.labels, a.annotations, t >= a.firingAt ? "firing" : "pending",
             Optional.of(drill.at(a.pendingAt))))
         .toList();

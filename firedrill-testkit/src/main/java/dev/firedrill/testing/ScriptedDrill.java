@@ -1,12 +1,13 @@
 package dev.firedrill.testing;
 
 import dev.firedrill.alerting.Detection;
+import dev.firedrill.engine.ConsoleLines;
 import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillEvent;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.FaultProvider;
+import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Measurer;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.PrometheusMeasurer;
@@ -28,7 +29,7 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,9 +42,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A whole drill through the real engine and its real measurer, with nothing real outside it: a
- * clock (a {@link TestClock} at {@link #START} unless given one), a {@link ScriptedPrometheus},
+ * clock (a {@link VirtualClock} at {@link #START} unless given one), a {@link ScriptedPrometheus},
  * {@link ScriptedFault}s and, once asked for, {@link ScriptedAlerts} to detect. It keeps what the
- * drill did: the log of measurements and fault calls, the console lines and the milestones.
+ * drill did: the log of measurements and fault calls, the console lines (the milestones as
+ * {@link ConsoleLines} prints them) and the milestones.
  *
  * <p>Register the faults first; {@link #experiment()} gives the drill one fault spec per fault.
  */
@@ -66,15 +68,17 @@ public final class ScriptedDrill {
   private final ScriptedPrometheus prometheus;
   private final List<ScriptedFault> faults = new ArrayList<>();
   private final List<String> log = new CopyOnWriteArrayList<>();
-  private final List<DrillEvent> events = new CopyOnWriteArrayList<>();
+  /** The console's lines, as {@link ConsoleLines} prints the milestones. */
+  private final List<String> lines = new CopyOnWriteArrayList<>();
   private final List<Milestone> milestones = new CopyOnWriteArrayList<>();
   private final StopSignal.Flag stop = new StopSignal.Flag();
   private DrillObserver observer = DrillObserver.noop();
   private Optional<ScriptedAlerts> alerts = Optional.empty();
+  private Optional<JournalFile> journal = Optional.empty();
 
   /** On a virtual clock at {@link #START}: sleeps advance it at once. */
   public ScriptedDrill() {
-    this(new TestClock(START));
+    this(new VirtualClock(START));
   }
 
   /** On {@code clock}; with the system clock, a drill takes as long as its experiment says. */
@@ -92,6 +96,21 @@ public final class ScriptedDrill {
   /** When the last drill began (when this was made, before the first). */
   public Instant start() {
     return start;
+  }
+
+  /** How long after {@link #START} {@code at} is: the offset of a milestone at {@code at}. */
+  public static Duration since(Instant at) {
+    return Duration.between(START, at);
+  }
+
+  /** Fault {@code index} is on, injected at {@code at}, for marker tests that hand milestones over one by one. */
+  public static Milestone.FaultInjected injected(int index, FaultSpec spec, Instant at) {
+    return new Milestone.FaultInjected(index, spec, List.of(), Map.of(), Optional.empty(), at, since(at));
+  }
+
+  /** Fault {@code index} is reverted and verified gone at {@code at}, at the first attempt. */
+  public static Milestone.FaultReverted reverted(int index, FaultSpec spec, Instant at) {
+    return new Milestone.FaultReverted(index, spec, 1, "gone", Optional.empty(), at, since(at));
   }
 
   /** Seconds since {@link #start()} on the drill's clock. */
@@ -136,6 +155,12 @@ public final class ScriptedDrill {
   /** Gets every milestone after the drill's own record of them; one that throws is kept from the drill. */
   public ScriptedDrill observer(DrillObserver observer) {
     this.observer = observer;
+    return this;
+  }
+
+  /** Where the drill rewrites its journal after each step; nowhere until set. */
+  public ScriptedDrill journal(JournalFile file) {
+    this.journal = Optional.of(file);
     return this;
   }
 
@@ -185,8 +210,9 @@ public final class ScriptedDrill {
   public DrillResult run(Experiment experiment) {
     start = clock.now();
     DrillPorts.Builder ports = DrillPorts.builder(logged(new PrometheusMeasurer(prometheus, experiment, clock)),
-        provider(), clock).stop(stop).listener(events::add)
-        .observer(DrillObserver.composite(List.of(milestones::add, observer)));
+        provider(), clock).stop(stop)
+        .observer(DrillObserver.composite(List.of(milestones::add, new ConsoleLines(lines::add), observer)));
+    journal.ifPresent(ports::journal);
     alerts.ifPresent(stack -> ports.detection(new Detection(experiment.hypothesis().alerts(), stack, true, false)));
     return new Drill(experiment, "scripted-drill.yaml", ports.build()).run();
   }
@@ -198,7 +224,7 @@ public final class ScriptedDrill {
 
   /** The console's lines, such as {@code +5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100}. */
   public List<String> lines() {
-    return events.stream().map(DrillEvent::line).toList();
+    return List.copyOf(lines);
   }
 
   public List<Milestone> milestones() {

@@ -3,6 +3,7 @@ package dev.firedrill.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.DetectionRow;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.alerting.RuleBook;
@@ -79,6 +80,48 @@ class DetectionDrillTest {
         "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
         "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
     assertThat(result.journal().json().get("detection").get("alerts").get(0).get("time_to_detect_s").asDouble()).isEqualTo(22.0);
+  }
+
+  @Test
+  void eachChangeOfAnExpectedAlertsStateIsAMilestoneWithItsActiveAt() {
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22).notifiedAt(23.5, "team-checkout").resolvedAt(40);
+
+    DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
+
+    List<Milestone.AlertStateChanged> changes = drill.milestones(Milestone.AlertStateChanged.class);
+    String alert = "CheckoutBurn{service=\"checkout\"}";
+    assertThat(changes).extracting(Milestone.AlertStateChanged::alert).containsOnly(alert);
+    assertThat(changes).extracting(Milestone.AlertStateChanged::state)
+        .containsExactly(AlertState.PENDING, AlertState.FIRING, AlertState.RESOLVED);
+    assertThat(changes).extracting(Milestone.AlertStateChanged::previous)
+        .containsExactly(Optional.empty(), Optional.of(AlertState.PENDING), Optional.of(AlertState.FIRING));
+    assertThat(changes).extracting(Milestone.AlertStateChanged::activeAt)
+        .containsExactly(Optional.of(drill.at(12)), Optional.of(drill.at(12)), Optional.empty());
+    assertThat(changes).extracting(Milestone.AlertStateChanged::at)
+        .containsExactly(drill.at(15), drill.at(25), drill.at(40));
+    assertThat(changes).extracting(Milestone.AlertStateChanged::injectedAt).containsOnly(ScriptedDrill.START);
+    assertThat(drill.lines()).containsSubsequence(
+        "+15.0s detect " + alert + " pending, active since +12.0s after injection",
+        "+25.0s detect " + alert + " firing",
+        "+40.0s detect " + alert + " resolved");
+    JsonNode resolved = result.journal().json().get("events").get(drill.lines().indexOf(
+        "+40.0s detect " + alert + " resolved"));
+    assertThat(resolved.toString()).as("the journal's event of the same line").isEqualTo(
+        "{\"at\":\"2026-11-29T10:00:40Z\",\"offset_s\":40.0,\"phase\":\"detect\",\"text\":\""
+            + alert.replace("\"", "\\\"") + " resolved\"}");
+  }
+
+  @Test
+  void anAlertStackThatCannotBeReadResolvesNothing() {
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22);
+    stack.unreadable(30, 45);
+
+    run(burn(Duration.ofMinutes(1), "team-checkout"));
+
+    assertThat(drill.milestones(Milestone.AlertStateChanged.class)).extracting(Milestone.AlertStateChanged::state)
+        .containsExactly(AlertState.PENDING, AlertState.FIRING);
   }
 
   @Test

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class DrillTest {
 
   private static final String UNREACHABLE = "Prometheus at http://127.0.0.1:9 is unreachable";
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
 
   @Test

@@ -6,7 +6,7 @@ import dev.firedrill.http.Propagation;
 import dev.firedrill.marker.trace.DrillSpans;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedPrometheus;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.StatusCode;
@@ -36,7 +36,7 @@ class DrillTraceTest {
 
   private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey("chaos.experiment.id");
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   /** The in-memory exporter forgets its spans when shut down, and closing the sink shuts the SDK down. */
@@ -176,8 +176,8 @@ class DrillTraceTest {
 
   @Test
   void closingADrillThatNeverFinishedEndsItsSpansAndReleasesTheThread() {
-    spans.on(new Milestone.DrillStarted(drill.experiment().build(), ScriptedDrill.START));
-    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
+    spans.on(new Milestone.DrillStarted(drill.experiment().build(), ScriptedDrill.START, Duration.ZERO));
+    spans.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START, Duration.ZERO));
     clock.advance(Duration.ofSeconds(3));
 
     spans.close(Duration.ofSeconds(5));

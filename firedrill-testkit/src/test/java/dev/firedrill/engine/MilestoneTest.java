@@ -20,8 +20,8 @@ class MilestoneTest {
     drill.run();
 
     List<String> kinds = drill.milestones().stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
-    assertThat(kinds).containsExactly("DrillStarted", "PhaseStarted", "Measured", "FaultInjecting", "FaultInjected",
-        "FaultReverting", "FaultReverted", "DrillFinished");
+    assertThat(kinds).containsExactly("Planned", "DrillStarted", "PhaseStarted", "Measured", "FaultInjecting",
+        "FaultInjected", "FaultReverting", "FaultReverted", "RolledBack", "Recovered", "DrillFinished");
     assertThat(drill.milestones(Milestone.PhaseStarted.class)).extracting(Milestone.PhaseStarted::phase)
         .containsExactly(Phase.PREFLIGHT, Phase.INJECT, Phase.DURING, Phase.ROLLBACK, Phase.AFTER);
     Milestone.FaultReverted reverted = only(Milestone.FaultReverted.class);
@@ -30,6 +30,39 @@ class MilestoneTest {
     Milestone.DrillFinished finished = only(Milestone.DrillFinished.class);
     assertThat(finished.verdict()).isEqualTo(Verdict.HELD);
     assertThat(finished.abortReason()).isEmpty();
+  }
+
+  @Test
+  void aRefusedPlanIsPlannedAndRefusedAndNeverStarts() {
+    drill.fault("burn");
+
+    drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(20))).build());
+
+    assertThat(drill.milestones()).extracting(m -> m.getClass().getSimpleName()).containsExactly("Planned", "Refused");
+    Milestone.Planned planned = only(Milestone.Planned.class);
+    assertThat(planned.refusals()).containsExactly("method.duration 20m is above blast_radius.max_duration 15m");
+    assertThat(planned.faults()).extracting(Milestone.FaultActions::actions).containsExactly(List.of("apply burn"));
+    assertThat(drill.lines()).containsExactly(
+        "+0.0s plan " + planned.budget().orElseThrow().text(),
+        "+0.0s plan cpu-burn: apply burn",
+        "+0.0s plan refused: method.duration 20m is above blast_radius.max_duration 15m",
+        "+0.0s verdict refused: method.duration 20m is above blast_radius.max_duration 15m");
+  }
+
+  @Test
+  void eachFaultsMilestonesCarryWhatTheConsoleAndTheJournalSay() {
+    drill.fault("burn");
+    drill.run();
+
+    Milestone.FaultInjected injected = only(Milestone.FaultInjected.class);
+    assertThat(injected.actions()).containsExactly("apply burn");
+    assertThat(injected.offset()).isEqualTo(Duration.ZERO);
+    Milestone.FaultReverted reverted = only(Milestone.FaultReverted.class);
+    assertThat(reverted.attempts()).isEqualTo(1);
+    assertThat(reverted.manualCommand()).isEmpty();
+    assertThat(reverted.offset()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(drill.lines()).contains("+0.0s inject cpu-burn: apply burn",
+        "+60.0s rollback cpu-burn: " + reverted.detail() + " (attempt 1)");
   }
 
   @Test

@@ -23,6 +23,8 @@ final class WebhookPayload {
 
   /** Why a body is not a usable payload; the message is short and never echoes the body. */
   static final class Invalid extends Exception {
+    private static final long serialVersionUID = 1L;
+
     Invalid(String message) {
       super(message);
     }
@@ -129,7 +131,7 @@ final class WebhookPayload {
       throw new Invalid("\"" + name + "\" is " + shortJson(object) + " (expected an object of strings)");
     }
     Map<String, String> map = new LinkedHashMap<>();
-    var fields = object.fields();
+    var fields = object.properties().iterator();
     while (fields.hasNext()) {
       var field = fields.next();
       if (!field.getValue().isTextual()) {

@@ -2,6 +2,7 @@ package dev.firedrill.marker.metrics;
 
 /** firedrill's metrics endpoint cannot listen where the experiment says. */
 public final class MetricsEndpointException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
 
   private final String reason;
 

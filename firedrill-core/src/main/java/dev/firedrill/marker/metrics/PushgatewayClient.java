@@ -70,6 +70,8 @@ final class PushgatewayClient {
 
   /** A push or delete that did not succeed, as one line. */
   static final class PushException extends Exception {
+    private static final long serialVersionUID = 1L;
+
     PushException(String message) {
       super(message);
     }

@@ -3,7 +3,7 @@ package dev.firedrill.alerting.receiver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,7 +33,7 @@ class WebhookReceiverTest {
   private static final String TOKEN = "tok-3f9a-very-secret";
   private static final Path FIXTURE = Path.of("fixtures/alerting/webhook-v4-two-alerts.json");
 
-  private final TestClock clock = TestClock.at("2024-05-14T09:12:05Z");
+  private final VirtualClock clock = VirtualClock.at("2024-05-14T09:12:05Z");
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<WebhookReceiver> started = new ArrayList<>();
 

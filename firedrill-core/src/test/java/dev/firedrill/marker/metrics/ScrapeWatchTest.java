@@ -2,7 +2,7 @@ package dev.firedrill.marker.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Which scrapes count as having read the 0, and how long the wait for one lasts, on a virtual clock. */
 class ScrapeWatchTest {
 
-  private final TestClock clock = TestClock.at("2026-11-29T10:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T10:00:00Z");
   private final ScrapeWatch watch = new ScrapeWatch(clock);
 
   @Test

@@ -6,76 +6,50 @@ import dev.firedrill.embedded.alertmanager.dispatch.Delivery;
 import dev.firedrill.embedded.alertmanager.dispatch.Dispatcher;
 import dev.firedrill.embedded.alertmanager.webhook.SendResult;
 import dev.firedrill.embedded.alertmanager.webhook.Sender;
+import dev.firedrill.embedded.drive.Recurring;
+import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.time.Clock;
-import java.time.Duration;
+import dev.firedrill.time.VirtualClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The embedded Alertmanager on a virtual clock: time stands still until {@link #advance}, which runs every
- * flush, retry and cleanup due on the way, at its own instant, sending webhooks synchronously. A drill of
- * hours is predicted in milliseconds; {@link #clock()} is the clock to give whatever else shares this time.
+ * The embedded Alertmanager on a virtual clock: its dispatcher is work on a {@link VirtualDriver}, so every
+ * move of the driver's clock runs each flush, retry and cleanup due on the way, at its own instant, sending
+ * webhooks synchronously. A drill of hours is predicted in milliseconds; an embedded Prometheus on the same
+ * driver runs in the same time, in time order with it.
  */
-public final class VirtualAlertmanager implements EmbeddedAlertmanager {
+public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoCloseable {
 
   private final AlertmanagerConfig config;
   private final Dispatcher dispatcher;
   private final Sender sender;
+  private final VirtualClock clock;
   private final Instant startedAt;
-  private final Clock clock = new VirtualClock();
-  private Instant now;
-  private long nanos;
+  private final VirtualDriver.Added work;
 
-  private VirtualAlertmanager(AlertmanagerConfig config, Instant start, Sender sender, String externalUrl,
+  private VirtualAlertmanager(AlertmanagerConfig config, VirtualDriver driver, Sender sender, String externalUrl,
       Consumer<String> events) {
     this.config = Objects.requireNonNull(config, "config");
     this.sender = Objects.requireNonNull(sender, "sender");
-    this.startedAt = start;
-    this.now = start;
-    this.dispatcher = new Dispatcher(config, start, externalUrl, events);
+    this.clock = driver.clock();
+    this.startedAt = clock.now();
+    this.dispatcher = new Dispatcher(config, startedAt, externalUrl, events);
+    this.work = driver.add(List.of(new Flushes()));
   }
 
   /**
+   * Starts it at the driver's now, its work after whatever the driver has already: at an instant both are
+   * due, work added first runs first.
+   *
    * @param externalUrl the {@code externalURL} webhook payloads carry
    * @param events a line for each failed webhook attempt
    */
-  public static VirtualAlertmanager start(AlertmanagerConfig config, Instant start, Sender sender, String externalUrl,
-      Consumer<String> events) {
-    return new VirtualAlertmanager(config, start, sender, externalUrl, events);
-  }
-
-  /** Moves time forward by {@code duration}, running what falls due on the way; ZERO runs what is due now. */
-  public void advance(Duration duration) throws InterruptedException {
-    if (duration.isNegative()) {
-      throw new IllegalArgumentException("cannot advance a clock by a negative duration " + duration);
-    }
-    Instant target;
-    synchronized (this) {
-      target = now.plus(duration);
-    }
-    while (true) {
-      Instant due = dispatcher.nextDue();
-      if (due.isAfter(target)) {
-        break;
-      }
-      Instant at = moveTo(due);
-      for (Delivery delivery : dispatcher.runDue(at)) {
-        SendResult result = sender.send(delivery.url(), delivery.payload(), delivery.timeout(at));
-        dispatcher.completed(delivery, result, at);
-      }
-    }
-    moveTo(target);
-  }
-
-  /** Sets the clock to {@code at} unless it is past it already; returns the time now. */
-  private synchronized Instant moveTo(Instant at) {
-    if (at.isAfter(now)) {
-      nanos += Duration.between(now, at).toNanos();
-      now = at;
-    }
-    return now;
+  public static VirtualAlertmanager start(AlertmanagerConfig config, VirtualDriver driver, Sender sender,
+      String externalUrl, Consumer<String> events) {
+    return new VirtualAlertmanager(config, driver, sender, externalUrl, events);
   }
 
   public Dispatcher dispatcher() {
@@ -87,6 +61,7 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager {
     return config;
   }
 
+  /** The driver's clock: moving it runs what falls due. */
   @Override
   public Clock clock() {
     return clock;
@@ -107,29 +82,32 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager {
     return dispatcher.alerts();
   }
 
-  /** This Alertmanager's time; sleeping on it advances it, so flushes due meanwhile run. */
-  private final class VirtualClock implements Clock {
+  /** Takes its work off the driver. */
+  @Override
+  public void close() {
+    work.close();
+  }
+
+  /** The dispatcher as the driver runs it: due when it says, each attempt sent and reported back at once. */
+  private final class Flushes implements Recurring {
 
     @Override
-    public Instant now() {
-      synchronized (VirtualAlertmanager.this) {
-        return now;
-      }
+    public String name() {
+      return "alertmanager dispatcher";
+    }
+
+    /** What it says, even before {@code t}: alerts just put may make a group due at the instant it last ran. */
+    @Override
+    public Instant nextAtOrAfter(Instant t) {
+      return dispatcher.nextDue();
     }
 
     @Override
-    public long nanoTime() {
-      synchronized (VirtualAlertmanager.this) {
-        return nanos;
+    public void run(Instant at) throws InterruptedException {
+      for (Delivery delivery : dispatcher.runDue(at)) {
+        SendResult result = sender.send(delivery.url(), delivery.payload(), delivery.timeout(at));
+        dispatcher.completed(delivery, result, at);
       }
-    }
-
-    @Override
-    public void sleep(Duration duration) throws InterruptedException {
-      if (Thread.currentThread().isInterrupted()) {
-        throw new InterruptedException("interrupted before sleeping on the virtual clock");
-      }
-      advance(duration);
     }
   }
 }

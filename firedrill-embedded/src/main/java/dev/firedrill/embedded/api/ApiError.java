@@ -5,6 +5,7 @@ import dev.firedrill.promql.model.PromqlException;
 
 /** A request the API refuses or could not answer: Prometheus's {@code errorType} and its HTTP status. */
 final class ApiError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
 
   enum Type {
     BAD_DATA("bad_data", 400), EXECUTION("execution", 422), CANCELED("canceled", 503), TIMEOUT("timeout", 503),

@@ -191,7 +191,7 @@ public final class ConfigLoader {
       throw fail(pointer, "expected a mapping of label names to values");
     }
     LabelSet.Builder labels = LabelSet.builder();
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String at = pointer + "/" + SourceTree.escape(e.getKey());
       if (!LABEL_NAME.matcher(e.getKey()).matches()) {

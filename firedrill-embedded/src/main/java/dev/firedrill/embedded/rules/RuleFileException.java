@@ -5,6 +5,7 @@ import java.util.stream.Collectors;
 
 /** Rule files that cannot be loaded; the message lists every problem, separated by "; ". */
 public final class RuleFileException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
 
   private final List<RuleFileProblem> problems;
 

@@ -219,6 +219,8 @@ public final class Scraper {
 
   /** A scrape that stored nothing, with the one-line reason. */
   private static final class ScrapeFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
     ScrapeFailure(String message) {
       super(message);
     }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.embedded.alertmanager.api.ApiServer;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
+import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.net.HostPort;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -37,15 +39,15 @@ class ApiTest {
         - name: team-all
       """;
 
-  private final RecordingSender sender = new RecordingSender();
+  private final VirtualClock clock = new VirtualClock(T0);
+  private final RecordingSender sender = new RecordingSender(clock);
   private final VirtualAlertmanager am;
   private final ApiServer api;
   private final HttpClient http = HttpClient.newHttpClient();
 
   ApiTest() throws Exception {
-    am = VirtualAlertmanager.start(AlertmanagerConfig.parse("alertmanager.yml", CONFIG), T0, sender,
+    am = VirtualAlertmanager.start(AlertmanagerConfig.parse("alertmanager.yml", CONFIG), VirtualDriver.on(clock), sender,
         "http://127.0.0.1:9093", line -> { });
-    sender.clock(am.clock());
     api = ApiServer.start(am, HostPort.loopbackAnyPort());
   }
 
@@ -75,7 +77,7 @@ class ApiTest {
         [{"labels":{"alertname":"PayErrors","team":"payments","empty":""},"annotations":{"summary":"5xx"},
           "generatorURL":"http://127.0.0.1:9090/graph","startsAt":"2026-01-01T11:59:00.123456Z"}]""");
     assertThat(posted.statusCode()).isEqualTo(200);
-    am.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
 
     HttpResponse<String> listed = get("/api/v2/alerts");
     assertThat(listed.statusCode()).isEqualTo(200);
@@ -160,15 +162,15 @@ class ApiTest {
   @Test
   void anAlertPastItsEndsAtIsNoLongerListed() throws Exception {
     post("[{\"labels\":{\"alertname\":\"Short\"},\"endsAt\":\"2026-01-01T12:00:30Z\"}]");
-    am.advance(Duration.ofSeconds(30));
+    clock.advance(Duration.ofSeconds(30));
     assertThat(get("/api/v2/alerts").body()).contains("\"Short\"");
-    am.advance(Duration.ofMillis(1));
+    clock.advance(Duration.ofMillis(1));
     assertThat(get("/api/v2/alerts").body()).isEqualTo("[]\n");
   }
 
   @Test
   void statusReceiversAndProbesAreWellFormed() throws Exception {
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     String status = get("/api/v2/status").body();
     assertThat(status).isEqualTo("{\"cluster\":{\"peers\":[],\"status\":\"disabled\"},\"config\":{\"original\":"
         + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(CONFIG) + "},"

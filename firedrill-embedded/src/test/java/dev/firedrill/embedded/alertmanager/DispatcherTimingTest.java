@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.embedded.alertmanager.alert.Alert;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.alertmanager.webhook.SendResult;
+import dev.firedrill.embedded.drive.VirtualDriver;
+import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,23 +50,22 @@ class DispatcherTimingTest {
             - url: http://127.0.0.1:1/all
       """;
 
-  private final RecordingSender sender = new RecordingSender();
+  private final VirtualClock clock = new VirtualClock(T0);
+  private final RecordingSender sender = new RecordingSender(clock);
   private final List<String> events = new ArrayList<>();
   private final VirtualAlertmanager am = start(CONFIG);
 
   private VirtualAlertmanager start(String config) {
     try {
-      VirtualAlertmanager started = VirtualAlertmanager.start(AlertmanagerConfig.parse("alertmanager.yml", config), T0,
+      return VirtualAlertmanager.start(AlertmanagerConfig.parse("alertmanager.yml", config), VirtualDriver.on(clock),
           sender, "http://127.0.0.1:9093", events::add);
-      sender.clock(started.clock());
-      return started;
     } catch (Exception e) {
       throw new AssertionError(e);
     }
   }
 
   private Alert alert(Map<String, String> labels, Instant startsAt, Instant endsAt) {
-    return new Alert(new TreeMap<>(labels), new TreeMap<>(), startsAt, endsAt, "", am.clock().now(), false);
+    return new Alert(new TreeMap<>(labels), new TreeMap<>(), startsAt, endsAt, "", clock.now(), false);
   }
 
   private void put(Alert... alerts) {
@@ -74,38 +75,38 @@ class DispatcherTimingTest {
   @Test
   void aNewGroupFlushesGroupWaitAfterItsFirstAlert() throws Exception {
     put(alert(Map.of("alertname", "Down"), T0, FAR));
-    am.advance(Duration.ofMillis(29_999));
+    clock.advance(Duration.ofMillis(29_999));
     assertThat(sender.sent()).isEmpty();
-    am.advance(Duration.ofMillis(1));
+    clock.advance(Duration.ofMillis(1));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(30));
     assertThat(sender.sent().get(0).receiver()).isEqualTo("default");
   }
 
   @Test
   void aGroupWhoseAlertStartedMoreThanGroupWaitAgoFlushesAtOnce() throws Exception {
-    am.advance(Duration.ofMinutes(2));
+    clock.advance(Duration.ofMinutes(2));
     put(alert(Map.of("alertname", "Old"), T0, FAR));
-    am.advance(Duration.ZERO);
+    clock.advance(Duration.ZERO);
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(120));
   }
 
   @Test
   void anAlertStartedExactlyGroupWaitAgoStillWaits() throws Exception {
     // Alertmanager's test is startsAt + group_wait strictly before now.
-    am.advance(Duration.ofSeconds(30));
+    clock.advance(Duration.ofSeconds(30));
     put(alert(Map.of("alertname", "Edge"), T0, FAR));
-    am.advance(Duration.ofSeconds(29));
+    clock.advance(Duration.ofSeconds(29));
     assertThat(sender.sent()).isEmpty();
-    am.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(60));
   }
 
   @Test
   void aNewAlertInAFlushedGroupWaitsForTheNextGroupInterval() throws Exception {
     put(alert(Map.of("alertname", "Down", "instance", "a"), T0, FAR));
-    am.advance(Duration.ofSeconds(40));
+    clock.advance(Duration.ofSeconds(40));
     put(alert(Map.of("alertname", "Down", "instance", "b"), T0.plusSeconds(40), FAR));
-    am.advance(Duration.ofMinutes(10));
+    clock.advance(Duration.ofMinutes(10));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(330));
     assertThat(sender.sent().get(1).alertnames()).containsExactly("Down/a:firing", "Down/b:firing");
@@ -114,7 +115,7 @@ class DispatcherTimingTest {
   @Test
   void anUnchangedGroupRepeatsAtTheFirstFlushAfterRepeatInterval() throws Exception {
     put(alert(Map.of("alertname", "Down"), T0, FAR));
-    am.advance(Duration.ofHours(2));
+    clock.advance(Duration.ofHours(2));
     // 30s, then 1h0m30s is not strictly after the repeat interval; 1h5m30s is.
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(3930));
@@ -123,9 +124,9 @@ class DispatcherTimingTest {
   @Test
   void aResolvedAlertIsSentAtTheNextFlushAndLeavesItsGroup() throws Exception {
     put(alert(Map.of("alertname", "Down"), T0, FAR));
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     put(alert(Map.of("alertname", "Down"), T0, T0.plusSeconds(60)));
-    am.advance(Duration.ofSeconds(270));
+    clock.advance(Duration.ofSeconds(270));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(330), "resolved"));
@@ -133,18 +134,18 @@ class DispatcherTimingTest {
         .isEqualTo("2026-01-01T00:01:00Z");
     assertThat(am.dispatcher().groups()).isEqualTo(Map.of("{}:{alertname=\"Down\"}", List.of()));
     // The dispatcher's 30 s cleanup drops the empty group (at 5m30s, the same instant as the flush, it ran first).
-    am.advance(Duration.ofSeconds(30));
+    clock.advance(Duration.ofSeconds(30));
     assertThat(am.dispatcher().groups()).isEmpty();
-    am.advance(Duration.ofMinutes(20));
+    clock.advance(Duration.ofMinutes(20));
     assertThat(sender.sent()).hasSize(2);
   }
 
   @Test
   void withoutSendResolvedAResolvedGroupSendsNothing() throws Exception {
     put(alert(Map.of("alertname", "Pay", "team", "payments"), T0, FAR));
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     put(alert(Map.of("alertname", "Pay", "team", "payments"), T0, T0.plusSeconds(60)));
-    am.advance(Duration.ofMinutes(20));
+    clock.advance(Duration.ofMinutes(20));
     assertThat(sender.sent()).filteredOn(s -> s.receiver().equals("team-payments"))
         .extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"));
@@ -155,7 +156,7 @@ class DispatcherTimingTest {
     // The API makes endsAt now + resolve_timeout (5m by default) and marks it a timeout.
     put(new Alert(new TreeMap<>(Map.of("alertname", "Quiet")), new TreeMap<>(), T0, T0.plus(Duration.ofMinutes(5)), "",
         T0, true));
-    am.advance(Duration.ofMinutes(11));
+    clock.advance(Duration.ofMinutes(11));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(330), "resolved"));
@@ -164,7 +165,7 @@ class DispatcherTimingTest {
   @Test
   void continueSendsToTheNextMatchingRouteToo() throws Exception {
     put(alert(Map.of("alertname", "Pay", "team", "payments", "instance", "x"), T0, FAR));
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::receiver)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), "team-all"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "team-payments"));
@@ -179,7 +180,7 @@ class DispatcherTimingTest {
     put(alert(Map.of("alertname", "Pay", "team", "payments", "instance", "b"), T0, FAR),
         alert(Map.of("alertname", "Pay", "team", "payments", "instance", "a"), T0, FAR),
         alert(Map.of("alertname", "Other", "team", "payments"), T0, FAR));
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     assertThat(sender.sent()).filteredOn(s -> s.receiver().equals("team-payments"))
         .extracting(RecordingSender.Sent::alertnames)
         .containsExactlyInAnyOrder(List.of("Pay/a:firing", "Pay/b:firing"), List.of("Other/:firing"));
@@ -190,7 +191,7 @@ class DispatcherTimingTest {
   void aWebhookAnswering5xxIsRetriedWithBackoffUntilItSucceeds() throws Exception {
     sender.answer(new SendResult.Retry("unexpected status code 500"), new SendResult.Retry("unexpected status code 502"));
     put(alert(Map.of("alertname", "Down"), T0, FAR));
-    am.advance(Duration.ofMinutes(1));
+    clock.advance(Duration.ofMinutes(1));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusMillis(30_500), T0.plusMillis(31_250));
     assertThat(events).containsExactly(
@@ -202,7 +203,7 @@ class DispatcherTimingTest {
   void aFailedFlushIsNotLoggedSoTheNextFlushSendsAgain() throws Exception {
     sender.answer(new SendResult.Failed("unexpected status code 400"));
     put(alert(Map.of("alertname", "Down"), T0, FAR));
-    am.advance(Duration.ofMinutes(6));
+    clock.advance(Duration.ofMinutes(6));
     assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(330));
     assertThat(events).containsExactly("default/webhook[0]: not retried after attempt 1: unexpected status code 400");

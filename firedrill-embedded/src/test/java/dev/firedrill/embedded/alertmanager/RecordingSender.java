@@ -37,11 +37,11 @@ final class RecordingSender implements Sender {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Clock clock;
+  private final Clock clock;
   private final List<Sent> sent = new ArrayList<>();
   private final Deque<SendResult> script = new ArrayDeque<>();
 
-  void clock(Clock clock) {
+  RecordingSender(Clock clock) {
     this.clock = clock;
   }
 

@@ -10,7 +10,7 @@ import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -43,7 +43,7 @@ class ApiServerTest {
   private static final String ERR_JSON = "{\"__name__\":\"demo_total\",\"code\":\"500\",\"instance\":\"127.0.0.1:19111\",\"job\":\"demo\"}";
   private static final String UP_JSON = "{\"__name__\":\"up\",\"instance\":\"127.0.0.1:19111\",\"job\":\"demo\"}";
 
-  private final TestClock clock = TestClock.at("2026-11-29T23:48:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-11-29T23:48:00Z");
   private final StubEngine engine = new StubEngine();
   private final StubSeries series = new StubSeries();
   private final List<GroupSnapshot> groups = new ArrayList<>();

@@ -17,7 +17,7 @@ import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ class ExistingClientTest {
         15, 0, 0.002, Optional.of(NOW)));
     server = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), new ApiServer.Parts(engine, new StubSeries(),
         () -> groups, () -> "global:\n  scrape_interval: 15s\n  evaluation_interval: 15s\nscrape_configs:\n"
-            + "- job_name: demo\n  scrape_interval: 5s\n", BuildInfo.firedrill(), new TestClock(NOW)));
+            + "- job_name: demo\n  scrape_interval: 5s\n", BuildInfo.firedrill(), new VirtualClock(NOW)));
     client = new HttpPrometheusClient(server.url(), Duration.ofSeconds(5), Optional.empty());
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.model.LabelSet;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,7 +35,7 @@ class WithEngineTest {
     }
     server = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), new ApiServer.Parts(
         QueryEngine.over(storage, Engine.Options.defaults()), storage, List::of, () -> "", BuildInfo.firedrill(),
-        TestClock.at("2026-11-29T00:00:00Z")));
+        VirtualClock.at("2026-11-29T00:00:00Z")));
   }
 
   @AfterEach

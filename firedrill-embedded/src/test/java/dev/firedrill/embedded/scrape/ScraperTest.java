@@ -11,7 +11,7 @@ import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.promql.model.StoredSeries;
 import dev.firedrill.testing.StubHttpServer;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ class ScraperTest {
 
   private final StubHttpServer exporter = StubHttpServer.start();
   private final MemoryStorage storage = new MemoryStorage();
-  private final TestClock clock = TestClock.at("2026-01-01T00:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-01-01T00:00:00Z");
   private final Scraper scraper = new Scraper(storage, clock);
 
   @AfterEach

@@ -164,7 +164,7 @@ class EmbeddedAgainstRealTest {
       List<Object> rules = new ArrayList<>();
       for (JsonNode rule : group.path("rules")) {
         Map<String, Object> fields = new TreeMap<>();
-        rule.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue()));
+        rule.properties().iterator().forEachRemaining(e -> fields.put(e.getKey(), e.getValue()));
         fields.remove("evaluationTime");
         fields.remove("lastEvaluation");
         List<Object> alerts = new ArrayList<>();

@@ -120,7 +120,7 @@ final class ResultComparison {
     Map<String, JsonNode> byLabels = new TreeMap<>();
     for (JsonNode series : result) {
       Map<String, String> labels = new TreeMap<>();
-      Iterator<Map.Entry<String, JsonNode>> fields = series.path("metric").fields();
+      Iterator<Map.Entry<String, JsonNode>> fields = series.path("metric").properties().iterator();
       fields.forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
       byLabels.put(labels.toString(), series);
     }

@@ -70,7 +70,7 @@ class ProjectQueriesParseTest {
         collectExprs(where + "[" + i + "]", node.get(i), out);
       }
     } else if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator(); fields.hasNext(); ) {
         Map.Entry<String, JsonNode> field = fields.next();
         if (field.getKey().equals("expr") && field.getValue().isTextual()) {
           out.add(new Query(where, field.getValue().asText()));

@@ -160,7 +160,7 @@ final class RouteConfigLoader {
       if (!match.isObject()) {
         problem(at + "/match", "expected a mapping of label names to values, got " + describe(match));
       } else {
-        match.fields().forEachRemaining(e -> {
+        match.properties().iterator().forEachRemaining(e -> {
           String where = at + "/match/" + e.getKey();
           if (!LABEL_NAME.matcher(e.getKey()).matches()) {
             problem(where, "invalid label name \"" + e.getKey() + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");
@@ -177,7 +177,7 @@ final class RouteConfigLoader {
       if (!matchRe.isObject()) {
         problem(at + "/match_re", "expected a mapping of label names to regular expressions, got " + describe(matchRe));
       } else {
-        matchRe.fields().forEachRemaining(e -> {
+        matchRe.properties().iterator().forEachRemaining(e -> {
           String where = at + "/match_re/" + e.getKey();
           if (!LABEL_NAME.matcher(e.getKey()).matches()) {
             problem(where, "invalid label name \"" + e.getKey() + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");

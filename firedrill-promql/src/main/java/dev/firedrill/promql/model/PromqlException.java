@@ -6,6 +6,7 @@ package dev.firedrill.promql.model;
  * a query past its deadline is {@code timeout} (HTTP 503).
  */
 public class PromqlException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
 
   public enum ErrorType {
     BAD_DATA("bad_data"), EXECUTION("execution"), TIMEOUT("timeout"), CANCELED("canceled");

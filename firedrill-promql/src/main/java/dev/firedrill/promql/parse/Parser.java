@@ -83,6 +83,8 @@ final class Parser {
 
   /** Thrown past {@code maxDepth} levels of nesting, so the caller can parse again on a deeper stack. */
   static final class TooDeep extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     TooDeep() {
       super("nested deeper than this thread's stack allows", null, false, false);
     }

@@ -21,7 +21,7 @@ class PromqlParserErrorTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("errors")
   void reportsTheErrorAsPrometheusDoes(String query, String message) {
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse(query), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse(query));
 
     assertThat(e).as("parsing %s", query).isNotNull();
     assertThat(e.getMessage()).isEqualTo(message);
@@ -32,7 +32,7 @@ class PromqlParserErrorTest {
   void aNumberBeyondFloat64IsOutOfRange() {
     String nines = "9".repeat(400);
 
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse(nines), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse(nines));
 
     assertThat(e.getMessage())
         .isEqualTo("1:1: parse error: error parsing number: strconv.ParseFloat: parsing \"" + nines + "\": value out of range");
@@ -42,28 +42,28 @@ class PromqlParserErrorTest {
   void deepNestingIsReportedLikeAnyOtherError() {
     String query = "(" + "-{}-1".repeat(10_000) + ")" + "[1m:]".repeat(1_000);
 
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse(query), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse(query));
 
     assertThat(e.getMessage()).isEqualTo("1:3: parse error: vector selector must contain at least one non-empty matcher");
   }
 
   @Test
   void columnsCountUtf8Bytes() {
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse("\"é\" + é"), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse("\"é\" + é"));
 
     assertThat(e.getMessage()).isEqualTo("1:8: parse error: unexpected character: 'é'");
   }
 
   @Test
   void linesRestartTheColumn() {
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse("foo{a=\"é\"}\n + é"), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse("foo{a=\"é\"}\n + é"));
 
     assertThat(e.getMessage()).isEqualTo("2:4: parse error: unexpected character: 'é'");
   }
 
   @Test
   void anInvalidRegexNamesTheMatchersLabel() {
-    PromqlException e = catchThrowableOfType(() -> PromqlParser.parse("foo{a=~\"(\"}"), PromqlException.class);
+    PromqlException e = catchThrowableOfType(PromqlException.class, () -> PromqlParser.parse("foo{a=~\"(\"}"));
 
     assertThat(e.getMessage()).startsWith("1:5: parse error: invalid regular expression \"(\"");
   }

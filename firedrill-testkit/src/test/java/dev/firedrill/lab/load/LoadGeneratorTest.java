@@ -10,7 +10,7 @@ import dev.firedrill.testing.LoadTarget;
 import dev.firedrill.testing.Scrape;
 import dev.firedrill.testing.StubHttpServer;
 import dev.firedrill.testing.TraceHeaders;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ class LoadGeneratorTest {
 
   @Test
   void requestsLeaveAtTheirIntendedTimesOnTheInjectedClock() {
-    TestClock clock = TestClock.at("2025-01-01T00:00:00Z");
+    VirtualClock clock = VirtualClock.at("2025-01-01T00:00:00Z");
     List<Long> sendTimes = new ArrayList<>();
     Transport transport = traceparent -> {
       sendTimes.add(clock.nanoTime());

@@ -28,7 +28,7 @@ import dev.firedrill.experiment.Method;
 import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -70,7 +70,7 @@ class GrafanaAnnotationsTest {
   private static final String PATCHED = "{\"message\":\"Annotation patched\"}";
   private static final String TEXT = "Checkout under CPU pressure \u2014 errors stay under 1%";
 
-  private final TestClock backoff = TestClock.at("2030-01-01T00:00:00Z");
+  private final VirtualClock backoff = VirtualClock.at("2030-01-01T00:00:00Z");
   private final List<String> notes = new CopyOnWriteArrayList<>();
 
   private String base() {
@@ -108,23 +108,28 @@ class GrafanaAnnotationsTest {
     Experiment experiment = experiment();
     FaultSpec kill = experiment.method().faults().get(0);
     FaultSpec burn = experiment.method().faults().get(1);
-    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
-    sink.on(new Milestone.PhaseStarted(Phase.INJECT, INJECTED));
-    sink.on(new Milestone.FaultInjecting(0, kill, INJECTED));
-    sink.on(new Milestone.FaultInjected(0, kill, INJECTED.plusMillis(20), Optional.empty()));
-    sink.on(new Milestone.FaultInjecting(1, burn, INJECTED.plusMillis(20)));
-    sink.on(new Milestone.FaultInjected(1, burn, INJECTED.plusMillis(40), Optional.empty()));
-    sink.on(new Milestone.PhaseStarted(Phase.DURING, INJECTED.plusMillis(40)));
-    abort.ifPresent(reason -> sink.on(new Milestone.Aborted(reason, ROLLED_BACK.minusSeconds(1))));
-    sink.on(new Milestone.PhaseStarted(Phase.ROLLBACK, ROLLED_BACK.minusSeconds(1)));
-    sink.on(new Milestone.FaultReverting(1, burn, ROLLED_BACK.minusSeconds(1)));
-    sink.on(new Milestone.FaultReverted(1, burn, ROLLED_BACK.minusMillis(500), true));
-    sink.on(new Milestone.FaultReverting(0, kill, ROLLED_BACK.minusMillis(500)));
-    sink.on(new Milestone.FaultReverted(0, kill, ROLLED_BACK, true));
-    sink.on(new Milestone.PhaseStarted(Phase.AFTER, ROLLED_BACK));
-    sink.on(new Milestone.DrillFinished(abort.isPresent() ? Verdict.ABORTED : Verdict.HELD, "done", abort,
-        ROLLED_BACK.plusSeconds(30)));
+    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START, Duration.ZERO));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START, Duration.ZERO));
+    sink.on(new Milestone.PhaseStarted(Phase.INJECT, INJECTED, since(INJECTED)));
+    sink.on(new Milestone.FaultInjecting(0, kill, INJECTED, since(INJECTED)));
+    sink.on(ScriptedDrill.injected(0, kill, INJECTED.plusMillis(20)));
+    sink.on(new Milestone.FaultInjecting(1, burn, INJECTED.plusMillis(20), since(INJECTED.plusMillis(20))));
+    sink.on(ScriptedDrill.injected(1, burn, INJECTED.plusMillis(40)));
+    sink.on(new Milestone.PhaseStarted(Phase.DURING, INJECTED.plusMillis(40), since(INJECTED.plusMillis(40))));
+    abort.ifPresent(reason -> sink.on(new Milestone.Aborted(reason, ROLLED_BACK.minusSeconds(1),
+        since(ROLLED_BACK.minusSeconds(1)))));
+    sink.on(new Milestone.PhaseStarted(Phase.ROLLBACK, ROLLED_BACK.minusSeconds(1), since(ROLLED_BACK.minusSeconds(1))));
+    sink.on(new Milestone.FaultReverting(1, burn, ROLLED_BACK.minusSeconds(1), since(ROLLED_BACK.minusSeconds(1))));
+    sink.on(ScriptedDrill.reverted(1, burn, ROLLED_BACK.minusMillis(500)));
+    sink.on(new Milestone.FaultReverting(0, kill, ROLLED_BACK.minusMillis(500), since(ROLLED_BACK.minusMillis(500))));
+    sink.on(ScriptedDrill.reverted(0, kill, ROLLED_BACK));
+    sink.on(new Milestone.PhaseStarted(Phase.AFTER, ROLLED_BACK, since(ROLLED_BACK)));
+    sink.on(new Milestone.DrillFinished(abort.isPresent() ? Verdict.ABORTED : Verdict.HELD, "done", abort, List.of(),
+        ROLLED_BACK.plusSeconds(30), since(ROLLED_BACK.plusSeconds(30))));
+  }
+
+  private static Duration since(Instant at) {
+    return ScriptedDrill.since(at);
   }
 
   private static void stubAddedAndPatched() {
@@ -200,9 +205,10 @@ class GrafanaAnnotationsTest {
     GrafanaAnnotations sink = orgSink();
     Experiment experiment = experiment();
 
-    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START));
-    sink.on(new Milestone.DrillFinished(Verdict.NOT_RUN, "outside steady state", Optional.empty(), INJECTED));
+    sink.on(new Milestone.DrillStarted(experiment, ScriptedDrill.START, Duration.ZERO));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START, Duration.ZERO));
+    sink.on(new Milestone.DrillFinished(Verdict.NOT_RUN, "outside steady state", Optional.empty(), List.of(), INJECTED,
+        since(INJECTED)));
     sink.close(Duration.ofSeconds(30));
 
     assertThat(grafana.getAllServeEvents()).isEmpty();

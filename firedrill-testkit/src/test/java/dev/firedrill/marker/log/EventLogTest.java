@@ -9,7 +9,7 @@ import dev.firedrill.engine.Verdict;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -26,7 +26,7 @@ class EventLogTest {
 
   private static final String ID = "\"experiment_id\":\"checkout-latency\"";
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final ScriptedFault burn = drill.fault("burn");
   private final List<String> problems = new ArrayList<>();
@@ -88,7 +88,7 @@ class EventLogTest {
     Path file = EventLog.besideJournal(dir.resolve("journals/checkout-latency-20261129-100000.json"));
     EventLog log = log(List.of(EventLog.file(file)));
 
-    log.on(new Milestone.Aborted("abort file exists", ScriptedDrill.START));
+    log.on(new Milestone.Aborted("abort file exists", ScriptedDrill.START, Duration.ZERO));
 
     assertThat(file.getFileName().toString()).isEqualTo("checkout-latency-20261129-100000.events.jsonl");
     assertThat(Files.readString(file)).isEqualTo("{\"time\":\"2026-11-29T10:00:00Z\",\"event\":\"abort\"," + ID

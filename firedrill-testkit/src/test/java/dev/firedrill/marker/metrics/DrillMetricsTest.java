@@ -10,7 +10,7 @@ import dev.firedrill.experiment.Hypothesis;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ class DrillMetricsTest {
   private static final Map<String, String> ACTIVE = Map.of("experiment", "unit", "target", "payments",
       "fault", "http-latency");
 
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final DrillMetrics metrics = new DrillMetrics("unit", () -> {});
   /** After each milestone: its kind and the active gauge's value then ("-" for no series). */
@@ -78,9 +78,10 @@ class DrillMetricsTest {
     latency();
     run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
-    assertThat(trace).containsExactly("DrillStarted -", "PhaseStarted -", "Measured -", "PhaseStarted -",
-        "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1", "PhaseStarted 1",
-        "FaultReverting 1", "FaultReverted 0", "PhaseStarted 0", "Measured 0", "DrillFinished 0");
+    assertThat(trace).containsExactly("Planned -", "DrillStarted -", "PhaseStarted -", "Measured -",
+        "PhaseStarted -", "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1",
+        "PhaseStarted 1", "FaultReverting 1", "FaultReverted 0", "RolledBack 0", "PhaseStarted 0", "Measured 0",
+        "Recovered 0", "DrillFinished 0");
     assertThat(metrics.everOn()).isTrue();
     assertThat(metrics.allOff()).isTrue();
   }

@@ -13,7 +13,7 @@ import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.StubHttpServer;
 import dev.firedrill.time.Clock;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -40,7 +40,7 @@ class PusherTest {
   private static final String SPAN_ID = "00f067aa0ba902b7";
 
   private final StubHttpServer pushgateway = StubHttpServer.start().respond(200, "text/plain", "");
-  private final TestClock clock = new TestClock(ScriptedDrill.START);
+  private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final ScriptedFault latency = drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
   private final List<String> notes = new CopyOnWriteArrayList<>();

@@ -42,9 +42,9 @@ class ScrapeEndpointTest {
   }
 
   private static void faultOnThenOff(MetricsSink sink) {
-    sink.on(new Milestone.PhaseStarted(Phase.INJECT, T0));
-    sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
-    sink.on(new Milestone.FaultReverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5), true));
+    sink.on(new Milestone.PhaseStarted(Phase.INJECT, T0, Duration.ZERO));
+    sink.on(ScriptedDrill.injected(0, ScriptedDrill.HTTP_LATENCY, T0));
+    sink.on(ScriptedDrill.reverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5)));
   }
 
   @Test
@@ -52,7 +52,7 @@ class ScrapeEndpointTest {
     MetricsSink sink = open(Duration.ofSeconds(1));
     URI url = sink.endpoint().orElseThrow();
     try {
-      sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
+      sink.on(ScriptedDrill.injected(0, ScriptedDrill.HTTP_LATENCY, T0));
 
       HttpResponse<String> response = get(url);
 
@@ -70,10 +70,10 @@ class ScrapeEndpointTest {
   void closeWaitsForAScrapeOfTheZeroAndNotForEarlierScrapesOrOtherRequests() throws Exception {
     MetricsSink sink = open(Duration.ofSeconds(20));
     URI url = sink.endpoint().orElseThrow();
-    sink.on(new Milestone.FaultInjected(0, ScriptedDrill.HTTP_LATENCY, T0, Optional.empty()));
+    sink.on(ScriptedDrill.injected(0, ScriptedDrill.HTTP_LATENCY, T0));
     assertThat(get(url).body()).contains(
         "chaos_experiment_active{experiment=\"scrape-test\",fault=\"http-latency\",target=\"payments\"} 1.0");
-    sink.on(new Milestone.FaultReverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5), true));
+    sink.on(ScriptedDrill.reverted(0, ScriptedDrill.HTTP_LATENCY, T0.plusSeconds(5)));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(25)));
     assertThat(get(url.resolve("/-/healthy")).statusCode()).isEqualTo(200);
@@ -104,7 +104,7 @@ class ScrapeEndpointTest {
   @Test
   void aDrillThatNeverTurnedAFaultOnDoesNotWait() {
     MetricsSink sink = open(Duration.ofSeconds(60));
-    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, T0));
+    sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, T0, Duration.ZERO));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> sink.close(Duration.ofSeconds(65)));
 

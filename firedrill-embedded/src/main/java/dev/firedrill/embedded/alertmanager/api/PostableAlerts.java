@@ -123,7 +123,7 @@ final class PostableAlerts {
       throw parsing("alert " + i + ": " + field + " is not an object of strings");
     }
     SortedMap<String, String> map = new TreeMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       if (!entry.getValue().isTextual()) {
         throw parsing("alert " + i + ": " + field + "." + entry.getKey() + " is not a string");

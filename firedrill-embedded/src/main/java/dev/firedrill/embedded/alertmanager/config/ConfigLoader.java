@@ -97,7 +97,7 @@ final class ConfigLoader {
       problem("/global", "expected a mapping, such as global: {resolve_timeout: 5m}");
       return resolveTimeout;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> fields = global.fields(); fields.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> fields = global.properties().iterator(); fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();
       String at = "/global/" + SourceTree.escape(field.getKey());
       if (!field.getKey().equals("resolve_timeout")) {
@@ -136,7 +136,7 @@ final class ConfigLoader {
         continue;
       }
       List<WebhookConfig> webhooks = new ArrayList<>();
-      for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator(); fields.hasNext(); ) {
         Map.Entry<String, JsonNode> field = fields.next();
         String key = field.getKey();
         String where = at + "/" + SourceTree.escape(key);

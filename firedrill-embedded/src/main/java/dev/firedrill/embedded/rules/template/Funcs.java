@@ -22,6 +22,8 @@ final class Funcs {
 
   /** A function failed; the template reports {@code error calling NAME: message}. */
   static final class CallError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     CallError(String message) {
       super(message, null, false, false);
     }
