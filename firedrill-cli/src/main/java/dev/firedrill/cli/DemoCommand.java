@@ -74,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
       JournalFile journal = new JournalFile(JournalPaths.inDirectory(workDir, experiment.id()));
       // Demo runs share the history of the default journals directory, so that `firedrill history`
       // after a few demos shows them; a demo given its own --dir keeps its history there.
-      StoreLocation store = history.location(dir != null ? workDir : Path.of("journals"));
+      StoreLocation store = history.location(dir != null ? workDir : JournalPaths.DIRECTORY);
       DrillResult result = DrillRunner.run(experiment, file.toString(), journal, DrillRunner.console(out), out,
           logFormat.copy(spec.commandLine().getErr()), Optional.empty());
       int exit = ExitCode.of(result);

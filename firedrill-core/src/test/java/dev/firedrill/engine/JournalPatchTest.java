@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,7 +62,7 @@ class JournalPatchTest {
 
   @Test
   void theTallyOfAReceiverCountsWhatItTookAndSaysWhenAndWhyItRefused() throws Exception {
-    TestClock clock = TestClock.at("2026-11-29T10:00:01Z");
+    VirtualClock clock = VirtualClock.at("2026-11-29T10:00:01Z");
     try (WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults(), clock)) {
       HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(receiver.url())
           .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("[1, 2]")).build(),

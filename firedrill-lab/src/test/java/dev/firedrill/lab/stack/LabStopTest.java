@@ -3,7 +3,7 @@ package dev.firedrill.lab.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.fault.ProcessId;
-import dev.firedrill.time.TestClock;
+import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +17,7 @@ class LabStopTest {
   @TempDir Path dir;
 
   private final FakeProcesses table = new FakeProcesses();
-  private final TestClock clock = TestClock.at("2026-12-01T10:00:00Z");
+  private final VirtualClock clock = VirtualClock.at("2026-12-01T10:00:00Z");
   private final List<String> lines = new ArrayList<>();
 
   private LabState up(long... pids) throws IOException {
