@@ -1,7 +1,7 @@
 package dev.firedrill.alerting.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +76,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
     if (value.isMissingNode() || value.isNull()) {
       return fallback;
     }
-    Duration duration = value.isTextual() ? PromDuration.parseOrNull(value.asText()) : null;
+    Duration duration = value.isTextual() ? Durations.parseOrNull(value.asText()) : null;
     if (duration == null || duration.isZero()) {
       problems.add(tree.problem(pointer, "expected a duration such as 15s or 1m"));
       return fallback;

@@ -1,6 +1,6 @@
 package dev.firedrill.alerting.lint;
 
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -218,9 +218,9 @@ public final class RulesLint {
     for (PromQl.Range range : scan.ranges()) {
       if (range.range().compareTo(minimum) < 0 && reported.add(range.text())) {
         messages.add("range window [" + range.text() + "] is shorter than four scrape intervals (4 x "
-            + PromDuration.format(settings.scrapeInterval()) + " = " + PromDuration.format(minimum) + ", scrape interval from "
+            + Durations.format(settings.scrapeInterval()) + " = " + Durations.format(minimum) + ", scrape interval from "
             + settings.scrapeSource() + "), so rate() sees too few samples and nothing after one missed scrape; use ["
-            + PromDuration.format(minimum) + "] or longer");
+            + Durations.format(minimum) + "] or longer");
       }
     }
     if (scan.callsHoltWinters()) {
@@ -244,7 +244,7 @@ public final class RulesLint {
             + "the resolution");
       } else if (subquery.resolution() == null && subquery.range().compareTo(settings.evaluationInterval()) <= 0) {
         messages.add("subquery [" + subquery.text() + "] has no resolution, so it takes the global evaluation interval "
-            + PromDuration.format(settings.evaluationInterval()) + " (from " + settings.evaluationSource() + "), and "
+            + Durations.format(settings.evaluationInterval()) + " (from " + settings.evaluationSource() + "), and "
             + "its range is not longer than that: it holds one point per evaluation; give it a resolution shorter "
             + "than its range");
       }
@@ -253,9 +253,9 @@ public final class RulesLint {
       Duration interval = group.interval() != null ? group.interval() : settings.evaluationInterval();
       String source = group.interval() != null ? "the group's interval" : "from " + settings.evaluationSource();
       if (rule.forDuration().compareTo(interval) < 0) {
-        messages.add("for " + PromDuration.format(rule.forDuration()) + " is shorter than the evaluation interval "
-            + PromDuration.format(interval) + " (" + source + "), so the alert stays pending a whole evaluation "
-            + "anyway; set for to " + PromDuration.format(interval) + " or more, or remove it");
+        messages.add("for " + Durations.format(rule.forDuration()) + " is shorter than the evaluation interval "
+            + Durations.format(interval) + " (" + source + "), so the alert stays pending a whole evaluation "
+            + "anyway; set for to " + Durations.format(interval) + " or more, or remove it");
       }
     }
     return messages;

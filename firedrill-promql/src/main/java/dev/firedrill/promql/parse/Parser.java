@@ -23,6 +23,7 @@ import dev.firedrill.promql.ast.Functions;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.time.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -885,21 +886,19 @@ final class Parser {
   /** A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the sign). */
   private long durationMs(Token t) {
     try {
-      return Durations.parse(t.text());
+      return Durations.parsePrometheus(t.text()).toMillis();
     } catch (IllegalArgumentException e) {
-      if (e.getMessage().equals("duration must be greater than 0")) {
-        return 0;
-      }
       throw error(t.pos(), e.getMessage());
     }
   }
 
+  /** A range, step or offset literal, which Prometheus's {@code parseDuration} wants above zero. */
   private long duration(Token t) {
-    try {
-      return Durations.parse(t.text());
-    } catch (IllegalArgumentException e) {
-      throw error(t.pos(), e.getMessage());
+    long ms = durationMs(t);
+    if (ms == 0) {
+      throw error(t.pos(), "duration must be greater than 0");
     }
+    return ms;
   }
 
   /** Go's {@code ParseInt(s, 0, 64)} (so {@code 010} is octal), else {@code ParseFloat}, as Prometheus reads numbers. */
