@@ -2,9 +2,9 @@ package dev.firedrill.cli;
 
 import dev.firedrill.alerting.lint.Finding;
 import dev.firedrill.alerting.lint.PrometheusConfig;
-import dev.firedrill.alerting.lint.ReadProblem;
 import dev.firedrill.alerting.lint.RulesLint;
 import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.Problem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ final class RulesLintCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<ReadProblem> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     Duration scrape = PrometheusConfig.DEFAULT_INTERVAL;
     Duration evaluation = PrometheusConfig.DEFAULT_INTERVAL;
     String scrapeSource = "Prometheus's default";
@@ -101,8 +101,8 @@ final class RulesLintCommand implements Callable<Integer> {
     return duration;
   }
 
-  private static UserError unreadable(List<ReadProblem> problems) {
-    return new UserError(problems.stream().map(ReadProblem::toString).collect(Collectors.joining("\n")),
+  private static UserError unreadable(List<Problem> problems) {
+    return new UserError(problems.stream().map(Problem::toString).collect(Collectors.joining("\n")),
         ExitCode.INVALID);
   }
 }
