@@ -15,10 +15,11 @@ public final class GoQuote {
     return out.append('"').toString();
   }
 
-  /** {@code strconv.QuoteRune}: {@code 'c'}, {@code '\''}, {@code '\n'}. */
+  /** {@code strconv.QuoteRune}: {@code 'c'}, {@code '\''}, {@code '\n'}; what is no code point quotes as U+FFFD. */
   public static String rune(int c) {
+    boolean valid = c >= 0 && c <= Character.MAX_CODE_POINT && !(c >= 0xD800 && c <= 0xDFFF);
     StringBuilder out = new StringBuilder("'");
-    escape(out, c, '\'');
+    escape(out, valid ? c : 0xFFFD, '\'');
     return out.append('\'').toString();
   }
 

@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.time.Durations;
 import dev.firedrill.time.Rfc3339;
 import java.math.BigDecimal;

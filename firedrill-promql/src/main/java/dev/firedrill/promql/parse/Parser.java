@@ -1,5 +1,6 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.ast.AggregateOp;
 import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.DurationExpr;
@@ -251,7 +252,7 @@ final class Parser {
       next();
       String quoted = parseMatchers(matchers);
       if (quoted != null && metric != null) {
-        throw error(start, "metric name must not be set twice: " + GoText.quote(metric) + " or " + GoText.quote(quoted));
+        throw error(start, "metric name must not be set twice: " + GoQuote.of(metric) + " or " + GoQuote.of(quoted));
       }
       metric = quoted != null ? quoted : metric;
     }
@@ -273,8 +274,8 @@ final class Parser {
         next();
         String name = GoText.unquote(first.text());
         if (quotedName != null) {
-          throw error(first.pos(), "metric name must not be set twice: " + GoText.quote(quotedName) + " or "
-              + GoText.quote(name));
+          throw error(first.pos(), "metric name must not be set twice: " + GoQuote.of(quotedName) + " or "
+              + GoQuote.of(name));
         }
         quotedName = name;
       } else {
@@ -335,7 +336,7 @@ final class Parser {
     next();
     List<Expr> args = parseArgs();
     Function function = Functions.byName(name.text(), prometheus3)
-        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoText.quote(name.text())));
+        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoQuote.of(name.text())));
     return positions.start(new Call(function, args), name.pos());
   }
 
@@ -922,7 +923,7 @@ final class Parser {
     } catch (NumberFormatException e) {
       // Beyond int64: Go falls back to ParseFloat, as below.
     }
-    String failure = "error parsing number: strconv.ParseFloat: parsing " + GoText.quote(text) + ": ";
+    String failure = "error parsing number: strconv.ParseFloat: parsing " + GoQuote.of(text) + ": ";
     if (hex) {
       // Go's ParseFloat wants a p exponent in hexadecimal, which the lexer never lets through.
       throw error(t.pos(), failure + "invalid syntax");
