@@ -1,10 +1,10 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.alerting.lint.Finding;
-import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.alerting.lint.PrometheusConfig;
-import dev.firedrill.alerting.lint.ReadProblem;
 import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.Problem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ final class RulesLintCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<ReadProblem> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     Duration scrape = PrometheusConfig.DEFAULT_INTERVAL;
     Duration evaluation = PrometheusConfig.DEFAULT_INTERVAL;
     String scrapeSource = "Prometheus's default";
@@ -86,14 +86,14 @@ final class RulesLintCommand implements Callable<Integer> {
     }
     out.println(paths.stream().map(Path::toString).collect(Collectors.joining(" ")) + ": "
         + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
-        + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + PromDuration.format(scrape)
-        + " (" + scrapeSource + "), evaluation interval " + PromDuration.format(evaluation) + " (" + evaluationSource
+        + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + Durations.format(scrape)
+        + " (" + scrapeSource + "), evaluation interval " + Durations.format(evaluation) + " (" + evaluationSource
         + ")");
     return ExitCode.of(report);
   }
 
   private static Duration option(String name, String value) {
-    Duration duration = PromDuration.parseOrNull(value);
+    Duration duration = Durations.parseOrNull(value);
     if (duration == null || duration.isZero()) {
       throw new UserError("firedrill: " + name + " " + value + ": expected a duration such as 15s or 1m",
           ExitCode.INVALID);
@@ -101,8 +101,8 @@ final class RulesLintCommand implements Callable<Integer> {
     return duration;
   }
 
-  private static UserError unreadable(List<ReadProblem> problems) {
-    return new UserError(problems.stream().map(ReadProblem::toString).collect(Collectors.joining("\n")),
+  private static UserError unreadable(List<Problem> problems) {
+    return new UserError(problems.stream().map(Problem::toString).collect(Collectors.joining("\n")),
         ExitCode.INVALID);
   }
 }

@@ -2,8 +2,11 @@ package dev.firedrill.time;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
 import java.util.Optional;
 
 /**
@@ -14,6 +17,13 @@ import java.util.Optional;
 public final class Rfc3339 {
 
   private static final Instant GO_ZERO = Instant.parse("0001-01-01T00:00:00Z");
+  /** Go's {@code time.RFC3339Nano}: up to nine fractional digits, trailing zeros dropped. */
+  private static final DateTimeFormatter NANO = new DateTimeFormatterBuilder()
+      .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
+      .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+      .appendLiteral('Z')
+      .toFormatter()
+      .withZone(ZoneOffset.UTC);
 
   private Rfc3339() {}
 
@@ -26,5 +36,10 @@ public final class Rfc3339 {
   public static Optional<Instant> parseUnlessZero(String text) {
     Instant at = parse(text);
     return at.isAfter(GO_ZERO.plusSeconds(366L * 24 * 3600)) ? Optional.of(at) : Optional.empty();
+  }
+
+  /** The instant as Go's {@code time.Time} writes itself in JSON, in UTC: {@code 2026-11-29T23:48:39.63130994Z}. */
+  public static String formatNano(Instant at) {
+    return NANO.format(at);
   }
 }

@@ -3,9 +3,10 @@ package dev.firedrill.yaml;
 import java.util.Objects;
 
 /**
- * One thing wrong with an experiment file: where (a JSON pointer such as
- * {@code /steady_state/slis/0/max}, and a 1-based line and column) and what was expected.
- * Line and column are 0 when there is no position (the file could not be read).
+ * One thing wrong at a place in an input file (an experiment file, a rule file, prometheus.yml,
+ * alertmanager.yml): where (a JSON pointer such as {@code /steady_state/slis/0/max}, and a 1-based
+ * line and column) and what was expected. Line and column are 0 when there is no position (the file
+ * could not be read, a directory held no rule files).
  */
 public record Problem(String file, String pointer, String message, int line, int column) {
 

@@ -64,7 +64,7 @@ public final class Node {
     }
   }
 
-  static final String DURATION = "expected a duration such as 500ms, 30s, 5m, 1h or 30d";
+  static final String DURATION = Durations.EXPECTED;
   /** What every share in the file must be. */
   public static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -283,14 +283,16 @@ public final class Node {
       problem(DURATION + ", got " + describe() + " without a unit");
       return null;
     }
+    if (!json.isTextual()) {
+      return fail(DURATION);
+    }
     Duration duration;
     try {
-      duration = json.isTextual() ? Durations.parse(json.asText()) : null;
-    } catch (IllegalArgumentException e) {
-      duration = null;
-    }
-    if (duration == null) {
-      return fail(DURATION);
+      duration = Durations.parse(json.asText());
+    } catch (Durations.Invalid e) {
+      // Prometheus's grammar: 30s1h is refused, and the hint says why (the plain "expected" would not).
+      problem(DURATION + ", got " + describe() + e.hint());
+      return null;
     }
     return positive && duration.isZero() ? fail("expected a duration greater than 0") : duration;
   }

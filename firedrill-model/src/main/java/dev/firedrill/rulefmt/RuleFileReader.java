@@ -1,6 +1,7 @@
 package dev.firedrill.rulefmt;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.SourceTree;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,7 +194,7 @@ public final class RuleFileReader {
     if (text == null) {
       return null;
     }
-    Duration duration = PromDuration.parseOrNull(text);
+    Duration duration = Durations.parseOrNull(text);
     if (duration == null) {
       problems.add(tree.problem(at + "/" + key, "not a valid duration string: \"" + text + "\""));
     }

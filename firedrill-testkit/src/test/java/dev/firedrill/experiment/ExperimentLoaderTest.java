@@ -320,6 +320,11 @@ class ExperimentLoaderTest {
             + " (line 11, column 3)");
     assertThat(problems(replace(TEXT, "duration: 10m", "duration: 0s"))).containsExactly(
         "exp.yaml: /method/duration: expected a duration greater than 0, got \"0s\" (line 11, column 3)");
+    // Prometheus refuses units out of order; firedrill once added them up.
+    assertThat(problems(replace(TEXT, "duration: 10m", "duration: 30s1h"))).containsExactly(
+        "exp.yaml: /method/duration: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got \"30s1h\"; units go"
+            + " from the largest to the smallest, each at most once: y, w, d, h, m, s, ms (such as 1h30m)"
+            + " (line 11, column 3)");
   }
 
   @Test

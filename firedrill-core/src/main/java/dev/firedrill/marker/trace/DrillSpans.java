@@ -6,6 +6,7 @@ import dev.firedrill.engine.Phase;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.http.Propagation;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.common.AttributeKey;
@@ -31,12 +32,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>From {@code DrillStarted} to {@code DrillFinished} the root span and the baggage
  * {@code chaos.experiment.id} are the current context of the drill thread, so every request sent
- * with {@link dev.firedrill.http.Propagation#injectCurrent} carries them.
+ * with {@link Propagation#injectCurrent} carries them.
  */
 public final class DrillSpans implements DrillObserver {
 
-  private static final String EXPERIMENT_ID = "chaos.experiment.id";
-  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
+  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
   private static final AttributeKey<String> TITLE = AttributeKey.stringKey("chaos.experiment.title");
   private static final AttributeKey<String> VERDICT = AttributeKey.stringKey("chaos.verdict");
   private static final AttributeKey<String> REASON = AttributeKey.stringKey("chaos.verdict.reason");
@@ -116,7 +116,7 @@ public final class DrillSpans implements DrillObserver {
         .setAttribute(EXPERIMENT, id)
         .setAttribute(TITLE, started.experiment().title())
         .startSpan();
-    rootContext = Context.root().with(root).with(Baggage.builder().put(EXPERIMENT_ID, id).build());
+    rootContext = Context.root().with(root).with(Baggage.builder().put(Propagation.EXPERIMENT_ID, id).build());
     scope = rootContext.makeCurrent();
     scopeThread = Thread.currentThread();
   }

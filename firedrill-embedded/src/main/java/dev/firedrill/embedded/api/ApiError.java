@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.model.PromqlException;
 
 /** A request the API refuses or could not answer: Prometheus's {@code errorType} and its HTTP status. */

@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
+import dev.firedrill.format.GoQuote;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.format.GoQuote;
+import dev.firedrill.time.Durations;
 import dev.firedrill.time.Rfc3339;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -88,7 +88,7 @@ final class Params {
       }
       return Duration.ofNanos((long) nanos);
     }
-    Duration parsed = text.isEmpty() || !text.strip().equals(text) ? null : PromDuration.parseOrNull(text);
+    Duration parsed = Durations.parseOrNull(text);
     if (parsed == null) {
       throw new IllegalArgumentException("cannot parse " + GoQuote.of(text) + " to a valid duration");
     }

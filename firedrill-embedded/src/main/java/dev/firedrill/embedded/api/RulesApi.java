@@ -1,9 +1,11 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
+import dev.firedrill.format.GoFloat;
+import dev.firedrill.format.GoQuote;
+import dev.firedrill.time.Rfc3339;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -54,9 +56,9 @@ final class RulesApi {
         }
       }
       json.endArray()
-          .name("interval").raw(GoFormat.jsonNumber(group.interval()))
+          .name("interval").raw(GoFloat.jsonNumber(group.interval()))
           .name("limit").raw(Integer.toString(group.limit()))
-          .name("evaluationTime").raw(GoFormat.jsonNumber(group.evaluationTime()))
+          .name("evaluationTime").raw(GoFloat.jsonNumber(group.evaluationTime()))
           .name("lastEvaluation").string(time(group.lastEvaluation()))
           .endObject();
     }
@@ -68,15 +70,15 @@ final class RulesApi {
         .name("state").string(rule.state())
         .name("name").string(rule.name())
         .name("query").string(rule.query())
-        .name("duration").raw(GoFormat.jsonNumber(rule.duration()))
-        .name("keepFiringFor").raw(GoFormat.jsonNumber(rule.keepFiringFor()))
+        .name("duration").raw(GoFloat.jsonNumber(rule.duration()))
+        .name("keepFiringFor").raw(GoFloat.jsonNumber(rule.keepFiringFor()))
         .name("labels").strings(sorted(rule.labels()))
         .name("annotations").strings(sorted(rule.annotations()))
         .name("alerts").beginArray();
     rule.alerts().forEach(alert -> alert(json, alert));
     json.endArray().name("health").string(rule.health());
     lastError(json, rule.lastError());
-    json.name("evaluationTime").raw(GoFormat.jsonNumber(rule.evaluationTime()))
+    json.name("evaluationTime").raw(GoFloat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation").string(time(rule.lastEvaluation()))
         .name("type").string("alerting")
         .endObject();
@@ -89,7 +91,7 @@ final class RulesApi {
     }
     json.name("health").string(rule.health());
     lastError(json, rule.lastError());
-    json.name("evaluationTime").raw(GoFormat.jsonNumber(rule.evaluationTime()))
+    json.name("evaluationTime").raw(GoFloat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation").string(time(rule.lastEvaluation()))
         .name("type").string("recording")
         .endObject();
@@ -108,7 +110,7 @@ final class RulesApi {
         .name("annotations").strings(sorted(alert.annotations()))
         .name("state").string(alert.state())
         .name("activeAt").string(time(alert.activeAt()));
-    alert.keepFiringSince().ifPresent(since -> json.name("keepFiringSince").string(GoFormat.rfc3339Nano(since)));
+    alert.keepFiringSince().ifPresent(since -> json.name("keepFiringSince").string(Rfc3339.formatNano(since)));
     json.name("value").string(alert.value()).endObject();
   }
 
@@ -118,6 +120,6 @@ final class RulesApi {
   }
 
   private static String time(Optional<Instant> at) {
-    return at.map(GoFormat::rfc3339Nano).orElse(GO_ZERO_TIME);
+    return at.map(Rfc3339::formatNano).orElse(GO_ZERO_TIME);
   }
 }

@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.api;
 
-import dev.firedrill.promql.model.GoQuote;
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;

@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.api;
 
+import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 
@@ -12,10 +13,10 @@ final class ValueJson {
     json.beginObject().name("resultType");
     if (value instanceof Value.Scalar s) {
       json.string("scalar").name("result").beginArray()
-          .raw(GoFormat.jsonNumber(s.timestampMs() / 1000.0)).string(GoFormat.formatF(s.value())).endArray();
+          .raw(GoFloat.jsonNumber(s.timestampMs() / 1000.0)).string(GoFloat.shortestF(s.value())).endArray();
     } else if (value instanceof Value.Text t) {
       json.string("string").name("result").beginArray()
-          .raw(GoFormat.jsonNumber(t.timestampMs() / 1000.0)).string(t.value()).endArray();
+          .raw(GoFloat.jsonNumber(t.timestampMs() / 1000.0)).string(t.value()).endArray();
     } else if (value instanceof Value.Vector v) {
       json.string("vector").name("result").beginArray();
       for (Value.Sample sample : v.samples()) {
@@ -52,6 +53,32 @@ final class ValueJson {
   }
 
   private static void point(Json json, long timestampMs, double value) {
-    json.beginArray().raw(GoFormat.timestamp(timestampMs)).string(GoFormat.sampleValue(value)).endArray();
+    json.beginArray().raw(timestamp(timestampMs)).string(GoFloat.sampleValue(value)).endArray();
+  }
+
+  /**
+   * Milliseconds as Prometheus's {@code jsonutil.MarshalTimestamp} writes them: seconds, and when
+   * there is a fraction, all three of its digits ({@code 1.500}).
+   */
+  static String timestamp(long ms) {
+    StringBuilder out = new StringBuilder(20);
+    long t = ms;
+    if (t < 0) {
+      out.append('-');
+      t = -t;
+    }
+    out.append(t / 1000);
+    long fraction = t % 1000;
+    if (fraction != 0) {
+      out.append('.');
+      if (fraction < 100) {
+        out.append('0');
+      }
+      if (fraction < 10) {
+        out.append('0');
+      }
+      out.append(fraction);
+    }
+    return out.toString();
   }
 }

@@ -1,8 +1,8 @@
 package dev.firedrill.embedded.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -215,8 +215,8 @@ public final class ConfigLoader {
 
   private void checkTimeout(Duration timeout, Duration interval, String pointer) {
     if (timeout.compareTo(interval) > 0) {
-      throw fail(pointer, PromDuration.format(timeout) + " is longer than the scrape interval "
-          + PromDuration.format(interval));
+      throw fail(pointer, Durations.format(timeout) + " is longer than the scrape interval "
+          + Durations.format(interval));
     }
   }
 
@@ -226,7 +226,7 @@ public final class ConfigLoader {
       return fallback;
     }
     String written = text(node, pointer + "/" + key);
-    Duration duration = PromDuration.parseOrNull(written);
+    Duration duration = Durations.parseOrNull(written);
     if (duration == null || duration.isZero()) {
       throw fail(pointer + "/" + key, "expected a duration above zero such as 15s, 1m30s or 1h, found \""
           + written + "\"");

@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.rules;
 
+import dev.firedrill.yaml.Problem;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -7,14 +8,14 @@ import java.util.stream.Collectors;
 public final class RuleFileException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final List<RuleFileProblem> problems;
+  private final List<Problem> problems;
 
-  public RuleFileException(List<RuleFileProblem> problems) {
-    super(problems.stream().map(RuleFileProblem::toString).collect(Collectors.joining("; ")), null, false, false);
+  public RuleFileException(List<Problem> problems) {
+    super(problems.stream().map(Problem::toString).collect(Collectors.joining("; ")), null, false, false);
     this.problems = List.copyOf(problems);
   }
 
-  public List<RuleFileProblem> problems() {
+  public List<Problem> problems() {
     return problems;
   }
 }

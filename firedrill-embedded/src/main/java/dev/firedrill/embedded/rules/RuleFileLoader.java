@@ -6,6 +6,7 @@ import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
 import dev.firedrill.rulefmt.RuleFileReader;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,14 +46,14 @@ public final class RuleFileLoader {
 
   /** The groups of all files in order. @throws RuleFileException listing every problem of every file */
   public List<RuleGroupSpec> load(List<Path> files) {
-    List<RuleFileProblem> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     List<RuleGroupSpec> groups = new ArrayList<>();
     for (Path file : files) {
       String content;
       try {
         content = Files.readString(file, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        problems.add(new RuleFileProblem(file.toString(), "", "cannot read: " + e, 0, 0));
+        problems.add(new Problem(file.toString(), "", "cannot read: " + e, 0, 0));
         continue;
       }
       groups.addAll(read(file.toString(), content, problems));
@@ -65,7 +66,7 @@ public final class RuleFileLoader {
 
   /** One file's groups. @throws RuleFileException listing every problem */
   public List<RuleGroupSpec> parse(String file, String content) {
-    List<RuleFileProblem> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     List<RuleGroupSpec> groups = read(file, content, problems);
     if (!problems.isEmpty()) {
       throw new RuleFileException(problems);
@@ -73,10 +74,10 @@ public final class RuleFileLoader {
     return groups;
   }
 
-  private List<RuleGroupSpec> read(String file, String content, List<RuleFileProblem> problems) {
-    RuleFileReader.Rules<RuleFileProblem, RuleGroupSpec, RuleSpec> specs = new RuleFileReader.Rules<>() {
+  private List<RuleGroupSpec> read(String file, String content, List<Problem> problems) {
+    RuleFileReader.Rules<Problem, RuleGroupSpec, RuleSpec> specs = new RuleFileReader.Rules<>() {
       @Override
-      public RuleSpec rule(RuleFileReader.Rule rule, SourceTree<RuleFileProblem> tree, List<RuleFileProblem> found) {
+      public RuleSpec rule(RuleFileReader.Rule rule, SourceTree<Problem> tree, List<Problem> found) {
         return spec(rule, tree, found);
       }
 
@@ -87,7 +88,7 @@ public final class RuleFileLoader {
       }
     };
     List<RuleGroupSpec> groups = new ArrayList<>();
-    for (RuleFileReader.Holder<RuleGroupSpec> holder : RuleFileReader.read(file, content, RuleFileProblem::new,
+    for (RuleFileReader.Holder<RuleGroupSpec> holder : RuleFileReader.read(file, content, Problem::new,
         problems, RuleFileReader.ENGINE_GROUP_KEYS, specs)) {
       groups.addAll(holder.groups());
     }
@@ -95,7 +96,7 @@ public final class RuleFileLoader {
   }
 
   /** What the engine adds to the shared structure: the v2.42 parse, legacy names, templates. */
-  private RuleSpec spec(RuleFileReader.Rule rule, SourceTree<RuleFileProblem> tree, List<RuleFileProblem> problems) {
+  private RuleSpec spec(RuleFileReader.Rule rule, SourceTree<Problem> tree, List<Problem> problems) {
     String at = rule.pointer();
     String prefix = rule.prefix();
     int before = problems.size();
@@ -139,8 +140,8 @@ public final class RuleFileLoader {
     return " (this is Prometheus 3 PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet)";
   }
 
-  private static void templates(SourceTree<RuleFileProblem> tree, String at, String key, String what, String alert,
-      Map<String, String> values, String prefix, List<RuleFileProblem> problems) {
+  private static void templates(SourceTree<Problem> tree, String at, String key, String what, String alert,
+      Map<String, String> values, String prefix, List<Problem> problems) {
     values.forEach((name, text) -> {
       try {
         AlertTemplates.compile(alert, text);

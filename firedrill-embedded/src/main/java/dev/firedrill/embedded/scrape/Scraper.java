@@ -1,10 +1,10 @@
 package dev.firedrill.embedded.scrape;
 
-import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -207,7 +207,7 @@ public final class Scraper {
 
   private static ScrapeFailure timedOut(ScrapeTarget target) {
     return new ScrapeFailure(target.url() + ": no complete response within the scrape timeout "
-        + PromDuration.format(target.timeout()));
+        + Durations.format(target.timeout()));
   }
 
   private static String describe(Throwable cause) {

@@ -2,8 +2,7 @@ package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
-import io.opentelemetry.api.baggage.Baggage;
-import io.opentelemetry.api.baggage.propagation.W3CBaggagePropagator;
+import dev.firedrill.http.Propagation;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
@@ -11,10 +10,8 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.TracerProvider;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
-import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
 import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -29,14 +26,11 @@ import java.net.http.HttpRequest;
  */
 final class ServiceTracing implements AutoCloseable {
 
-  private static final String EXPERIMENT_ID = dev.firedrill.lab.trace.Baggage.EXPERIMENT_ID;
-  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(EXPERIMENT_ID);
+  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
   private static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
   private static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
   private static final AttributeKey<String> URL = AttributeKey.stringKey("url.full");
   private static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
-  private static final TextMapPropagator W3C = TextMapPropagator.composite(
-      W3CTraceContextPropagator.getInstance(), W3CBaggagePropagator.getInstance());
   private static final TextMapGetter<Headers> HEADERS = new TextMapGetter<>() {
     @Override
     public Iterable<String> keys(Headers carrier) {
@@ -103,7 +97,7 @@ final class ServiceTracing implements AutoCloseable {
 
   /** The incoming context with a new SERVER span; {@code route} is null for a path the service does not serve. */
   Context server(HttpExchange exchange, String route) {
-    Context incoming = W3C.extract(Context.root(), exchange.getRequestHeaders(), HEADERS);
+    Context incoming = Propagation.extract(exchange.getRequestHeaders(), HEADERS);
     String method = exchange.getRequestMethod();
     SpanBuilder span = tracer.spanBuilder(route == null ? method : method + " " + route)
         .setParent(incoming)
@@ -127,7 +121,7 @@ final class ServiceTracing implements AutoCloseable {
 
   /** {@code traceparent} of the context's span and its {@code baggage}. */
   static HttpRequest.Builder inject(Context context, HttpRequest.Builder request) {
-    W3C.inject(context, request, (builder, name, value) -> builder.header(name, value));
+    Propagation.inject(context, request::header);
     return request;
   }
 
@@ -144,7 +138,6 @@ final class ServiceTracing implements AutoCloseable {
   }
 
   private static SpanBuilder experiment(SpanBuilder span, Context context) {
-    String id = Baggage.fromContext(context).getEntryValue(EXPERIMENT_ID);
-    return id == null ? span : span.setAttribute(EXPERIMENT, id);
+    return Propagation.experimentId(context).map(id -> span.setAttribute(EXPERIMENT, id)).orElse(span);
   }
 }

@@ -1,13 +1,15 @@
 package dev.firedrill.lab.trace;
 
+import dev.firedrill.http.Propagation;
 import java.nio.charset.StandardCharsets;
 
-/** The W3C {@code baggage} header, as far as firedrill writes it: one member. */
+/**
+ * The W3C {@code baggage} header as the load generator writes it into its prepared request head: one
+ * member (spans' baggage goes through dev.firedrill.http.Propagation).
+ */
 public final class Baggage {
 
   public static final String HEADER = "baggage";
-  /** No OpenTelemetry convention exists for chaos experiments; this is firedrill's key. */
-  public static final String EXPERIMENT_ID = "chaos.experiment.id";
 
   private Baggage() {}
 
@@ -29,6 +31,6 @@ public final class Baggage {
 
   /** {@code chaos.experiment.id=<id>}. */
   public static String experiment(String experimentId) {
-    return member(EXPERIMENT_ID, experimentId);
+    return member(Propagation.EXPERIMENT_ID, experimentId);
   }
 }

@@ -6,7 +6,7 @@ import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -96,7 +96,7 @@ public final class PromQl {
     } else if (node instanceof Expr.MatrixSelector m) {
       selector(m.selector(), insideAbsent);
       if (m.rangeExpr() == null || !m.rangeExpr().dependsOnQuery()) {
-        ranges.add(new Range(m.rangeExpr() == null ? PromDuration.format(Duration.ofMillis(m.rangeMs())) : m.rangeExpr().text(),
+        ranges.add(new Range(m.rangeExpr() == null ? Durations.format(Duration.ofMillis(m.rangeMs())) : m.rangeExpr().text(),
             Duration.ofMillis(m.rangeMs())));
       }
     } else if (node instanceof Expr.Subquery s) {

@@ -1,7 +1,8 @@
 package dev.firedrill.alerting.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,19 +24,22 @@ import java.util.stream.Stream;
 public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInterval, List<Path> ruleFiles) {
 
   public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
+  /** Always YAML; later documents ignored; numbers and booleans kept as written. */
+  private static final SourceTree.Options READING =
+      new SourceTree.Options(false, false, SourceTree.Scalars.TEXT, false);
 
   /** Reads the file; returns null and adds to {@code problems} when it cannot. */
-  public static PrometheusConfig read(Path file, List<ReadProblem> problems) {
+  public static PrometheusConfig read(Path file, List<Problem> problems) {
     String display = file.toString();
     String content;
     try {
       content = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      problems.add(new ReadProblem(display, "", "cannot read: " + e, 0, 0));
+      problems.add(new Problem(display, "", "cannot read: " + e, 0, 0));
       return null;
     }
     int before = problems.size();
-    SourceTree<ReadProblem> tree = ReadProblem.read(display, content, problems);
+    SourceTree<Problem> tree = readYaml(display, content, problems);
     if (tree == null) {
       return null;
     }
@@ -70,13 +74,20 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
     return problems.size() == before ? new PrometheusConfig(scrape, evaluation, List.copyOf(ruleFiles)) : null;
   }
 
-  private static Duration interval(SourceTree<ReadProblem> tree, JsonNode parent, String pointer, String key, Duration fallback,
-      List<ReadProblem> problems) {
+  /** The YAML tree: duplicate keys and malformed text go to {@code problems}; null when it is malformed. */
+  private static SourceTree<Problem> readYaml(String file, String content, List<Problem> problems) {
+    SourceTree<Problem> tree = SourceTree.read(file, content, READING, Problem::new);
+    problems.addAll(tree.problems());
+    return tree.malformed() == null ? tree : null;
+  }
+
+  private static Duration interval(SourceTree<Problem> tree, JsonNode parent, String pointer, String key, Duration fallback,
+      List<Problem> problems) {
     JsonNode value = parent.path(key);
     if (value.isMissingNode() || value.isNull()) {
       return fallback;
     }
-    Duration duration = value.isTextual() ? PromDuration.parseOrNull(value.asText()) : null;
+    Duration duration = value.isTextual() ? Durations.parseOrNull(value.asText()) : null;
     if (duration == null || duration.isZero()) {
       problems.add(tree.problem(pointer, "expected a duration such as 15s or 1m"));
       return fallback;
@@ -85,8 +96,8 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
   }
 
   /** A rule_files entry: a path relative to the config's directory, with a glob in its last part only. */
-  private static List<Path> expand(Path base, String pattern, SourceTree<ReadProblem> tree, String pointer,
-      List<ReadProblem> problems) {
+  private static List<Path> expand(Path base, String pattern, SourceTree<Problem> tree, String pointer,
+      List<Problem> problems) {
     Path full = base.resolve(pattern).normalize();
     String last = full.getFileName() == null ? "" : full.getFileName().toString();
     if (!last.contains("*") && !last.contains("?") && !last.contains("[")) {

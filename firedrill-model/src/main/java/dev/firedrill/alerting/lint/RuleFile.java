@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.lint;
 
 import dev.firedrill.rulefmt.RuleFileReader;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,22 +39,22 @@ public record RuleFile(String name, List<Group> groups) {
    * PrometheusRule object or document); what it cannot read goes to {@code problems}, and a holder
    * with problems is left out. {@code display} is how findings name the file.
    */
-  public static List<RuleFile> read(Path path, String display, List<ReadProblem> problems) {
+  public static List<RuleFile> read(Path path, String display, List<Problem> problems) {
     String content;
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      problems.add(new ReadProblem(display, "", "cannot read: " + e, 0, 0));
+      problems.add(new Problem(display, "", "cannot read: " + e, 0, 0));
       return List.of();
     }
     return parse(display, content, problems);
   }
 
   /** The structure is {@link RuleFileReader}'s, shared with the embedded Prometheus; this adds the scan. */
-  static List<RuleFile> parse(String display, String content, List<ReadProblem> problems) {
-    RuleFileReader.Rules<ReadProblem, Group, Rule> scanned = new RuleFileReader.Rules<>() {
+  static List<RuleFile> parse(String display, String content, List<Problem> problems) {
+    RuleFileReader.Rules<Problem, Group, Rule> scanned = new RuleFileReader.Rules<>() {
       @Override
-      public Rule rule(RuleFileReader.Rule rule, SourceTree<ReadProblem> tree, List<ReadProblem> found) {
+      public Rule rule(RuleFileReader.Rule rule, SourceTree<Problem> tree, List<Problem> found) {
         PromQl.Scan scan;
         try {
           scan = PromQl.scan(rule.expr());
@@ -72,7 +73,7 @@ public record RuleFile(String name, List<Group> groups) {
       }
     };
     List<RuleFile> files = new ArrayList<>();
-    for (RuleFileReader.Holder<Group> holder : RuleFileReader.read(display, content, ReadProblem::new, problems,
+    for (RuleFileReader.Holder<Group> holder : RuleFileReader.read(display, content, Problem::new, problems,
         RuleFileReader.ALL_GROUP_KEYS, scanned)) {
       if (holder.clean()) {
         files.add(new RuleFile(holder.part().name(display), List.copyOf(holder.groups())));

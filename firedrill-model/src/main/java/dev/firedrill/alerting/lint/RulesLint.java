@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.lint;
 
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ public final class RulesLint {
   }
 
   /** Findings, or problems reading the input (then the findings are those of the files that were read). */
-  public record Report(List<Finding> findings, List<ReadProblem> problems, int files, int rules) {}
+  public record Report(List<Finding> findings, List<Problem> problems, int files, int rules) {}
 
   static final int WINDOW_SCRAPES = 4;
   private static final Pattern LEGACY_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
@@ -79,19 +80,19 @@ public final class RulesLint {
    * promtool takes both), and lints them as one set; {@code contextFiles} only add definitions.
    */
   public static Report lint(List<Path> paths, Settings settings, List<Path> contextFiles) {
-    List<ReadProblem> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     List<Path> ruleFiles = new ArrayList<>();
     for (Path path : paths) {
       if (Files.isDirectory(path)) {
         List<Path> inside = ruleFilesIn(path, problems);
         if (inside != null && inside.isEmpty()) {
-          problems.add(new ReadProblem(path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
+          problems.add(new Problem(path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
         }
         ruleFiles.addAll(inside == null ? List.of() : inside);
       } else if (Files.isRegularFile(path)) {
         ruleFiles.add(path);
       } else {
-        problems.add(new ReadProblem(path.toString(), "", "no such file or directory", 0, 0));
+        problems.add(new Problem(path.toString(), "", "no such file or directory", 0, 0));
       }
     }
     if (!problems.isEmpty()) {
@@ -116,11 +117,11 @@ public final class RulesLint {
     return new Report(lint(files, context, settings), List.copyOf(problems), read, rules);
   }
 
-  private static List<Path> ruleFilesIn(Path dir, List<ReadProblem> problems) {
+  private static List<Path> ruleFilesIn(Path dir, List<Problem> problems) {
     try (Stream<Path> list = Files.list(dir)) {
       return list.filter(p -> Files.isRegularFile(p) && isRuleFileName(p.getFileName().toString())).sorted().toList();
     } catch (IOException e) {
-      problems.add(new ReadProblem(dir.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
+      problems.add(new Problem(dir.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
       return null;
     }
   }
@@ -218,9 +219,9 @@ public final class RulesLint {
     for (PromQl.Range range : scan.ranges()) {
       if (range.range().compareTo(minimum) < 0 && reported.add(range.text())) {
         messages.add("range window [" + range.text() + "] is shorter than four scrape intervals (4 x "
-            + PromDuration.format(settings.scrapeInterval()) + " = " + PromDuration.format(minimum) + ", scrape interval from "
+            + Durations.format(settings.scrapeInterval()) + " = " + Durations.format(minimum) + ", scrape interval from "
             + settings.scrapeSource() + "), so rate() sees too few samples and nothing after one missed scrape; use ["
-            + PromDuration.format(minimum) + "] or longer");
+            + Durations.format(minimum) + "] or longer");
       }
     }
     if (scan.callsHoltWinters()) {
@@ -244,7 +245,7 @@ public final class RulesLint {
             + "the resolution");
       } else if (subquery.resolution() == null && subquery.range().compareTo(settings.evaluationInterval()) <= 0) {
         messages.add("subquery [" + subquery.text() + "] has no resolution, so it takes the global evaluation interval "
-            + PromDuration.format(settings.evaluationInterval()) + " (from " + settings.evaluationSource() + "), and "
+            + Durations.format(settings.evaluationInterval()) + " (from " + settings.evaluationSource() + "), and "
             + "its range is not longer than that: it holds one point per evaluation; give it a resolution shorter "
             + "than its range");
       }
@@ -253,9 +254,9 @@ public final class RulesLint {
       Duration interval = group.interval() != null ? group.interval() : settings.evaluationInterval();
       String source = group.interval() != null ? "the group's interval" : "from " + settings.evaluationSource();
       if (rule.forDuration().compareTo(interval) < 0) {
-        messages.add("for " + PromDuration.format(rule.forDuration()) + " is shorter than the evaluation interval "
-            + PromDuration.format(interval) + " (" + source + "), so the alert stays pending a whole evaluation "
-            + "anyway; set for to " + PromDuration.format(interval) + " or more, or remove it");
+        messages.add("for " + Durations.format(rule.forDuration()) + " is shorter than the evaluation interval "
+            + Durations.format(interval) + " (" + source + "), so the alert stays pending a whole evaluation "
+            + "anyway; set for to " + Durations.format(interval) + " or more, or remove it");
       }
     }
     return messages;

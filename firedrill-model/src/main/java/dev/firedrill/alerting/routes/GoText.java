@@ -8,12 +8,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What Alertmanager's matcher code takes from Go's standard library, so firedrill reads and prints
- * matchers byte for byte as it does: {@code unicode.IsSpace}, {@code strings.TrimSpace},
- * {@code strconv.Quote} and {@code strconv.Unquote} of a double-quoted string.
+ * matchers byte for byte as it does: {@code unicode.IsSpace}, {@code strings.TrimSpace} and
+ * {@code strconv.Unquote} of a double-quoted string ({@code strconv.Quote}: GoQuote).
  */
 final class GoText {
-
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private GoText() {}
 
@@ -36,61 +34,6 @@ final class GoText {
       end -= Character.charCount(text.codePointBefore(end));
     }
     return text.substring(start, end);
-  }
-
-  /** Go's {@code strconv.Quote}: printable characters kept, {@code "} and {@code \} escaped, the rest as escapes. */
-  static String quote(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-    text.codePoints().forEach(c -> {
-      switch (c) {
-        case '"', '\\' -> out.append('\\').appendCodePoint(c);
-        case 0x07 -> out.append("\\a");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case 0x0B -> out.append("\\v");
-        default -> {
-          if (isPrint(c)) {
-            out.appendCodePoint(c);
-          } else if (c < ' ' || c == 0x7F) {
-            out.append("\\x").append(hex(c, 2));
-          } else if (c < 0x10000) {
-            out.append("\\u").append(hex(Character.isSurrogate((char) c) ? 0xFFFD : c, 4));
-          } else {
-            out.append("\\U").append(hex(c, 8));
-          }
-        }
-      }
-    });
-    return out.append('"').toString();
-  }
-
-  /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols, and the ASCII space. */
-  private static boolean isPrint(int c) {
-    if (c == ' ') {
-      return true;
-    }
-    return switch (Character.getType(c)) {
-      case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-          Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK, Character.ENCLOSING_MARK,
-          Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER,
-          Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION,
-          Character.START_PUNCTUATION, Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
-          Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL,
-          Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
-      default -> false;
-    };
-  }
-
-  private static String hex(int value, int digits) {
-    char[] out = new char[digits];
-    for (int i = digits - 1; i >= 0; i--) {
-      out[i] = HEX[value & 0xF];
-      value >>>= 4;
-    }
-    return new String(out);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.routes;
 
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.regex.GoRegex;
 import java.util.Comparator;
 import java.util.List;
@@ -62,7 +63,7 @@ public record Matcher(String name, MatchType type, String value, Pattern pattern
   @Override
   public String toString() {
     if (name.codePoints().anyMatch(Utf8Lexer::reserved)) {
-      return GoText.quote(name) + type.operator() + GoText.quote(value);
+      return GoQuote.of(name) + type.operator() + GoQuote.of(value);
     }
     return name + type.operator() + "\"" + value.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"") + "\"";
   }

@@ -1,6 +1,7 @@
 package dev.firedrill.alerting.routes;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.SourceTree;
@@ -31,9 +32,6 @@ final class RouteConfigLoader {
   private static final SourceTree.Options READING =
       new SourceTree.Options(false, false, SourceTree.Scalars.TEXT_NUMBERS, false);
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  private static final Pattern DURATION = Pattern.compile(
-      "(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?");
-  private static final long[] UNIT_MILLIS = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000, 1};
 
   private final SourceTree<Problem> document;
   private final RouteDialect dialect;
@@ -312,7 +310,7 @@ final class RouteConfigLoader {
     if (text == null) {
       return inherited;
     }
-    Duration parsed = parseDuration(text);
+    Duration parsed = Durations.parseOrNull(text);
     if (parsed == null) {
       problem(at + "/" + key, "expected a duration such as 30s, 5m or 4h, got \"" + text + "\"");
       return inherited;
@@ -322,28 +320,6 @@ final class RouteConfigLoader {
       return inherited;
     }
     return parsed;
-  }
-
-  /** Prometheus' model.ParseDuration: units from y down to ms, each at most once, in that order; "0" is zero. */
-  static Duration parseDuration(String text) {
-    if (text.equals("0")) {
-      return Duration.ZERO;
-    }
-    java.util.regex.Matcher m = DURATION.matcher(text);
-    if (text.isEmpty() || !m.matches()) {
-      return null;
-    }
-    long millis = 0;
-    for (int g = 1; g <= 7; g++) {
-      if (m.group(g) != null) {
-        try {
-          millis = Math.addExact(millis, Math.multiplyExact(Long.parseLong(m.group(g)), UNIT_MILLIS[g - 1]));
-        } catch (ArithmeticException | NumberFormatException e) {
-          return null;
-        }
-      }
-    }
-    return Duration.ofMillis(millis);
   }
 
   private static String firstPresent(JsonNode node, String... keys) {

@@ -3,7 +3,7 @@ package dev.firedrill.alerting.lint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.firedrill.rulefmt.PromDuration;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -80,11 +80,11 @@ class PromQlTest {
 
   @Test
   void durations() {
-    assertThat(PromDuration.parseOrNull("1h30m")).isEqualTo(Duration.ofMinutes(90));
-    assertThat(PromDuration.parseOrNull("500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(PromDuration.parseOrNull("3d")).isEqualTo(Duration.ofDays(3));
-    assertThat(PromDuration.parseOrNull("5 m")).isNull();
-    assertThat(PromDuration.format(Duration.ofSeconds(4))).isEqualTo("4s");
-    assertThat(PromDuration.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
+    assertThat(Durations.parseOrNull("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(Durations.parseOrNull("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(Durations.parseOrNull("3d")).isEqualTo(Duration.ofDays(3));
+    assertThat(Durations.parseOrNull("5 m")).isNull();
+    assertThat(Durations.format(Duration.ofSeconds(4))).isEqualTo("4s");
+    assertThat(Durations.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
   }
 }

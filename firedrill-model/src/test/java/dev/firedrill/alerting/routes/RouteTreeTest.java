@@ -239,17 +239,6 @@ class RouteTreeTest {
   }
 
   @Test
-  void durationsFollowPrometheus() {
-    assertThat(RouteConfigLoader.parseDuration("1h30m")).isEqualTo(Duration.ofMinutes(90));
-    assertThat(RouteConfigLoader.parseDuration("1d2h")).isEqualTo(Duration.ofHours(26));
-    assertThat(RouteConfigLoader.parseDuration("0")).isEqualTo(Duration.ZERO);
-    assertThat(RouteConfigLoader.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(RouteConfigLoader.parseDuration("30m1h")).isNull();
-    assertThat(RouteConfigLoader.parseDuration("1.5h")).isNull();
-    assertThat(RouteConfigLoader.parseDuration("")).isNull();
-  }
-
-  @Test
   void readsUtf8MatchersAndGroupByAsAlertmanager033AndWarnsWhereTheFallbackDecides() throws Exception {
     RouteTree tree = tree("""
         route:

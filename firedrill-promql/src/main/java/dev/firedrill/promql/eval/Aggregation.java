@@ -1,8 +1,9 @@
 package dev.firedrill.promql.eval;
 
+import dev.firedrill.format.GoFloat;
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.ast.AggregateOp;
 import dev.firedrill.promql.fn.Quantiles;
-import dev.firedrill.promql.model.GoQuote;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ final class Aggregation {
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
       if (!(param <= MAX_INT64 && param >= MIN_INT64)) {
         throw new PromqlException(PromqlException.ErrorType.EXECUTION,
-            "Scalar value " + GoFormat.value(param) + " overflows int64");
+            "Scalar value " + GoFloat.sprint(param) + " overflows int64");
       }
       k = (long) param;
       if (k < 1) {
@@ -69,7 +70,7 @@ final class Aggregation {
       double v = in.values[i];
       LabelSet key;
       if (op == AggregateOp.COUNT_VALUES) {
-        LabelSet metric = in.labels[i].toBuilder().set(valueLabel, GoFormat.plain(v)).build();
+        LabelSet metric = in.labels[i].toBuilder().set(valueLabel, GoFloat.shortestF(v)).build();
         key = countValuesGroup(metric, valueLabel);
       } else {
         key = groupOf[in.series[i]];

@@ -1,5 +1,6 @@
 package dev.firedrill.promql.eval;
 
+import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;

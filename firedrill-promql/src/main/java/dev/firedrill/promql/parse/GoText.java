@@ -1,31 +1,23 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** Go's text conventions that Prometheus's messages and string literals follow: {@code %q}, {@code %#U}, unquoting. */
+/** Go's text conventions that Prometheus's messages and string literals follow: {@code %#U}, unquoting ({@code %q}: GoQuote). */
 final class GoText {
 
   private GoText() {}
 
-  /** Go's {@code %q} of a string. */
-  static String quote(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    s.codePoints().forEach(cp -> appendEscaped(out, cp, '"'));
-    return out.append('"').toString();
-  }
-
   /** Go's {@code %q} of a rune; -1 stands for the end of input, which Go prints as the replacement character. */
   static String quoteRune(int cp) {
-    StringBuilder out = new StringBuilder("'");
-    appendEscaped(out, cp < 0 ? 0xFFFD : cp, '\'');
-    return out.append('\'').toString();
+    return GoQuote.rune(cp < 0 ? 0xFFFD : cp);
   }
 
   /** Go's {@code %#U}: {@code U+0063 'c'}, without the quoted form when the rune is not printable. */
   static String describeRune(int cp) {
     String code = String.format("U+%04X", cp);
-    return isPrint(cp) ? code + " '" + new String(Character.toChars(cp)) + "'" : code;
+    return GoQuote.isPrint(cp) ? code + " '" + new String(Character.toChars(cp)) + "'" : code;
   }
 
   /** Positions in Prometheus's messages count UTF-8 bytes. */
@@ -78,43 +70,5 @@ final class GoText {
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
-  }
-
-  private static void appendEscaped(StringBuilder out, int cp, char quote) {
-    if (cp == quote || cp == '\\') {
-      out.append('\\').appendCodePoint(cp);
-    } else if (isPrint(cp)) {
-      out.appendCodePoint(cp);
-    } else {
-      switch (cp) {
-        case 7 -> out.append("\\a");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case 11 -> out.append("\\v");
-        default -> {
-          if (cp < ' ' || cp == 0x7F) {
-            out.append(String.format("\\x%02x", cp));
-          } else if (cp < 0x10000) {
-            out.append(String.format("\\u%04x", cp));
-          } else {
-            out.append(String.format("\\U%08x", cp));
-          }
-        }
-      }
-    }
-  }
-
-  private static boolean isPrint(int cp) {
-    if (cp == ' ') {
-      return true;
-    }
-    return switch (Character.getType(cp)) {
-      case Character.UNASSIGNED, Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE,
-          Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR -> false;
-      default -> true;
-    };
   }
 }

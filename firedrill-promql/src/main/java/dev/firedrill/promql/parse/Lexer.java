@@ -1,5 +1,6 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.model.PromqlException;
 import java.util.Locale;
 import java.util.Map;
@@ -313,7 +314,7 @@ final class Lexer {
       throw error("missing unit character in duration");
     }
     if (!acceptRemainingDuration()) {
-      throw error("bad duration syntax: " + GoText.quote(input.substring(start, pos)));
+      throw error("bad duration syntax: " + GoQuote.of(input.substring(start, pos)));
     }
     backup();
     return emit(TokenType.DURATION);
@@ -327,7 +328,7 @@ final class Lexer {
       backup();
       return emit(TokenType.DURATION);
     }
-    throw error("bad number or duration syntax: " + GoText.quote(input.substring(start, pos)));
+    throw error("bad number or duration syntax: " + GoQuote.of(input.substring(start, pos)));
   }
 
   // Units as Prometheus's lexer accepts them; a wrong order such as 5m1h is the duration parser's to refuse.

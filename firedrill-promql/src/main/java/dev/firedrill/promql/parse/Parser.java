@@ -1,5 +1,6 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.ast.AggregateOp;
 import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.DurationExpr;
@@ -23,6 +24,7 @@ import dev.firedrill.promql.ast.Functions;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.time.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -252,7 +254,7 @@ final class Parser {
       next();
       String quoted = parseMatchers(matchers);
       if (quoted != null && metric != null) {
-        throw error(start, "metric name must not be set twice: " + GoText.quote(metric) + " or " + GoText.quote(quoted));
+        throw error(start, "metric name must not be set twice: " + GoQuote.of(metric) + " or " + GoQuote.of(quoted));
       }
       metric = quoted != null ? quoted : metric;
     }
@@ -274,8 +276,8 @@ final class Parser {
         next();
         String name = GoText.unquote(first.text());
         if (quotedName != null) {
-          throw error(first.pos(), "metric name must not be set twice: " + GoText.quote(quotedName) + " or "
-              + GoText.quote(name));
+          throw error(first.pos(), "metric name must not be set twice: " + GoQuote.of(quotedName) + " or "
+              + GoQuote.of(name));
         }
         quotedName = name;
       } else {
@@ -336,7 +338,7 @@ final class Parser {
     next();
     List<Expr> args = parseArgs();
     Function function = Functions.byName(name.text(), prometheus3)
-        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoText.quote(name.text())));
+        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoQuote.of(name.text())));
     return positions.start(new Call(function, args), name.pos());
   }
 
@@ -887,21 +889,19 @@ final class Parser {
   /** A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the sign). */
   private long durationMs(Token t) {
     try {
-      return Durations.parse(t.text());
+      return Durations.parsePrometheus(t.text()).toMillis();
     } catch (IllegalArgumentException e) {
-      if (e.getMessage().equals("duration must be greater than 0")) {
-        return 0;
-      }
       throw error(t.pos(), e.getMessage());
     }
   }
 
+  /** A range, step or offset literal, which Prometheus's {@code parseDuration} wants above zero. */
   private long duration(Token t) {
-    try {
-      return Durations.parse(t.text());
-    } catch (IllegalArgumentException e) {
-      throw error(t.pos(), e.getMessage());
+    long ms = durationMs(t);
+    if (ms == 0) {
+      throw error(t.pos(), "duration must be greater than 0");
     }
+    return ms;
   }
 
   /** Go's {@code ParseInt(s, 0, 64)} (so {@code 010} is octal), else {@code ParseFloat}, as Prometheus reads numbers. */
@@ -925,7 +925,7 @@ final class Parser {
     } catch (NumberFormatException e) {
       // Beyond int64: Go falls back to ParseFloat, as below.
     }
-    String failure = "error parsing number: strconv.ParseFloat: parsing " + GoText.quote(text) + ": ";
+    String failure = "error parsing number: strconv.ParseFloat: parsing " + GoQuote.of(text) + ": ";
     if (hex) {
       // Go's ParseFloat wants a p exponent in hexadecimal, which the lexer never lets through.
       throw error(t.pos(), failure + "invalid syntax");

@@ -1,5 +1,7 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
+
 /** One lexed token: its type, its start (a char index into the query) and its text as written. */
 record Token(TokenType type, int pos, String text) {
 
@@ -16,8 +18,8 @@ record Token(TokenType type, int pos, String text) {
       case PUNCTUATION, PREPROCESSOR -> shortQuoted();
       case OTHER -> switch (type) {
         case EOF -> "end of input";
-        case IDENTIFIER -> "identifier " + GoText.quote(text);
-        case METRIC_IDENTIFIER -> "metric identifier " + GoText.quote(text);
+        case IDENTIFIER -> "identifier " + GoQuote.of(text);
+        case METRIC_IDENTIFIER -> "metric identifier " + GoQuote.of(text);
         case NUMBER -> "number " + shortQuoted();
         case STRING -> "string " + shortQuoted();
         default -> "duration " + shortQuoted();
@@ -28,8 +30,8 @@ record Token(TokenType type, int pos, String text) {
   // Prometheus cuts long token texts to ten characters in its messages.
   private String shortQuoted() {
     if (GoText.utf8Length(text) <= 10) {
-      return GoText.quote(text);
+      return GoQuote.of(text);
     }
-    return GoText.quote(text.substring(0, text.offsetByCodePoints(0, Math.min(10, text.codePointCount(0, text.length()))))) + "...";
+    return GoQuote.of(text.substring(0, text.offsetByCodePoints(0, Math.min(10, text.codePointCount(0, text.length()))))) + "...";
   }
 }

@@ -1,5 +1,6 @@
 package dev.firedrill.promql.parse;
 
+import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.ast.Expr.Aggregate;
@@ -62,7 +63,7 @@ final class TypeChecker {
       Expr operand = check(u.expr());
       if (operand.type() != ValueType.SCALAR && operand.type() != ValueType.VECTOR) {
         throw error(positions.start(u), "unary expression only allowed on expressions of type scalar or instant vector, got "
-            + GoText.quote(documented(operand.type())));
+            + GoQuote.of(documented(operand.type())));
       }
       return new Unary(u.negate(), operand);
     } else if (node instanceof Subquery s) {
@@ -106,7 +107,7 @@ final class TypeChecker {
     if (matching.on()) {
       for (String label : matching.labels()) {
         if (matching.include().contains(label)) {
-          throw error(operator, "label " + GoText.quote(label) + " must not occur in ON and GROUP clause at once");
+          throw error(operator, "label " + GoQuote.of(label) + " must not occur in ON and GROUP clause at once");
         }
       }
     }
@@ -123,10 +124,10 @@ final class TypeChecker {
       }
       matching = null;
     } else if (op.isSetOperator() && matching.cardinality() != Cardinality.MANY_TO_MANY) {
-      throw error(start, "no grouping allowed for " + GoText.quote(op.symbol()) + " operation");
+      throw error(start, "no grouping allowed for " + GoQuote.of(op.symbol()) + " operation");
     }
     if ((lt == ValueType.SCALAR || rt == ValueType.SCALAR) && op.isSetOperator()) {
-      throw error(start, "set operator " + GoText.quote(op.symbol()) + " not allowed in binary scalar expression");
+      throw error(start, "set operator " + GoQuote.of(op.symbol()) + " not allowed in binary scalar expression");
     }
     return new Binary(op, lhs, rhs, b.returnBool(), matching);
   }
@@ -135,7 +136,7 @@ final class TypeChecker {
     Function f = c.function();
     int declared = f.argTypes().size();
     int given = c.args().size();
-    String name = GoText.quote(f.name());
+    String name = GoQuote.of(f.name());
     if (f.variadic() == 0) {
       if (declared != given) {
         throw error(positions.start(c), "expected " + declared + " argument(s) in call to " + name + ", got " + given);
@@ -165,7 +166,7 @@ final class TypeChecker {
       for (LabelMatcher m : matchers.subList(0, matchers.size() - 1)) {
         if (m.name().equals(LabelSet.METRIC_NAME)) {
           throw error(positions.start(v),
-              "metric name must not be set twice: " + GoText.quote(v.name()) + " or " + GoText.quote(m.value()));
+              "metric name must not be set twice: " + GoQuote.of(v.name()) + " or " + GoQuote.of(m.value()));
         }
       }
     } else if (matchers.stream().allMatch(LabelMatcher::matchesEmpty)) {

@@ -1,12 +1,12 @@
 package dev.firedrill.embedded.alertmanager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.rulefmt.PromDuration;
 import dev.firedrill.alerting.routes.Route;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteTree;
-import dev.firedrill.yaml.Problem;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.NearestName;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -104,7 +104,7 @@ final class ConfigLoader {
         problem(at, NOT_SUPPORTED + " (only resolve_timeout)");
         continue;
       }
-      Duration parsed = field.getValue().isValueNode() ? PromDuration.parseOrNull(field.getValue().asText()) : null;
+      Duration parsed = field.getValue().isValueNode() ? Durations.parseOrNull(field.getValue().asText()) : null;
       if (parsed == null || parsed.isZero()) {
         problem(at, "expected a duration above zero such as 5m, got " + describe(field.getValue()));
       } else {

@@ -6,12 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.embedded.alertmanager.alert.Alert;
 import dev.firedrill.embedded.alertmanager.alert.LabelSets;
+import dev.firedrill.time.Rfc3339;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.temporal.ChronoField;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -26,13 +22,6 @@ public final class WebhookPayload {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Go's zero time: what a firing alert's endsAt says. */
   static final String GO_ZERO = "0001-01-01T00:00:00Z";
-  /** Go's RFC3339Nano: up to nine fractional digits, trailing zeros dropped. */
-  private static final DateTimeFormatter RFC3339_NANO = new DateTimeFormatterBuilder()
-      .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
-      .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
-      .appendLiteral('Z')
-      .toFormatter()
-      .withZone(ZoneOffset.UTC);
 
   private WebhookPayload() {}
 
@@ -54,8 +43,8 @@ public final class WebhookPayload {
       node.put("status", each.resolved() ? "resolved" : "firing");
       put(node.putObject("labels"), alert.labels());
       put(node.putObject("annotations"), alert.annotations());
-      node.put("startsAt", time(alert.startsAt()));
-      node.put("endsAt", each.resolved() ? time(alert.endsAt()) : GO_ZERO);
+      node.put("startsAt", Rfc3339.formatNano(alert.startsAt()));
+      node.put("endsAt", each.resolved() ? Rfc3339.formatNano(alert.endsAt()) : GO_ZERO);
       node.put("generatorURL", alert.generatorUrl());
       node.put("fingerprint", LabelSets.hex(alert.fingerprint()));
     }
@@ -71,11 +60,6 @@ public final class WebhookPayload {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a webhook message of strings cannot fail to encode", e);
     }
-  }
-
-  /** Go's {@code time.Time} in JSON, in UTC. */
-  public static String time(Instant at) {
-    return RFC3339_NANO.format(at);
   }
 
   private static SortedMap<String, String> common(List<WebhookAlert> alerts, boolean labels) {

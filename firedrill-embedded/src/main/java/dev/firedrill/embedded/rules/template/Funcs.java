@@ -1,5 +1,7 @@
 package dev.firedrill.embedded.rules.template;
 
+import dev.firedrill.format.GoFloat;
+import dev.firedrill.format.GoQuote;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -103,7 +105,7 @@ final class Funcs {
       return l;
     } else if (value instanceof String s) {
       if (!GO_FLOAT.matcher(s).matches()) {
-        throw new CallError("strconv.ParseFloat: parsing " + Printf.quote(s) + ": invalid syntax");
+        throw new CallError("strconv.ParseFloat: parsing " + GoQuote.of(s) + ": invalid syntax");
       }
       String lower = s.toLowerCase(Locale.ROOT);
       if (lower.endsWith("nan")) {

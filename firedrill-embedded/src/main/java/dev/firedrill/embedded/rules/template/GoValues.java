@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.rules.template;
 
+import dev.firedrill.format.GoFloat;
 import java.util.Map;
 import java.util.TreeMap;
 

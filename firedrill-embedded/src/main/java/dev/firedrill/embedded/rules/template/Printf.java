@@ -1,5 +1,7 @@
 package dev.firedrill.embedded.rules.template;
 
+import dev.firedrill.format.GoFloat;
+import dev.firedrill.format.GoQuote;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -114,7 +116,7 @@ final class Printf {
     } else if (value instanceof String s) {
       return switch (verb) {
         case 'v', 's' -> precision >= 0 && precision < s.length() ? s.substring(0, precision) : s;
-        case 'q' -> quote(s);
+        case 'q' -> GoQuote.of(s);
         case 'x', 'X' -> hex(s, verb == 'X');
         default -> null;
       };
@@ -144,28 +146,6 @@ final class Printf {
       return signed ? text.charAt(0) + "0".repeat(missing) + text.substring(1) : "0".repeat(missing) + text;
     }
     return " ".repeat(missing) + text;
-  }
-
-  /** Go's {@code strconv.Quote}. */
-  static String quote(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    s.codePoints().forEach(cp -> {
-      switch (cp) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\t' -> out.append("\\t");
-        case '\r' -> out.append("\\r");
-        default -> {
-          if (cp < 0x20 || cp == 0x7f) {
-            out.append(String.format("\\x%02x", cp));
-          } else {
-            out.appendCodePoint(cp);
-          }
-        }
-      }
-    });
-    return out.append('"').toString();
   }
 
   private static String hex(String s, boolean upper) {
