@@ -41,8 +41,7 @@ public final class LiveAlertStack implements AlertStack {
   /** Rules, alerts and config from one Prometheus; Prometheus's default intervals when it has no config. */
   public LiveAlertStack(PrometheusAlertsApi prometheus, Optional<AlertmanagerClient> alertmanager,
       Optional<WebhookReceiver> receiver) {
-    this(prometheus, prometheus, new PrometheusConfig(PrometheusConfig.DEFAULT_INTERVAL,
-        PrometheusConfig.DEFAULT_INTERVAL, Duration.ZERO, Map.of()), alertmanager, receiver);
+    this(prometheus, prometheus, PrometheusConfig.DEFAULTS, alertmanager, receiver);
   }
 
   /**
