@@ -2,7 +2,7 @@ package dev.firedrill.cli;
 
 import dev.firedrill.embedded.EmbeddedPrometheus;
 import dev.firedrill.embedded.StandardComponents;
-import dev.firedrill.embedded.config.Config;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.time.Durations;

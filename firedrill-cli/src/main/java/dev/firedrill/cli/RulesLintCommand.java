@@ -1,8 +1,9 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.alerting.lint.Finding;
-import dev.firedrill.alerting.lint.PrometheusConfig;
+import dev.firedrill.alerting.lint.LintContext;
 import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.promconfig.GlobalConfig;
 import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.Problem;
 import java.io.PrintWriter;
@@ -51,13 +52,13 @@ final class RulesLintCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Problem> problems = new ArrayList<>();
-    Duration scrape = PrometheusConfig.DEFAULT_INTERVAL;
-    Duration evaluation = PrometheusConfig.DEFAULT_INTERVAL;
+    Duration scrape = GlobalConfig.DEFAULT_SCRAPE_INTERVAL;
+    Duration evaluation = GlobalConfig.DEFAULT_EVALUATION_INTERVAL;
     String scrapeSource = "Prometheus's default";
     String evaluationSource = "Prometheus's default";
     List<Path> context = List.of();
     if (prometheusConfig != null) {
-      PrometheusConfig config = PrometheusConfig.read(prometheusConfig, problems);
+      LintContext config = LintContext.read(prometheusConfig, problems);
       if (config == null) {
         throw unreadable(problems);
       }

@@ -1,7 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
-import dev.firedrill.embedded.config.Config;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.embedded.rules.RuleFileException;

@@ -38,13 +38,13 @@ class PrometheusCommandTest {
   private static Started start(String... args) {
     EmbeddedPrometheus.Components nothing = new EmbeddedPrometheus.Components() {
       @Override
-      public List<dev.firedrill.embedded.drive.Recurring> scrapes(dev.firedrill.embedded.config.Config config,
+      public List<dev.firedrill.embedded.drive.Recurring> scrapes(dev.firedrill.promconfig.Config config,
           dev.firedrill.embedded.storage.Storage storage, dev.firedrill.time.Clock clock) {
         return List.of();
       }
 
       @Override
-      public EmbeddedPrometheus.Rules rules(dev.firedrill.embedded.config.Config config,
+      public EmbeddedPrometheus.Rules rules(dev.firedrill.promconfig.Config config,
           dev.firedrill.embedded.storage.Storage storage, dev.firedrill.promql.eval.Engine engine,
           dev.firedrill.time.Clock clock, URI externalUrl) {
         return new EmbeddedPrometheus.Rules(List.of(), List::of, () -> {});

@@ -1,8 +1,8 @@
 package dev.firedrill.alerting;
 
 import dev.firedrill.alerting.receiver.Notification;
-import dev.firedrill.alerting.receiver.NotifiedAlert;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
+import dev.firedrill.alerting.webhook.WebhookMessage;
 import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusAlertsApi;
 import dev.firedrill.prometheus.PrometheusConfig;
@@ -41,8 +41,7 @@ public final class LiveAlertStack implements AlertStack {
   /** Rules, alerts and config from one Prometheus; Prometheus's default intervals when it has no config. */
   public LiveAlertStack(PrometheusAlertsApi prometheus, Optional<AlertmanagerClient> alertmanager,
       Optional<WebhookReceiver> receiver) {
-    this(prometheus, prometheus, new PrometheusConfig(PrometheusConfig.DEFAULT_INTERVAL,
-        PrometheusConfig.DEFAULT_INTERVAL, Duration.ZERO, Map.of()), alertmanager, receiver);
+    this(prometheus, prometheus, PrometheusConfig.DEFAULTS, alertmanager, receiver);
   }
 
   /**
@@ -164,8 +163,9 @@ public final class LiveAlertStack implements AlertStack {
   public List<Delivery> deliveries() {
     List<Delivery> deliveries = new ArrayList<>();
     for (Notification notification : receiver.map(WebhookReceiver::notifications).orElse(List.of())) {
-      for (NotifiedAlert alert : notification.alerts()) {
-        deliveries.add(new Delivery(notification.receivedAt(), notification.receiver(), alert.status(), alert.labels(),
+      WebhookMessage message = notification.message();
+      for (WebhookMessage.Alert alert : message.alerts()) {
+        deliveries.add(new Delivery(notification.receivedAt(), message.receiver(), alert.status(), alert.labels(),
             alert.annotations(), alert.startsAt(), alert.fingerprint()));
       }
     }
@@ -175,8 +175,9 @@ public final class LiveAlertStack implements AlertStack {
   @Override
   public List<Truncation> truncations() {
     return receiver.map(WebhookReceiver::notifications).orElse(List.of()).stream()
-        .filter(n -> n.truncatedAlerts() > 0)
-        .map(n -> new Truncation(n.receivedAt(), n.receiver(), n.groupKey(), n.truncatedAlerts()))
+        .filter(n -> n.message().truncatedAlerts() > 0)
+        .map(n -> new Truncation(n.receivedAt(), n.message().receiver(), n.message().groupKey(),
+            n.message().truncatedAlerts()))
         .toList();
   }
 

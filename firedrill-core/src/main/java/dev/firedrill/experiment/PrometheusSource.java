@@ -1,6 +1,7 @@
 package dev.firedrill.experiment;
 
 import dev.firedrill.http.HttpSettings;
+import dev.firedrill.promconfig.GlobalConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -33,12 +34,13 @@ public record PrometheusSource(URI url, Duration timeout, HttpSettings http, Opt
 
   /**
    * {@code prometheus.scrape_interval}, {@code evaluation_interval} and {@code query_offset}: used
-   * only when the server has no configuration to read them from. Prometheus's own defaults.
+   * only when the server has no configuration to read them from. Prometheus's own defaults, as the
+   * model of prometheus.yml has them.
    */
   public record Intervals(Duration scrapeInterval, Duration evaluationInterval, Duration queryOffset) {
 
-    public static final Intervals DEFAULTS =
-        new Intervals(Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ZERO);
+    public static final Intervals DEFAULTS = new Intervals(GlobalConfig.DEFAULT_SCRAPE_INTERVAL,
+        GlobalConfig.DEFAULT_EVALUATION_INTERVAL, GlobalConfig.DEFAULT_RULE_QUERY_OFFSET);
 
     public Intervals {
       scrapeInterval = scrapeInterval == null ? DEFAULTS.scrapeInterval : scrapeInterval;

@@ -1,10 +1,11 @@
 package dev.firedrill.prometheus;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.firedrill.time.Durations;
-import java.io.IOException;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.ConfigReader;
+import dev.firedrill.promconfig.GlobalConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promql.model.LabelSet;
+import dev.firedrill.yaml.Problem;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,15 +14,18 @@ import java.util.Objects;
 
 /**
  * The intervals of a Prometheus configuration that bound how fast an alert can fire: the global
- * scrape and evaluation intervals (Prometheus's defaults, 1m and 1m, when unset), the global
- * {@code rule_query_offset} (Prometheus 3; 0s when unset) by which rules evaluate in the past, and
- * each scrape job's own interval (the global one when the job sets none).
+ * scrape and evaluation intervals, the global {@code rule_query_offset} (Prometheus 3) by which rules
+ * evaluate in the past, and each scrape job's own interval (the global one when the job sets none).
+ * Read by the model's {@link ConfigReader}, which holds Prometheus's defaults ({@link GlobalConfig#DEFAULTS}).
  */
 public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInterval, Duration queryOffset,
     Map<String, Duration> jobScrapeIntervals) {
 
-  public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  /** A configuration that states nothing: Prometheus's defaults. */
+  public static final PrometheusConfig DEFAULTS = new PrometheusConfig(GlobalConfig.DEFAULT_SCRAPE_INTERVAL,
+      GlobalConfig.DEFAULT_EVALUATION_INTERVAL, GlobalConfig.DEFAULT_RULE_QUERY_OFFSET, Map.of());
+
+  private static final String SOURCE = "Prometheus config";
 
   public PrometheusConfig {
     Objects.requireNonNull(scrapeInterval, "scrapeInterval");
@@ -41,7 +45,7 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
    * @throws IllegalArgumentException naming the field when the YAML or a duration is not usable
    */
   public static PrometheusConfig parse(String yaml) {
-    return parse(yaml, new PrometheusConfig(DEFAULT_INTERVAL, DEFAULT_INTERVAL, Duration.ZERO, Map.of()));
+    return parse(yaml, DEFAULTS);
   }
 
   /**
@@ -49,48 +53,40 @@ public record PrometheusConfig(Duration scrapeInterval, Duration evaluationInter
    * state. Prometheus renders every global default in {@code /api/v1/status/config}; other servers
    * (VictoriaMetrics with {@code -promscrape.config}) publish a scrape config without
    * {@code evaluation_interval} or {@code rule_query_offset}, whose truth is then the ruler's, as the
-   * experiment file states it.
+   * experiment file states it. Keys the model does not hold are skipped: the endpoint renders them all.
    */
   public static PrometheusConfig parse(String yaml, PrometheusConfig unstated) {
-    JsonNode root;
-    try {
-      root = YAML.readTree(yaml == null ? "" : yaml);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Prometheus config is not YAML: " + OneLine.shortened(e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage(), 120));
+    GlobalConfig defaults = new GlobalConfig(unstated.scrapeInterval(), GlobalConfig.DEFAULT_SCRAPE_TIMEOUT,
+        unstated.evaluationInterval(), unstated.queryOffset(), LabelSet.EMPTY);
+    ConfigReader.Result<Problem> read = ConfigReader.read(SOURCE, null, yaml == null ? "" : yaml,
+        ConfigReader.Keys.PROMETHEUS, defaults, Problem::new);
+    if (read.config() == null) {
+      Problem first = read.all().get(0);
+      throw new IllegalArgumentException(SOURCE + ": " + field(first.pointer()) + ": " + first.message());
     }
-    if (root == null || root.isMissingNode() || root.isNull()) {
-      root = YAML.createObjectNode();
-    }
-    if (!root.isObject()) {
-      throw new IllegalArgumentException("Prometheus config is not a YAML mapping");
-    }
-    JsonNode global = root.path("global");
-    Duration scrape = duration(global.get("scrape_interval"), "global.scrape_interval", unstated.scrapeInterval());
-    Duration evaluation = duration(global.get("evaluation_interval"), "global.evaluation_interval",
-        unstated.evaluationInterval());
-    Duration offset = duration(global.get("rule_query_offset"), "global.rule_query_offset", unstated.queryOffset());
+    Config config = read.config();
     Map<String, Duration> jobs = new LinkedHashMap<>();
-    JsonNode scrapeConfigs = root.path("scrape_configs");
-    for (int i = 0; i < scrapeConfigs.size(); i++) {
-      JsonNode job = scrapeConfigs.get(i);
-      JsonNode name = job.get("job_name");
-      if (name == null || !name.isTextual()) {
-        throw new IllegalArgumentException("Prometheus config: scrape_configs[" + i + "].job_name is missing");
-      }
-      jobs.put(name.asText(), duration(job.get("scrape_interval"),
-          "scrape_configs[" + i + "] (job " + name.asText() + ").scrape_interval", scrape));
+    for (ScrapeConfig job : config.scrapeConfigs()) {
+      jobs.put(job.jobName(), job.scrapeInterval());
     }
-    return new PrometheusConfig(scrape, evaluation, offset, jobs);
+    GlobalConfig global = config.global();
+    return new PrometheusConfig(global.scrapeInterval(), global.evaluationInterval(), global.ruleQueryOffset(), jobs);
   }
 
-  private static Duration duration(JsonNode node, String field, Duration fallback) {
-    if (node == null || node.isNull()) {
-      return fallback;
+  /** A JSON pointer as this message has always named fields: {@code scrape_configs[0].scrape_interval}. */
+  private static String field(String pointer) {
+    if (pointer.isEmpty()) {
+      return "the document";
     }
-    try {
-      return Durations.parse(node.asText());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Prometheus config: " + field + ": " + e.getMessage());
+    StringBuilder out = new StringBuilder();
+    for (String segment : pointer.substring(1).split("/", -1)) {
+      String key = segment.replace("~1", "/").replace("~0", "~");
+      if (key.chars().allMatch(Character::isDigit) && !key.isEmpty()) {
+        out.append('[').append(key).append(']');
+      } else {
+        out.append(out.length() == 0 ? "" : ".").append(key);
+      }
     }
+    return out.toString();
   }
 }

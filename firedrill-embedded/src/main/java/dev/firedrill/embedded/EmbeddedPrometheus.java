@@ -4,7 +4,7 @@ import dev.firedrill.embedded.api.ApiServer;
 import dev.firedrill.embedded.api.BuildInfo;
 import dev.firedrill.embedded.api.QueryEngine;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
-import dev.firedrill.embedded.config.Config;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.drive.RealTimeDriver;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.drive.Scheduled;

@@ -1,7 +1,7 @@
 package dev.firedrill.embedded;
 
-import dev.firedrill.embedded.config.Config;
-import dev.firedrill.embedded.config.RuleFileGlob;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.RuleFileGlob;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.rules.RuleManager;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
@@ -30,7 +30,7 @@ public final class RuleEvaluations implements Recurring {
       try {
         files.addAll(RuleFileGlob.expand(pattern));
       } catch (IOException e) {
-        throw new IllegalArgumentException(config.file() + ": rule_files " + pattern + ": cannot list: " + e.getMessage(), e);
+        throw new IllegalArgumentException(config.source() + ": rule_files " + pattern + ": cannot list: " + e.getMessage(), e);
       }
     }
     return files;

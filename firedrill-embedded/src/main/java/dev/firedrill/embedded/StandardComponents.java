@@ -1,8 +1,8 @@
 package dev.firedrill.embedded;
 
-import dev.firedrill.embedded.config.AlertmanagerConfig;
-import dev.firedrill.embedded.config.Config;
-import dev.firedrill.embedded.config.StaticConfig;
+import dev.firedrill.promconfig.AlertmanagerConfig;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.notify.Notifier;

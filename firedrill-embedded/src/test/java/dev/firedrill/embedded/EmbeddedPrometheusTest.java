@@ -3,10 +3,10 @@ package dev.firedrill.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
-import dev.firedrill.embedded.config.Config;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.config.ConfigLoader;
-import dev.firedrill.embedded.config.ScrapeConfig;
-import dev.firedrill.embedded.config.StaticConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.embedded.drive.Scheduled;
 import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.embedded.storage.Storage;

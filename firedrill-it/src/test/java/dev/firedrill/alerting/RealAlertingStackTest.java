@@ -3,9 +3,9 @@ package dev.firedrill.alerting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.alerting.receiver.Notification;
-import dev.firedrill.alerting.receiver.NotifiedAlert;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
+import dev.firedrill.alerting.webhook.WebhookMessage;
 import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalAlertmanager;
 import dev.firedrill.lab.stack.LocalPrometheus;
@@ -116,15 +116,16 @@ class RealAlertingStackTest {
           // 1. The webhook.
           Notification notification = Poll.until("a firing notification for PaymentsAlwaysFiring at the receiver", WAIT, () ->
               receiver.notifications().stream()
-                  .filter(n -> n.firing() && n.alerts().stream().anyMatch(a -> a.alertname().equals("PaymentsAlwaysFiring")))
+                  .filter(n -> n.message().firing() && n.message().alerts().stream().anyMatch(a -> a.alertname().equals("PaymentsAlwaysFiring")))
                   .findFirst());
           assertThat(receiver.rejections()).isEmpty();
-          assertThat(notification.receiver()).isEqualTo("team-payments");
-          assertThat(notification.status()).isEqualTo("firing");
-          assertThat(notification.groupLabels()).isEqualTo(Map.of("alertname", "PaymentsAlwaysFiring"));
-          assertThat(notification.groupKey()).contains("team=\"payments\"").contains("PaymentsAlwaysFiring");
-          assertThat(notification.alerts()).hasSize(1);
-          NotifiedAlert webhookAlert = notification.alerts().get(0);
+          WebhookMessage message = notification.message();
+          assertThat(message.receiver()).isEqualTo("team-payments");
+          assertThat(message.status()).isEqualTo("firing");
+          assertThat(message.groupLabels()).isEqualTo(Map.of("alertname", "PaymentsAlwaysFiring"));
+          assertThat(message.groupKey()).contains("team=\"payments\"").contains("PaymentsAlwaysFiring");
+          assertThat(message.alerts()).hasSize(1);
+          WebhookMessage.Alert webhookAlert = message.alerts().get(0);
           assertThat(webhookAlert.status()).isEqualTo("firing");
           assertThat(webhookAlert.labels()).isEqualTo(Map.of(
               "alertname", "PaymentsAlwaysFiring", "team", "payments", "severity", "page"));

@@ -55,7 +55,7 @@ class ReceiverThroughputBenchmark {
       receiver.onNotification(n -> {
         Instant now = Instant.now();
         handlingNanos.add(Duration.between(n.receivedAt(), now).toNanos());
-        listenerAlerts.addAndGet(n.alerts().size());
+        listenerAlerts.addAndGet(n.message().alerts().size());
       });
 
       run(receiver.url(), payloads, Duration.ofSeconds(2), new ArrayList<>()); // warm-up
@@ -69,7 +69,7 @@ class ReceiverThroughputBenchmark {
 
       List<Notification> all = receiver.notifications();
       List<Notification> measured = all.subList(warmNotifications, all.size());
-      long receivedAlerts = measured.stream().mapToLong(n -> n.alerts().size()).sum();
+      long receivedAlerts = measured.stream().mapToLong(n -> n.message().alerts().size()).sum();
       long sentPayloads = sent[0];
       long sentAlerts = sentPayloads * ALERTS;
       long sentBytes = sent[1];

@@ -2,8 +2,8 @@ package dev.firedrill.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.embedded.config.ScrapeConfig;
-import dev.firedrill.embedded.config.StaticConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.embedded.scrape.ExpositionFormat;
 import dev.firedrill.embedded.scrape.ExpositionParser;
 import dev.firedrill.embedded.scrape.ScrapeReport;

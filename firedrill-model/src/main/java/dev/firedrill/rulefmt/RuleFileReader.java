@@ -13,27 +13,56 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The one reader of Prometheus rule files' structure, for the embedded Prometheus and for
- * {@code rules lint}: the holders of groups ({@link RuleDocuments}: plain files, PrometheusRule
- * objects, Lists, documents), each group's {@code name}, {@code interval}, {@code limit} and
- * {@code rules}, each rule's keys and their types, in Prometheus's words where Prometheus has some
- * ({@code group "g", rule 2, "name": only one of 'record' and 'alert' must be set}). What a reader
+ * The one reader of Prometheus rule files' structure, for the embedded Prometheus, {@code rules lint}
+ * and {@code simulate}: the holders of groups ({@link RuleDocuments}: plain files, PrometheusRule
+ * objects, Lists, documents), each group's keys ({@code name}, {@code interval}, {@code query_offset},
+ * {@code limit}, {@code labels}, {@code rules}), each rule's keys ({@code record}/{@code alert},
+ * {@code expr}, {@code for}, {@code keep_firing_for}, {@code labels}, {@code annotations}) and their
+ * types, in Prometheus's words where Prometheus has some ({@code group "g", rule 2, "name": only one
+ * of 'record' and 'alert' must be set}). Every problem is collected; a {@link Strictness} says which
+ * keys are taken, and a caller that runs the rules turns the problems into an error. What a reader
  * does with a rule's expression and names is its {@link Rules}, called as each rule is read so the
  * problems stay in file order.
  */
 public final class RuleFileReader {
 
-  /** The group keys the embedded Prometheus evaluates; the others are refused by name. */
-  public static final List<String> ENGINE_GROUP_KEYS = List.of("name", "interval", "limit", "rules");
-  /** Prometheus 3's too ({@code query_offset}, group {@code labels}): a linter reads files it does not run. */
-  public static final List<String> ALL_GROUP_KEYS = List.of("name", "interval", "limit", "rules", "query_offset",
-      "labels");
+  /** Which group keys are taken; rule keys are Prometheus's in both (the engine evaluates all of them). */
+  public enum Strictness {
+    /** Every key Prometheus 3 reads: a linter reads files it does not run. */
+    PROMETHEUS(List.of("name", "interval", "limit", "rules", "query_offset", "labels")),
+    /**
+     * The keys the embedded Prometheus (a v2.42) evaluates: a group's {@code query_offset} and
+     * {@code labels} (Prometheus 2.53 and 3.0) are refused by name rather than ignored, since a drill
+     * on the engine would otherwise differ from one on the real Prometheus without a word.
+     */
+    EMBEDDED(List.of("name", "interval", "limit", "rules"));
+
+    private final List<String> groupKeys;
+
+    Strictness(List<String> groupKeys) {
+      this.groupKeys = groupKeys;
+    }
+
+    public List<String> groupKeys() {
+      return groupKeys;
+    }
+  }
+
   private static final List<String> FILE_KEYS = List.of("groups");
   private static final List<String> RULE_KEYS = List.of("record", "alert", "expr", "for", "keep_firing_for", "labels",
       "annotations");
 
-  /** A group as written: {@code interval} null without one; {@code limit} 0 without one. */
-  public record Group(String name, Duration interval, int limit) {}
+  /**
+   * A group as written: {@code interval} and {@code queryOffset} null without one (the global
+   * evaluation interval and rule_query_offset then apply); {@code limit} 0 without one; {@code labels}
+   * (Prometheus 3: added to every rule's) empty without them.
+   */
+  public record Group(String name, Duration interval, Duration queryOffset, int limit, Map<String, String> labels) {
+
+    public Group {
+      labels = Map.copyOf(labels);
+    }
+  }
 
   /**
    * A rule whose structure is sound: {@code alert} or a recording rule, its name, its expression as
@@ -67,11 +96,11 @@ public final class RuleFileReader {
 
   /** Every holder of groups in {@code content}, in order; every problem goes to {@code problems}. */
   public static <P, G, R> List<Holder<G>> read(String file, String content, SourceTree.Problems<P> factory,
-      List<P> problems, List<String> groupKeys, Rules<P, G, R> rules) {
+      List<P> problems, Strictness strictness, Rules<P, G, R> rules) {
     List<Holder<G>> holders = new ArrayList<>();
     for (RuleDocuments.Part<P> part : RuleDocuments.read(file, content, factory, problems)) {
       int before = problems.size();
-      List<G> groups = groups(part, problems, groupKeys, rules);
+      List<G> groups = groups(part, problems, strictness.groupKeys(), rules);
       holders.add(new Holder<>(part, groups, problems.size() == before));
     }
     return holders;
@@ -109,9 +138,10 @@ public final class RuleFileReader {
         problems.add(tree.problem(at + "/name", "groupname: \"" + name + "\" is repeated in the same " + scope));
       }
       Duration interval = duration(tree, node, at, "interval", problems);
-      if (groupKeys.contains("query_offset")) {
-        duration(tree, node, at, "query_offset", problems);
-      }
+      // A key the strictness refuses was reported above; reading it too would report it twice.
+      Duration queryOffset = groupKeys.contains("query_offset") ? duration(tree, node, at, "query_offset", problems)
+          : null;
+      Map<String, String> labels = groupKeys.contains("labels") ? groupLabels(tree, node, at, problems) : Map.of();
       int limit = limit(tree, node, at, problems);
       JsonNode rulesNode = node.get("rules");
       List<R> rules = new ArrayList<>();
@@ -125,7 +155,7 @@ public final class RuleFileReader {
           }
         }
       }
-      groups.add(reader.group(new Group(name, interval, limit), rules));
+      groups.add(reader.group(new Group(name, interval, queryOffset, limit, labels), rules));
     }
     return groups;
   }
@@ -199,6 +229,17 @@ public final class RuleFileReader {
       problems.add(tree.problem(at + "/" + key, "not a valid duration string: \"" + text + "\""));
     }
     return duration;
+  }
+
+  /** Prometheus 3 refuses {@code __name__} and an empty name as a group label, as it does for a rule's. */
+  private static <P> Map<String, String> groupLabels(SourceTree<P> tree, JsonNode node, String at, List<P> problems) {
+    Map<String, String> labels = map(tree, node, at, "labels", problems);
+    for (String name : labels.keySet()) {
+      if (name.isEmpty() || name.equals("__name__")) {
+        problems.add(tree.problem(at + "/labels/" + SourceTree.escape(name), "invalid label name: " + name));
+      }
+    }
+    return labels;
   }
 
   private static <P> int limit(SourceTree<P> tree, JsonNode node, String at, List<P> problems) {

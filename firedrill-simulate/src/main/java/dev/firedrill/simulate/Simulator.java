@@ -5,7 +5,7 @@ import dev.firedrill.alerting.AlertmanagerClient;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
-import dev.firedrill.embedded.config.Config;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.engine.Drill;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;

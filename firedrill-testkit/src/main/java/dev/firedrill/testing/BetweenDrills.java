@@ -69,8 +69,8 @@ public final class BetweenDrills {
     Clock clock = Clock.system();
     try (WebhookReceiver standIn = WebhookReceiver.start(config, clock)) {
       long deadline = clock.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (clock.nanoTime() - deadline < 0 && standIn.notifications().stream().noneMatch(n -> "resolved".equals(n.status())
-          && n.alerts().stream().anyMatch(a -> alert.equals(a.labels().get("alertname"))))) {
+      while (clock.nanoTime() - deadline < 0 && standIn.notifications().stream().noneMatch(n -> "resolved".equals(n.message().status())
+          && n.message().alerts().stream().anyMatch(a -> alert.equals(a.labels().get("alertname"))))) {
         clock.sleep(Duration.ofMillis(200));
       }
     }

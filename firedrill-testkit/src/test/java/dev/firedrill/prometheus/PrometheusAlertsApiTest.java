@@ -81,7 +81,8 @@ class PrometheusAlertsApiTest {
     assertThat(PrometheusConfig.parse("scrape_configs: []\n"))
         .isEqualTo(new PrometheusConfig(Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ZERO, Map.of()));
     assertThatThrownBy(() -> PrometheusConfig.parse("global:\n  scrape_interval: soon\n"))
-        .hasMessage("Prometheus config: global.scrape_interval: expected a duration such as 500ms, 30s, 5m, 1h or 30d, got \"soon\"");
+        .hasMessage("Prometheus config: global.scrape_interval: expected a duration above zero such as 15s, 1m30s or 1h,"
+            + " found \"soon\"");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.firedrill.alerting.receiver;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.firedrill.alerting.webhook.WebhookJson;
 import dev.firedrill.net.HostPort;
 import dev.firedrill.net.HttpServers;
 import dev.firedrill.time.Clock;
@@ -184,8 +185,8 @@ public final class WebhookReceiver implements AutoCloseable {
       }
       Notification notification;
       try {
-        notification = WebhookPayload.parse(body, receivedAt);
-      } catch (WebhookPayload.Invalid e) {
+        notification = new Notification(receivedAt, WebhookJson.decode(body));
+      } catch (WebhookJson.Invalid e) {
         reject(exchange, receivedAt, 400, e.getMessage());
         return;
       }

@@ -3,6 +3,7 @@ package dev.firedrill.alerting.receiver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.alerting.webhook.WebhookMessage;
 import dev.firedrill.time.VirtualClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,26 +75,33 @@ class WebhookReceiverTest {
     Notification n = receiver.notifications().get(0);
     assertThat(heard).containsExactly(n);
     assertThat(n.receivedAt()).isEqualTo(Instant.parse("2024-05-14T09:12:05Z"));
-    assertThat(n.receiver()).isEqualTo("team-payments");
-    assertThat(n.status()).isEqualTo("firing");
-    assertThat(n.firing()).isTrue();
-    assertThat(n.groupKey()).isEqualTo(
+    WebhookMessage m = n.message();
+    assertThat(m.receiver()).isEqualTo("team-payments");
+    assertThat(m.status()).isEqualTo("firing");
+    assertThat(m.firing()).isTrue();
+    assertThat(m.groupKey()).isEqualTo(
         "{}/{team=\"payments\"}:{alertname=\"PaymentsHighErrorRate\", service=\"payments\"}");
-    assertThat(n.groupLabels()).isEqualTo(Map.of("alertname", "PaymentsHighErrorRate", "service", "payments"));
-    assertThat(n.truncatedAlerts()).isZero();
-    assertThat(n.alerts()).containsExactly(
-        new NotifiedAlert("firing",
+    assertThat(m.groupLabels()).isEqualTo(Map.of("alertname", "PaymentsHighErrorRate", "service", "payments"));
+    assertThat(m.truncatedAlerts()).isZero();
+    assertThat(m.alerts()).containsExactly(
+        new WebhookMessage.Alert("firing",
             Map.of("alertname", "PaymentsHighErrorRate", "service", "payments", "severity", "page", "team", "payments"),
             Map.of("dashboard", "http://127.0.0.1:3000/d/payments",
                 "runbook_url", "https://runbooks.example.com/payments/high-error-rate",
                 "summary", "payments error ratio above 5% for 1m"),
-            Instant.parse("2024-05-14T09:12:03.123456789Z"), Optional.empty(), "3f1b2c9a8d7e6f50"),
-        new NotifiedAlert("resolved",
+            Instant.parse("2024-05-14T09:12:03.123456789Z"), Optional.empty(),
+            "http://127.0.0.1:9090/graph?g0.expr=payments%3Aerror_ratio%3Arate1m+%3E+0.05&g0.tab=1", "3f1b2c9a8d7e6f50"),
+        new WebhookMessage.Alert("resolved",
             Map.of("alertname", "PaymentsHighErrorRate", "service", "payments", "severity", "ticket", "team", "payments"),
             Map.of("summary", "payments error ratio above 1% for 10m"),
             Instant.parse("2024-05-14T09:00:00Z"), Optional.of(Instant.parse("2024-05-14T09:14:30.500Z")),
+            "http://127.0.0.1:9090/graph?g0.expr=payments%3Aerror_ratio%3Arate1m+%3E+0.01&g0.tab=1",
             "a0b1c2d3e4f56789"));
-    assertThat(n.alerts().get(0).alertname()).isEqualTo("PaymentsHighErrorRate");
+    assertThat(m.commonLabels()).isEqualTo(Map.of("alertname", "PaymentsHighErrorRate", "service", "payments",
+        "team", "payments"));
+    assertThat(m.commonAnnotations()).isEmpty();
+    assertThat(m.externalUrl()).isEqualTo("http://127.0.0.1:9093");
+    assertThat(m.alerts().get(0).alertname()).isEqualTo("PaymentsHighErrorRate");
   }
 
   @Test

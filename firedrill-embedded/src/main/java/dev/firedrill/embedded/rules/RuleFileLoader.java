@@ -21,12 +21,13 @@ import java.util.regex.Pattern;
 /**
  * Reads Prometheus rule files for the embedded Prometheus: every problem of every file is
  * collected, each naming file, JSON pointer, line and column, with Prometheus's wording where
- * Prometheus has one ({@code group "g", rule 2, "name": could not parse expression: ...}). Keys
- * outside the supported subset ({@code query_offset}, group {@code labels}) are refused by name
- * rather than ignored. Files may hold Prometheus Operator {@code PrometheusRule} objects, a
- * {@code kind: List} of them and several YAML documents, as the Operator hands their groups to
- * Prometheus; groups keep the file as their file. The structure is read by {@link RuleFileReader},
- * shared with the linter; this class adds the engine's checks (v2.42 PromQL, legacy names, templates).
+ * Prometheus has one ({@code group "g", rule 2, "name": could not parse expression: ...}). Files may
+ * hold Prometheus Operator {@code PrometheusRule} objects, a {@code kind: List} of them and several
+ * YAML documents, as the Operator hands their groups to Prometheus; groups keep the file as their
+ * file. The structure is read by {@link RuleFileReader} in its {@link RuleFileReader.Strictness#EMBEDDED}
+ * mode (group {@code query_offset} and {@code labels} refused by name), shared with the linter; this
+ * class adds the engine's checks (v2.42 PromQL, legacy names, templates) and turns every problem
+ * into one {@link RuleFileException}.
  */
 public final class RuleFileLoader {
 
@@ -89,7 +90,7 @@ public final class RuleFileLoader {
     };
     List<RuleGroupSpec> groups = new ArrayList<>();
     for (RuleFileReader.Holder<RuleGroupSpec> holder : RuleFileReader.read(file, content, Problem::new,
-        problems, RuleFileReader.ENGINE_GROUP_KEYS, specs)) {
+        problems, RuleFileReader.Strictness.EMBEDDED, specs)) {
       groups.addAll(holder.groups());
     }
     return groups;

@@ -1,7 +1,7 @@
 package dev.firedrill.embedded.scrape;
 
-import dev.firedrill.embedded.config.ScrapeConfig;
-import dev.firedrill.embedded.config.StaticConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.promql.model.LabelSet;
 import java.net.URI;
 import java.time.Duration;

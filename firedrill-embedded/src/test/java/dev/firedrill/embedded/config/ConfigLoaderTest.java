@@ -3,6 +3,11 @@ package dev.firedrill.embedded.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.promconfig.AlertmanagerConfig;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.GlobalConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.promql.model.LabelSet;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +29,7 @@ class ConfigLoaderTest {
     Path file = Path.of("fixtures/lab/prometheus.yml");
     Config config = ConfigLoader.load(file);
     assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofSeconds(1), Duration.ofSeconds(1),
-        Duration.ofSeconds(1), LabelSet.EMPTY));
+        Duration.ofSeconds(1), Duration.ZERO, LabelSet.EMPTY));
     assertThat(config.scrapeConfigs()).extracting(ScrapeConfig::jobName)
         .containsExactly("checkout", "payments", "proxy", "load", "firedrill");
     assertThat(config.scrapeConfigs().get(1)).isEqualTo(new ScrapeConfig("payments", Duration.ofSeconds(1),
@@ -42,7 +47,7 @@ class ConfigLoaderTest {
   void anEmptyFileIsPrometheussDefaults() {
     Config config = parse("");
     assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofMinutes(1), Duration.ofSeconds(10),
-        Duration.ofMinutes(1), LabelSet.EMPTY));
+        Duration.ofMinutes(1), Duration.ZERO, LabelSet.EMPTY));
     assertThat(config.scrapeConfigs()).isEmpty();
     assertThat(config.ruleFiles()).isEmpty();
     assertThat(config.alertmanagers()).isEmpty();
@@ -66,7 +71,7 @@ class ConfigLoaderTest {
           - job_name: b
         """);
     assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofSeconds(90), Duration.ofSeconds(10),
-        Duration.ofDays(1), LabelSet.of("cluster", "eu-1", "replica", "1")));
+        Duration.ofDays(1), Duration.ZERO, LabelSet.of("cluster", "eu-1", "replica", "1")));
     assertThat(config.scrapeConfigs()).containsExactly(
         new ScrapeConfig("a", Duration.ofSeconds(5), Duration.ofSeconds(5), "/prom", "http", true,
             List.of(new StaticConfig(List.of("localhost:9100", "[::1]:9100"), LabelSet.of("team", "sre")))),
@@ -76,6 +81,7 @@ class ConfigLoaderTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
       remote_write: []                                        | prometheus.yml: /remote_write: not supported by the embedded Prometheus (supported keys: global, scrape_configs, rule_files, alerting)
+      'global: {rule_query_offset: 1m}'                       | prometheus.yml: /global/rule_query_offset: not supported by the embedded Prometheus (supported keys: scrape_interval, scrape_timeout, evaluation_interval, external_labels)
       'global: {query_log_file: q.log}'                       | prometheus.yml: /global/query_log_file: not supported by the embedded Prometheus (supported keys: scrape_interval, scrape_timeout, evaluation_interval, external_labels)
       'scrape_configs: [{job_name: a, relabel_configs: []}]'  | prometheus.yml: /scrape_configs/0/relabel_configs: not supported by the embedded Prometheus (supported keys: job_name, scrape_interval, scrape_timeout, metrics_path, scheme, honor_labels, static_configs)
       'scrape_configs: [{job_name: a, file_sd_configs: []}]'  | prometheus.yml: /scrape_configs/0/file_sd_configs: not supported by the embedded Prometheus (supported keys: job_name, scrape_interval, scrape_timeout, metrics_path, scheme, honor_labels, static_configs)

@@ -3,8 +3,8 @@ package dev.firedrill.embedded.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.firedrill.embedded.config.ScrapeConfig;
-import dev.firedrill.embedded.config.StaticConfig;
+import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.alerting.receiver.Notification;
-import dev.firedrill.alerting.receiver.NotifiedAlert;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
+import dev.firedrill.alerting.webhook.WebhookMessage;
 import dev.firedrill.embedded.alertmanager.api.ApiServer;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.alertmanager.webhook.HttpSender;
@@ -136,9 +136,9 @@ class AlertmanagerDifferentialTest {
         assertThat(embeddedHooks.rejections()).isEmpty();
         assertThat(events).isEmpty();
         // The scenario exercises what it claims to: grouping, continue, resolved, repeat, at-once flushes.
-        assertThat(fromReal).extracting(Notification::receiver).contains("pager", "team-payments", "team-checkout",
+        assertThat(fromReal).extracting(n -> n.message().receiver()).contains("pager", "team-payments", "team-checkout",
             "unrouted");
-        assertThat(fromReal).anyMatch(n -> n.status().equals("resolved"));
+        assertThat(fromReal).anyMatch(n -> n.message().status().equals("resolved"));
         assertThat(fromReal.size()).isGreaterThanOrEqualTo(12);
 
         Map<String, List<Notification>> realByGroup = byGroup(fromReal);
@@ -218,22 +218,24 @@ class AlertmanagerDifferentialTest {
 
   private static Map<String, List<Notification>> byGroup(List<Notification> notifications) {
     Map<String, List<Notification>> groups = new TreeMap<>();
-    notifications.forEach(n -> groups.computeIfAbsent(n.receiver() + " " + n.groupKey(), k -> new ArrayList<>()).add(n));
+    notifications.forEach(n -> groups.computeIfAbsent(n.message().receiver() + " " + n.message().groupKey(), k -> new ArrayList<>()).add(n));
     return groups;
   }
 
   private static String timeline(String side, Instant t0, List<Notification> notifications) {
     StringBuilder text = new StringBuilder();
     notifications.forEach(n -> text.append(side).append(" +").append(Duration.between(t0, n.receivedAt()).toMillis())
-        .append("ms ").append(n.receiver()).append(' ').append(n.groupKey()).append(' ').append(n.status()).append('\n'));
+        .append("ms ").append(n.message().receiver()).append(' ').append(n.message().groupKey()).append(' ')
+        .append(n.message().status()).append('\n'));
     return text.toString();
   }
 
   /** A notification without its arrival time. */
-  private static String content(Notification n) {
+  private static String content(Notification notification) {
+    WebhookMessage n = notification.message();
     StringBuilder text = new StringBuilder(n.status()).append(' ').append(n.groupLabels())
         .append(" truncated=").append(n.truncatedAlerts());
-    for (NotifiedAlert a : n.alerts()) {
+    for (WebhookMessage.Alert a : n.alerts()) {
       text.append("\n  ").append(a.status()).append(' ').append(a.labels()).append(' ').append(a.annotations())
           .append(" starts ").append(a.startsAt()).append(" ends ").append(a.endsAt().map(Instant::toString).orElse("-"))
           .append(' ').append(a.fingerprint());

@@ -74,7 +74,7 @@ public record RuleFile(String name, List<Group> groups) {
     };
     List<RuleFile> files = new ArrayList<>();
     for (RuleFileReader.Holder<Group> holder : RuleFileReader.read(display, content, Problem::new, problems,
-        RuleFileReader.ALL_GROUP_KEYS, scanned)) {
+        RuleFileReader.Strictness.PROMETHEUS, scanned)) {
       if (holder.clean()) {
         files.add(new RuleFile(holder.part().name(display), List.copyOf(holder.groups())));
       }

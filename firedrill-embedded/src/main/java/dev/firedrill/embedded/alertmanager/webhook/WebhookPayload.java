@@ -1,27 +1,21 @@
 package dev.firedrill.embedded.alertmanager.webhook;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.alerting.webhook.WebhookJson;
+import dev.firedrill.alerting.webhook.WebhookMessage;
 import dev.firedrill.embedded.alertmanager.alert.Alert;
 import dev.firedrill.embedded.alertmanager.alert.LabelSets;
-import dev.firedrill.time.Rfc3339;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Alertmanager's webhook message, version 4, field for field and in its order: receiver, status, alerts,
- * groupLabels, commonLabels, commonAnnotations, externalURL, version, groupKey, truncatedAlerts.
+ * The version 4 message Alertmanager's webhook notifier makes of a flush: the receiver regexp-quoted,
+ * the list cut to {@code max_alerts}, the status and the common labels and annotations of what is
+ * sent. Its wire form is the model's {@link WebhookJson}, which firedrill's receiver reads.
  */
 public final class WebhookPayload {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  /** Go's zero time: what a firing alert's endsAt says. */
-  static final String GO_ZERO = "0001-01-01T00:00:00Z";
 
   private WebhookPayload() {}
 
@@ -32,34 +26,18 @@ public final class WebhookPayload {
   public static byte[] encode(String receiver, String groupKey, SortedMap<String, String> groupLabels,
       List<WebhookAlert> alerts, String externalUrl, int maxAlerts) {
     List<WebhookAlert> sent = maxAlerts > 0 && alerts.size() > maxAlerts ? alerts.subList(0, maxAlerts) : alerts;
-    ObjectNode message = JSON.createObjectNode();
-    message.put("receiver", LabelSets.quoteMeta(receiver));
     // As Go's model.Alerts.Status(): firing when any alert fires, so an empty list is "resolved".
-    message.put("status", sent.stream().anyMatch(a -> !a.resolved()) ? "firing" : "resolved");
-    ArrayNode list = message.putArray("alerts");
-    for (WebhookAlert each : sent) {
-      Alert alert = each.alert();
-      ObjectNode node = list.addObject();
-      node.put("status", each.resolved() ? "resolved" : "firing");
-      put(node.putObject("labels"), alert.labels());
-      put(node.putObject("annotations"), alert.annotations());
-      node.put("startsAt", Rfc3339.formatNano(alert.startsAt()));
-      node.put("endsAt", each.resolved() ? Rfc3339.formatNano(alert.endsAt()) : GO_ZERO);
-      node.put("generatorURL", alert.generatorUrl());
-      node.put("fingerprint", LabelSets.hex(alert.fingerprint()));
-    }
-    put(message.putObject("groupLabels"), groupLabels);
-    put(message.putObject("commonLabels"), common(sent, true));
-    put(message.putObject("commonAnnotations"), common(sent, false));
-    message.put("externalURL", externalUrl);
-    message.put("version", "4");
-    message.put("groupKey", groupKey);
-    message.put("truncatedAlerts", alerts.size() - sent.size());
-    try {
-      return (JSON.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a webhook message of strings cannot fail to encode", e);
-    }
+    String status = sent.stream().anyMatch(a -> !a.resolved()) ? "firing" : "resolved";
+    List<WebhookMessage.Alert> wire = sent.stream().map(WebhookPayload::alert).toList();
+    return WebhookJson.encode(new WebhookMessage(LabelSets.quoteMeta(receiver), status, wire, groupLabels,
+        common(sent, true), common(sent, false), externalUrl, groupKey, alerts.size() - sent.size()));
+  }
+
+  private static WebhookMessage.Alert alert(WebhookAlert each) {
+    Alert alert = each.alert();
+    return new WebhookMessage.Alert(each.resolved() ? "resolved" : "firing", alert.labels(), alert.annotations(),
+        alert.startsAt(), each.resolved() ? Optional.of(alert.endsAt()) : Optional.empty(), alert.generatorUrl(),
+        LabelSets.hex(alert.fingerprint()));
   }
 
   private static SortedMap<String, String> common(List<WebhookAlert> alerts, boolean labels) {
@@ -76,9 +54,5 @@ public final class WebhookPayload {
 
   private static Map<String, String> pick(Alert alert, boolean labels) {
     return labels ? alert.labels() : alert.annotations();
-  }
-
-  private static void put(ObjectNode node, Map<String, String> values) {
-    values.forEach(node::put);
   }
 }

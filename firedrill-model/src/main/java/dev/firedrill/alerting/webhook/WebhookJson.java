@@ -1,11 +1,13 @@
-package dev.firedrill.alerting.receiver;
+package dev.firedrill.alerting.webhook;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -15,14 +17,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads Alertmanager's webhook payload version 4 into a {@link Notification}. Unknown fields
- * ({@code commonLabels}, {@code externalURL}, {@code generatorURL}, whatever a later version adds)
- * are ignored; the fields detection relies on are required and checked.
+ * The JSON of a {@link WebhookMessage}, both ways. Written byte for byte as Alertmanager writes it:
+ * every field in its order (receiver, status, alerts, groupLabels, commonLabels, commonAnnotations,
+ * externalURL, version, groupKey, truncatedAlerts), times in Go's RFC3339Nano, Go's zero time for a
+ * firing alert's endsAt, and the trailing newline of Go's encoder. Read as a receiver must: the fields
+ * detection relies on are required and checked, the others may be missing, and fields a later version
+ * adds are ignored.
  */
-final class WebhookPayload {
+public final class WebhookJson {
 
-  /** Why a body is not a usable payload; the message is short and never echoes the body. */
-  static final class Invalid extends Exception {
+  /** Why a body is not a usable message; the message is short and never echoes the body. */
+  public static final class Invalid extends Exception {
     private static final long serialVersionUID = 1L;
 
     Invalid(String message) {
@@ -30,14 +35,56 @@ final class WebhookPayload {
     }
   }
 
-  private static final ObjectReader READER = new ObjectMapper().reader();
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Go's zero time: what a firing alert's endsAt says. */
+  static final String GO_ZERO = "0001-01-01T00:00:00Z";
 
-  private WebhookPayload() {}
+  private WebhookJson() {}
 
-  static Notification parse(byte[] body, Instant receivedAt) throws Invalid {
+  /** The body Alertmanager posts for this message. */
+  public static byte[] encode(WebhookMessage message) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("receiver", message.receiver());
+    root.put("status", message.status());
+    ArrayNode list = root.putArray("alerts");
+    for (WebhookMessage.Alert alert : message.alerts()) {
+      ObjectNode node = list.addObject();
+      node.put("status", alert.status());
+      put(node.putObject("labels"), alert.labels());
+      put(node.putObject("annotations"), alert.annotations());
+      node.put("startsAt", time(alert.startsAt()));
+      node.put("endsAt", alert.endsAt().map(WebhookJson::time).orElse(GO_ZERO));
+      node.put("generatorURL", alert.generatorUrl());
+      node.put("fingerprint", alert.fingerprint());
+    }
+    put(root.putObject("groupLabels"), message.groupLabels());
+    put(root.putObject("commonLabels"), message.commonLabels());
+    put(root.putObject("commonAnnotations"), message.commonAnnotations());
+    root.put("externalURL", message.externalUrl());
+    root.put("version", WebhookMessage.VERSION);
+    root.put("groupKey", message.groupKey());
+    root.put("truncatedAlerts", message.truncatedAlerts());
+    try {
+      return (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a webhook message of strings cannot fail to encode", e);
+    }
+  }
+
+  /** Go's {@code time.Time} in JSON, in UTC. */
+  static String time(Instant at) {
+    return Rfc3339.formatNano(at);
+  }
+
+  private static void put(ObjectNode node, Map<String, String> values) {
+    values.forEach(node::put);
+  }
+
+  /** The message of a body, or {@link Invalid} naming the first field that is not as version 4 has it. */
+  public static WebhookMessage decode(byte[] body) throws Invalid {
     JsonNode root;
     try {
-      root = READER.readTree(body);
+      root = JSON.reader().readTree(body);
     } catch (JsonProcessingException e) {
       throw new Invalid("the body is not JSON (at line " + e.getLocation().getLineNr()
           + ", column " + e.getLocation().getColumnNr() + ")");
@@ -51,14 +98,13 @@ final class WebhookPayload {
     if (version == null) {
       throw new Invalid("\"version\" is missing (expected \"4\", Alertmanager's webhook payload version)");
     }
-    if (!version.isTextual() || !version.asText().equals("4")) {
+    if (!version.isTextual() || !version.asText().equals(WebhookMessage.VERSION)) {
       throw new Invalid("\"version\" is " + shortJson(version) + " (expected \"4\")");
     }
     String receiver = text(root, "receiver", "receiver");
     String status = status(root, "status");
     String groupKey = text(root, "groupKey", "groupKey");
-    Map<String, String> groupLabels = root.has("groupLabels")
-        ? strings(root.get("groupLabels"), "groupLabels") : Map.of();
+    Map<String, String> groupLabels = optionalStrings(root, "groupLabels", "groupLabels");
     long truncated = 0;
     JsonNode truncatedNode = root.get("truncatedAlerts");
     if (truncatedNode != null && !truncatedNode.isNull()) {
@@ -71,26 +117,29 @@ final class WebhookPayload {
     if (alerts == null || !alerts.isArray()) {
       throw new Invalid("\"alerts\" is " + (alerts == null ? "missing" : shortJson(alerts)) + " (expected an array)");
     }
-    List<NotifiedAlert> parsed = new ArrayList<>(alerts.size());
+    List<WebhookMessage.Alert> parsed = new ArrayList<>(alerts.size());
     for (int i = 0; i < alerts.size(); i++) {
       parsed.add(alert(alerts.get(i), "alerts[" + i + "]"));
     }
-    return new Notification(receivedAt, receiver, status, groupKey, groupLabels, parsed, truncated);
+    return new WebhookMessage(receiver, status, parsed, groupLabels,
+        optionalStrings(root, "commonLabels", "commonLabels"),
+        optionalStrings(root, "commonAnnotations", "commonAnnotations"),
+        optionalText(root, "externalURL", "externalURL"), groupKey, truncated);
   }
 
-  private static NotifiedAlert alert(JsonNode alert, String path) throws Invalid {
+  private static WebhookMessage.Alert alert(JsonNode alert, String path) throws Invalid {
     if (!alert.isObject()) {
       throw new Invalid("\"" + path + "\" is " + shortJson(alert) + " (expected an object)");
     }
     String status = status(alert, path + ".status");
     Map<String, String> labels = strings(alert.get("labels"), path + ".labels");
-    Map<String, String> annotations = alert.has("annotations") && !alert.get("annotations").isNull()
-        ? strings(alert.get("annotations"), path + ".annotations") : Map.of();
+    Map<String, String> annotations = optionalStrings(alert, "annotations", path + ".annotations");
     Instant startsAt = time(alert, "startsAt", path)
         .orElseThrow(() -> new Invalid("\"" + path + ".startsAt\" is the zero time (expected when the alert started)"));
     Optional<Instant> endsAt = alert.has("endsAt") ? time(alert, "endsAt", path) : Optional.empty();
+    String generatorUrl = optionalText(alert, "generatorURL", path + ".generatorURL");
     String fingerprint = text(alert, "fingerprint", path + ".fingerprint");
-    return new NotifiedAlert(status, labels, annotations, startsAt, endsAt, fingerprint);
+    return new WebhookMessage.Alert(status, labels, annotations, startsAt, endsAt, generatorUrl, fingerprint);
   }
 
   private static Optional<Instant> time(JsonNode parent, String field, String path) throws Invalid {
@@ -112,6 +161,11 @@ final class WebhookPayload {
     return status;
   }
 
+  private static String optionalText(JsonNode parent, String field, String name) throws Invalid {
+    JsonNode value = parent.get(field);
+    return value == null || value.isNull() ? "" : text(parent, field, name);
+  }
+
   private static String text(JsonNode parent, String field, String name) throws Invalid {
     JsonNode value = parent.get(field);
     if (value == null || value.isNull()) {
@@ -121,6 +175,11 @@ final class WebhookPayload {
       throw new Invalid("\"" + name + "\" is " + shortJson(value) + " (expected a string)");
     }
     return value.asText();
+  }
+
+  private static Map<String, String> optionalStrings(JsonNode parent, String field, String name) throws Invalid {
+    JsonNode value = parent.get(field);
+    return value == null || value.isNull() ? Map.of() : strings(value, name);
   }
 
   private static Map<String, String> strings(JsonNode object, String name) throws Invalid {

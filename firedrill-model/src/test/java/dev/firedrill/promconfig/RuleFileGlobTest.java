@@ -1,4 +1,4 @@
-package dev.firedrill.embedded.config;
+package dev.firedrill.promconfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

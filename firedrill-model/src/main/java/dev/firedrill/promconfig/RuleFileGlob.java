@@ -1,4 +1,4 @@
-package dev.firedrill.embedded.config;
+package dev.firedrill.promconfig;
 
 import java.io.IOException;
 import java.nio.file.Files;

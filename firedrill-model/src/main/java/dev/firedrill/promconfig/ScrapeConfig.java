@@ -1,4 +1,4 @@
-package dev.firedrill.embedded.config;
+package dev.firedrill.promconfig;
 
 import java.time.Duration;
 import java.util.List;
