@@ -11,21 +11,34 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * A HEAD request as its route's GET handler sees it: method GET, and whatever the handler writes is
- * dropped, the head going out without a body (the JDK server's {@code -1} length). So no handler
- * answers HEAD on its own.
+ * A HEAD request as whoever answers it sees it: whatever is written is dropped, the head going out
+ * without a body (the JDK server's {@code -1} length, without its warning about a length for HEAD).
+ * A route's GET handler sees method GET, so no handler answers HEAD on its own; a not-found or
+ * wrong-method answer sees HEAD.
  */
 final class HeadAsGet extends HttpExchange {
 
   private final HttpExchange head;
+  private final String method;
 
-  HeadAsGet(HttpExchange head) {
+  private HeadAsGet(HttpExchange head, String method) {
     this.head = head;
+    this.method = method;
+  }
+
+  /** For the route's GET handler. */
+  static HttpExchange asGet(HttpExchange head) {
+    return new HeadAsGet(head, "GET");
+  }
+
+  /** For the guard and the not-found and wrong-method answers. */
+  static HttpExchange bodiless(HttpExchange head) {
+    return new HeadAsGet(head, "HEAD");
   }
 
   @Override
   public String getRequestMethod() {
-    return "GET";
+    return method;
   }
 
   @Override

@@ -212,7 +212,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     }
   }
 
-  private void route(HttpExchange exchange) throws IOException {
+  private void route(HttpExchange request) throws IOException {
+    boolean head = request.getRequestMethod().equals("HEAD");
+    HttpExchange exchange = head ? HeadAsGet.bodiless(request) : request;
     if (settings.guard != null && !settings.guard.admit(exchange)) {
       return;
     }
@@ -221,8 +223,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
       settings.notFound.handle(exchange);
       return;
     }
-    String method = exchange.getRequestMethod();
-    HttpHandler handler = route.handler(method);
+    HttpHandler handler = route.handler(exchange.getRequestMethod());
     if (handler == null) {
       List<String> allowed = route.methods();
       List<String> header = new ArrayList<>(allowed);
@@ -233,7 +234,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
       settings.refusal.refuse(exchange, allowed);
       return;
     }
-    handler.handle(method.equals("HEAD") ? new HeadAsGet(exchange) : exchange);
+    handler.handle(head ? HeadAsGet.asGet(request) : request);
   }
 
   private String path(HttpExchange exchange) {
