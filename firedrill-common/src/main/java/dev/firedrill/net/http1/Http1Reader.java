@@ -1,198 +1,64 @@
-package dev.firedrill.proxy;
+package dev.firedrill.net.http1;
 
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 
-/** A buffered reader of HTTP/1.x messages from a socket, relaying bodies without holding them. */
-final class HttpInput {
+/**
+ * HTTP/1.x messages read off one connection: heads parsed in place, bodies ({@link Http1Body})
+ * relayed, decoded or skipped without being held. The reader owns the connection's buffered input,
+ * so whatever reads the connection next (another thread, or the same connection switched from
+ * non-blocking to blocking reads) takes the reader along with its {@link Source}, and no byte read
+ * ahead is left behind.
+ *
+ * <p>Two ways to use it, on the same buffer:
+ *
+ * <ul>
+ *   <li><b>blocking</b>: {@link #readHead()}, {@link #relayBody}, {@link #readBodyData}, each
+ *       reading from the source until it has what it needs;
+ *   <li><b>non-blocking</b> (an event loop): {@link #fill()} once when the channel is readable, then
+ *       {@link #nextHead()}, {@link #passBody} and {@link #take} on what is buffered.
+ * </ul>
+ *
+ * A head must fit the buffer ({@value #BUFFER} bytes): a bigger one fails, so a hostile peer costs
+ * bounded memory. Not thread-safe: one owner at a time.
+ */
+public final class Http1Reader {
 
-  static final int MAX_HEAD = 64 * 1024;
-  private static final int MAX_CHUNK_LINE = 4096;
-  private static final byte[] CRLF = {'\r', '\n'};
+  public static final int BUFFER = 16 * 1024;
 
-  private final Socket socket;
-  private final InputStream in;
-  private final byte[] buffer = new byte[16 * 1024];
-  private int start;
-  private int end;
+  /** Where the bytes come from: -1 at the end of the stream, 0 when none are there yet (non-blocking). */
+  @FunctionalInterface
+  public interface Source {
+    int read(byte[] into, int offset, int length) throws IOException;
 
-  HttpInput(Socket socket) throws IOException {
-    this(socket, new byte[0], 0);
-  }
-
-  /** A reader whose first bytes are the {@code length} bytes of {@code read}, already read from the socket. */
-  HttpInput(Socket socket, byte[] read, int length) throws IOException {
-    this.socket = socket;
-    this.in = socket.getInputStream();
-    System.arraycopy(read, 0, buffer, 0, length);
-    this.end = length;
-  }
-
-  /** The next head (up to the empty line), or null at a clean end of stream before any byte. */
-  byte[] readHead() throws IOException {
-    int length = headLength();
-    if (length < 0) {
-      return null;
+    static Source of(InputStream in) {
+      return in::read;
     }
-    byte[] head = java.util.Arrays.copyOfRange(buffer, start, start + length);
-    start += length;
-    return head;
-  }
 
-  /** The next head parsed in place, without copying its bytes; null at a clean end of stream. */
-  HttpHead readParsedHead() throws IOException {
-    int length = headLength();
-    if (length < 0) {
-      return null;
-    }
-    int at = start;
-    start += length;
-    return HttpHead.parse(buffer, at, length);
-  }
+    /** A channel; non-blocking or not, as it is configured. */
+    static Source of(ReadableByteChannel channel) {
+      return new Source() {
+        private ByteBuffer wrapped; // the reader's one array, wrapped once
 
-  /** Buffers the next head; its length from {@code start}, or -1 at a clean end of stream. */
-  private int headLength() throws IOException {
-    int scanned = 0;
-    while (true) {
-      for (int i = start + scanned; i < end; i++) {
-        if (buffer[i] == '\n' && endsHead(i)) {
-          return i + 1 - start;
+        @Override
+        public int read(byte[] into, int offset, int length) throws IOException {
+          if (wrapped == null || wrapped.array() != into) {
+            wrapped = ByteBuffer.wrap(into);
+          }
+          wrapped.limit(offset + length).position(offset);
+          return channel.read(wrapped);
         }
-      }
-      scanned = end - start;
-      if (scanned >= MAX_HEAD) {
-        throw new IOException("head larger than " + MAX_HEAD + " bytes");
-      }
-      if (!fill()) {
-        if (end == start) {
-          return -1;
-        }
-        throw new EOFException("stream ended inside a head");
-      }
-    }
-  }
-
-  /** Whether the LF at {@code i} ends an empty line: LF LF or CR LF CR LF. */
-  private boolean endsHead(int i) {
-    if (i - 1 >= start && buffer[i - 1] == '\n') {
-      return true;
-    }
-    return i - 3 >= start && buffer[i - 1] == '\r' && buffer[i - 2] == '\n' && buffer[i - 3] == '\r';
-  }
-
-  /** Moves unread bytes to the front and reads more; false at end of stream. */
-  private boolean fill() throws IOException {
-    if (start > 0) {
-      System.arraycopy(buffer, start, buffer, 0, end - start);
-      end -= start;
-      start = 0;
-    }
-    if (end == buffer.length) {
-      throw new IOException("buffer full");
-    }
-    int n = in.read(buffer, end, buffer.length - end);
-    if (n < 0) {
-      return false;
-    }
-    end += n;
-    return true;
-  }
-
-  /** Copies exactly {@code length} bytes to {@code out}. */
-  void relay(long length, Sink out) throws IOException {
-    long left = length;
-    while (left > 0) {
-      if (start == end && !fill()) {
-        throw new EOFException("stream ended " + left + " bytes before the end of the body");
-      }
-      int n = (int) Math.min(left, end - start);
-      out.write(buffer, start, n);
-      start += n;
-      left -= n;
-    }
-  }
-
-  /** Copies to {@code out} until the end of stream. */
-  void relayToEnd(Sink out) throws IOException {
-    while (start < end || fill()) {
-      out.write(buffer, start, end - start);
-      start = end;
-    }
-  }
-
-  /** Copies a chunked body, framing included, to {@code out}. */
-  void relayChunked(Sink out) throws IOException {
-    while (true) {
-      String line = line();
-      out.write((line + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-      int semicolon = line.indexOf(';');
-      long size;
-      try {
-        size = Long.parseLong((semicolon >= 0 ? line.substring(0, semicolon) : line).strip(), 16);
-      } catch (NumberFormatException e) {
-        throw new IOException("malformed chunk size");
-      }
-      if (size == 0) {
-        String trailer;
-        do {
-          trailer = line();
-          out.write((trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        } while (!trailer.isEmpty());
-        return;
-      }
-      relay(size, out);
-      String crlf = line();
-      if (!crlf.isEmpty()) {
-        throw new IOException("chunk not followed by CRLF");
-      }
-      out.write(CRLF, 0, 2);
-    }
-  }
-
-  private String line() throws IOException {
-    StringBuilder line = new StringBuilder();
-    while (true) {
-      if (start == end && !fill()) {
-        throw new EOFException("stream ended inside a chunked body");
-      }
-      byte b = buffer[start++];
-      if (b == '\n') {
-        int length = line.length();
-        return length > 0 && line.charAt(length - 1) == '\r' ? line.substring(0, length - 1) : line.toString();
-      }
-      line.append((char) (b & 0xff));
-      if (line.length() > MAX_CHUNK_LINE) {
-        throw new IOException("chunk line too long");
-      }
-    }
-  }
-
-  /**
-   * Whether the peer has closed its side, checked without blocking for more than a millisecond.
-   * Bytes that arrive (a pipelined request) stay in the buffer.
-   */
-  boolean peerClosed() throws IOException {
-    if (start < end) {
-      return false;
-    }
-    int previous = socket.getSoTimeout();
-    socket.setSoTimeout(1);
-    try {
-      return !fill();
-    } catch (SocketTimeoutException e) {
-      return false;
-    } finally {
-      socket.setSoTimeout(previous);
+      };
     }
   }
 
   /** Where relayed bytes go. */
-  interface Sink {
+  @FunctionalInterface
+  public interface Sink {
     void write(byte[] bytes, int offset, int length) throws IOException;
 
     default void write(byte[] bytes) throws IOException {
@@ -201,6 +67,156 @@ final class HttpInput {
 
     static Sink of(OutputStream out) {
       return out::write;
+    }
+
+    /** Drops everything: for a body only skipped. */
+    static Sink discard() {
+      return (bytes, offset, length) -> { };
+    }
+  }
+
+  private final byte[] buffer = new byte[BUFFER];
+  private Source source;
+  private int start;
+  private int end;
+  private int lastHead;
+
+  public Http1Reader(Source source) {
+    this.source = source;
+  }
+
+  /** Reads on from {@code source} (the same connection read another way); what is buffered stays. */
+  public void source(Source source) {
+    this.source = source;
+  }
+
+  /** Bytes read and not yet consumed. */
+  public int buffered() {
+    return end - start;
+  }
+
+  /** Whether the buffer holds all it can: {@link #fill()} reads nothing until some is consumed. */
+  public boolean full() {
+    return end - start == buffer.length;
+  }
+
+  /** Forgets what is buffered (a connection given back whole, or one out of step). */
+  public void clear() {
+    start = 0;
+    end = 0;
+  }
+
+  /**
+   * One read from the source into the buffer: the bytes read, 0 when none were there (or there is
+   * no room), -1 at the end of the stream.
+   */
+  public int fill() throws IOException {
+    if (start == end) {
+      start = 0;
+      end = 0;
+    } else if (end == buffer.length && start > 0) {
+      System.arraycopy(buffer, start, buffer, 0, end - start);
+      end -= start;
+      start = 0;
+    }
+    if (end == buffer.length) {
+      return 0;
+    }
+    int n = source.read(buffer, end, buffer.length - end);
+    if (n > 0) {
+      end += n;
+    }
+    return n;
+  }
+
+  /** {@link #fill()} that waits: false at the end of the stream. */
+  private boolean fillBlocking() throws IOException {
+    int n = fill();
+    if (n == 0) {
+      throw new IllegalStateException(full() ? "buffer full" : "a blocking read on a non-blocking source");
+    }
+    return n > 0;
+  }
+
+  /**
+   * The next head if it is whole in the buffer (consumed), else null without consuming anything.
+   * {@link Http1Head.Malformed} when it is not HTTP/1.x; IOException when it cannot fit the buffer.
+   */
+  public Http1Head nextHead() throws IOException {
+    int length = Http1Head.length(buffer, start, end);
+    if (length < 0) {
+      if (full()) {
+        throw new IOException("head larger than " + BUFFER + " bytes");
+      }
+      return null;
+    }
+    int at = start;
+    start += length;
+    lastHead = length;
+    return Http1Head.parse(buffer, at, length);
+  }
+
+  /** How many bytes the head {@link #nextHead()} or {@link #readHead()} returned last took on the wire. */
+  public int lastHeadLength() {
+    return lastHead;
+  }
+
+  /** The next head, read until whole; null at a clean end of stream before any byte of it. */
+  public Http1Head readHead() throws IOException {
+    while (true) {
+      Http1Head head = nextHead();
+      if (head != null) {
+        return head;
+      }
+      if (!fillBlocking()) {
+        if (end == start) {
+          return null;
+        }
+        throw new EOFException("stream ended inside a head");
+      }
+    }
+  }
+
+  /** Moves {@code length} buffered bytes to {@code sink}; at most {@link #buffered()}. */
+  public void take(int length, Sink sink) throws IOException {
+    if (length > end - start) {
+      throw new IllegalArgumentException(length + " bytes asked, " + (end - start) + " buffered");
+    }
+    sink.write(buffer, start, length);
+    start += length;
+  }
+
+  /** The buffered part of {@code body} to {@code sink}, verbatim (framing and all), consumed. Never reads. */
+  public int passBody(Http1Body body, Sink sink) throws IOException {
+    int n = body.scan(buffer, start, end - start);
+    sink.write(buffer, start, n);
+    start += n;
+    return n;
+  }
+
+  /** All of {@code body} to {@code sink} verbatim, framing included, reading until it ends. */
+  public void relayBody(Http1Body body, Sink sink) throws IOException {
+    read(body, sink, null);
+  }
+
+  /** All of {@code body}'s data to {@code data} (a chunked body decoded), reading until it ends. */
+  public void readBodyData(Http1Body body, Sink data) throws IOException {
+    read(body, null, data);
+  }
+
+  private void read(Http1Body body, Sink verbatim, Sink data) throws IOException {
+    while (!body.done()) {
+      if (start == end && !fillBlocking()) {
+        if (body.isUntilClose()) {
+          return;
+        }
+        throw new EOFException("stream ended inside a body");
+      }
+      int n = body.scan(buffer, start, end - start, data);
+      if (verbatim != null) {
+        verbatim.write(buffer, start, n);
+      }
+      start += n;
     }
   }
 }
