@@ -406,13 +406,28 @@ public final class LoopbackHttpServer implements AutoCloseable {
       return this;
     }
 
+    private Builder copy() {
+      Builder copy = new Builder(name);
+      copy.address = address;
+      copy.threads = threads;
+      copy.queue = queue;
+      copy.grace = grace;
+      copy.routes.addAll(routes);
+      copy.guard = guard;
+      copy.trailingSlashIgnored = trailingSlashIgnored;
+      copy.notFound = notFound;
+      copy.refusal = refusal;
+      copy.failure = failure;
+      return copy;
+    }
+
     /** Binds and starts serving; IOException when the address cannot be bound. */
     public LoopbackHttpServer start() throws IOException {
       preferNoDelay();
       HttpServer server = HttpServer.create(address, BACKLOG);
       LoopbackHttpServer started;
       try {
-        started = new LoopbackHttpServer(this, server);
+        started = new LoopbackHttpServer(copy(), server); // a builder used again does not change this server
       } catch (RuntimeException e) {
         server.stop(0);
         throw e;
