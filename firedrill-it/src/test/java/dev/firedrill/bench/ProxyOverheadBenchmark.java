@@ -3,7 +3,7 @@ package dev.firedrill.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
 import dev.firedrill.proxy.FaultProxy;
 import dev.firedrill.proxy.ProxyConfig;
 import dev.firedrill.proxy.Upstream;
@@ -111,7 +111,7 @@ class ProxyOverheadBenchmark {
   void overheadOnLoopback() throws Exception {
     assertThat(Wrk.BINARY).as("wrk is needed (apt-get install wrk)").exists();
     // Before any JDK HttpServer starts in this JVM (the proxy's admin API is one): payments must not stall on Nagle.
-    HttpServers.preferNoDelay();
+    LoopbackHttpServer.preferNoDelay();
     BenchReport report = new BenchReport("ProxyOverheadBenchmark");
     report.line("loopback, no toxic; wrk -t1; each figure the mean of %d runs; load average before: %s",
         2 * ROUNDS, Files.readString(Path.of("/proc/loadavg")).strip());

@@ -3,16 +3,14 @@ package dev.firedrill.proxy;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The admin API, shaped like Toxiproxy's: {@code /proxies}, {@code /proxies/NAME},
@@ -23,106 +21,93 @@ final class AdminServer implements AutoCloseable {
 
   private static final int MAX_BODY = 64 * 1024;
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final LoopbackHttpServer server;
   private final FaultProxy proxy;
   private final Optional<byte[]> token;
 
+  /** Binds {@code address} and serves until {@link #close()}. */
   AdminServer(InetSocketAddress address, FaultProxy proxy, Optional<String> token) throws IOException {
     this.proxy = proxy;
     this.token = token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
-    this.server = HttpServer.create(address, 64);
-    this.executor = Executors.newFixedThreadPool(4, r -> {
-      Thread thread = new Thread(r, "firedrill-proxy-admin");
-      thread.setDaemon(true);
-      return thread;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-  }
-
-  void start() {
-    server.start();
+    String toxics = "/proxies/" + proxy.name() + "/toxics";
+    this.server = LoopbackHttpServer.builder("firedrill-proxy-admin").address(address).ignoreTrailingSlash()
+        .guard(this::authorized)
+        .route(Route.exact("/proxies").get(exchange -> json(exchange, 200, proxiesJson().toString())))
+        .route(Route.exact("/proxies/" + proxy.name()).get(exchange -> json(exchange, 200, proxyJson().toString())))
+        .route(Route.exact(toxics).get(exchange -> json(exchange, 200, toxicsJson().toString())).post(this::add))
+        .route(Route.prefix(toxics + "/").get(this::toxic).delete(this::remove))
+        .notFound(this::notFound)
+        .refusal((exchange, allowed) -> error(exchange, 405, "method " + exchange.getRequestMethod()
+            + " not allowed on " + exchange.getRequestURI().getPath() + "; expected " + String.join(" or ", allowed)))
+        .failure((exchange, e) -> error(exchange, 500, "internal error: " + e.getClass().getSimpleName()))
+        .start();
   }
 
   InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      if (!authorized(exchange)) {
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-        error(exchange, 401, "missing or wrong bearer token (expected Authorization: Bearer TOKEN)");
-        return;
-      }
-      route(exchange);
-    } catch (RuntimeException e) {
-      error(exchange, 500, "internal error: " + e.getClass().getSimpleName());
-    }
-  }
-
-  private boolean authorized(HttpExchange exchange) {
+  private boolean authorized(HttpExchange exchange) throws IOException {
     if (token.isEmpty()) {
       return true;
     }
     String given = exchange.getRequestHeaders().getFirst("Authorization");
-    return given != null && MessageDigest.isEqual(token.get(), given.strip().getBytes(StandardCharsets.UTF_8));
+    if (given != null && MessageDigest.isEqual(token.get(), given.strip().getBytes(StandardCharsets.UTF_8))) {
+      return true;
+    }
+    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+    error(exchange, 401, "missing or wrong bearer token (expected Authorization: Bearer TOKEN)");
+    return false;
   }
 
-  private void route(HttpExchange exchange) throws IOException {
-    String method = exchange.getRequestMethod();
-    String[] path = exchange.getRequestURI().getPath().replaceAll("/+$", "").split("/");
-    // "", "proxies", NAME, "toxics", TOXIC
-    if (path.length < 2 || !path[1].equals("proxies")) {
-      error(exchange, 404, "no such path " + exchange.getRequestURI().getPath()
-          + "; expected /proxies, /proxies/" + proxy.name() + "/toxics or /proxies/" + proxy.name() + "/toxics/NAME");
-      return;
+  private void notFound(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    String[] parts = path.replaceAll("/+$", "").split("/"); // "", "proxies", NAME, "toxics", TOXIC
+    if (parts.length < 2 || !parts[1].equals("proxies")) {
+      error(exchange, 404, "no such path " + path + "; expected /proxies, /proxies/" + proxy.name()
+          + "/toxics or /proxies/" + proxy.name() + "/toxics/NAME");
+    } else if (!parts[2].equals(proxy.name())) {
+      error(exchange, 404, "proxy not found: " + parts[2] + " (this process serves one proxy, " + proxy.name() + ")");
+    } else {
+      error(exchange, 404, "no such path " + path);
     }
-    if (path.length == 2) {
-      if (allow(exchange, "GET")) {
-        ObjectNode all = AdminJson.MAPPER.createObjectNode();
-        all.set(proxy.name(), proxyJson());
-        json(exchange, 200, all.toString());
-      }
-      return;
-    }
-    if (!path[2].equals(proxy.name())) {
-      error(exchange, 404, "proxy not found: " + path[2] + " (this process serves one proxy, " + proxy.name() + ")");
-      return;
-    }
-    if (path.length == 3) {
-      if (allow(exchange, "GET")) {
-        json(exchange, 200, proxyJson().toString());
-      }
-      return;
-    }
-    if (!path[3].equals("toxics") || path.length > 5) {
+  }
+
+  /** The toxic {@code /proxies/NAME/toxics/TOXIC} names; null (answered 404) when the path holds more. */
+  private String toxicName(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath().replaceAll("/+$", "");
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    if (!path.equals("/proxies/" + proxy.name() + "/toxics/" + name)) {
       error(exchange, 404, "no such path " + exchange.getRequestURI().getPath());
+      return null;
+    }
+    return name;
+  }
+
+  private void toxic(HttpExchange exchange) throws IOException {
+    String name = toxicName(exchange);
+    if (name == null) {
       return;
     }
-    if (path.length == 4) {
-      if (method.equals("POST")) {
-        add(exchange);
-      } else if (allow(exchange, "GET", "POST")) {
-        json(exchange, 200, toxicsJson().toString());
-      }
+    Optional<ActiveToxic> toxic = proxy.toxics().get(name);
+    if (toxic.isPresent()) {
+      json(exchange, 200, AdminJson.toxic(toxic.get()).toString());
+    } else {
+      error(exchange, 404, "toxic not found: " + name);
+    }
+  }
+
+  private void remove(HttpExchange exchange) throws IOException {
+    String name = toxicName(exchange);
+    if (name == null) {
       return;
     }
-    String name = path[4];
-    if (method.equals("DELETE")) {
-      if (proxy.toxics().remove(name)) {
+    if (proxy.toxics().remove(name)) {
+      try (exchange) {
         exchange.sendResponseHeaders(204, -1);
-      } else {
-        error(exchange, 404, "toxic not found: " + name);
       }
-    } else if (allow(exchange, "GET", "DELETE")) {
-      Optional<ActiveToxic> toxic = proxy.toxics().get(name);
-      if (toxic.isPresent()) {
-        json(exchange, 200, AdminJson.toxic(toxic.get()).toString());
-      } else {
-        error(exchange, 404, "toxic not found: " + name);
-      }
+    } else {
+      error(exchange, 404, "toxic not found: " + name);
     }
   }
 
@@ -150,6 +135,12 @@ final class AdminServer implements AutoCloseable {
     }
   }
 
+  private ObjectNode proxiesJson() {
+    ObjectNode all = AdminJson.MAPPER.createObjectNode();
+    all.set(proxy.name(), proxyJson());
+    return all;
+  }
+
   private ObjectNode proxyJson() {
     ObjectNode node = AdminJson.MAPPER.createObjectNode();
     node.put("name", proxy.name());
@@ -171,35 +162,19 @@ final class AdminServer implements AutoCloseable {
     return address.getAddress().getHostAddress() + ":" + address.getPort();
   }
 
-  private static boolean allow(HttpExchange exchange, String... methods) throws IOException {
-    for (String method : methods) {
-      if (method.equals(exchange.getRequestMethod())) {
-        return true;
-      }
-    }
-    exchange.getResponseHeaders().set("Allow", String.join(", ", methods));
-    error(exchange, 405, "method " + exchange.getRequestMethod() + " not allowed on "
-        + exchange.getRequestURI().getPath() + "; expected " + String.join(" or ", methods));
-    return false;
-  }
-
   private static void error(HttpExchange exchange, int status, String message) throws IOException {
     json(exchange, status, AdminJson.error(status, message));
   }
 
   private static void json(HttpExchange exchange, int status, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+    try (exchange) {
+      LoopbackHttpServer.send(exchange, status, "application/json", body);
     }
   }
 
   /** Stops at once; requests under way are cut. */
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 }

@@ -1,15 +1,17 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Reader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A growable byte buffer, reused from one request to the next on a connection, so a request's
  * head and body reach the upstream in one write and nothing big is allocated per request. Not
  * thread-safe (one per connection thread).
  */
-final class ByteBuf implements HttpInput.Sink {
+final class ByteBuf implements Http1Reader.Sink {
 
   private static final int INITIAL = 4 * 1024;
   /** Above this, {@link #reset()} drops the array instead of keeping a large body's buffer. */
@@ -67,6 +69,20 @@ final class ByteBuf implements HttpInput.Sink {
     ensure(2);
     bytes[size++] = '\r';
     bytes[size++] = '\n';
+  }
+
+  /** Appends a head: the start line, the headers ({@code {name, value}}) and the empty line. */
+  void head(String startLine, List<String[]> headers) {
+    latin1(startLine);
+    crlf();
+    for (String[] header : headers) {
+      latin1(header[0]);
+      write(':');
+      write(' ');
+      latin1(header[1]);
+      crlf();
+    }
+    crlf();
   }
 
   void writeTo(OutputStream out) throws IOException {

@@ -58,7 +58,6 @@ public final class FaultProxy implements AutoCloseable {
     } else {
       proxy.listener.start();
     }
-    proxy.admin.start();
     return proxy;
   }
 

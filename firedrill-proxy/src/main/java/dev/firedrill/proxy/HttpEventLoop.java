@@ -1,5 +1,7 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -23,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * gives it while no toxic is in force: two thread switches fewer per request than a thread per
  * connection waiting on the client and then on the upstream, which on a small machine is most of a
  * proxied request's cost. A connection whose next request meets a toxic (or is anything but plain:
- * chunked, Expect, a body above {@link LoopExchange#BUFFER}, malformed) is handed over, with the
- * bytes read so far, to {@link HttpProxyHandler} on a thread of its own, which serves it from then on.
+ * chunked, Expect, a body above what the reader buffers) is handed over, with its reader (and so
+ * every byte read ahead) and the request's head, to {@link HttpProxyHandler} on a thread of its own,
+ * which serves it from then on.
  */
 final class HttpEventLoop implements AutoCloseable {
 
@@ -35,14 +38,13 @@ final class HttpEventLoop implements AutoCloseable {
   static final class Upstream {
     final SocketChannel channel;
     final SelectionKey key;
-    final byte[] in = new byte[LoopExchange.BUFFER];
-    int start;
-    int end;
+    final Http1Reader in;
     boolean reused;
 
     Upstream(SocketChannel channel, SelectionKey key) {
       this.channel = channel;
       this.key = key;
+      this.in = new Http1Reader(Http1Reader.Source.of(channel));
     }
 
     void close() {
@@ -55,8 +57,8 @@ final class HttpEventLoop implements AutoCloseable {
     }
   }
 
-  /** A client channel leaving the loop, and what was read from it. */
-  private record Handover(SocketChannel channel, byte[] read) {}
+  /** A client channel leaving the loop, its reader, and the head of the request it is to serve first. */
+  private record Handover(SocketChannel channel, Http1Reader reader, Http1Head head) {}
 
   final ToxicTable toxics;
   final ProxyMetrics metrics;
@@ -197,8 +199,7 @@ final class HttpEventLoop implements AutoCloseable {
       upstream.close();
       return;
     }
-    upstream.start = 0;
-    upstream.end = 0;
+    upstream.in.clear();
     upstream.key.attach(null);
     upstream.key.interestOps(SelectionKey.OP_READ);
     idle.addFirst(upstream);
@@ -209,11 +210,11 @@ final class HttpEventLoop implements AutoCloseable {
     exchanges.remove(exchange);
   }
 
-  /** Hands the exchange's client over to the blocking handler, with the bytes read from it so far. */
-  void handOver(LoopExchange exchange, SelectionKey clientKey, byte[] read) {
+  /** Hands the exchange's client over to the blocking handler, with its reader and the request to serve. */
+  void handOver(LoopExchange exchange, SelectionKey clientKey, Http1Reader reader, Http1Head head) {
     exchanges.remove(exchange);
     clientKey.cancel();
-    handovers.add(new Handover((SocketChannel) clientKey.channel(), read));
+    handovers.add(new Handover((SocketChannel) clientKey.channel(), reader, head));
   }
 
   private void finishHandovers() {
@@ -228,8 +229,8 @@ final class HttpEventLoop implements AutoCloseable {
         }
         continue;
       }
-      byte[] read = handover.read();
-      workers.serve(handover.channel().socket(), (socket, executor) -> handler.handle(socket, read, read.length));
+      workers.serve(handover.channel().socket(),
+          (socket, executor) -> handler.handle(socket, handover.reader(), handover.head()));
     }
     handovers.clear();
   }

@@ -1,8 +1,10 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Body;
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import dev.firedrill.time.Clock;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -17,7 +19,8 @@ import java.util.Optional;
  * HTTP mode, with toxics: reads requests from a client connection, applies the toxics each request
  * draws, and forwards method, target, headers (traceparent and baggage among them) and body to the
  * upstream, on a thread of the connection's own. {@link HttpEventLoop} hands it the connections
- * whose next request meets a toxic or is anything but plain.
+ * whose next request meets a toxic or is anything but plain, with the connection's reader (so with
+ * whatever the loop had read ahead) and the head of that request.
  */
 final class HttpProxyHandler {
 
@@ -45,24 +48,28 @@ final class HttpProxyHandler {
   private enum Next { KEEP, CLOSE }
 
   /**
-   * Serves {@code client} until it closes, starting with the {@code length} bytes the event loop
-   * already read from it (the head of the request it handed over).
+   * Serves {@code client} until it closes, starting with {@code first} (the request the event loop
+   * handed over; null: read the next one) and reading on, blocking, with the loop's reader.
    */
-  void handle(Socket client, byte[] read, int length) throws IOException {
+  void handle(Socket client, Http1Reader in, Http1Head first) throws IOException {
     client.setTcpNoDelay(true);
     client.setSoTimeout(IDLE_TIMEOUT_MS);
-    HttpInput in = new HttpInput(client, read, length);
+    in.source(Http1Reader.Source.of(client.getInputStream()));
     // Per connection, reused by every request on it: the response goes out in one write per 16 KiB
     // (head and a small body together), the request to the upstream in one write (head and body).
     OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
     Buffers buffers = new Buffers();
+    Http1Head next = first;
     for (int served = 0; served < MAX_REQUESTS_PER_CONNECTION; served++) {
-      HttpHead head;
+      Http1Head head = next;
+      next = null;
       try {
-        head = in.readParsedHead();
+        if (head == null) {
+          head = in.readHead();
+        }
       } catch (SocketTimeoutException e) {
         return; // idle keep-alive connection
-      } catch (HttpHead.Malformed e) {
+      } catch (Http1Head.Malformed e) {
         answer(out, 400, "malformed request: " + e.getMessage(), true);
         return;
       }
@@ -90,7 +97,7 @@ final class HttpProxyHandler {
     }
   }
 
-  private Next exchange(HttpHead request, Socket client, HttpInput in, OutputStream out, Buffers buffers)
+  private Next exchange(Http1Head request, Socket client, Http1Reader in, OutputStream out, Buffers buffers)
       throws IOException {
     String[] parts = request.startParts();
     if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
@@ -120,7 +127,7 @@ final class HttpProxyHandler {
       return Next.CLOSE;
     }
     Optional<ActiveToxic> holdUp = applied.first(ToxicKind.Timeout.class, ToxicStream.UPSTREAM);
-    if (holdUp.isPresent() && Applied.hold(holdUp.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+    if (holdUp.isPresent() && Applied.hold(holdUp.get(), clock, () -> peerClosed(client, in)) != Applied.HoldEnd.RELEASED) {
       return Next.CLOSE;
     }
 
@@ -137,7 +144,7 @@ final class HttpProxyHandler {
     }
 
     UpstreamPool.Connection connection = null;
-    HttpHead response = null;
+    Http1Head response = null;
     for (int attempt = 0; attempt < 2 && response == null; attempt++) { // a stale pooled connection is retried once, on a new one
       try {
         connection = attempt == 0 ? upstream.acquire() : upstream.open();
@@ -174,7 +181,7 @@ final class HttpProxyHandler {
       return Next.CLOSE;
     }
     Optional<ActiveToxic> holdDown = applied.first(ToxicKind.Timeout.class, ToxicStream.DOWNSTREAM);
-    if (holdDown.isPresent() && Applied.hold(holdDown.get(), clock, in::peerClosed) != Applied.HoldEnd.RELEASED) {
+    if (holdDown.isPresent() && Applied.hold(holdDown.get(), clock, () -> peerClosed(client, in)) != Applied.HoldEnd.RELEASED) {
       connection.closeQuietly();
       return Next.CLOSE;
     }
@@ -183,42 +190,46 @@ final class HttpProxyHandler {
   }
 
   /**
-   * Reads the request body, whole (at most {@link #MAX_BODY}), into {@code body}; its length, or -1
-   * after answering 413.
+   * Reads the request body, whole (at most {@link #MAX_BODY}, a chunked one decoded), into
+   * {@code into}; its length, or -1 after answering 413.
    */
-  private int readBody(HttpHead request, HttpInput in, OutputStream out, boolean continueFirst, ByteBuf into)
+  private int readBody(Http1Head request, Http1Reader in, OutputStream out, boolean continueFirst, ByteBuf into)
       throws IOException {
-    long length = request.contentLength();
-    boolean chunked = request.chunked();
-    if (length <= 0 && !chunked) {
+    Http1Body body = Http1Body.ofRequest(request);
+    if (body.done()) {
       return 0;
     }
-    if (length > MAX_BODY) {
-      answer(out, 413, "request body of " + length + " bytes is above the proxy's limit of " + MAX_BODY, true);
+    if (body.length() > MAX_BODY) {
+      answer(out, 413, "request body of " + body.length() + " bytes is above the proxy's limit of " + MAX_BODY, true);
       return -1;
     }
     if (continueFirst && request.hasToken("Expect", "100-continue")) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
     }
-    if (!chunked) {
-      in.relay(length, into);
-      return into.size();
+    in.readBodyData(body, (bytes, offset, n) -> {
+      if (into.size() + n > MAX_BODY) {
+        throw new IOException("chunked request body above " + MAX_BODY + " bytes");
+      }
+      into.write(bytes, offset, n);
+    });
+    return into.size();
+  }
+
+  /** Whether the client has closed its side, checked without blocking for more than a millisecond. */
+  private static boolean peerClosed(Socket client, Http1Reader in) throws IOException {
+    if (in.buffered() > 0) {
+      return false; // a pipelined request: the client is there
     }
-    ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
-    {
-      ByteArrayOutputStream framed = new ByteArrayOutputStream();
-      in.relayChunked((bytes, offset, n) -> {
-        if (framed.size() + n > MAX_BODY + MAX_BODY / 8) {
-          throw new IOException("chunked request body above " + MAX_BODY + " bytes");
-        }
-        framed.write(bytes, offset, n);
-      });
-      Dechunk.into(framed.toByteArray(), body, MAX_BODY);
+    int previous = client.getSoTimeout();
+    client.setSoTimeout(1);
+    try {
+      return in.fill() < 0;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } finally {
+      client.setSoTimeout(previous);
     }
-    byte[] whole = body.toByteArray();
-    into.write(whole, 0, whole.length);
-    return whole.length;
   }
 
   /**
@@ -230,14 +241,14 @@ final class HttpProxyHandler {
     OutputStream raw = connection.socket().getOutputStream();
     wire.writeTo(raw);
     if (bytesPerSecond > 0 && body.size() > 0) {
-      new Throttle(HttpInput.Sink.of(raw), bytesPerSecond, clock).write(body.array(), 0, body.size());
+      new Throttle(Http1Reader.Sink.of(raw), bytesPerSecond, clock).write(body.array(), 0, body.size());
     }
   }
 
   /** The final response head; interim 1xx responses are skipped. */
-  private static HttpHead readResponseHead(HttpInput input) throws IOException {
+  private static Http1Head readResponseHead(Http1Reader input) throws IOException {
     for (int interim = 0; interim < 10; interim++) {
-      HttpHead head = input.readParsedHead();
+      Http1Head head = input.readHead();
       if (head == null) {
         throw new java.io.EOFException("upstream closed the connection before answering");
       }
@@ -248,31 +259,22 @@ final class HttpProxyHandler {
     throw new IOException("too many interim responses");
   }
 
-  private Next relayResponse(HttpHead response, boolean headRequest, UpstreamPool.Connection connection,
+  private Next relayResponse(Http1Head response, boolean headRequest, UpstreamPool.Connection connection,
       OutputStream out, boolean keepAlive, long bytesPerSecond, ByteBuf wire) throws IOException {
     wire.reset(); // the request went out already: the buffer is free for the response head
     Forwarding.Response framing = Forwarding.responseHead(response, headRequest, keepAlive, wire);
-    boolean chunked = framing.chunked();
-    long length = framing.length();
-    boolean untilClose = framing.untilClose();
     wire.writeTo(out); // buffered: goes out with the body (or its first 16 KiB) at the flush
-    HttpInput.Sink sink = HttpInput.Sink.of(out);
+    Http1Reader.Sink sink = Http1Reader.Sink.of(out);
     if (bytesPerSecond > 0) {
       out.flush();
-      HttpInput.Sink flushing = (bytes, offset, n) -> {
+      Http1Reader.Sink flushing = (bytes, offset, n) -> {
         out.write(bytes, offset, n);
         out.flush();
       };
       sink = new Throttle(flushing, bytesPerSecond, clock);
     }
     try {
-      if (chunked) {
-        connection.input().relayChunked(sink);
-      } else if (length > 0) {
-        connection.input().relay(length, sink);
-      } else if (untilClose) {
-        connection.input().relayToEnd(sink);
-      }
+      connection.input().relayBody(framing.body(), sink);
       out.flush();
     } catch (IOException e) {
       // Upstream cut mid-body, or a client gone (checkout giving up at its timeout): either way the
@@ -305,7 +307,7 @@ final class HttpProxyHandler {
     if (close) {
       headers.add(new String[] {"Connection", "close"});
     }
-    HttpHead.write(out, "HTTP/1.1 " + status + " " + reason(status), headers);
+    out.head("HTTP/1.1 " + status + " " + reason(status), headers);
     out.write(body, 0, body.length);
   }
 

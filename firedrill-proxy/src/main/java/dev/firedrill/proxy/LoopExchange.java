@@ -1,23 +1,25 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Body;
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 
 /**
  * One client connection served by the {@link HttpEventLoop}, one request at a time: read a whole
  * plain request, forward it (rewritten by {@link Forwarding}) in one write, pass the response
- * through (head rewritten, body verbatim up to its end as {@link BodyScanner} finds it), one write
- * per read from the upstream. Never blocks: each step runs when its channel is ready.
+ * through (head rewritten, body verbatim up to its end as its {@link Http1Body}
+ * finds it), one write per read from the upstream. Never blocks: each step runs when its channel is
+ * ready. Both connections are read through an {@link Http1Reader}; the client's goes with it when
+ * the connection is handed over.
  */
 final class LoopExchange {
 
-  /** Client and upstream read buffers; a request must fit whole, head and body, to stay in the loop. */
-  static final int BUFFER = 16 * 1024;
   private static final long IDLE_NANOS = HttpProxyHandler.IDLE_TIMEOUT_MS * 1_000_000L;
   private static final long READ_NANOS = UpstreamPool.READ_TIMEOUT_MS * 1_000_000L;
   private static final long CONNECT_NANOS = UpstreamPool.CONNECT_TIMEOUT_MS * 1_000_000L;
@@ -36,10 +38,10 @@ final class LoopExchange {
   private final HttpEventLoop loop;
   private final SocketChannel client;
   private SelectionKey clientKey;
-  private final byte[] in = new byte[BUFFER];
-  private final ByteBuffer inBuffer = ByteBuffer.wrap(in);
-  private int inStart;
-  private int inEnd;
+  /** The client's input; a request must fit it whole, head and body, to stay in the loop. */
+  private final Http1Reader in;
+  /** The head of the request being read, while its body is still coming. */
+  private Http1Head pending;
   private final ByteBuf request = new ByteBuf();
   private ByteBuffer requestOut;
   private final ByteBuf out = new ByteBuf();
@@ -54,11 +56,12 @@ final class LoopExchange {
   private HttpEventLoop.Upstream upstream;
   private boolean upstreamReusable;
   private boolean untilClose;
-  private BodyScanner body;
+  private Http1Body body;
 
   LoopExchange(HttpEventLoop loop, SocketChannel client) {
     this.loop = loop;
     this.client = client;
+    this.in = new Http1Reader(Http1Reader.Source.of(client));
   }
 
   void register(Selector selector) throws IOException {
@@ -110,19 +113,13 @@ final class LoopExchange {
    * meanwhile (a pipelined request, or the end of its stream) waits in the buffer.
    */
   private void readClient() throws IOException {
-    if (inEnd == in.length && inStart > 0) {
-      compact();
-    }
-    inBuffer.limit(in.length).position(inEnd);
-    int n = client.read(inBuffer);
+    int n = in.fill();
     if (n < 0) {
       if (state == State.REQUEST) {
         close();
         return;
       }
       clientEof = true;
-    } else {
-      inEnd += n;
     }
     if (state == State.REQUEST) {
       deadline = System.nanoTime() + IDLE_NANOS;
@@ -134,70 +131,61 @@ final class LoopExchange {
 
   /** Reads while there is room and no end of stream; writes while the answer is not all out. */
   private int clientInterest() {
-    int ops = clientEof || inEnd - inStart == in.length ? 0 : SelectionKey.OP_READ;
+    int ops = clientEof || in.full() ? 0 : SelectionKey.OP_READ;
     return outBuffer != null ? ops | SelectionKey.OP_WRITE : ops;
   }
 
-  private void compact() {
-    System.arraycopy(in, inStart, in, 0, inEnd - inStart);
-    inEnd -= inStart;
-    inStart = 0;
-  }
-
-  /** Starts the buffered request if it is whole and plain; hands the connection over if it is not plain. */
+  /**
+   * Starts the buffered request if it is whole and plain; hands the connection over if it is not
+   * plain; answers 400 (and closes) if it is not HTTP.
+   */
   private void nextRequest() throws IOException {
-    if (inStart == inEnd) {
-      return;
-    }
-    int headLength = HttpHead.length(in, inStart, inEnd);
-    if (headLength < 0) {
-      if (inEnd - inStart == in.length) {
-        handOver(); // a head above the buffer: the blocking handler refuses it as it always has
+    if (pending == null) {
+      try {
+        pending = in.nextHead(); // a head above the buffer fails: the connection closes
+      } catch (Http1Head.Malformed e) {
+        keepAlive = false;
+        answer(400, "malformed request: " + e.getMessage());
+        return;
       }
-      return;
+      if (pending == null) {
+        return;
+      }
     }
-    HttpHead head;
-    String[] parts;
+    Http1Head head = pending;
+    String[] parts = head.startParts();
     long length;
     try {
-      head = HttpHead.parse(in, inStart, headLength);
-      parts = head.startParts();
       length = head.contentLength();
     } catch (IOException e) {
-      handOver(); // the blocking handler answers 400
+      handOver(); // the blocking handler deals with it as it always has
       return;
     }
     if (!loop.toxics.active().isEmpty() || parts.length != 3 || !parts[2].startsWith("HTTP/1.")
         || head.header("Transfer-Encoding").isPresent() || head.header("Expect").isPresent()
-        || headLength + Math.max(length, 0) > in.length) {
+        || in.lastHeadLength() + Math.max(length, 0) > Http1Reader.BUFFER) {
       handOver();
       return;
     }
     int bodyLength = (int) Math.max(length, 0);
-    if (inEnd - inStart < headLength + bodyLength) {
-      if (inStart + headLength + bodyLength > in.length) {
-        compact();
-      }
+    if (in.buffered() < bodyLength) {
       return; // the body is still coming
     }
+    pending = null;
     loop.metrics.request("none");
     keepAlive = Forwarding.keepAlive(head, parts);
     headRequest = parts[0].equals("HEAD");
     request.reset();
     loop.forwarding.requestHead(head, parts, bodyLength, request);
-    request.write(in, inStart + headLength, bodyLength); // head and body in one write
-    inStart += headLength + bodyLength;
-    if (inStart == inEnd) {
-      inStart = 0;
-      inEnd = 0;
-    }
+    in.take(bodyLength, request); // head and body in one write
     retried = false;
     forward(false);
   }
 
   private void handOver() {
-    byte[] read = Arrays.copyOfRange(in, inStart, inEnd);
-    loop.handOver(this, clientKey, read);
+    Http1Head head = pending;
+    pending = null;
+    loop.handOver(this, clientKey, in, head);
   }
 
   /** Sends the request on an idle upstream connection, or on a new one when {@code fresh}. */
@@ -249,14 +237,9 @@ final class LoopExchange {
 
   private void readResponse() throws IOException {
     HttpEventLoop.Upstream up = upstream;
-    if (up.end == up.in.length && up.start > 0) {
-      System.arraycopy(up.in, up.start, up.in, 0, up.end - up.start);
-      up.end -= up.start;
-      up.start = 0;
-    }
     int n;
     try {
-      n = up.channel.read(ByteBuffer.wrap(up.in, up.end, up.in.length - up.end));
+      n = up.in.fill();
     } catch (IOException e) {
       if (state == State.HEAD) {
         upstreamFailed("failed", e);
@@ -266,7 +249,7 @@ final class LoopExchange {
     }
     if (n < 0) {
       if (state == State.HEAD) {
-        upstreamFailed("failed", new EOFException(up.start == up.end
+        upstreamFailed("failed", new EOFException(up.in.buffered() == 0
             ? "upstream closed the connection before answering" : "stream ended inside a head"));
       } else if (body.done() || untilClose) {
         upstreamReusable = false;
@@ -276,47 +259,36 @@ final class LoopExchange {
       }
       return;
     }
-    up.end += n;
     deadline = System.nanoTime() + READ_NANOS;
     if (state == State.HEAD && !readHead()) {
       return;
     }
-    int relayed = body.scan(up.in, up.start, up.end - up.start);
-    out.write(up.in, up.start, relayed);
-    up.start += relayed;
+    up.in.passBody(body, out);
     if (body.done()) {
-      upstreamReusable &= up.start == up.end; // bytes after the response: the upstream is out of step
+      upstreamReusable &= up.in.buffered() == 0; // bytes after the response: the upstream is out of step
       finish();
     } else {
-      up.start = 0;
-      up.end = 0;
       flush();
     }
   }
 
   /** Reads the final response head, interim ones skipped; false while it is not whole. */
   private boolean readHead() {
-    HttpEventLoop.Upstream up = upstream;
     while (true) {
-      int length = HttpHead.length(up.in, up.start, up.end);
-      if (length < 0) {
-        if (up.end - up.start == up.in.length) {
-          upstreamFailed("failed", new IOException("buffer full"));
-        }
-        return false;
-      }
       try {
-        HttpHead head = HttpHead.parse(up.in, up.start, length);
-        up.start += length;
+        Http1Head head = upstream.in.nextHead();
+        if (head == null) {
+          return false;
+        }
         if (Forwarding.interim(head)) {
           continue;
         }
         out.reset();
         Forwarding.Response framing = Forwarding.responseHead(head, headRequest, keepAlive, out);
-        body = BodyScanner.of(framing);
+        body = framing.body();
         upstreamReusable = framing.upstreamReusable();
         clientOpen = framing.clientOpen();
-        untilClose = framing.untilClose();
+        untilClose = body.isUntilClose();
         state = State.BODY;
         return true;
       } catch (IOException | RuntimeException e) {

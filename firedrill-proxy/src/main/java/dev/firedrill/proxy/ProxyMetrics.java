@@ -2,7 +2,10 @@ package dev.firedrill.proxy;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
+import io.prometheus.metrics.exporter.httpserver.HealthyHandler;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -20,7 +23,7 @@ public final class ProxyMetrics implements AutoCloseable {
       .help("Toxics the proxy removed by itself when their ttl ended.").register(registry);
   /** The count of requests without a toxic, looked up once: the data path increments it per request. */
   private final io.prometheus.metrics.core.datapoints.CounterDataPoint untouched = requests.labelValues("none");
-  private HTTPServer server;
+  private LoopbackHttpServer server;
 
   ProxyMetrics() {
     ToxicKind.TYPES.forEach(type -> active.labelValues(type).set(0));
@@ -48,9 +51,11 @@ public final class ProxyMetrics implements AutoCloseable {
 
   /** Serves {@code /metrics} on {@code address}; returns the bound address. */
   InetSocketAddress serve(InetSocketAddress address) throws IOException {
-    server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-        .registry(registry).buildAndStart();
-    return new InetSocketAddress(address.getAddress(), server.getPort());
+    server = LoopbackHttpServer.builder("firedrill-proxy-metrics").address(address).threads(2)
+        .route(Route.exact("/metrics").get(new MetricsHandler(registry)))
+        .route(Route.exact("/-/healthy").get(new HealthyHandler()))
+        .start();
+    return server.address();
   }
 
   @Override

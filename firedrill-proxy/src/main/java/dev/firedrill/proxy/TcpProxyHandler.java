@@ -1,5 +1,6 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Reader;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,7 +91,7 @@ final class TcpProxyHandler implements Listener.Handler {
         }
         long rate = applied.bandwidth(stream);
         if (rate > 0) {
-          new Throttle(HttpInput.Sink.of(out), rate, clock).write(buffer, 0, n);
+          new Throttle(Http1Reader.Sink.of(out), rate, clock).write(buffer, 0, n);
           out.flush();
           continue;
         }

@@ -1,21 +1,22 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Reader;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 
 /** A sink that paces writes to a rate in bytes per second, in slices of a twentieth of a second. */
-final class Throttle implements HttpInput.Sink {
+final class Throttle implements Http1Reader.Sink {
 
-  private final HttpInput.Sink out;
+  private final Http1Reader.Sink out;
   private final long bytesPerSecond;
   private final Clock clock;
   private final int slice;
   private long started = -1;
   private long sent;
 
-  Throttle(HttpInput.Sink out, long bytesPerSecond, Clock clock) {
+  Throttle(Http1Reader.Sink out, long bytesPerSecond, Clock clock) {
     this.out = out;
     this.bytesPerSecond = bytesPerSecond;
     this.clock = clock;

@@ -1,5 +1,6 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Reader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -14,7 +15,7 @@ final class UpstreamPool implements AutoCloseable {
   private static final int MAX_IDLE = 256;
 
   /** One upstream connection and its reader. */
-  record Connection(Socket socket, HttpInput input, boolean reused) {
+  record Connection(Socket socket, Http1Reader input, boolean reused) {
     void closeQuietly() {
       try {
         socket.close();
@@ -60,7 +61,7 @@ final class UpstreamPool implements AutoCloseable {
       socket.setTcpNoDelay(true);
       socket.connect(address, CONNECT_TIMEOUT_MS);
       socket.setSoTimeout(READ_TIMEOUT_MS);
-      return new Connection(socket, new HttpInput(socket), false);
+      return new Connection(socket, new Http1Reader(Http1Reader.Source.of(socket.getInputStream())), false);
     } catch (IOException e) {
       socket.close();
       throw e;

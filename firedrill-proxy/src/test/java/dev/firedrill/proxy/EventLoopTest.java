@@ -1,5 +1,8 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Body;
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -24,15 +27,15 @@ class EventLoopTest {
 
   /** Answers by path: /chunked in chunks with a trailer, /close until close, anything else by length. */
   private static void serve(Socket socket) throws IOException {
-    HttpInput in = new HttpInput(socket);
+    Http1Reader in = Proxies.reader(socket);
     OutputStream out = socket.getOutputStream();
     while (true) {
-      HttpHead head = in.readParsedHead();
+      Http1Head head = in.readHead();
       if (head == null) {
         return;
       }
       if (head.contentLength() > 0) {
-        in.relay(head.contentLength(), (bytes, offset, n) -> { });
+        in.relayBody(Http1Body.ofLength(head.contentLength()), (bytes, offset, n) -> { });
       }
       String path = head.startParts()[1];
       if (path.equals("/chunked")) {
@@ -78,13 +81,13 @@ class EventLoopTest {
     return socket;
   }
 
-  private static String response(HttpInput in) throws IOException {
-    HttpHead head = in.readParsedHead();
+  private static String response(Http1Reader in) throws IOException {
+    Http1Head head = in.readHead();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     if (head.chunked()) {
-      in.relayChunked(HttpInput.Sink.of(body));
+      in.relayBody(Http1Body.chunked(), Http1Reader.Sink.of(body));
     } else if (head.contentLength() > 0) {
-      in.relay(head.contentLength(), HttpInput.Sink.of(body));
+      in.relayBody(Http1Body.ofLength(head.contentLength()), Http1Reader.Sink.of(body));
     }
     return head.startLine() + "|" + body.toString(StandardCharsets.ISO_8859_1);
   }
@@ -95,10 +98,10 @@ class EventLoopTest {
       socket.getOutputStream().write(("GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nHost: x\r\n"
           + "Content-Length: 3\r\n\r\nabcHEAD /three HTTP/1.1\r\nHost: x\r\n\r\nGET /four HTTP/1.1\r\nHost: x\r\n\r\n")
           .getBytes(StandardCharsets.ISO_8859_1));
-      HttpInput in = new HttpInput(socket);
+      Http1Reader in = Proxies.reader(socket);
       assertThat(response(in)).isEqualTo("HTTP/1.1 200 OK|path /one");
       assertThat(response(in)).isEqualTo("HTTP/1.1 200 OK|path /two");
-      HttpHead head = in.readParsedHead(); // HEAD: the length of the body it would have, and no body
+      Http1Head head = in.readHead(); // HEAD: the length of the body it would have, and no body
       assertThat(head.contentLength()).isEqualTo("path /three".length());
       assertThat(response(in)).isEqualTo("HTTP/1.1 200 OK|path /four");
     }
@@ -108,13 +111,13 @@ class EventLoopTest {
   void relaysChunkedResponsesWithTheirTrailersAndKeepsTheConnection() throws IOException {
     try (Socket socket = client()) {
       OutputStream out = socket.getOutputStream();
-      HttpInput in = new HttpInput(socket);
+      Http1Reader in = Proxies.reader(socket);
       for (int i = 0; i < 3; i++) {
         out.write("GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         ByteArrayOutputStream framed = new ByteArrayOutputStream();
-        HttpHead head = in.readParsedHead();
+        Http1Head head = in.readHead();
         assertThat(head.chunked()).isTrue();
-        in.relayChunked(HttpInput.Sink.of(framed));
+        in.relayBody(Http1Body.chunked(), Http1Reader.Sink.of(framed));
         assertThat(framed.toString(StandardCharsets.ISO_8859_1))
             .isEqualTo("4\r\nchun\r\n3;x=y\r\nked\r\n0\r\nX-Trailer: t\r\n\r\n");
       }
@@ -134,7 +137,7 @@ class EventLoopTest {
   void retriesOnANewUpstreamConnectionWhenAReusedOneWasClosed() throws IOException {
     try (Socket socket = client()) {
       OutputStream out = socket.getOutputStream();
-      HttpInput in = new HttpInput(socket);
+      Http1Reader in = Proxies.reader(socket);
       for (int i = 0; i < 20; i++) {
         out.write("GET /then-close HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         assertThat(response(in)).isEqualTo("HTTP/1.1 200 OK|ok");
@@ -146,7 +149,7 @@ class EventLoopTest {
   void aKeepAliveConnectionMeetsAToxicAddedAfterItsFirstRequest() throws Exception {
     try (Socket socket = client()) {
       OutputStream out = socket.getOutputStream();
-      HttpInput in = new HttpInput(socket);
+      Http1Reader in = Proxies.reader(socket);
       out.write("GET /before HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       assertThat(response(in)).isEqualTo("HTTP/1.1 200 OK|path /before");
       new Admin(proxy.adminUrl()).add("{\"type\": \"error\", \"attributes\": {\"status\": 503}, \"ttl\": \"1m\"}");

@@ -1,8 +1,10 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Reader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.util.Optional;
 
@@ -13,6 +15,11 @@ final class Proxies {
 
   static InetSocketAddress anyPort() {
     return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+  }
+
+  /** A blocking reader of what {@code socket} receives. */
+  static Http1Reader reader(Socket socket) throws IOException {
+    return new Http1Reader(Http1Reader.Source.of(socket.getInputStream()));
   }
 
   static FaultProxy http(URI upstream) throws IOException {

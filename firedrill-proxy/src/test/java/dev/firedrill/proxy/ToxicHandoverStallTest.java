@@ -2,12 +2,10 @@ package dev.firedrill.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
@@ -52,8 +50,8 @@ class ToxicHandoverStallTest {
   @Test
   void keptAliveConnectionsMeetToxicsComingAndGoingWithoutAStall() throws Exception {
     Clock clock = Clock.system();
-    HttpServer payments = payments();
-    try (FaultProxy proxy = Proxies.http(URI.create("http://127.0.0.1:" + payments.getAddress().getPort()))) {
+    LoopbackHttpServer payments = payments();
+    try (FaultProxy proxy = Proxies.http(URI.create("http://127.0.0.1:" + payments.address().getPort()))) {
       Admin admin = new Admin(proxy.adminUrl());
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       URI pay = proxy.url().resolve("/pay");
@@ -95,27 +93,19 @@ class ToxicHandoverStallTest {
         sender.shutdownNow();
       }
     } finally {
-      payments.stop(0);
+      payments.close();
     }
   }
 
   /** Payments as the proxy sees it: a kept-alive HTTP/1.1 upstream answering each POST at once. */
-  private static HttpServer payments() throws Exception {
-    HttpServer server = HttpServers.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+  private static LoopbackHttpServer payments() throws Exception {
     byte[] body = "{\"status\":\"paid\"}".getBytes(StandardCharsets.UTF_8);
-    server.createContext("/pay", exchange -> {
+    return LoopbackHttpServer.builder("payments").route(Route.exact("/pay").post(exchange -> {
       exchange.getRequestBody().readAllBytes();
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
       exchange.close();
-    });
-    server.setExecutor(Executors.newFixedThreadPool(4, task -> {
-      Thread thread = new Thread(task, "payments");
-      thread.setDaemon(true);
-      return thread;
-    }));
-    server.start();
-    return server;
+    })).start();
   }
 
   /** Sends {@code count} requests, one every {@link #PERIOD_MICROS}, whatever the answers take (open loop). */

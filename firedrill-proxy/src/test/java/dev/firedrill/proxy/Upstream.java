@@ -1,5 +1,8 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Body;
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
@@ -41,21 +44,18 @@ public final class Upstream implements AutoCloseable {
 
   private static void serve(Socket socket) throws IOException {
     socket.setTcpNoDelay(true);
-    HttpInput in = new HttpInput(socket);
+    Http1Reader in = Proxies.reader(socket);
     OutputStream out = socket.getOutputStream();
     for (int served = 0; served < 10_000_000; served++) {
-      byte[] bytes = in.readHead();
-      if (bytes == null) {
+      Http1Head head = in.readHead();
+      if (head == null) {
         return;
       }
-      HttpHead head = HttpHead.parse(bytes);
       ByteArrayOutputStream body = new ByteArrayOutputStream();
       if (head.chunked()) {
-        ByteArrayOutputStream framed = new ByteArrayOutputStream();
-        in.relayChunked(HttpInput.Sink.of(framed));
-        Dechunk.into(framed.toByteArray(), body, 1 << 24);
+        in.readBodyData(Http1Body.chunked(), Http1Reader.Sink.of(body));
       } else if (head.contentLength() > 0) {
-        in.relay(head.contentLength(), HttpInput.Sink.of(body));
+        in.relayBody(Http1Body.ofLength(head.contentLength()), Http1Reader.Sink.of(body));
       }
       String[] parts = head.startParts();
       URI target = URI.create(parts[1]);

@@ -1,5 +1,8 @@
 package dev.firedrill.proxy;
 
+import dev.firedrill.net.http1.Http1Body;
+import dev.firedrill.net.http1.Http1Head;
+import dev.firedrill.net.http1.Http1Reader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
@@ -33,15 +36,15 @@ class UpstreamReuseTest {
               socket.setTcpNoDelay(true);
               socket.setSoTimeout(5000);
               OutputStream out = socket.getOutputStream();
-              HttpInput in = new HttpInput(socket);
+              Http1Reader in = Proxies.reader(socket);
               int ok = 0;
               for (int i = 0; i < REQUESTS; i++) {
                 String body = "{\"n\":" + i + "}";
                 out.write(("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
                     .getBytes(StandardCharsets.ISO_8859_1));
-                HttpHead head = in.readParsedHead();
+                Http1Head head = in.readHead();
                 java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
-                in.relay(head.contentLength(), HttpInput.Sink.of(got));
+                in.relayBody(Http1Body.ofLength(head.contentLength()), Http1Reader.Sink.of(got));
                 if (head.startLine().startsWith("HTTP/1.1 200") && got.toString(StandardCharsets.UTF_8).contains(body.replace("\"", "\\\""))) {
                   ok++;
                 }

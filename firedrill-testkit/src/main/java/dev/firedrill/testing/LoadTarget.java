@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A trivial HTTP/1.1 server on 127.0.0.1 for load tests: a thread per connection, keep-alive, every
  * request answered {@code 200 ok} in one write with TCP_NODELAY (the JDK's server pays about 40 ms
  * per keep-alive response to Nagle's algorithm unless a JVM-wide property is set before its first
- * use; see {@code HttpServers}). It counts arrivals (first and last arrival time, distinct trace
+ * use; see {@code LoopbackHttpServer.preferNoDelay}). It counts arrivals (first and last arrival time, distinct trace
  * ids) and keeps the last request's trace headers. It can stall: from the Nth arrival on, for a
  * while, every request that arrives is held until the stall ends.
  */

@@ -1,15 +1,13 @@
 package dev.firedrill.alerting.receiver;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.alerting.webhook.WebhookJson;
 import dev.firedrill.net.HostPort;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +20,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -44,10 +38,8 @@ public final class WebhookReceiver implements AutoCloseable {
 
   /** Rejections kept for {@link #rejections()}; {@link #rejectedCount()} counts them all. */
   static final int REJECTIONS_KEPT = 1000;
-  private static final int THREADS = 4;
 
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private LoopbackHttpServer server;
   private final Clock clock;
   private final Optional<byte[]> expectedAuthorization;
   private final Optional<String> token;
@@ -57,11 +49,8 @@ public final class WebhookReceiver implements AutoCloseable {
   private final AtomicLong rejected = new AtomicLong();
   private final List<Consumer<Notification>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong listenerFailures = new AtomicLong();
-  private volatile boolean closed;
 
-  private WebhookReceiver(HttpServer server, ExecutorService threads, ReceiverConfig config, Clock clock) {
-    this.server = server;
-    this.threads = threads;
+  private WebhookReceiver(ReceiverConfig config, Clock clock) {
     this.clock = clock;
     this.token = config.bearerToken();
     this.expectedAuthorization = token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
@@ -72,34 +61,23 @@ public final class WebhookReceiver implements AutoCloseable {
   public static WebhookReceiver start(ReceiverConfig config, Clock clock) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(clock, "clock");
-    HttpServer server;
-    try {
-      server = HttpServers.create(config.listen());
-    } catch (IOException e) {
-      throw new UncheckedIOException("webhook receiver cannot listen on " + HostPort.format(config.listen())
-          + ": " + e.getMessage(), e);
-    }
-    AtomicInteger n = new AtomicInteger();
-    ExecutorService threads = Executors.newFixedThreadPool(THREADS, r -> {
-      Thread t = new Thread(r, "webhook-receiver-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    WebhookReceiver receiver = new WebhookReceiver(server, threads, config, clock);
-    server.createContext("/", receiver::handle);
-    server.setExecutor(threads);
-    server.start();
+    WebhookReceiver receiver = new WebhookReceiver(config, clock);
+    receiver.server = LoopbackHttpServer.builder("webhook-receiver").address(config.listen())
+        .guard(receiver::authorized)
+        .route(Route.prefix("/").post(receiver::handle))
+        .refusal(receiver::refuse)
+        .startOrThrow("webhook receiver");
     return receiver;
   }
 
   /** The bound address, with the actual port when port 0 was asked for. */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   /** {@code http://HOST:PORT/alerts}: the URL to put in Alertmanager's {@code webhook_configs}. */
   public URI url() {
-    return URI.create("http://" + HostPort.format(address()) + "/alerts");
+    return server.url().resolve("/alerts");
   }
 
   /** The notifications accepted so far, in arrival order. */
@@ -137,34 +115,36 @@ public final class WebhookReceiver implements AutoCloseable {
   /** Stops listening and drops requests in flight; returns within about two seconds. */
   @Override
   public void close() {
-    if (closed) {
-      return;
+    server.close();
+  }
+
+  /** The guard: a request without the right token is rejected 401, whatever its path and method. */
+  private boolean authorized(HttpExchange exchange) throws IOException {
+    if (expectedAuthorization.isEmpty()) {
+      return true;
     }
-    closed = true;
-    server.stop(0);
-    threads.shutdownNow();
-    try {
-      threads.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    String sent = exchange.getRequestHeaders().getFirst("Authorization");
+    if (sent != null && MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8), expectedAuthorization.get())) {
+      return true;
+    }
+    try (exchange) {
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      reject(exchange, clock.now(), 401, sent != null
+          ? "the bearer token is wrong" : "the Authorization header is missing (expected a bearer token)");
+    }
+    return false;
+  }
+
+  private void refuse(HttpExchange exchange, List<String> allowed) throws IOException {
+    try (exchange) {
+      reject(exchange, clock.now(), 405, "method " + printable(exchange.getRequestMethod(), 16)
+          + " is not allowed (expected POST)");
     }
   }
 
   private void handle(HttpExchange exchange) {
     Instant receivedAt = clock.now();
     try (exchange) {
-      if (!authorized(exchange)) {
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-        reject(exchange, receivedAt, 401, exchange.getRequestHeaders().containsKey("Authorization")
-            ? "the bearer token is wrong" : "the Authorization header is missing (expected a bearer token)");
-        return;
-      }
-      if (!"POST".equals(exchange.getRequestMethod())) {
-        exchange.getResponseHeaders().set("Allow", "POST");
-        reject(exchange, receivedAt, 405, "method " + printable(exchange.getRequestMethod(), 16)
-            + " is not allowed (expected POST)");
-        return;
-      }
       String declared = exchange.getRequestHeaders().getFirst("Content-Length");
       if (declared != null) {
         long length;
@@ -206,15 +186,6 @@ public final class WebhookReceiver implements AutoCloseable {
     }
   }
 
-  private boolean authorized(HttpExchange exchange) {
-    if (expectedAuthorization.isEmpty()) {
-      return true;
-    }
-    String sent = exchange.getRequestHeaders().getFirst("Authorization");
-    return sent != null
-        && MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8), expectedAuthorization.get());
-  }
-
   /** The body, or null when it holds more than {@code limit} bytes (then the rest is left unread). */
   private static byte[] readAtMost(InputStream in, long limit) throws IOException {
     byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
@@ -242,12 +213,7 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   private static void respond(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    LoopbackHttpServer.send(exchange, status, "application/json", json);
   }
 
   private static String printable(String text, int limit) {

@@ -53,10 +53,10 @@ public final class MetricsSink implements DrillObserver {
    */
   public static MetricsSink open(String experimentId, MetricsExport export, Clock clock, Consumer<String> notes) {
     ScrapeWatch watch = new ScrapeWatch(clock);
-    Optional<ScrapeExecutor> executor = export.listen().map(listen -> new ScrapeExecutor(watch));
-    DrillMetrics metrics = new DrillMetrics(experimentId, () -> executor.ifPresent(ScrapeExecutor::markRead));
+    Optional<ScrapeRequests> requests = export.listen().map(listen -> new ScrapeRequests(watch));
+    DrillMetrics metrics = new DrillMetrics(experimentId, () -> requests.ifPresent(ScrapeRequests::markRead));
     Optional<ScrapeEndpoint> endpoint = export.listen().map(listen -> {
-      ScrapeEndpoint started = ScrapeEndpoint.start(HostPort.parse(listen), metrics.registry(), watch, executor.get());
+      ScrapeEndpoint started = ScrapeEndpoint.start(HostPort.parse(listen), metrics.registry(), watch, requests.get());
       notes.accept("metrics: " + DrillMetrics.ACTIVE + " on " + started.url());
       return started;
     });

@@ -1,8 +1,12 @@
 package dev.firedrill.marker.metrics;
 
 import dev.firedrill.net.HostPort;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
+import io.prometheus.metrics.config.PrometheusProperties;
+import io.prometheus.metrics.exporter.httpserver.HealthyHandler;
 import io.prometheus.metrics.exporter.httpserver.HttpErrorHandlingPolicy;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -10,36 +14,34 @@ import java.net.URI;
 import java.time.Duration;
 
 /**
- * firedrill's own {@code /metrics} (the Prometheus Java client's {@link HTTPServer}) for the drill's
- * registry; on close it stays up until a scrape has read every fault's 0, or the wait runs out.
+ * firedrill's own {@code /metrics} (the Prometheus Java client's handler) and {@code /-/healthy} for
+ * the drill's registry; on close it stays up until a scrape has read every fault's 0, or the wait
+ * runs out.
  */
 final class ScrapeEndpoint {
 
-  private final HTTPServer server;
+  private final LoopbackHttpServer server;
   private final ScrapeWatch watch;
   private final URI url;
 
-  private ScrapeEndpoint(HTTPServer server, ScrapeWatch watch, URI url) {
+  private ScrapeEndpoint(LoopbackHttpServer server, ScrapeWatch watch) {
     this.server = server;
     this.watch = watch;
-    this.url = url;
+    this.url = server.url().resolve("/metrics");
   }
 
   /** Listens on {@code address}; {@link MetricsEndpointException} when it cannot. */
   static ScrapeEndpoint start(InetSocketAddress address, PrometheusRegistry registry, ScrapeWatch watch,
-      ScrapeExecutor executor) {
+      ScrapeRequests requests) {
+    HttpErrorHandlingPolicy errors = HttpErrorHandlingPolicy.builder().errorReporter(requests::markFailed).build();
     try {
-      HTTPServer server = HTTPServer.builder()
-          .inetAddress(address.getAddress())
-          .port(address.getPort())
-          .registry(registry)
-          .executorService(executor)
-          .errorHandlingPolicy(HttpErrorHandlingPolicy.builder().errorReporter(executor::markFailed).build())
-          .buildAndStart();
-      InetSocketAddress bound = new InetSocketAddress(address.getAddress(), server.getPort());
-      return new ScrapeEndpoint(server, watch, URI.create("http://" + HostPort.format(bound) + "/metrics"));
+      LoopbackHttpServer server = LoopbackHttpServer.builder("firedrill-metrics-http").address(address).threads(2)
+          .route(Route.exact("/metrics").get(requests.watching(
+              new MetricsHandler(PrometheusProperties.get(), registry, errors))))
+          .route(Route.exact("/-/healthy").get(new HealthyHandler()))
+          .start();
+      return new ScrapeEndpoint(server, watch);
     } catch (IOException e) {
-      executor.shutdownNow();
       throw new MetricsEndpointException(HostPort.format(address),
           e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), e);
     }

@@ -1,33 +1,30 @@
 package dev.firedrill.embedded.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import dev.firedrill.promql.model.SeriesSource;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Prometheus's HTTP API over the embedded parts: the query, metadata, rule and status endpoints
- * and {@code /-/ready} and {@code /-/healthy}, with Prometheus's JSON and status codes. Requests run
- * on a fixed pool; when it and its queue are full, the accepting thread answers in their stead,
- * which slows new connections rather than dropping them.
+ * and {@code /-/ready} and {@code /-/healthy}, with Prometheus's JSON and status codes, on a
+ * {@link LoopbackHttpServer} (a full pool answers 503). Each endpoint is listed once, in
+ * {@link #routes()}: the routes are also what decides 404 and 405.
  */
 public final class ApiServer implements AutoCloseable {
 
@@ -46,21 +43,19 @@ public final class ApiServer implements AutoCloseable {
 
   /** Go's {@code ParseForm} limit on a form body. */
   private static final int MAX_FORM_BYTES = 10 << 20;
-  private static final int THREADS = 4;
-  private static final int QUEUE = 64;
   private static final String API = "/api/v1/";
+  private static final String LABEL = API + "label/";
+  private static final String VALUES = "/values";
+  private static final String TEXT = "text/plain; charset=utf-8";
   private static final Logger LOG = Logger.getLogger(ApiServer.class.getName());
 
-  private final HttpServer server;
-  private final ThreadPoolExecutor executor;
   private final QueryApi queryApi;
   private final SeriesApi seriesApi;
   private final RulesApi rulesApi;
   private final Parts parts;
+  private LoopbackHttpServer server;
 
-  private ApiServer(HttpServer server, ThreadPoolExecutor executor, Parts parts) {
-    this.server = server;
-    this.executor = executor;
+  private ApiServer(Parts parts) {
     this.parts = parts;
     this.queryApi = new QueryApi(parts.queries(), parts.clock());
     this.seriesApi = new SeriesApi(parts.queries(), parts.series());
@@ -69,107 +64,74 @@ public final class ApiServer implements AutoCloseable {
 
   /** Binds {@code address} (port 0 for any free port) and serves until {@link #close()}. */
   public static ApiServer start(InetSocketAddress address, Parts parts) throws IOException {
-    HttpServer server = HttpServers.create(address);
-    AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(QUEUE), runnable -> {
-          Thread thread = new Thread(runnable, "firedrill-prometheus-api-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
-    ApiServer api = new ApiServer(server, executor, parts);
-    server.createContext("/", api::handle);
-    server.setExecutor(executor);
-    server.start();
+    ApiServer api = new ApiServer(parts);
+    LoopbackHttpServer.Builder builder = LoopbackHttpServer.builder("firedrill-prometheus-api").address(address)
+        .grace(Duration.ofSeconds(1));
+    api.routes().forEach(builder::route);
+    api.server = builder.start();
     return api;
   }
 
+  /** Every endpoint, once: its path, its methods and what it answers. */
+  private List<Route> routes() {
+    return List.of(
+        Route.exact("/-/ready").get(exchange -> text(exchange, "Prometheus Server is Ready.\n")),
+        Route.exact("/-/healthy").get(exchange -> text(exchange, "Prometheus Server is Healthy.\n")),
+        getOrPost("query", queryApi::query),
+        getOrPost("query_range", queryApi::queryRange),
+        getOrPost("series", seriesApi::series),
+        getOrPost("labels", seriesApi::labelNames),
+        get("alerts", (form, json) -> rulesApi.alerts(json)),
+        get("rules", rulesApi::rules),
+        get("status/config", (form, json) -> json.beginObject().name("yaml").string(parts.configYaml().get()).endObject()),
+        get("status/buildinfo", (form, json) -> buildInfo(json)),
+        Route.prefix(LABEL).get(this::labelValues));
+  }
+
+  private Route getOrPost(String endpoint, Endpoint answer) {
+    return Route.exact(API + endpoint).get(exchange -> api(exchange, endpoint, answer))
+        .post(exchange -> api(exchange, endpoint, answer));
+  }
+
+  private Route get(String endpoint, Endpoint answer) {
+    return Route.exact(API + endpoint).get(exchange -> api(exchange, endpoint, answer));
+  }
+
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   /** {@code http://host:port}, the base URL clients are given. */
   public URI url() {
-    InetSocketAddress address = address();
-    String host = address.getAddress().getHostAddress();
-    return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort());
+    return server.url();
   }
 
   /** Stops accepting, gives running requests a second, then abandons them. */
   @Override
   public void close() {
-    server.stop(1);
-    executor.shutdownNow();
-    try {
-      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-        LOG.warning("Prometheus API: requests still running 2 s after close were abandoned");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    server.close();
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
+  private void api(HttpExchange exchange, String endpoint, Endpoint answer) throws IOException {
     try (exchange) {
-      String path = exchange.getRequestURI().getRawPath();
-      String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-      switch (path) {
-        case "/-/ready" -> text(exchange, method, "Prometheus Server is Ready.\n");
-        case "/-/healthy" -> text(exchange, method, "Prometheus Server is Healthy.\n");
-        default -> {
-          if (path.startsWith(API)) {
-            api(exchange, method, path.substring(API.length()));
-          } else {
-            plain(exchange, 404, "404 page not found\n");
-          }
-        }
+      Json json = new Json();
+      int status;
+      try {
+        Form form = Form.of(exchange.getRequestURI().getRawQuery(), formBody(exchange));
+        json.beginObject().name("status").string("success").name("data");
+        answer.write(form, json);
+        json.endObject();
+        status = 200;
+      } catch (ApiError e) {
+        json = error(e.type, e.getMessage());
+        status = e.type.status;
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Prometheus API: " + endpoint + " failed", e);
+        json = error(ApiError.Type.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage());
+        status = ApiError.Type.INTERNAL.status;
       }
-    } catch (IOException | RuntimeException e) {
-      // The client is gone or the answer could not be written; nothing is left to tell it.
-      LOG.log(Level.FINE, "Prometheus API: request not answered", e);
+      LoopbackHttpServer.send(exchange, status, "application/json", json.toString());
     }
-  }
-
-  private void api(HttpExchange exchange, String method, String endpoint) throws IOException {
-    boolean get = method.equals("GET");
-    boolean getOrPost = get || method.equals("POST");
-    Endpoint answer = switch (endpoint) {
-      case "query" -> getOrPost ? queryApi::query : null;
-      case "query_range" -> getOrPost ? queryApi::queryRange : null;
-      case "series" -> getOrPost ? seriesApi::series : null;
-      case "labels" -> getOrPost ? seriesApi::labelNames : null;
-      case "alerts" -> get ? (form, json) -> rulesApi.alerts(json) : null;
-      case "rules" -> get ? rulesApi::rules : null;
-      case "status/config" -> get ? (form, json) -> json.beginObject().name("yaml")
-          .string(parts.configYaml().get()).endObject() : null;
-      case "status/buildinfo" -> get ? (form, json) -> buildInfo(json) : null;
-      default -> labelValues(endpoint, get);
-    };
-    if (answer == null) {
-      boolean known = switch (endpoint) {
-        case "query", "query_range", "series", "labels", "alerts", "rules", "status/config", "status/buildinfo" -> true;
-        default -> endpoint.startsWith("label/") && endpoint.endsWith("/values");
-      };
-      plain(exchange, known ? 405 : 404, known ? "Method Not Allowed\n" : "404 page not found\n");
-      return;
-    }
-    Json json = new Json();
-    int status;
-    try {
-      Form form = Form.of(exchange.getRequestURI().getRawQuery(), formBody(exchange));
-      json.beginObject().name("status").string("success").name("data");
-      answer.write(form, json);
-      json.endObject();
-      status = 200;
-    } catch (ApiError e) {
-      json = error(e.type, e.getMessage());
-      status = e.type.status;
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Prometheus API: " + endpoint + " failed", e);
-      json = error(ApiError.Type.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage());
-      status = ApiError.Type.INTERNAL.status;
-    }
-    send(exchange, status, "application/json", json.toString());
   }
 
   @FunctionalInterface
@@ -177,17 +139,19 @@ public final class ApiServer implements AutoCloseable {
     void write(Form form, Json json);
   }
 
-  /** {@code label/<name>/values}, or null. */
-  private Endpoint labelValues(String endpoint, boolean get) {
-    if (!get || !endpoint.startsWith("label/") || !endpoint.endsWith("/values")) {
-      return null;
-    }
-    String raw = endpoint.substring("label/".length(), endpoint.length() - "/values".length());
+  /** {@code label/<name>/values}; any other path under {@code label/} is not found. */
+  private void labelValues(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getRawPath();
+    String raw = path.endsWith(VALUES) ? path.substring(LABEL.length(), Math.max(LABEL.length(),
+        path.length() - VALUES.length())) : "";
     if (raw.isEmpty() || raw.contains("/")) {
-      return null;
+      try (exchange) {
+        LoopbackHttpServer.send(exchange, 404, TEXT, "404 page not found\n");
+      }
+      return;
     }
-    String name = java.net.URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-    return (form, json) -> seriesApi.labelValues(name, form, json);
+    String name = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+    api(exchange, "label/" + raw + "/values", (form, json) -> seriesApi.labelValues(name, form, json));
   }
 
   private void buildInfo(Json json) {
@@ -218,28 +182,9 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  private static void text(HttpExchange exchange, String method, String body) throws IOException {
-    if (method.equals("GET") || method.equals("HEAD")) {
-      plain(exchange, 200, method.equals("HEAD") ? null : body);
-    } else {
-      plain(exchange, 405, "Method Not Allowed\n");
-    }
-  }
-
-  private static void plain(HttpExchange exchange, int status, String body) throws IOException {
-    send(exchange, status, "text/plain; charset=utf-8", body);
-  }
-
-  private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    if (body == null) {
-      exchange.sendResponseHeaders(status, -1);
-      return;
-    }
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+  private static void text(HttpExchange exchange, String body) throws IOException {
+    try (exchange) {
+      LoopbackHttpServer.send(exchange, 200, TEXT, body);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.firedrill.net.HostPort;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
@@ -65,7 +67,7 @@ public final class CheckoutService implements AutoCloseable {
       orders.initLabelValues(result);
     }
     this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
-    this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, settings.threads(), this::route);
+    this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, settings.threads(), this::routes);
   }
 
   public static CheckoutService start(CheckoutSettings settings) {
@@ -118,31 +120,37 @@ public final class CheckoutService implements AutoCloseable {
     tracing.close();
   }
 
-  private void route(HttpExchange exchange) {
+  private void routes(LoopbackHttpServer.Builder server) {
+    server.route(Route.exact(ROUTE).post(exchange -> serve(exchange, ROUTE, this::checkout)))
+        .notFound(exchange -> serve(exchange, null, (ignored, context) -> new Reply(404, "{\"error\":\"not found\"}")))
+        .refusal((exchange, allowed) -> serve(exchange, ROUTE,
+            (ignored, context) -> new Reply(405, "{\"error\":\"POST only\"}")));
+  }
+
+  /** What a request on {@code route} (null: none) is answered; it is counted and traced. */
+  @FunctionalInterface
+  private interface Replier {
+    Reply reply(HttpExchange exchange, Context context) throws IOException;
+  }
+
+  private void serve(HttpExchange exchange, String route, Replier replier) {
     long started = clock.nanoTime();
-    boolean served = exchange.getRequestURI().getPath().equals(ROUTE);
-    Context context = tracing.server(exchange, served ? ROUTE : null);
+    Context context = tracing.server(exchange, route);
     Reply reply;
     try {
-      reply = reply(exchange, served, context);
+      reply = replier.reply(exchange, context);
     } catch (IOException e) {
       ServiceTracing.end(context, 0);
       exchange.close();
       return;
     }
     // counted and traced before the answer is written, so a client that has its answer also sees both
-    metrics.record(served ? ROUTE : HttpServerMetrics.OTHER_ROUTE, reply.code(), clock.nanoTime() - started);
+    metrics.record(route != null ? route : HttpServerMetrics.OTHER_ROUTE, reply.code(), clock.nanoTime() - started);
     ServiceTracing.end(context, reply.code());
     Exchanges.json(exchange, reply.code(), reply.json());
   }
 
-  private Reply reply(HttpExchange exchange, boolean served, Context context) throws IOException {
-    if (!served) {
-      return new Reply(404, "{\"error\":\"not found\"}");
-    }
-    if (!exchange.getRequestMethod().equals("POST")) {
-      return new Reply(405, "{\"error\":\"POST only\"}");
-    }
+  private Reply checkout(HttpExchange exchange, Context context) throws IOException {
     Exchanges.drain(exchange);
     try {
       return checkout(context);

@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.firedrill.net.HostPort;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
@@ -56,7 +58,8 @@ public final class PaymentsService implements AutoCloseable {
     this.answers = new ScheduledThreadPoolExecutor(2, Threads.named("payments-answer"));
     answers.setRemoveOnCancelPolicy(true);
     try {
-      this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, HANDLER_THREADS, this::route);
+      this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, HANDLER_THREADS,
+          server -> routes(server, settings.listen()));
     } catch (IOException | RuntimeException e) {
       Threads.stop(answers);
       throw e;
@@ -132,28 +135,29 @@ public final class PaymentsService implements AutoCloseable {
     tracing.close();
   }
 
-  private void route(HttpExchange exchange) {
-    String path = exchange.getRequestURI().getPath();
-    if (path.equals(ROUTE)) {
-      pay(exchange);
-    } else if (path.equals("/debug/last-request") && address().getAddress().isLoopbackAddress()) {
-      debug(exchange);
-    } else {
-      long started = clock.nanoTime();
-      metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
-      Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
+  /** {@code /debug/last-request} only on loopback: it shows the last caller's trace headers. */
+  private void routes(LoopbackHttpServer.Builder server, InetSocketAddress listen) {
+    server.route(Route.exact(ROUTE).post(this::pay))
+        .notFound(exchange -> {
+          long started = clock.nanoTime();
+          metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
+          Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
+        })
+        .refusal((exchange, allowed) -> {
+          long started = clock.nanoTime();
+          Context span = tracing.server(exchange, ROUTE);
+          metrics.record(ROUTE, 405, clock.nanoTime() - started);
+          ServiceTracing.end(span, 405);
+          Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
+        });
+    if (listen.getAddress().isLoopbackAddress()) {
+      server.route(Route.exact("/debug/last-request").get(this::debug));
     }
   }
 
   private void pay(HttpExchange exchange) {
     long started = clock.nanoTime();
     Context span = tracing.server(exchange, ROUTE);
-    if (!exchange.getRequestMethod().equals("POST")) {
-      metrics.record(ROUTE, 405, clock.nanoTime() - started);
-      ServiceTracing.end(span, 405);
-      Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
-      return;
-    }
     try {
       Exchanges.drain(exchange);
     } catch (IOException e) {

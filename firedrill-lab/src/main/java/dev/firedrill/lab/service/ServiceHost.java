@@ -1,59 +1,54 @@
 package dev.firedrill.lab.service;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.lab.metrics.MetricsEndpoint;
-import dev.firedrill.net.HostPort;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 /**
- * A demo service's HTTP server, its handler threads and its metrics endpoint, started together
- * (nothing left behind when one part fails to start) and stopped together.
+ * A demo service's HTTP server and its metrics endpoint, started together (nothing left behind
+ * when one part fails to start) and stopped together.
  */
 final class ServiceHost implements AutoCloseable {
 
-  private final HttpServer server;
-  private final ExecutorService handlers;
+  /**
+   * Requests that may wait for a handler thread before the service answers 503: above the load
+   * generator's default of 1000 in flight, so only a deliberate overload meets the limit.
+   */
+  private static final int QUEUE = 4096;
+
+  private final LoopbackHttpServer server;
   private final MetricsEndpoint metrics;
 
-  private ServiceHost(HttpServer server, ExecutorService handlers, MetricsEndpoint metrics) {
+  private ServiceHost(LoopbackHttpServer server, MetricsEndpoint metrics) {
     this.server = server;
-    this.handlers = handlers;
     this.metrics = metrics;
   }
 
+  /** {@code routes} adds the service's routes and its not-found and wrong-method answers. */
   static ServiceHost start(String name, InetSocketAddress listen, InetSocketAddress metricsAddress,
-      PrometheusRegistry registry, int threads, HttpHandler handler) throws IOException {
-    ExecutorService handlers = Executors.newFixedThreadPool(threads, Threads.named(name + "-http"));
-    MetricsEndpoint endpoint = null;
+      PrometheusRegistry registry, int threads, Consumer<LoopbackHttpServer.Builder> routes) throws IOException {
+    LoopbackHttpServer.Builder builder = LoopbackHttpServer.builder(name + "-http").address(listen)
+        .threads(threads).queue(QUEUE);
+    routes.accept(builder);
+    MetricsEndpoint endpoint = MetricsEndpoint.start(registry, metricsAddress);
     try {
-      HttpServer server = HttpServers.create(listen);
-      server.createContext("/", handler);
-      server.setExecutor(handlers);
-      endpoint = MetricsEndpoint.start(registry, metricsAddress);
-      server.start();
-      return new ServiceHost(server, handlers, endpoint);
+      return new ServiceHost(builder.start(), endpoint);
     } catch (IOException | RuntimeException e) {
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      Threads.stop(handlers);
+      endpoint.close();
       throw e;
     }
   }
 
   InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   URI url() {
-    return URI.create("http://" + HostPort.format(address()));
+    return server.url();
   }
 
   InetSocketAddress metricsAddress() {
@@ -66,8 +61,7 @@ final class ServiceHost implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    Threads.stop(handlers);
+    server.close();
     metrics.close();
   }
 }

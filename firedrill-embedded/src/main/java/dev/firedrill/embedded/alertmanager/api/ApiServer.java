@@ -3,12 +3,10 @@ package dev.firedrill.embedded.alertmanager.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.firedrill.embedded.alertmanager.EmbeddedAlertmanager;
-import dev.firedrill.net.HostPort;
-import dev.firedrill.net.HttpServers;
+import dev.firedrill.net.LoopbackHttpServer;
+import dev.firedrill.net.Route;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -18,133 +16,95 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Alertmanager's HTTP API, the part a Prometheus and firedrill use: {@code POST} and {@code GET
  * /api/v2/alerts}, {@code GET /api/v2/status}, {@code GET /api/v2/receivers}, {@code /-/ready} and
- * {@code /-/healthy}.
+ * {@code /-/healthy}, on a {@link LoopbackHttpServer}.
  */
 public final class ApiServer implements AutoCloseable {
 
-  private static final int THREADS = 4;
   /** A bigger body is refused unread: Prometheus sends alerts in batches far below this. */
   private static final int MAX_BODY = 16 * 1024 * 1024;
-  private static final long CLOSE_WAIT_SECONDS = 2;
+  private static final String TEXT = "text/plain; charset=utf-8";
 
   private final EmbeddedAlertmanager alertmanager;
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private LoopbackHttpServer server;
 
-  private ApiServer(EmbeddedAlertmanager alertmanager, HttpServer server, ExecutorService threads) {
+  private ApiServer(EmbeddedAlertmanager alertmanager) {
     this.alertmanager = alertmanager;
-    this.server = server;
-    this.threads = threads;
   }
 
   /** Serves the API on {@code address} (port 0 for a free one). */
   public static ApiServer start(EmbeddedAlertmanager alertmanager, InetSocketAddress address) throws IOException {
-    HttpServer server = HttpServers.create(address);
-    AtomicInteger n = new AtomicInteger();
-    ExecutorService threads = Executors.newFixedThreadPool(THREADS, r -> {
-      Thread t = new Thread(r, "embedded-alertmanager-api-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    ApiServer api = new ApiServer(alertmanager, server, threads);
-    server.createContext("/", api::handle);
-    server.setExecutor(threads);
-    server.start();
+    ApiServer api = new ApiServer(alertmanager);
+    api.server = LoopbackHttpServer.builder("embedded-alertmanager-api").address(address)
+        .route(Route.exact("/api/v2/alerts").get(api::listAlerts).post(api::postAlerts))
+        .route(Route.exact("/api/v2/status").get(exchange -> json(exchange, 200, api.status())))
+        .route(Route.exact("/api/v2/receivers").get(exchange -> json(exchange, 200, api.receivers())))
+        .route(Route.exact("/-/ready").get(ApiServer::ok))
+        .route(Route.exact("/-/healthy").get(ApiServer::ok))
+        .refusal(ApiServer::refuse)
+        .failure((exchange, e) -> json(exchange, 500, ApiError.swagger(500, 500, e.toString()).json()))
+        .start();
     return api;
   }
 
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   public URI url() {
-    return URI.create("http://" + HostPort.format(address()));
+    return server.url();
   }
 
   /** Stops answering; returns within a few seconds. */
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
-    try {
-      threads.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    server.close();
   }
 
-  private void handle(HttpExchange exchange) {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      String method = exchange.getRequestMethod();
-      switch (path) {
-        case "/api/v2/alerts" -> alerts(exchange, method);
-        case "/api/v2/status" -> onlyGet(exchange, method, this::status);
-        case "/api/v2/receivers" -> onlyGet(exchange, method, this::receivers);
-        case "/-/ready", "/-/healthy" -> {
-          if (method.equals("GET") || method.equals("HEAD")) {
-            respond(exchange, 200, "text/plain; charset=utf-8", "OK");
-          } else {
-            respond(exchange, 405, "text/plain; charset=utf-8", "Method Not Allowed\n");
-          }
-        }
-        default -> respond(exchange, 404, "text/plain; charset=utf-8", "404 page not found\n");
-      }
-    } catch (IOException e) {
-      // The client went away: nothing left to answer.
-    } catch (RuntimeException e) {
-      try {
-        json(exchange, 500, ApiError.swagger(500, 500, e.toString()).json());
-      } catch (IOException | RuntimeException again) {
-        // The response had begun already: the client sees the connection close.
-      }
-    }
-  }
-
-  private void alerts(HttpExchange exchange, String method) throws IOException {
+  private void listAlerts(HttpExchange exchange) throws IOException {
     Instant now = alertmanager.clock().now();
     try {
-      if (method.equals("GET")) {
-        AlertQuery query = AlertQuery.of(parameters(exchange.getRequestURI().getRawQuery()));
-        json(exchange, 200, GettableAlerts.render(alertmanager.alerts(), alertmanager.config().routes(), query, now));
-      } else if (method.equals("POST")) {
-        byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
-        if (body.length > MAX_BODY) {
-          throw ApiError.swagger(413, 413, "the body is larger than " + MAX_BODY + " bytes");
-        }
-        PostableAlerts.Outcome outcome = PostableAlerts.read(body, now, alertmanager.config().resolveTimeout());
-        alertmanager.put(outcome.valid());
-        if (!outcome.errors().isEmpty()) {
-          throw ApiError.plain(400, String.join("; ", outcome.errors()));
-        }
-        exchange.sendResponseHeaders(200, -1);
-      } else {
-        throw ApiError.swagger(405, 405, "method " + method + " is not allowed, but [GET,POST] are");
-      }
+      AlertQuery query = AlertQuery.of(parameters(exchange.getRequestURI().getRawQuery()));
+      json(exchange, 200, GettableAlerts.render(alertmanager.alerts(), alertmanager.config().routes(), query, now));
     } catch (ApiError e) {
       json(exchange, e.status(), e.json());
     }
   }
 
-  private void onlyGet(HttpExchange exchange, String method, Body body) throws IOException {
-    if (method.equals("GET")) {
-      json(exchange, 200, body.json());
-    } else {
-      json(exchange, 405, ApiError.swagger(405, 405, "method " + method + " is not allowed, but [GET] are").json());
+  private void postAlerts(HttpExchange exchange) throws IOException {
+    Instant now = alertmanager.clock().now();
+    try {
+      byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
+      if (body.length > MAX_BODY) {
+        throw ApiError.swagger(413, 413, "the body is larger than " + MAX_BODY + " bytes");
+      }
+      PostableAlerts.Outcome outcome = PostableAlerts.read(body, now, alertmanager.config().resolveTimeout());
+      alertmanager.put(outcome.valid());
+      if (!outcome.errors().isEmpty()) {
+        throw ApiError.plain(400, String.join("; ", outcome.errors()));
+      }
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    } catch (ApiError e) {
+      json(exchange, e.status(), e.json());
     }
   }
 
-  @FunctionalInterface
-  private interface Body {
-    String json();
+  /** The API answers a wrong method in swagger's JSON; {@code /-/ready} and {@code /-/healthy} in text. */
+  private static void refuse(HttpExchange exchange, List<String> allowed) throws IOException {
+    if (exchange.getRequestURI().getPath().startsWith("/api/")) {
+      json(exchange, 405, ApiError.swagger(405, 405, "method " + exchange.getRequestMethod()
+          + " is not allowed, but [" + String.join(",", allowed) + "] are").json());
+    } else {
+      respond(exchange, 405, TEXT, "Method Not Allowed\n");
+    }
+  }
+
+  private static void ok(HttpExchange exchange) throws IOException {
+    respond(exchange, 200, TEXT, "OK");
   }
 
   private String status() {
@@ -197,15 +157,8 @@ public final class ApiServer implements AutoCloseable {
   }
 
   private static void respond(HttpExchange exchange, int status, String contentType, String text) throws IOException {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    if (exchange.getRequestMethod().equals("HEAD")) {
-      exchange.sendResponseHeaders(status, -1);
-      return;
-    }
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+    try (exchange) {
+      LoopbackHttpServer.send(exchange, status, contentType, text);
     }
   }
 }

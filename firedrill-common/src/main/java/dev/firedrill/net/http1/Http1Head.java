@@ -1,26 +1,23 @@
-package dev.firedrill.proxy;
+package dev.firedrill.net.http1;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
-/** The start line and headers of an HTTP/1.x message, headers in their order and case. */
-record HttpHead(String startLine, List<String[]> headers) {
-
-  /** Hop-by-hop headers (RFC 9110 7.6.1); the proxy sets its own framing and connection handling. */
-  private static final String[] HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection",
-      "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"};
+/**
+ * The start line and headers of an HTTP/1.x message, headers in their order and case (each a
+ * {@code {name, value}} pair, values stripped).
+ */
+public record Http1Head(String startLine, List<String[]> headers) {
 
   /** A head that is not HTTP/1.x syntax (as opposed to an I/O failure while reading it). */
-  static final class Malformed extends IOException {
+  public static final class Malformed extends IOException {
     private static final long serialVersionUID = 1L;
 
-    Malformed(String message) {
+    public Malformed(String message) {
       super(message);
     }
   }
@@ -29,7 +26,7 @@ record HttpHead(String startLine, List<String[]> headers) {
    * The length of the head that starts at {@code start}, up to and with its empty line (LF LF or
    * CR LF CR LF), or -1 when {@code end} comes first.
    */
-  static int length(byte[] bytes, int start, int end) {
+  public static int length(byte[] bytes, int start, int end) {
     for (int i = start; i < end; i++) {
       if (bytes[i] == '\n' && ((i - 1 >= start && bytes[i - 1] == '\n')
           || (i - 3 >= start && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r'))) {
@@ -39,7 +36,7 @@ record HttpHead(String startLine, List<String[]> headers) {
     return -1;
   }
 
-  static HttpHead parse(byte[] bytes) throws IOException {
+  public static Http1Head parse(byte[] bytes) throws IOException {
     return parse(bytes, 0, bytes.length);
   }
 
@@ -48,7 +45,7 @@ record HttpHead(String startLine, List<String[]> headers) {
    * Works on the bytes, making a string only of each name and value: the proxy parses two heads per
    * request.
    */
-  static HttpHead parse(byte[] bytes, int offset, int length) throws IOException {
+  public static Http1Head parse(byte[] bytes, int offset, int length) throws IOException {
     String startLine = null;
     List<String[]> headers = new ArrayList<>(16);
     int at = offset;
@@ -74,7 +71,7 @@ record HttpHead(String startLine, List<String[]> headers) {
     if (startLine == null) {
       throw new Malformed("empty start line");
     }
-    return new HttpHead(startLine, headers);
+    return new Http1Head(startLine, headers);
   }
 
   private static int indexOf(byte[] bytes, char c, int from, int end) {
@@ -112,7 +109,8 @@ record HttpHead(String startLine, List<String[]> headers) {
     return i;
   }
 
-  Optional<String> header(String name) {
+  /** The first value of header {@code name} (any case). */
+  public Optional<String> header(String name) {
     for (String[] header : headers) {
       if (header[0].equalsIgnoreCase(name)) {
         return Optional.of(header[1]);
@@ -122,7 +120,7 @@ record HttpHead(String startLine, List<String[]> headers) {
   }
 
   /** Whether a comma-separated header such as Connection holds {@code token}. */
-  boolean hasToken(String name, String token) {
+  public boolean hasToken(String name, String token) {
     for (String[] header : headers) {
       if (header[0].equalsIgnoreCase(name)) {
         for (String part : header[1].split(",")) {
@@ -136,7 +134,7 @@ record HttpHead(String startLine, List<String[]> headers) {
   }
 
   /** -1 when absent; IOException when not a length. */
-  long contentLength() throws IOException {
+  public long contentLength() throws IOException {
     Optional<String> value = header("Content-Length");
     if (value.isEmpty()) {
       return -1;
@@ -152,12 +150,13 @@ record HttpHead(String startLine, List<String[]> headers) {
     }
   }
 
-  boolean chunked() {
+  /** Whether a Transfer-Encoding names chunked. */
+  public boolean chunked() {
     return header("Transfer-Encoding").map(v -> v.toLowerCase(Locale.ROOT).contains("chunked")).orElse(false);
   }
 
   /** The start line split at its first two spaces, as {@code split(" ", 3)} without its regex machinery. */
-  String[] startParts() {
+  public String[] startParts() {
     int first = startLine.indexOf(' ');
     if (first < 0) {
       return new String[] {startLine};
@@ -171,68 +170,36 @@ record HttpHead(String startLine, List<String[]> headers) {
   }
 
   /**
-   * Headers without hop-by-hop ones, those Connection names, and the {@code extra} names given
-   * (compared without regard to case).
+   * A response's status code, checked: {@code HTTP/1.x NNN}; {@link Malformed} for any other start
+   * line (its first 40 characters in the message).
    */
-  List<String[]> endToEnd(Set<String> extra) {
-    List<String> named = null; // names the Connection header lists
-    for (String[] header : headers) {
-      if (header[0].equalsIgnoreCase("Connection")) {
-        for (String part : header[1].split(",")) {
-          if (named == null) {
-            named = new ArrayList<>(2);
-          }
-          named.add(part.strip());
-        }
-      }
+  public int status() throws Malformed {
+    String line = startLine;
+    if (!line.startsWith("HTTP/1.") || line.length() < 12 || line.charAt(8) != ' ') {
+      throw new Malformed("not an HTTP/1.x status line: " + abbreviate(line));
     }
-    List<String[]> kept = new ArrayList<>(headers.size() + 3);
-    for (String[] header : headers) {
-      if (!dropped(header[0], extra, named)) {
-        kept.add(header);
+    int status = 0;
+    for (int i = 9; i < 12; i++) {
+      int digit = Character.digit(line.charAt(i), 10);
+      if (digit < 0) {
+        throw new Malformed("not a status code: " + line.substring(9, 12));
       }
+      status = status * 10 + digit;
     }
-    return kept;
+    return status;
   }
 
-  private static boolean dropped(String name, Set<String> extra, List<String> named) {
-    for (String hop : HOP_BY_HOP) { // equalsIgnoreCase compares lengths first: no lower-case copy per header
-      if (hop.equalsIgnoreCase(name)) {
-        return true;
-      }
-    }
-    for (String other : extra) {
-      if (other.equalsIgnoreCase(name)) {
-        return true;
-      }
-    }
-    if (named != null) {
-      for (String other : named) {
-        if (other.equalsIgnoreCase(name)) {
-          return true;
-        }
-      }
-    }
-    return false;
+  /**
+   * Whether the connection stays open after this message (RFC 9112 9.3): HTTP/1.1 unless
+   * {@code Connection: close}; HTTP/1.0 only with {@code Connection: keep-alive}.
+   */
+  public boolean keepAlive() {
+    boolean http10 = startLine.startsWith("HTTP/1.0") || startLine.endsWith("HTTP/1.0");
+    return http10 ? hasToken("Connection", "keep-alive") : !hasToken("Connection", "close");
   }
 
-  static void write(OutputStream out, String startLine, List<String[]> headers) throws IOException {
-    ByteBuf text = new ByteBuf();
-    write(text, startLine, headers);
-    text.writeTo(out);
-  }
-
-  /** Appends the start line, the headers and the empty line. */
-  static void write(ByteBuf out, String startLine, List<String[]> headers) {
-    out.latin1(startLine);
-    out.crlf();
-    for (String[] header : headers) {
-      out.latin1(header[0]);
-      out.write(':');
-      out.write(' ');
-      out.latin1(header[1]);
-      out.crlf();
-    }
-    out.crlf();
+  private static String abbreviate(String text) {
+    String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
+    return printable.length() <= 40 ? printable : printable.substring(0, 40) + "...";
   }
 }
