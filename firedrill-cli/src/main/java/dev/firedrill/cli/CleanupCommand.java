@@ -13,8 +13,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "cleanup", description = "Revert every fault a journal shows as injected and not reverted "
-    + "(after firedrill was killed). Exit 0 when nothing is left, 7 when a fault needs a human.")
+@Command(
+    name = "cleanup",
+    description =
+        "Revert every fault a journal shows as injected and not reverted "
+            + "(after firedrill was killed). Exit 0 when nothing is left, 7 when a fault needs a human.")
 final class CleanupCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "JOURNAL", description = "The journal of the drill to clean up.")
@@ -34,8 +37,9 @@ final class CleanupCommand implements Callable<Integer> {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
     PrintWriter out = spec.commandLine().getOut();
-    Cleanup.Result result = new Cleanup(Wiring.faultsForCleanup(journal), Clock.system())
-        .run(journal, file, outcome -> out.println(outcome.line()));
+    Cleanup.Result result =
+        new Cleanup(Wiring.faultsForCleanup(journal), Clock.system())
+            .run(journal, file, outcome -> out.println(outcome.line()));
     if (result.outcomes().isEmpty()) {
       out.println(journalPath + ": nothing left to revert");
     }

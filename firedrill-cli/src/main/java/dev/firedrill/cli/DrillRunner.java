@@ -1,8 +1,8 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.alerting.receiver.WebhookReceiver;
-import dev.firedrill.engine.Drill;
 import dev.firedrill.engine.ConsoleLines;
+import dev.firedrill.engine.Drill;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
@@ -18,17 +18,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** Runs one drill with the real ports: Prometheus, this host's faults, signals, the abort files, the journal. */
+/**
+ * Runs one drill with the real ports: Prometheus, this host's faults, signals, the abort files, the
+ * journal.
+ */
 final class DrillRunner {
 
   private DrillRunner() {}
 
   /** The drill's lines, printed as they happen. */
   static DrillObserver console(PrintWriter out) {
-    return new ConsoleLines(line -> {
-      out.println(line);
-      out.flush();
-    });
+    return new ConsoleLines(
+        line -> {
+          out.println(line);
+          out.flush();
+        });
   }
 
   /**
@@ -36,8 +40,14 @@ final class DrillRunner {
    * receiver, the signals, the markers' notes, the journal's path). {@code logCopy} also gets the
    * structured event log's JSON lines ({@code --log-format json}).
    */
-  static DrillResult run(Experiment experiment, String source, JournalFile journal, DrillObserver console,
-      PrintWriter events, Optional<PrintWriter> logCopy, Optional<Path> extraAbortFile) {
+  static DrillResult run(
+      Experiment experiment,
+      String source,
+      JournalFile journal,
+      DrillObserver console,
+      PrintWriter events,
+      Optional<PrintWriter> logCopy,
+      Optional<Path> extraAbortFile) {
     Clock clock = Clock.system();
     StopSignal.Flag flag = new StopSignal.Flag();
     StopSignal stop = flag;
@@ -50,8 +60,8 @@ final class DrillRunner {
     HttpPrometheusClient prometheus = Wiring.prometheus(experiment, System.getenv());
     // Markers open first: a receiver that cannot start must not leave a marker endpoint open, and
     // closing the markers is cheap when nothing was marked.
-    MarkerWiring.Opened markers = MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events,
-        logCopy);
+    MarkerWiring.Opened markers =
+        MarkerWiring.open(experiment, System.getenv(), journal.path(), clock, events, logCopy);
     Optional<WebhookReceiver> receiver;
     try {
       receiver = Wiring.receiver(experiment, System.getenv(), clock);
@@ -59,13 +69,23 @@ final class DrillRunner {
       markers.observer().close(markers.closeLimit());
       throw e;
     }
-    receiver.ifPresent(r -> {
-      events.println("receiver: Alertmanager webhooks on http://" + r.address().getHostString() + ":" + r.address().getPort());
-      events.flush();
-    });
-    DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
-        Wiring.faults(experiment), clock).stop(stop).journal(journal)
-        .observer(DrillObserver.composite(List.of(console, markers.observer())));
+    receiver.ifPresent(
+        r -> {
+          events.println(
+              "receiver: Alertmanager webhooks on http://"
+                  + r.address().getHostString()
+                  + ":"
+                  + r.address().getPort());
+          events.flush();
+        });
+    DrillPorts.Builder ports =
+        DrillPorts.builder(
+                new PrometheusMeasurer(prometheus, experiment, clock),
+                Wiring.faults(experiment),
+                clock)
+            .stop(stop)
+            .journal(journal)
+            .observer(DrillObserver.composite(List.of(console, markers.observer())));
     Wiring.detection(experiment, prometheus, System.getenv(), receiver).ifPresent(ports::detection);
     DrillResult result;
     try (Signals ignored = Signals.install(flag, events)) {
@@ -74,7 +94,8 @@ final class DrillRunner {
       receiver.ifPresent(WebhookReceiver::close);
       markers.observer().close(markers.closeLimit());
     }
-    new JournalPatch(receiver.map(JournalPatch.ReceiverTally::of), markers.notes()).applyTo(result.journal(), journal);
+    new JournalPatch(receiver.map(JournalPatch.ReceiverTally::of), markers.notes())
+        .applyTo(result.journal(), journal);
     events.println("journal: " + journal.path());
     events.flush();
     return result;

@@ -33,8 +33,11 @@ final class ExitCode {
       return ROLLBACK_FAILED;
     }
     int system = of(result.verdict());
-    boolean alertsFailed = result.observability()
-        .filter(o -> o.verdict() == ObservabilityResult.Verdict.DEVIATED).isPresent();
+    boolean alertsFailed =
+        result
+            .observability()
+            .filter(o -> o.verdict() == ObservabilityResult.Verdict.DEVIATED)
+            .isPresent();
     return alertsFailed && (system == HELD || system == INCONCLUSIVE) ? DEVIATED : system;
   }
 
@@ -49,21 +52,26 @@ final class ExitCode {
     return check.empty() ? INCONCLUSIVE : HELD;
   }
 
-  /** {@code cleanup}: a fault left in place is a failed rollback, as it is at the end of a drill. */
+  /**
+   * {@code cleanup}: a fault left in place is a failed rollback, as it is at the end of a drill.
+   */
   static int of(Cleanup.Result cleanup) {
     return cleanup.needsHuman() ? ROLLBACK_FAILED : HELD;
   }
 
   /**
-   * {@code lab down}: a lab process that outlived TERM and KILL is a failed rollback. {@code lab down}
-   * undoes {@code lab up}, and what it could not undo is left running on the lab's ports until a
-   * human ends it (the line above names the command), which is what 7 tells a pipeline.
+   * {@code lab down}: a lab process that outlived TERM and KILL is a failed rollback. {@code lab
+   * down} undoes {@code lab up}, and what it could not undo is left running on the lab's ports
+   * until a human ends it (the line above names the command), which is what 7 tells a pipeline.
    */
   static int of(LabStop.Outcome stop) {
     return stop instanceof LabStop.Outcome.StillRunning ? ROLLBACK_FAILED : HELD;
   }
 
-  /** {@code measure}: outside the steady state fails like a broken hypothesis; no data proves nothing. */
+  /**
+   * {@code measure}: outside the steady state fails like a broken hypothesis; no data proves
+   * nothing.
+   */
   static int of(Reading.Status measured) {
     return switch (measured) {
       case OK -> HELD;

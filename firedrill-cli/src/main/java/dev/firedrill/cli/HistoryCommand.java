@@ -23,28 +23,43 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "history",
-    description = {"Time to detect, time to notify and routing of each expected alert over its runs.",
-        "--check exits 1 when an alert's latest run regressed: it stopped firing, was misrouted, or its time to "
-            + "detect grew beyond the tolerance over its earlier runs."})
+@Command(
+    name = "history",
+    description = {
+      "Time to detect, time to notify and routing of each expected alert over its runs.",
+      "--check exits 1 when an alert's latest run regressed: it stopped firing, was misrouted, or its time to "
+          + "detect grew beyond the tolerance over its earlier runs."
+    })
 final class HistoryCommand implements Callable<Integer> {
 
-  @Option(names = "--alert", paramLabel = "NAME", description = "Only this alert (its name, or name{matchers}).")
+  @Option(
+      names = "--alert",
+      paramLabel = "NAME",
+      description = "Only this alert (its name, or name{matchers}).")
   String alert;
 
   @Option(names = "--experiment", paramLabel = "ID", description = "Only this experiment's runs.")
   String experiment;
 
-  @Option(names = "--check", description = "Exit 1 on a regression in each alert's latest run; 4 with no history.")
+  @Option(
+      names = "--check",
+      description = "Exit 1 on a regression in each alert's latest run; 4 with no history.")
   boolean check;
 
-  @Option(names = "--tolerance", paramLabel = "50%|2s",
-      description = "How much time to detect may grow over the median of earlier runs: a percentage, a duration "
-          + "or both, the larger allowance winning (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--tolerance",
+      paramLabel = "50%|2s",
+      description =
+          "How much time to detect may grow over the median of earlier runs: a percentage, a duration "
+              + "or both, the larger allowance winning (default: ${DEFAULT-VALUE}).")
   String tolerance = Tolerance.DEFAULT_TEXT;
 
-  @Option(names = "--import", paramLabel = "JOURNAL", arity = "1..*",
-      description = "Add these journals' detection rows to the history (a run already there is skipped).")
+  @Option(
+      names = "--import",
+      paramLabel = "JOURNAL",
+      arity = "1..*",
+      description =
+          "Add these journals' detection rows to the history (a run already there is skipped).")
   List<Path> imports = new ArrayList<>();
 
   @Mixin HistoryOptions store;
@@ -62,14 +77,26 @@ final class HistoryCommand implements Callable<Integer> {
     try (HistoryStore history = HistoryStore.open(location)) {
       if (!imports.isEmpty()) {
         int added = history.append(imported);
-        out.println("imported " + added + " detection row" + (added == 1 ? "" : "s") + " from " + imports.size()
-            + " journal" + (imports.size() == 1 ? "" : "s") + " into " + location.name()
-            + (added < imported.size() ? " (" + (imported.size() - added) + " already there)" : ""));
+        out.println(
+            "imported "
+                + added
+                + " detection row"
+                + (added == 1 ? "" : "s")
+                + " from "
+                + imports.size()
+                + " journal"
+                + (imports.size() == 1 ? "" : "s")
+                + " into "
+                + location.name()
+                + (added < imported.size()
+                    ? " (" + (imported.size() - added) + " already there)"
+                    : ""));
         if (!check && alert == null && experiment == null) {
           return ExitCode.HELD;
         }
       }
-      List<DetectionRecord> records = history.query(Optional.ofNullable(alert), Optional.ofNullable(experiment));
+      List<DetectionRecord> records =
+          history.query(Optional.ofNullable(alert), Optional.ofNullable(experiment));
       return check ? check(records, allowed, location, out) : table(records, location, out);
     } catch (HistoryException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
@@ -85,24 +112,37 @@ final class HistoryCommand implements Callable<Integer> {
     return ExitCode.HELD;
   }
 
-  private int check(List<DetectionRecord> records, Tolerance allowed, StoreLocation location, PrintWriter out) {
+  private int check(
+      List<DetectionRecord> records, Tolerance allowed, StoreLocation location, PrintWriter out) {
     RegressionCheck.Outcome outcome = RegressionCheck.check(records, allowed);
     if (outcome.empty()) {
       out.println(nothing(location) + "; nothing to check");
     } else if (outcome.regressions().isEmpty()) {
       int single = outcome.alerts() - outcome.compared();
-      out.println("no regression in " + outcome.alerts() + " alert" + (outcome.alerts() == 1 ? "" : "s") + " over "
-          + outcome.runs() + " run" + (outcome.runs() == 1 ? "" : "s")
-          + (single == 0 ? "" : " (" + single + " with a single run, nothing to compare yet)"));
+      out.println(
+          "no regression in "
+              + outcome.alerts()
+              + " alert"
+              + (outcome.alerts() == 1 ? "" : "s")
+              + " over "
+              + outcome.runs()
+              + " run"
+              + (outcome.runs() == 1 ? "" : "s")
+              + (single == 0 ? "" : " (" + single + " with a single run, nothing to compare yet)"));
     } else {
-      outcome.regressions().stream().map(Regression::line).map(line -> "REGRESSION " + line).forEach(out::println);
+      outcome.regressions().stream()
+          .map(Regression::line)
+          .map(line -> "REGRESSION " + line)
+          .forEach(out::println);
     }
     return ExitCode.of(outcome);
   }
 
   private String nothing(StoreLocation location) {
-    return "no detection history in " + location.name()
-        + (alert == null ? "" : " for alert " + alert) + (experiment == null ? "" : " for experiment " + experiment);
+    return "no detection history in "
+        + location.name()
+        + (alert == null ? "" : " for alert " + alert)
+        + (experiment == null ? "" : " for experiment " + experiment);
   }
 
   private Tolerance tolerance() {

@@ -9,10 +9,13 @@ import picocli.CommandLine.Option;
 /** Where the detection history lives, for {@code run} and {@code history}. */
 final class HistoryOptions {
 
-  @Option(names = "--history", paramLabel = "JDBC_URL|FILE",
-      description = "The detection history: a SQLite file or jdbc:sqlite:FILE, or jdbc:postgresql://HOST[:PORT]/DB "
-          + "(credentials from PGUSER/PGPASSWORD or FIREDRILL_HISTORY_USER/FIREDRILL_HISTORY_PASSWORD_FILE). "
-          + "Default: $FIREDRILL_HISTORY, else history.sqlite beside the journals (journals/history.sqlite).")
+  @Option(
+      names = "--history",
+      paramLabel = "JDBC_URL|FILE",
+      description =
+          "The detection history: a SQLite file or jdbc:sqlite:FILE, or jdbc:postgresql://HOST[:PORT]/DB "
+              + "(credentials from PGUSER/PGPASSWORD or FIREDRILL_HISTORY_USER/FIREDRILL_HISTORY_PASSWORD_FILE). "
+              + "Default: $FIREDRILL_HISTORY, else history.sqlite beside the journals (journals/history.sqlite).")
   String history;
 
   StoreLocation location(Path journalDirectory) {

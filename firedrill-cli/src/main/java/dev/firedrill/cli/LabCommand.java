@@ -2,6 +2,13 @@ package dev.firedrill.cli;
 
 import picocli.CommandLine.Command;
 
-@Command(name = "lab", description = "The lab: demo services and the stack that watches them, on loopback.",
-    subcommands = {LabUpCommand.class, LabDownCommand.class, LabPaymentsCommand.class, LabCheckoutCommand.class})
+@Command(
+    name = "lab",
+    description = "The lab: demo services and the stack that watches them, on loopback.",
+    subcommands = {
+      LabUpCommand.class,
+      LabDownCommand.class,
+      LabPaymentsCommand.class,
+      LabCheckoutCommand.class
+    })
 final class LabCommand {}

@@ -13,11 +13,17 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "down", description = "Stop the lab that 'firedrill lab up' started. Exit 0 when it is down (or was "
-    + "not up), 7 when a process would not stop and needs a human.")
+@Command(
+    name = "down",
+    description =
+        "Stop the lab that 'firedrill lab up' started. Exit 0 when it is down (or was "
+            + "not up), 7 when a process would not stop and needs a human.")
 final class LabDownCommand implements Callable<Integer> {
 
-  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = LabState.DEFAULT_DIRECTORY,
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      defaultValue = LabState.DEFAULT_DIRECTORY,
       description = "The directory 'lab up' used (default: ${DEFAULT-VALUE}).")
   Path stateDir;
 
@@ -30,10 +36,14 @@ final class LabDownCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     LabStop.Outcome outcome;
     try {
-      outcome = new LabStop(ProcessTable.system(), Clock.system()).stop(LabState.in(stateDir), step -> {
-        out.println("lab: " + step.line());
-        out.flush();
-      });
+      outcome =
+          new LabStop(ProcessTable.system(), Clock.system())
+              .stop(
+                  LabState.in(stateDir),
+                  step -> {
+                    out.println("lab: " + step.line());
+                    out.flush();
+                  });
     } catch (IOException e) {
       throw new UserError("firedrill lab down: " + e.getMessage(), ExitCode.INVALID, e);
     }

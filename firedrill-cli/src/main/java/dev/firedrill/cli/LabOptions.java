@@ -1,7 +1,7 @@
 package dev.firedrill.cli;
 
-import dev.firedrill.time.Durations;
 import dev.firedrill.net.HostPort;
+import dev.firedrill.time.Durations;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -16,8 +16,15 @@ final class LabOptions {
     try {
       return HostPort.parse(value);
     } catch (IllegalArgumentException e) {
-      throw new UserError("firedrill " + command + ": " + option + " " + value
-          + " is not usable (expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:9000)", ExitCode.INVALID);
+      throw new UserError(
+          "firedrill "
+              + command
+              + ": "
+              + option
+              + " "
+              + value
+              + " is not usable (expected HOST:PORT with an IP address or localhost, such as 127.0.0.1:9000)",
+          ExitCode.INVALID);
     }
   }
 
@@ -26,12 +33,28 @@ final class LabOptions {
     try {
       duration = Durations.parse(value);
     } catch (IllegalArgumentException e) {
-      throw new UserError("firedrill " + command + ": " + option + " " + value
-          + " is not a duration (expected such as 300ms, 5s, 10m or 24h)", ExitCode.INVALID);
+      throw new UserError(
+          "firedrill "
+              + command
+              + ": "
+              + option
+              + " "
+              + value
+              + " is not a duration (expected such as 300ms, 5s, 10m or 24h)",
+          ExitCode.INVALID);
     }
     if (duration.compareTo(max) > 0) {
-      throw new UserError("firedrill " + command + ": " + option + " " + value + " is above the limit (expected at most "
-          + Durations.format(max) + ")", ExitCode.INVALID);
+      throw new UserError(
+          "firedrill "
+              + command
+              + ": "
+              + option
+              + " "
+              + value
+              + " is above the limit (expected at most "
+              + Durations.format(max)
+              + ")",
+          ExitCode.INVALID);
     }
     return duration;
   }
@@ -39,7 +62,14 @@ final class LabOptions {
   static Duration positive(String command, String option, String value, Duration max) {
     Duration duration = duration(command, option, value, max);
     if (duration.isZero()) {
-      throw new UserError("firedrill " + command + ": " + option + " " + value + " is not usable (expected more than 0)",
+      throw new UserError(
+          "firedrill "
+              + command
+              + ": "
+              + option
+              + " "
+              + value
+              + " is not usable (expected more than 0)",
           ExitCode.INVALID);
     }
     return duration;

@@ -13,16 +13,27 @@ import picocli.CommandLine.Option;
  */
 final class LabServiceOptions {
 
-  @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0",
-      description = "Where to serve the route: POST /checkout or POST /pay (default: ${DEFAULT-VALUE}, a free port).")
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:0",
+      description =
+          "Where to serve the route: POST /checkout or POST /pay (default: ${DEFAULT-VALUE}, a free port).")
   String listen;
 
-  @Option(names = "--metrics", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0",
+  @Option(
+      names = "--metrics",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:0",
       description = "Where to serve /metrics (default: ${DEFAULT-VALUE}, a free port).")
   String metrics;
 
-  @Option(names = "--lifetime", paramLabel = "DURATION", defaultValue = "24h",
-      description = "Stop after this long even without a signal (default: ${DEFAULT-VALUE}, at most 7d).")
+  @Option(
+      names = "--lifetime",
+      paramLabel = "DURATION",
+      defaultValue = "24h",
+      description =
+          "Stop after this long even without a signal (default: ${DEFAULT-VALUE}, at most 7d).")
   String lifetime;
 
   InetSocketAddress listen(String command) {
@@ -39,16 +50,33 @@ final class LabServiceOptions {
 
   /**
    * Prints {@code started}, waits for SIGINT/SIGTERM or the end of {@code life}, and prints how it
-   * stopped, followed by {@code served} (what the service did, or empty). The caller closes the service.
+   * stopped, followed by {@code served} (what the service did, or empty). The caller closes the
+   * service.
    */
-  static void serveUntilStopped(PrintWriter out, String command, String service, Duration life, String started,
+  static void serveUntilStopped(
+      PrintWriter out,
+      String command,
+      String service,
+      Duration life,
+      String started,
       Supplier<String> served) {
     try (StopOnSignals stop = StopOnSignals.install(out, command)) {
-      out.println(service + ": " + started + "; stops on SIGINT/SIGTERM or after " + Durations.format(life));
+      out.println(
+          service
+              + ": "
+              + started
+              + "; stops on SIGINT/SIGTERM or after "
+              + Durations.format(life));
       out.flush();
       boolean signalled = stop.await(life);
-      out.println(service + ": stopped (" + (signalled ? stop.reason().orElse("signal")
-          : "lifetime " + Durations.format(life) + " ended") + ")" + served.get());
+      out.println(
+          service
+              + ": stopped ("
+              + (signalled
+                  ? stop.reason().orElse("signal")
+                  : "lifetime " + Durations.format(life) + " ended")
+              + ")"
+              + served.get());
       out.flush();
     }
   }

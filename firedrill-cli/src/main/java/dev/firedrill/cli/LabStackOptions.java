@@ -6,36 +6,64 @@ import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** Where the lab's files are, and which Prometheus and Alertmanager it runs; shared by {@code demo} and {@code lab up}. */
+/**
+ * Where the lab's files are, and which Prometheus and Alertmanager it runs; shared by {@code demo}
+ * and {@code lab up}.
+ */
 final class LabStackOptions {
 
-  @Option(names = "--lab-dir", paramLabel = "DIR", defaultValue = "fixtures/lab",
-      description = "The lab's prometheus.yml, alertmanager.yml and recording rules (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--lab-dir",
+      paramLabel = "DIR",
+      defaultValue = "fixtures/lab",
+      description =
+          "The lab's prometheus.yml, alertmanager.yml and recording rules (default: ${DEFAULT-VALUE}).")
   Path labDir;
 
-  @Option(names = "--alert-rules", paramLabel = "DIR", defaultValue = "alert-rules",
+  @Option(
+      names = "--alert-rules",
+      paramLabel = "DIR",
+      defaultValue = "alert-rules",
       description = "The alerting rule files Prometheus loads (default: ${DEFAULT-VALUE}).")
   Path alertRules;
 
-  @Option(names = "--rate", paramLabel = "R", defaultValue = "20",
-      description = "Requests per second the load generator offers to checkout (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--rate",
+      paramLabel = "R",
+      defaultValue = "20",
+      description =
+          "Requests per second the load generator offers to checkout (default: ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--stack", paramLabel = "auto|real|embedded", defaultValue = "auto",
-      description = "Which Prometheus and Alertmanager run: auto, the real binaries where they are on the PATH and "
-          + "firedrill's embedded ones elsewhere; real, the binaries or nothing; embedded, Java alone "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--stack",
+      paramLabel = "auto|real|embedded",
+      defaultValue = "auto",
+      description =
+          "Which Prometheus and Alertmanager run: auto, the real binaries where they are on the PATH and "
+              + "firedrill's embedded ones elsewhere; real, the binaries or nothing; embedded, Java alone "
+              + "(default: ${DEFAULT-VALUE}).")
   String stack;
 
-  /** The Prometheus and Alertmanager {@code command} runs, by {@code --stack} and this process's PATH. */
+  /**
+   * The Prometheus and Alertmanager {@code command} runs, by {@code --stack} and this process's
+   * PATH.
+   */
   StackChoice stack(String command) {
-    StackChoice.Mode mode = switch (stack) {
-      case "auto" -> StackChoice.Mode.AUTO;
-      case "real" -> StackChoice.Mode.REAL;
-      case "embedded" -> StackChoice.Mode.EMBEDDED;
-      default -> throw new UserError("firedrill " + command + ": --stack " + stack
-          + " is not usable (expected auto, real or embedded)", ExitCode.INVALID);
-    };
+    StackChoice.Mode mode =
+        switch (stack) {
+          case "auto" -> StackChoice.Mode.AUTO;
+          case "real" -> StackChoice.Mode.REAL;
+          case "embedded" -> StackChoice.Mode.EMBEDDED;
+          default ->
+              throw new UserError(
+                  "firedrill "
+                      + command
+                      + ": --stack "
+                      + stack
+                      + " is not usable (expected auto, real or embedded)",
+                  ExitCode.INVALID);
+        };
     try {
       return StackChoice.choose(mode, System.getenv(), firedrillCommand());
     } catch (IllegalArgumentException e) {
@@ -45,7 +73,10 @@ final class LabStackOptions {
 
   /** How the lab starts its own JVM components: this installation's java and classes. */
   static List<String> firedrillCommand() {
-    return WorkerLauncher.current().command(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-        Main.class, List.of());
+    return WorkerLauncher.current()
+        .command(
+            List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+            Main.class,
+            List.of());
   }
 }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,16 +17,27 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "up", description = "Start the lab on its default loopback ports and leave it running for your own "
-    + "drills (the fixture experiments point at it). Stop it with 'firedrill lab down'.")
+@Command(
+    name = "up",
+    description =
+        "Start the lab on its default loopback ports and leave it running for your own "
+            + "drills (the fixture experiments point at it). Stop it with 'firedrill lab down'.")
 final class LabUpCommand implements Callable<Integer> {
 
-  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = LabState.DEFAULT_DIRECTORY,
-      description = "Where the lab keeps its logs, data and the list of its processes (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      defaultValue = LabState.DEFAULT_DIRECTORY,
+      description =
+          "Where the lab keeps its logs, data and the list of its processes (default: ${DEFAULT-VALUE}).")
   Path stateDir;
 
-  @Option(names = "--load-duration", paramLabel = "DURATION", defaultValue = "24h",
-      description = "How long the load generator runs (default: ${DEFAULT-VALUE}, the most it allows).")
+  @Option(
+      names = "--load-duration",
+      paramLabel = "DURATION",
+      defaultValue = "24h",
+      description =
+          "How long the load generator runs (default: ${DEFAULT-VALUE}, the most it allows).")
   String loadDuration;
 
   @Mixin LabStackOptions lab;
@@ -42,31 +52,56 @@ final class LabUpCommand implements Callable<Integer> {
     StackChoice choice = lab.stack("lab up");
     LabState state = LabState.in(stateDir);
     if (state.exists()) {
-      throw new UserError(state.file() + ": a lab is already up (run 'firedrill lab down' first)", ExitCode.INVALID);
+      throw new UserError(
+          state.file() + ": a lab is already up (run 'firedrill lab down' first)",
+          ExitCode.INVALID);
     }
     LabPorts ports = LabPorts.defaults();
     int busy = ports.firstInUse();
     if (busy != 0) {
-      throw new UserError("127.0.0.1:" + busy + " is in use: the lab needs its default ports "
-          + ports.byName().values() + " (is a lab already up? firedrill lab down)", ExitCode.INVALID);
+      throw new UserError(
+          "127.0.0.1:"
+              + busy
+              + " is in use: the lab needs its default ports "
+              + ports.byName().values()
+              + " (is a lab already up? firedrill lab down)",
+          ExitCode.INVALID);
     }
     choice.lines().forEach(line -> out.println("lab: " + line));
     Files.createDirectories(stateDir);
-    LabStack.Settings settings = new LabStack.Settings(ports, lab.labDir, lab.alertRules, stateDir.toAbsolutePath(),
-        LabStackOptions.firedrillCommand(), lab.rate, dev.firedrill.time.Durations.parse(loadDuration), Optional.empty(), true);
+    LabStack.Settings settings =
+        new LabStack.Settings(
+            ports,
+            lab.labDir,
+            lab.alertRules,
+            stateDir.toAbsolutePath(),
+            LabStackOptions.firedrillCommand(),
+            lab.rate,
+            dev.firedrill.time.Durations.parse(loadDuration),
+            Optional.empty(),
+            true);
     LabStack stack;
     try {
-      stack = LabStack.start(settings, choice.prometheus(), choice.alertmanager(), Clock.system(), line -> {
-        out.println("lab: " + line);
-        out.flush();
-      });
+      stack =
+          LabStack.start(
+              settings,
+              choice.prometheus(),
+              choice.alertmanager(),
+              Clock.system(),
+              line -> {
+                out.println("lab: " + line);
+                out.flush();
+              });
     } catch (IllegalStateException | java.io.UncheckedIOException e) {
       throw new UserError("firedrill lab up: " + e.getMessage(), ExitCode.INVALID, e);
     }
     stack.release();
     state.write(stack.components(), ProcessTable.system());
-    out.println("lab is up; stop it with: firedrill lab down"
-        + (stateDir.equals(Path.of(LabState.DEFAULT_DIRECTORY)) ? "" : " --state-dir " + stateDir));
+    out.println(
+        "lab is up; stop it with: firedrill lab down"
+            + (stateDir.equals(Path.of(LabState.DEFAULT_DIRECTORY))
+                ? ""
+                : " --state-dir " + stateDir));
     stack.urls().forEach((name, url) -> out.printf("  %-16s %s%n", name, url));
     return ExitCode.HELD;
   }

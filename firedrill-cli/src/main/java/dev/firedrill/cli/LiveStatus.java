@@ -42,11 +42,16 @@ final class LiveStatus implements DrillObserver {
   private Duration offset = Duration.ZERO;
   private long offsetNanos;
   private String readings = "";
+
   /** Each expected alert's state; resolved ones are dropped, the status counts what is active. */
   private final Map<String, AlertState> alerts = new LinkedHashMap<>();
+
   private int drawn;
 
-  /** {@code width}: the terminal's columns; the status is cut to fit, since a wrapped line cannot be redrawn. */
+  /**
+   * {@code width}: the terminal's columns; the status is cut to fit, since a wrapped line cannot be
+   * redrawn.
+   */
   LiveStatus(PrintWriter out, boolean terminal, Duration planned, Clock clock, int width) {
     this.out = out;
     this.terminal = terminal;
@@ -62,7 +67,10 @@ final class LiveStatus implements DrillObserver {
     return writer;
   }
 
-  /** Takes the milestone's state into the status, then prints its lines (or redraws, when it has none). */
+  /**
+   * Takes the milestone's state into the status, then prints its lines (or redraws, when it has
+   * none).
+   */
   @Override
   public synchronized void on(Milestone milestone) {
     update(milestone);
@@ -78,12 +86,15 @@ final class LiveStatus implements DrillObserver {
     if (!terminal) {
       return;
     }
-    ticker = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "firedrill-status");
-      thread.setDaemon(true);
-      return thread;
-    });
-    ticker.scheduleAtFixedRate(this::redraw, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "firedrill-status");
+              thread.setDaemon(true);
+              return thread;
+            });
+    ticker.scheduleAtFixedRate(
+        this::redraw, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   synchronized void line(String line) {
@@ -116,9 +127,18 @@ final class LiveStatus implements DrillObserver {
     long pending = alerts.values().stream().filter(AlertState.PENDING::equals).count();
     long firing = alerts.values().stream().filter(AlertState.FIRING::equals).count();
     Duration elapsed = offset.plusNanos(clock.nanoTime() - offsetNanos);
-    String text = phase.text() + " " + Durations.seconds(elapsed) + "/"
-        + Durations.format(planned) + (readings.isEmpty() ? "" : " | " + readings)
-        + " | alerts: " + pending + " pending, " + firing + " firing";
+    String text =
+        phase.text()
+            + " "
+            + Durations.seconds(elapsed)
+            + "/"
+            + Durations.format(planned)
+            + (readings.isEmpty() ? "" : " | " + readings)
+            + " | alerts: "
+            + pending
+            + " pending, "
+            + firing
+            + " firing";
     return text.length() < width ? text : text.substring(0, Math.max(0, width - 2)) + "~";
   }
 
@@ -157,12 +177,19 @@ final class LiveStatus implements DrillObserver {
 
   /** {@code a=0.1 b=7! c=no-data}: each reading's value, a breach ending in "!". */
   private static String compact(Measurement measurement) {
-    return measurement.readings().map(r -> r.name() + "=" + switch (r.status()) {
-      case OK -> Numbers.format(r.value().getAsDouble());
-      case BREACH -> Numbers.format(r.value().getAsDouble()) + "!";
-      case NO_DATA -> "no-data";
-      case ERROR -> "error";
-    }).collect(Collectors.joining(" "));
+    return measurement
+        .readings()
+        .map(
+            r ->
+                r.name()
+                    + "="
+                    + switch (r.status()) {
+                      case OK -> Numbers.format(r.value().getAsDouble());
+                      case BREACH -> Numbers.format(r.value().getAsDouble()) + "!";
+                      case NO_DATA -> "no-data";
+                      case ERROR -> "error";
+                    })
+        .collect(Collectors.joining(" "));
   }
 
   /** Collects what is printed into lines; a line reaches {@link #line} when its newline does. */

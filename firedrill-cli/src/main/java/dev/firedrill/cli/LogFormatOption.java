@@ -7,11 +7,18 @@ import picocli.CommandLine.Option;
 /** {@code --log-format}: whether the drill's structured events also go to stderr as JSON lines. */
 final class LogFormatOption {
 
-  enum Format { text, json }
+  enum Format {
+    text,
+    json
+  }
 
-  @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
-      description = "text (default): the event log is written only beside the journal (<journal>.events.jsonl); "
-          + "json: its JSON lines also go to stderr.")
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description =
+          "text (default): the event log is written only beside the journal (<journal>.events.jsonl); "
+              + "json: its JSON lines also go to stderr.")
   Format format = Format.text;
 
   boolean json() {

@@ -18,7 +18,8 @@ import picocli.CommandLine.Model.OptionSpec;
     name = "firedrill",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Chaos experiments as fire drills for a service and the observability stack that watches it.",
+    description =
+        "Chaos experiments as fire drills for a service and the observability stack that watches it.",
     subcommands = {
       ValidateCommand.class,
       PlanCommand.class,
@@ -56,34 +57,47 @@ public final class Main {
   }
 
   /**
-   * One example line per command, by its path below {@code firedrill}; every command has one (a test
-   * walks the tree), shown at the end of its {@code --help}.
+   * One example line per command, by its path below {@code firedrill}; every command has one (a
+   * test walks the tree), shown at the end of its {@code --help}.
    */
-  static final Map<String, String> EXAMPLES = Map.ofEntries(
-      Map.entry("", "firedrill validate fixtures/experiments/payments-outage.yaml"),
-      Map.entry("validate", "firedrill validate fixtures/experiments/payments-outage.yaml"),
-      Map.entry("plan", "firedrill plan fixtures/experiments/payments-outage.yaml"),
-      Map.entry("measure", "firedrill measure fixtures/experiments/payments-outage.yaml"),
-      Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml"),
-      Map.entry("cleanup", "firedrill cleanup journals/payments-outage.json"),
-      Map.entry("report", "firedrill report journals/payments-outage.json --output report.html"),
-      Map.entry("demo", "firedrill demo --dir /tmp/firedrill-demo"),
-      Map.entry("proxy", "firedrill proxy --listen 127.0.0.1:18081 --upstream http://127.0.0.1:8081"
-          + " --admin 127.0.0.1:8474"),
-      Map.entry("prometheus", "firedrill prometheus --config prometheus.yml --listen 127.0.0.1:9090"),
-      Map.entry("alertmanager", "firedrill alertmanager --config alertmanager.yml --listen 127.0.0.1:9093"),
-      Map.entry("load", "firedrill load --url http://127.0.0.1:8080/checkout --rate 20 --duration 5m"),
-      Map.entry("rules", "firedrill rules lint alert-rules/"),
-      Map.entry("rules lint", "firedrill rules lint alert-rules/ --scrape-interval 15s"),
-      Map.entry("routes", "firedrill routes alertmanager.yml alertname=PaymentsDown severity=page"),
-      Map.entry("lab", "firedrill lab up"),
-      Map.entry("lab up", "firedrill lab up --state-dir .firedrill-lab"),
-      Map.entry("lab down", "firedrill lab down"),
-      Map.entry("lab payments", "firedrill lab payments --listen 127.0.0.1:8081 --latency 10ms"),
-      Map.entry("lab checkout", "firedrill lab checkout --payments http://127.0.0.1:18081 --listen 127.0.0.1:8080"),
-      Map.entry("history", "firedrill history --check"),
-      Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
-      Map.entry("help", "firedrill help run"));
+  static final Map<String, String> EXAMPLES =
+      Map.ofEntries(
+          Map.entry("", "firedrill validate fixtures/experiments/payments-outage.yaml"),
+          Map.entry("validate", "firedrill validate fixtures/experiments/payments-outage.yaml"),
+          Map.entry("plan", "firedrill plan fixtures/experiments/payments-outage.yaml"),
+          Map.entry("measure", "firedrill measure fixtures/experiments/payments-outage.yaml"),
+          Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml"),
+          Map.entry("cleanup", "firedrill cleanup journals/payments-outage.json"),
+          Map.entry(
+              "report", "firedrill report journals/payments-outage.json --output report.html"),
+          Map.entry("demo", "firedrill demo --dir /tmp/firedrill-demo"),
+          Map.entry(
+              "proxy",
+              "firedrill proxy --listen 127.0.0.1:18081 --upstream http://127.0.0.1:8081"
+                  + " --admin 127.0.0.1:8474"),
+          Map.entry(
+              "prometheus", "firedrill prometheus --config prometheus.yml --listen 127.0.0.1:9090"),
+          Map.entry(
+              "alertmanager",
+              "firedrill alertmanager --config alertmanager.yml --listen 127.0.0.1:9093"),
+          Map.entry(
+              "load",
+              "firedrill load --url http://127.0.0.1:8080/checkout --rate 20 --duration 5m"),
+          Map.entry("rules", "firedrill rules lint alert-rules/"),
+          Map.entry("rules lint", "firedrill rules lint alert-rules/ --scrape-interval 15s"),
+          Map.entry(
+              "routes", "firedrill routes alertmanager.yml alertname=PaymentsDown severity=page"),
+          Map.entry("lab", "firedrill lab up"),
+          Map.entry("lab up", "firedrill lab up --state-dir .firedrill-lab"),
+          Map.entry("lab down", "firedrill lab down"),
+          Map.entry(
+              "lab payments", "firedrill lab payments --listen 127.0.0.1:8081 --latency 10ms"),
+          Map.entry(
+              "lab checkout",
+              "firedrill lab checkout --payments http://127.0.0.1:18081 --listen 127.0.0.1:8080"),
+          Map.entry("history", "firedrill history --check"),
+          Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
+          Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */
   static final int USAGE_WIDTH = 100;
@@ -101,30 +115,42 @@ public final class Main {
   /** {@code line} and every command below it. */
   static List<CommandLine> everyCommand(CommandLine line) {
     List<CommandLine> all = new ArrayList<>(List.of(line));
-    line.getSubcommands().values().stream().distinct().forEach(sub -> all.addAll(everyCommand(sub)));
+    line.getSubcommands().values().stream()
+        .distinct()
+        .forEach(sub -> all.addAll(everyCommand(sub)));
     return all;
   }
 
-  /** What every command shares: -h/--help that works without the required parameters, defaults shown, an example. */
+  /**
+   * What every command shares: -h/--help that works without the required parameters, defaults
+   * shown, an example.
+   */
   private static void conventions(CommandLine command) {
     CommandSpec spec = command.getCommandSpec();
     if (spec.findOption("--help") == null) {
-      spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
-          .description("Show this help and exit.").build());
+      spec.addOption(
+          OptionSpec.builder("-h", "--help")
+              .usageHelp(true)
+              .description("Show this help and exit.")
+              .build());
     }
-    // Only a declared default is shown (a field's initial value, such as 0 for a required --rate, is not one),
+    // Only a declared default is shown (a field's initial value, such as 0 for a required --rate,
+    // is not one),
     // and only where the description does not already explain it better.
     for (OptionSpec option : List.copyOf(spec.options())) {
       if (option.defaultValue() != null
           && !String.join(" ", option.description()).toLowerCase(Locale.ROOT).contains("default")) {
         spec.remove(option);
-        spec.addOption(option.toBuilder().showDefaultValue(CommandLine.Help.Visibility.ALWAYS).build());
+        spec.addOption(
+            option.toBuilder().showDefaultValue(CommandLine.Help.Visibility.ALWAYS).build());
       }
     }
     spec.usageMessage().width(USAGE_WIDTH);
     String example = EXAMPLES.get(path(spec));
     if (example != null) {
-      spec.usageMessage().footer(append(spec.usageMessage().footer(), "%nExample:%n  " + example.replace("%", "%%")));
+      spec.usageMessage()
+          .footer(
+              append(spec.usageMessage().footer(), "%nExample:%n  " + example.replace("%", "%%")));
     }
   }
 
@@ -134,7 +160,10 @@ public final class Main {
     return all;
   }
 
-  /** The command's words below {@code firedrill}: {@code "rules lint"}, {@code ""} for firedrill itself. */
+  /**
+   * The command's words below {@code firedrill}: {@code "rules lint"}, {@code ""} for firedrill
+   * itself.
+   */
   static String path(CommandSpec spec) {
     String qualified = spec.qualifiedName(" ");
     int space = qualified.indexOf(' ');
@@ -161,10 +190,17 @@ public final class Main {
   }
 
   private static String unknownCommand(CommandSpec spec, String word) {
-    List<String> names = spec.subcommands().keySet().stream().filter(name -> !"help".equals(name)).toList();
+    List<String> names =
+        spec.subcommands().keySet().stream().filter(name -> !"help".equals(name)).toList();
     String name = spec.qualifiedName(" ");
-    return name + ": unknown command \"" + word + "\"; " + NearestName.suggest(word, names, "the commands are: ")
-        + " ('" + name + " --help' lists them)";
+    return name
+        + ": unknown command \""
+        + word
+        + "\"; "
+        + NearestName.suggest(word, names, "the commands are: ")
+        + " ('"
+        + name
+        + " --help' lists them)";
   }
 
   private static int badArguments(CommandLine.ParameterException ex, String[] args) {
@@ -172,15 +208,24 @@ public final class Main {
     CommandSpec spec = command.getCommandSpec();
     String name = spec.qualifiedName(" ");
     PrintWriter err = command.getErr();
-    if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !spec.subcommands().isEmpty()
-        && !unmatched.getUnmatched().isEmpty() && !unmatched.getUnmatched().get(0).startsWith("-")) {
+    if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
+        && !spec.subcommands().isEmpty()
+        && !unmatched.getUnmatched().isEmpty()
+        && !unmatched.getUnmatched().get(0).startsWith("-")) {
       err.println(unknownCommand(spec, unmatched.getUnmatched().get(0)));
       return ExitCode.INVALID;
     }
-    if (!spec.subcommands().isEmpty() && ex.getMessage().startsWith("Missing required subcommand")) {
-      err.println(name + ": missing a command: one of "
-          + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !"help".equals(n)).toList())
-          + " ('" + name + " --help' describes them)");
+    if (!spec.subcommands().isEmpty()
+        && ex.getMessage().startsWith("Missing required subcommand")) {
+      err.println(
+          name
+              + ": missing a command: one of "
+              + String.join(
+                  ", ",
+                  spec.subcommands().keySet().stream().filter(n -> !"help".equals(n)).toList())
+              + " ('"
+              + name
+              + " --help' describes them)");
       return ExitCode.INVALID;
     }
     err.println("firedrill: " + ex.getMessage());
@@ -191,8 +236,9 @@ public final class Main {
   /** One line for a user error; the stack trace only with --verbose. */
   private static int handle(Exception ex, CommandLine line, CommandLine.ParseResult parsed) {
     PrintWriter err = line.getErr();
-    boolean verbose = parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"))
-        || parsed.hasMatchedOption("--verbose");
+    boolean verbose =
+        parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"))
+            || parsed.hasMatchedOption("--verbose");
     if (ex instanceof UserError user) {
       err.println(user.getMessage());
       if (verbose && user.getCause() != null) {
@@ -200,7 +246,10 @@ public final class Main {
       }
       return user.exitCode();
     }
-    err.println("firedrill: internal error: " + ex + (verbose ? "" : " (run with --verbose for the stack trace)"));
+    err.println(
+        "firedrill: internal error: "
+            + ex
+            + (verbose ? "" : " (run with --verbose for the stack trace)"));
     if (verbose) {
       ex.printStackTrace(err);
     }

@@ -14,8 +14,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "measure", description = "Measure every SLI and the burn-rate guard once and print a table. "
-    + "Exit 0 within steady state, 1 outside it, 4 when a query had no data or failed.")
+@Command(
+    name = "measure",
+    description =
+        "Measure every SLI and the burn-rate guard once and print a table. "
+            + "Exit 0 within steady state, 1 outside it, 4 when a query had no data or failed.")
 final class MeasureCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
@@ -28,15 +31,21 @@ final class MeasureCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     Experiment experiment = Wiring.load(file);
-    Measurement measurement = Wiring.measurer(experiment, System.getenv(), Clock.system()).measure();
+    Measurement measurement =
+        Wiring.measurer(experiment, System.getenv(), Clock.system()).measure();
     PrintWriter out = spec.commandLine().getOut();
     List<Reading> readings = measurement.readings().toList();
     int width = Math.max(4, readings.stream().mapToInt(r -> r.name().length()).max().orElse(4));
     String format = "%-" + width + "s  %-12s  %-12s  %s%n";
     out.printf(format, "NAME", "VALUE", "EXPECTED", "STATUS");
     for (Reading reading : readings) {
-      String value = reading.value().isPresent() ? Numbers.format(reading.value().getAsDouble()) : "-";
-      String status = reading.status().text() + (reading.detail().isEmpty() || reading.value().isPresent() ? "" : ": " + reading.detail());
+      String value =
+          reading.value().isPresent() ? Numbers.format(reading.value().getAsDouble()) : "-";
+      String status =
+          reading.status().text()
+              + (reading.detail().isEmpty() || reading.value().isPresent()
+                  ? ""
+                  : ": " + reading.detail());
       out.printf(format, reading.name(), value, reading.expectation(), status);
     }
     return ExitCode.of(measurement.status());

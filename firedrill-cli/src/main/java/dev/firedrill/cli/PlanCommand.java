@@ -9,10 +9,10 @@ import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.engine.Plan;
 import dev.firedrill.engine.Planner;
 import dev.firedrill.experiment.AlertmanagerSource;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.guard.ErrorBudget;
+import dev.firedrill.time.Durations;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +24,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "plan", description = "Print the refusals, the error-budget arithmetic and each fault's exact actions. Executes nothing.")
+@Command(
+    name = "plan",
+    description =
+        "Print the refusals, the error-budget arithmetic and each fault's exact actions. Executes nothing.")
 final class PlanCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
@@ -40,16 +43,30 @@ final class PlanCommand implements Callable<Integer> {
     Plan plan = new Planner(Wiring.faults(experiment)).plan(experiment);
     PrintWriter out = spec.commandLine().getOut();
     out.println("experiment " + experiment.id() + ": " + experiment.title());
-    out.println("method: " + Durations.format(experiment.method().duration()) + ", measured every "
-        + Durations.format(experiment.steadyState().interval()) + ", recovery within "
-        + Durations.format(experiment.hypothesis().recovery()));
-    out.println(plan.budget().map(ErrorBudget::text)
-        .orElse("error budget: not computed (abort.burn_rate gives the objective it needs)"));
+    out.println(
+        "method: "
+            + Durations.format(experiment.method().duration())
+            + ", measured every "
+            + Durations.format(experiment.steadyState().interval())
+            + ", recovery within "
+            + Durations.format(experiment.hypothesis().recovery()));
+    out.println(
+        plan.budget()
+            .map(ErrorBudget::text)
+            .orElse("error budget: not computed (abort.burn_rate gives the objective it needs)"));
     for (int i = 0; i < plan.faults().size(); i++) {
       Plan.PlannedFault fault = plan.faults().get(i);
-      out.println("fault " + i + " (" + fault.fault().spec().kind() + ", ttl "
-          + fault.fault().spec().ttl().map(Durations::format).orElse("none") + "):");
-      FaultKinds.installed().words(fault.fault().spec()).ifPresent(words -> out.println("  " + words));
+      out.println(
+          "fault "
+              + i
+              + " ("
+              + fault.fault().spec().kind()
+              + ", ttl "
+              + fault.fault().spec().ttl().map(Durations::format).orElse("none")
+              + "):");
+      FaultKinds.installed()
+          .words(fault.fault().spec())
+          .ifPresent(words -> out.println("  " + words));
       fault.actions().forEach(action -> out.println("  " + action));
     }
     List<String> refusals = new ArrayList<>(plan.refusals());
@@ -64,11 +81,16 @@ final class PlanCommand implements Callable<Integer> {
     return ExitCode.HELD;
   }
 
-  /** Reads Prometheus's rules and Alertmanager's route tree (reading only) to check the expected alerts. */
+  /**
+   * Reads Prometheus's rules and Alertmanager's route tree (reading only) to check the expected
+   * alerts.
+   */
   private static List<String> planAlerts(Experiment experiment, PrintWriter out) {
     RuleBook rules;
     try {
-      rules = Wiring.alertStack(experiment, System.getenv(), Optional.empty(), Optional.empty()).rules();
+      rules =
+          Wiring.alertStack(experiment, System.getenv(), Optional.empty(), Optional.empty())
+              .rules();
     } catch (AlertStackException e) {
       out.println("alerts: not checked against Prometheus's rules: " + e.getMessage());
       return List.of();

@@ -2,12 +2,12 @@ package dev.firedrill.cli;
 
 import dev.firedrill.embedded.EmbeddedPrometheus;
 import dev.firedrill.embedded.StandardComponents;
-import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
-import dev.firedrill.time.Durations;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,30 +21,47 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "prometheus", description = "Run the embedded Prometheus: scrape the config's targets, evaluate its"
-    + " rule files, send alerts to its Alertmanagers and answer Prometheus's HTTP API (/api/v1/query, ...), with"
-    + " nothing but Java. Runs until SIGINT or SIGTERM.")
+@Command(
+    name = "prometheus",
+    description =
+        "Run the embedded Prometheus: scrape the config's targets, evaluate its"
+            + " rule files, send alerts to its Alertmanagers and answer Prometheus's HTTP API (/api/v1/query, ...), with"
+            + " nothing but Java. Runs until SIGINT or SIGTERM.")
 final class PrometheusCommand implements Callable<Integer> {
 
   private static final String NAME = "prometheus";
   private static final Duration MAX_RETENTION = Duration.ofDays(365);
   private static final Duration MAX_RESEND_DELAY = Duration.ofDays(1);
 
-  @Option(names = "--config", required = true, paramLabel = "FILE",
-      description = "A prometheus.yml: global intervals, static scrape_configs, rule_files, alerting.alertmanagers.")
+  @Option(
+      names = "--config",
+      required = true,
+      paramLabel = "FILE",
+      description =
+          "A prometheus.yml: global intervals, static scrape_configs, rule_files, alerting.alertmanagers.")
   Path config;
 
-  @Option(names = "--listen", defaultValue = "127.0.0.1:9090", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--listen",
+      defaultValue = "127.0.0.1:9090",
+      paramLabel = "HOST:PORT",
       description = "Where the HTTP API listens (default: ${DEFAULT-VALUE}).")
   String listen;
 
-  @Option(names = "--retention", defaultValue = "2h", paramLabel = "DURATION",
+  @Option(
+      names = "--retention",
+      defaultValue = "2h",
+      paramLabel = "DURATION",
       description = "How long samples are kept in memory (default: ${DEFAULT-VALUE}).")
   String retention;
 
-  @Option(names = "--resend-delay", defaultValue = "1m", paramLabel = "DURATION",
-      description = "How long a firing alert waits before it is sent to the Alertmanagers again, as Prometheus's "
-          + "--rules.alert.resend-delay (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--resend-delay",
+      defaultValue = "1m",
+      paramLabel = "DURATION",
+      description =
+          "How long a firing alert waits before it is sent to the Alertmanagers again, as Prometheus's "
+              + "--rules.alert.resend-delay (default: ${DEFAULT-VALUE}).")
   String resendDelay;
 
   @Mixin CommonOptions common;
@@ -71,15 +88,29 @@ final class PrometheusCommand implements Callable<Integer> {
     try {
       prometheus = EmbeddedPrometheus.start(settings, components.apply(resend), Clock.system());
     } catch (IOException e) {
-      throw new UserError("firedrill " + NAME + ": cannot listen on " + listen + ": " + e.getMessage(), ExitCode.INVALID, e);
+      throw new UserError(
+          "firedrill " + NAME + ": cannot listen on " + listen + ": " + e.getMessage(),
+          ExitCode.INVALID,
+          e);
     } catch (IllegalArgumentException e) {
       throw LabOptions.refused(NAME, e);
     }
-    try (prometheus; StopOnSignals stop = StopOnSignals.install(out, "the embedded Prometheus")) {
+    try (prometheus;
+        StopOnSignals stop = StopOnSignals.install(out, "the embedded Prometheus")) {
       Config loaded = settings.config();
-      out.println(NAME + ": " + prometheus.url() + " (config " + config + ": " + loaded.scrapeConfigs().size()
-          + " scrape job(s), " + loaded.ruleFiles().size() + " rule file pattern(s); retention "
-          + Durations.format(settings.retention()) + ")");
+      out.println(
+          NAME
+              + ": "
+              + prometheus.url()
+              + " (config "
+              + config
+              + ": "
+              + loaded.scrapeConfigs().size()
+              + " scrape job(s), "
+              + loaded.ruleFiles().size()
+              + " rule file pattern(s); retention "
+              + Durations.format(settings.retention())
+              + ")");
       out.println("running until SIGINT or SIGTERM");
       out.flush();
       while (!stop.await(Duration.ofDays(1))) {
@@ -104,7 +135,11 @@ final class PrometheusCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(config + ": cannot read: " + e.getMessage(), ExitCode.INVALID, e);
     }
-    return new EmbeddedPrometheus.Settings(loaded, yaml, LabOptions.positive(NAME, "--retention", retention, MAX_RETENTION),
-        LabOptions.address(NAME, "--listen", listen), Engine.Options.evaluatingEvery(loaded.global().evaluationInterval()));
+    return new EmbeddedPrometheus.Settings(
+        loaded,
+        yaml,
+        LabOptions.positive(NAME, "--retention", retention, MAX_RETENTION),
+        LabOptions.address(NAME, "--listen", listen),
+        Engine.Options.evaluatingEvery(loaded.global().evaluationInterval()));
   }
 }

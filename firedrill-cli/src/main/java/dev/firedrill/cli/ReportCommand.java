@@ -17,19 +17,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "report", description = "Write a drill's report from its journal: html (timeline, recovery curve, "
-    + "detection, error budget; one self-contained file), md (the results write-up for a ticket) or junit "
-    + "(one test case per hypothesis and per expected alert, for CI).")
+@Command(
+    name = "report",
+    description =
+        "Write a drill's report from its journal: html (timeline, recovery curve, "
+            + "detection, error budget; one self-contained file), md (the results write-up for a ticket) or junit "
+            + "(one test case per hypothesis and per expected alert, for CI).")
 final class ReportCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "JOURNAL", description = "The journal a drill wrote.")
   Path journal;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "html", converter = FormatConverter.class,
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "html",
+      converter = FormatConverter.class,
       description = "html, md or junit (default: ${DEFAULT-VALUE}).")
   ReportFormat format;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "Write the report here instead of to stdout.")
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      description = "Write the report here instead of to stdout.")
   Path output;
 
   @Mixin CommonOptions common;
@@ -52,8 +62,10 @@ final class ReportCommand implements Callable<Integer> {
       try {
         Files.writeString(output, text);
       } catch (IOException e) {
-        throw new UserError("firedrill report: " + output + ": cannot write the report: " + e.getMessage(),
-            ExitCode.INVALID, e);
+        throw new UserError(
+            "firedrill report: " + output + ": cannot write the report: " + e.getMessage(),
+            ExitCode.INVALID,
+            e);
       }
       out.println("report: " + output.toAbsolutePath());
     }
@@ -64,10 +76,19 @@ final class ReportCommand implements Callable<Integer> {
   static final class FormatConverter implements CommandLine.ITypeConverter<ReportFormat> {
     @Override
     public ReportFormat convert(String value) {
-      return Arrays.stream(ReportFormat.values()).filter(f -> f.text().equals(value)).findFirst()
-          .orElseThrow(() -> new CommandLine.TypeConversionException("expected "
-              + Arrays.stream(ReportFormat.values()).map(ReportFormat::text).collect(Collectors.joining(", "))
-              + ", got '" + value + "'"));
+      return Arrays.stream(ReportFormat.values())
+          .filter(f -> f.text().equals(value))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new CommandLine.TypeConversionException(
+                      "expected "
+                          + Arrays.stream(ReportFormat.values())
+                              .map(ReportFormat::text)
+                              .collect(Collectors.joining(", "))
+                          + ", got '"
+                          + value
+                          + "'"));
     }
   }
 }

@@ -22,32 +22,54 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "routes", description = "Print the receivers an alert with these labels is routed to by an "
-    + "alertmanager.yml, comma-separated on one line, as 'amtool config routes test' prints them. Reads the file only.")
+@Command(
+    name = "routes",
+    description =
+        "Print the receivers an alert with these labels is routed to by an "
+            + "alertmanager.yml, comma-separated on one line, as 'amtool config routes test' prints them. Reads the file only.")
 final class RoutesCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "ALERTMANAGER_YML", description = "The Alertmanager configuration file.")
+  @Parameters(
+      index = "0",
+      paramLabel = "ALERTMANAGER_YML",
+      description = "The Alertmanager configuration file.")
   Path file;
 
-  @Parameters(index = "1..*", paramLabel = "LABEL=VALUE", arity = "0..*",
-      description = "The alert's labels, such as team=payments or severity=\"page\" (a label not given is empty).")
+  @Parameters(
+      index = "1..*",
+      paramLabel = "LABEL=VALUE",
+      arity = "0..*",
+      description =
+          "The alert's labels, such as team=payments or severity=\"page\" (a label not given is empty).")
   List<String> labels = new ArrayList<>();
 
-  @Option(names = "--tree", description = "Print the matching routes as a tree first, as 'amtool config routes test "
-      + "--tree' does.")
+  @Option(
+      names = "--tree",
+      description =
+          "Print the matching routes as a tree first, as 'amtool config routes test "
+              + "--tree' does.")
   boolean tree;
 
-  @Option(names = "--show", description = "Print the whole route tree first, as 'amtool config routes show' does.")
+  @Option(
+      names = "--show",
+      description = "Print the whole route tree first, as 'amtool config routes show' does.")
   boolean show;
 
-  @Option(names = "--details", description = "After the receivers, one line per matched route: its place in the file, "
-      + "receiver, grouping and timings.")
+  @Option(
+      names = "--details",
+      description =
+          "After the receivers, one line per matched route: its place in the file, "
+              + "receiver, grouping and timings.")
   boolean details;
 
-  @Option(names = "--matchers", paramLabel = "GRAMMAR", description = "How matchers and label names are read, as "
-      + "Alertmanager 0.27+'s feature flags choose: fallback (the default: the UTF-8 grammar, the classic one where it "
-      + "reads the input too, with a warning when they differ), utf8 (utf8-strict-mode) or classic (classic-mode, "
-      + "and Alertmanager 0.26 and earlier).")
+  @Option(
+      names = "--matchers",
+      paramLabel = "GRAMMAR",
+      description =
+          "How matchers and label names are read, as "
+              + "Alertmanager 0.27+'s feature flags choose: fallback (the default: the UTF-8 grammar, the classic one where it "
+              + "reads the input too, with a warning when they differ), utf8 (utf8-strict-mode) or classic (classic-mode, "
+              + "and Alertmanager 0.26 and earlier).")
   String matchers = MatcherSyntax.FALLBACK.word();
 
   @Mixin CommonOptions common;
@@ -56,8 +78,15 @@ final class RoutesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    MatcherSyntax syntax = MatcherSyntax.of(matchers).orElseThrow(() -> new UserError("firedrill routes: --matchers "
-        + matchers + ": expected classic, utf8 or fallback", ExitCode.INVALID));
+    MatcherSyntax syntax =
+        MatcherSyntax.of(matchers)
+            .orElseThrow(
+                () ->
+                    new UserError(
+                        "firedrill routes: --matchers "
+                            + matchers
+                            + ": expected classic, utf8 or fallback",
+                        ExitCode.INVALID));
     Map<String, String> labelSet = labels(labels, syntax);
     RouteTree routes;
     try {
@@ -97,11 +126,17 @@ final class RoutesCommand implements Callable<Integer> {
       try {
         matcher = syntax.parseOne(argument).matchers().get(0);
       } catch (IllegalArgumentException e) {
-        throw new UserError("firedrill routes: label " + argument + ": " + e.getMessage()
-            + " (expected name=value, such as team=payments)", ExitCode.INVALID);
+        throw new UserError(
+            "firedrill routes: label "
+                + argument
+                + ": "
+                + e.getMessage()
+                + " (expected name=value, such as team=payments)",
+            ExitCode.INVALID);
       }
       if (matcher.type() != MatchType.EQUAL) {
-        throw new UserError("firedrill routes: label " + argument + ": expected name=value, such as team=payments",
+        throw new UserError(
+            "firedrill routes: label " + argument + ": expected name=value, such as team=payments",
             ExitCode.INVALID);
       }
       labels.put(matcher.name(), matcher.value());
@@ -112,13 +147,26 @@ final class RoutesCommand implements Callable<Integer> {
   private static String detail(Route route) {
     RouteOptions options = route.options();
     String grouping = options.groupByAll() ? "..." : String.join(",", options.groupBy());
-    return route.path() + "  " + (route.matchers().isEmpty() ? "default-route" : route.matchersText())
-        + "  receiver: " + options.receiver() + "  group_by: [" + grouping + "]"
-        + "  group_wait: " + Durations.format(options.groupWait())
-        + "  group_interval: " + Durations.format(options.groupInterval())
-        + "  repeat_interval: " + Durations.format(options.repeatInterval())
+    return route.path()
+        + "  "
+        + (route.matchers().isEmpty() ? "default-route" : route.matchersText())
+        + "  receiver: "
+        + options.receiver()
+        + "  group_by: ["
+        + grouping
+        + "]"
+        + "  group_wait: "
+        + Durations.format(options.groupWait())
+        + "  group_interval: "
+        + Durations.format(options.groupInterval())
+        + "  repeat_interval: "
+        + Durations.format(options.repeatInterval())
         + (route.continueMatching() ? "  continue: true" : "")
-        + (options.muteTimeIntervals().isEmpty() ? "" : "  mute_time_intervals: " + options.muteTimeIntervals())
-        + (options.activeTimeIntervals().isEmpty() ? "" : "  active_time_intervals: " + options.activeTimeIntervals());
+        + (options.muteTimeIntervals().isEmpty()
+            ? ""
+            : "  mute_time_intervals: " + options.muteTimeIntervals())
+        + (options.activeTimeIntervals().isEmpty()
+            ? ""
+            : "  active_time_intervals: " + options.activeTimeIntervals());
   }
 }

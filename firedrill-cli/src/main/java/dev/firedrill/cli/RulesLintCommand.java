@@ -19,30 +19,47 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "lint",
+@Command(
+    name = "lint",
     description = {
       "Lint rule files, and every rule file (*.yml, *.yaml) in a directory, as one set: alerts without a"
           + " runbook_url, alerts whose expression cannot filter (no comparison and no absent()), alerts whose input"
           + " series have no absent() companion, range windows shorter than four scrape intervals, and a for shorter"
-          + " than the evaluation interval. One line per finding."},
+          + " than the evaluation interval. One line per finding."
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:no findings", "1:findings", "2:unreadable input (a file, a field, a duration)"})
+    exitCodeList = {
+      "0:no findings",
+      "1:findings",
+      "2:unreadable input (a file, a field, a duration)"
+    })
 final class RulesLintCommand implements Callable<Integer> {
 
-  @Parameters(paramLabel = "FILE|DIR", arity = "1..*",
+  @Parameters(
+      paramLabel = "FILE|DIR",
+      arity = "1..*",
       description = "Rule files, or directories of rule files (not searched recursively).")
   List<Path> paths;
 
-  @Option(names = "--scrape-interval", paramLabel = "DURATION",
-      description = "The scrape interval (default: the longest one in --prometheus-config, else 1m).")
+  @Option(
+      names = "--scrape-interval",
+      paramLabel = "DURATION",
+      description =
+          "The scrape interval (default: the longest one in --prometheus-config, else 1m).")
   String scrapeInterval;
 
-  @Option(names = "--evaluation-interval", paramLabel = "DURATION",
-      description = "The global evaluation interval (default: the one in --prometheus-config, else 1m).")
+  @Option(
+      names = "--evaluation-interval",
+      paramLabel = "DURATION",
+      description =
+          "The global evaluation interval (default: the one in --prometheus-config, else 1m).")
   String evaluationInterval;
 
-  @Option(names = "--prometheus-config", paramLabel = "FILE",
-      description = "A prometheus.yml: its intervals, and its rule_files for recording rules and companion alerts.")
+  @Option(
+      names = "--prometheus-config",
+      paramLabel = "FILE",
+      description =
+          "A prometheus.yml: its intervals, and its rule_files for recording rules and companion alerts.")
   Path prometheusConfig;
 
   @Mixin CommonOptions common;
@@ -76,8 +93,11 @@ final class RulesLintCommand implements Callable<Integer> {
       evaluation = option("--evaluation-interval", evaluationInterval);
       evaluationSource = "--evaluation-interval";
     }
-    RulesLint.Report report = RulesLint.lint(paths,
-        new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource), context);
+    RulesLint.Report report =
+        RulesLint.lint(
+            paths,
+            new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource),
+            context);
     PrintWriter out = spec.commandLine().getOut();
     for (Finding finding : report.findings()) {
       out.println(finding);
@@ -85,25 +105,39 @@ final class RulesLintCommand implements Callable<Integer> {
     if (!report.problems().isEmpty()) {
       throw unreadable(report.problems());
     }
-    out.println(paths.stream().map(Path::toString).collect(Collectors.joining(" ")) + ": "
-        + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)") + " in "
-        + report.files() + " file(s), " + report.rules() + " rule(s); scrape interval " + Durations.format(scrape)
-        + " (" + scrapeSource + "), evaluation interval " + Durations.format(evaluation) + " (" + evaluationSource
-        + ")");
+    out.println(
+        paths.stream().map(Path::toString).collect(Collectors.joining(" "))
+            + ": "
+            + (report.findings().isEmpty() ? "clean" : report.findings().size() + " finding(s)")
+            + " in "
+            + report.files()
+            + " file(s), "
+            + report.rules()
+            + " rule(s); scrape interval "
+            + Durations.format(scrape)
+            + " ("
+            + scrapeSource
+            + "), evaluation interval "
+            + Durations.format(evaluation)
+            + " ("
+            + evaluationSource
+            + ")");
     return ExitCode.of(report);
   }
 
   private static Duration option(String name, String value) {
     Duration duration = Durations.parseOrNull(value);
     if (duration == null || duration.isZero()) {
-      throw new UserError("firedrill: " + name + " " + value + ": expected a duration such as 15s or 1m",
+      throw new UserError(
+          "firedrill: " + name + " " + value + ": expected a duration such as 15s or 1m",
           ExitCode.INVALID);
     }
     return duration;
   }
 
   private static UserError unreadable(List<Problem> problems) {
-    return new UserError(problems.stream().map(Problem::toString).collect(Collectors.joining("\n")),
+    return new UserError(
+        problems.stream().map(Problem::toString).collect(Collectors.joining("\n")),
         ExitCode.INVALID);
   }
 }

@@ -18,20 +18,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "run", description = "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
+@Command(
+    name = "run",
+    description =
+        "Run the drill: preflight, inject, observe, roll back on every path, recover, verdict.")
 final class RunCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
   Path file;
 
-  @Option(names = "--journal", paramLabel = "PATH",
+  @Option(
+      names = "--journal",
+      paramLabel = "PATH",
       description = "Where to write the journal (default: journals/<id>-<UTC time>.json).")
   Path journal;
 
-  @Option(names = "--json", description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
+  @Option(
+      names = "--json",
+      description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
   boolean json;
 
-  @Option(names = "--abort-file", paramLabel = "PATH",
+  @Option(
+      names = "--abort-file",
+      paramLabel = "PATH",
       description = "Abort as soon as this file exists (in addition to abort.abort_file).")
   Path abortFile;
 
@@ -52,18 +61,33 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     // stdout carries the journal with --json and stderr the JSON lines with --log-format json; the
-    // human lines take the stream left free, and are dropped when both are taken so that each stream
+    // human lines take the stream left free, and are dropped when both are taken so that each
+    // stream
     // stays machine-readable (the event log holds the same facts).
-    PrintWriter events = !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
-    JournalFile journalFile = new JournalFile(journal != null ? journal
-        : JournalPaths.run(experiment.id(), Clock.system().now()));
+    PrintWriter events =
+        !json ? out : logFormat.json() ? new PrintWriter(java.io.Writer.nullWriter()) : err;
+    JournalFile journalFile =
+        new JournalFile(
+            journal != null ? journal : JournalPaths.run(experiment.id(), Clock.system().now()));
     StoreLocation store = history.location(journalFile.path().getParent());
     DrillResult result;
-    try (LiveStatus status = new LiveStatus(events, System.console() != null && !json,
-        experiment.method().duration(), Clock.system(), terminalColumns())) {
+    try (LiveStatus status =
+        new LiveStatus(
+            events,
+            System.console() != null && !json,
+            experiment.method().duration(),
+            Clock.system(),
+            terminalColumns())) {
       status.startTicking(Duration.ofSeconds(1));
-      result = DrillRunner.run(experiment, file.toString(), journalFile, status, status.writer(),
-          logFormat.copy(err), Optional.ofNullable(abortFile));
+      result =
+          DrillRunner.run(
+              experiment,
+              file.toString(),
+              journalFile,
+              status,
+              status.writer(),
+              logFormat.copy(err),
+              Optional.ofNullable(abortFile));
     }
     if (!noReport) {
       ReportBeside.write(journalFile, events);

@@ -13,8 +13,9 @@ import sun.misc.SignalHandler;
  * the time they run; the JVM's own handlers come back when the last one leaves. Each command
  * installing and restoring handlers of its own went wrong when two ran at once in one JVM (the
  * tests' concurrent drills): the one that closed last restored the other's handler, which was then
- * left catching signals for a command long gone. A signal the JVM inherited as ignored (SIGINT under
- * {@code nohup ... &}) cannot be handled at all: the JVM keeps it ignored, as the shell asked.
+ * left catching signals for a command long gone. A signal the JVM inherited as ignored (SIGINT
+ * under {@code nohup ... &}) cannot be handled at all: the JVM keeps it ignored, as the shell
+ * asked.
  */
 final class SignalHub {
 
@@ -30,7 +31,10 @@ final class SignalHub {
     void close();
   }
 
-  /** {@code listener} hears {@code "SIGINT"} or {@code "SIGTERM"}, on the JVM's signal thread, until closed. */
+  /**
+   * {@code listener} hears {@code "SIGINT"} or {@code "SIGTERM"}, on the JVM's signal thread, until
+   * closed.
+   */
   static synchronized Registration register(Consumer<String> listener) {
     if (LISTENERS.isEmpty()) {
       for (String name : NAMES) {

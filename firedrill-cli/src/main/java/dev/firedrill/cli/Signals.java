@@ -16,11 +16,13 @@ final class Signals implements AutoCloseable {
   }
 
   static Signals install(StopSignal.Flag flag, PrintWriter console) {
-    return new Signals(SignalHub.register(signal -> {
-      flag.raise(signal + " received");
-      console.println(signal + ": stopping; the rollback runs and cannot be interrupted");
-      console.flush();
-    }));
+    return new Signals(
+        SignalHub.register(
+            signal -> {
+              flag.raise(signal + " received");
+              console.println(signal + ": stopping; the rollback runs and cannot be interrupted");
+              console.flush();
+            }));
   }
 
   @Override

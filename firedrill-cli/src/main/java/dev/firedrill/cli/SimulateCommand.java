@@ -1,21 +1,21 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
-import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.embedded.rules.RuleFileException;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.engine.StopSignal;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.simulate.LabModel;
 import dev.firedrill.simulate.ModelException;
 import dev.firedrill.simulate.ModelFile;
 import dev.firedrill.simulate.Simulator;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,49 +31,77 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "simulate", description = "Predict a drill: run it on a virtual clock against a model of the lab, "
-    + "the embedded Prometheus evaluating the real rule files and the embedded Alertmanager routing the alerts. "
-    + "Same output as run (verdicts, detection table, budget), in seconds; touches nothing outside this process.")
+@Command(
+    name = "simulate",
+    description =
+        "Predict a drill: run it on a virtual clock against a model of the lab, "
+            + "the embedded Prometheus evaluating the real rule files and the embedded Alertmanager routing the alerts. "
+            + "Same output as run (verdicts, detection table, budget), in seconds; touches nothing outside this process.")
 final class SimulateCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "EXPERIMENT", description = "The experiment file (YAML or JSON).")
   Path file;
 
-  @Option(names = "--journal", paramLabel = "PATH",
-      description = "Where to write the journal (default: journals/<id>-simulated-<UTC time>.json).")
+  @Option(
+      names = "--journal",
+      paramLabel = "PATH",
+      description =
+          "Where to write the journal (default: journals/<id>-simulated-<UTC time>.json).")
   Path journal;
 
-  @Option(names = "--model", paramLabel = "MODEL_YAML",
-      description = "The service model (rate, checkout_timeout, checkout and payments: error_ratio, latency, jitter); "
-          + "default: the lab's.")
+  @Option(
+      names = "--model",
+      paramLabel = "MODEL_YAML",
+      description =
+          "The service model (rate, checkout_timeout, checkout and payments: error_ratio, latency, jitter); "
+              + "default: the lab's.")
   Path model;
 
-  @Option(names = "--rate", paramLabel = "R", description = "Checkouts a second (overrides the model).")
+  @Option(
+      names = "--rate",
+      paramLabel = "R",
+      description = "Checkouts a second (overrides the model).")
   Double rate;
 
-  @Option(names = "--payments-error-ratio", paramLabel = "SHARE",
+  @Option(
+      names = "--payments-error-ratio",
+      paramLabel = "SHARE",
       description = "The share of calls payments fails by itself, 0 to 1 (overrides the model).")
   Double paymentsErrorRatio;
 
-  @Option(names = "--payments-latency", paramLabel = "DURATION",
+  @Option(
+      names = "--payments-latency",
+      paramLabel = "DURATION",
       description = "How long payments takes to answer, such as 10ms (overrides the model).")
   String paymentsLatency;
 
-  @Option(names = "--checkout-timeout", paramLabel = "DURATION",
+  @Option(
+      names = "--checkout-timeout",
+      paramLabel = "DURATION",
       description = "Checkout's client timeout for payments, such as 300ms (overrides the model).")
   String checkoutTimeout;
 
-  @Option(names = "--prometheus-config", paramLabel = "PROMETHEUS_YML", defaultValue = "fixtures/lab/prometheus.yml",
+  @Option(
+      names = "--prometheus-config",
+      paramLabel = "PROMETHEUS_YML",
+      defaultValue = "fixtures/lab/prometheus.yml",
       description = "Scrape jobs, intervals and rule_files (default: ${DEFAULT-VALUE}).")
   Path prometheusConfig;
 
-  @Option(names = "--alertmanager-config", paramLabel = "ALERTMANAGER_YML",
+  @Option(
+      names = "--alertmanager-config",
+      paramLabel = "ALERTMANAGER_YML",
       defaultValue = "fixtures/lab/alertmanager.yml",
-      description = "The route tree; every webhook reaches the drill's receiver (default: ${DEFAULT-VALUE}).")
+      description =
+          "The route tree; every webhook reaches the drill's receiver (default: ${DEFAULT-VALUE}).")
   Path alertmanagerConfig;
 
-  @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "2m",
-      description = "Virtual time the model runs before the drill, so rate windows are full (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--warmup",
+      paramLabel = "DURATION",
+      defaultValue = "2m",
+      description =
+          "Virtual time the model runs before the drill, so rate windows are full (default: ${DEFAULT-VALUE}).")
   String warmup;
 
   @Mixin CommonOptions common;
@@ -91,33 +119,61 @@ final class SimulateCommand implements Callable<Integer> {
       prometheus = ConfigLoader.load(prometheusConfig);
       prometheusYaml = Files.readString(prometheusConfig);
       routes = AlertmanagerConfig.load(alertmanagerConfig);
-    } catch (ConfigException | IOException | dev.firedrill.embedded.alertmanager.config.ConfigException e) {
+    } catch (ConfigException
+        | IOException
+        | dev.firedrill.embedded.alertmanager.config.ConfigException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    JournalFile journalFile = new JournalFile(journal != null ? journal : JournalPaths.simulation(experiment.id(), now));
-    out.println("SIMULATION of " + file + ": virtual time, model (" + describe(labModel) + "), rules of "
-        + prometheusConfig + ", routes of " + alertmanagerConfig + "; nothing outside this process is touched");
+    JournalFile journalFile =
+        new JournalFile(journal != null ? journal : JournalPaths.simulation(experiment.id(), now));
+    out.println(
+        "SIMULATION of "
+            + file
+            + ": virtual time, model ("
+            + describe(labModel)
+            + "), rules of "
+            + prometheusConfig
+            + ", routes of "
+            + alertmanagerConfig
+            + "; nothing outside this process is touched");
     out.flush();
     StopSignal.Flag flag = new StopSignal.Flag();
     Simulator.Outcome outcome;
     try (Signals ignored = Signals.install(flag, out)) {
-      outcome = Simulator.run(new Simulator.Request(experiment, file.toString(), labModel, prometheus, prometheusYaml,
-          routes, duration("--warmup", warmup), now, Optional.of(journalFile), flag), DrillRunner.console(out),
-          line -> {
-            err.println("simulated alertmanager: " + line);
-            err.flush();
-          }, Clock.system());
+      outcome =
+          Simulator.run(
+              new Simulator.Request(
+                  experiment,
+                  file.toString(),
+                  labModel,
+                  prometheus,
+                  prometheusYaml,
+                  routes,
+                  duration("--warmup", warmup),
+                  now,
+                  Optional.of(journalFile),
+                  flag),
+              DrillRunner.console(out),
+              line -> {
+                err.println("simulated alertmanager: " + line);
+                err.flush();
+              },
+              Clock.system());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UserError("simulation interrupted", ExitCode.NOT_RUN, e);
     } catch (RuleFileException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
-    out.println("SIMULATION: " + Durations.seconds(outcome.simulated()) + " of drill predicted in "
-        + Durations.seconds(outcome.realTime()) + " of real time");
+    out.println(
+        "SIMULATION: "
+            + Durations.seconds(outcome.simulated())
+            + " of drill predicted in "
+            + Durations.seconds(outcome.realTime())
+            + " of real time");
     out.println("journal: " + journalFile.path());
     out.flush();
     return ExitCode.of(outcome.result());
@@ -138,7 +194,9 @@ final class SimulateCommand implements Callable<Integer> {
         base = base.withPayments(base.payments().withErrorRatio(paymentsErrorRatio));
       }
       if (paymentsLatency != null) {
-        base = base.withPayments(base.payments().withLatency(duration("--payments-latency", paymentsLatency)));
+        base =
+            base.withPayments(
+                base.payments().withLatency(duration("--payments-latency", paymentsLatency)));
       }
       if (checkoutTimeout != null) {
         base = base.withCheckoutTimeout(duration("--checkout-timeout", checkoutTimeout));
@@ -153,14 +211,20 @@ final class SimulateCommand implements Callable<Integer> {
     try {
       return Durations.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new UserError("firedrill simulate: " + option + " " + text + ": expected a duration such as 300ms",
-          ExitCode.INVALID, e);
+      throw new UserError(
+          "firedrill simulate: " + option + " " + text + ": expected a duration such as 300ms",
+          ExitCode.INVALID,
+          e);
     }
   }
 
   private static String describe(LabModel model) {
-    return Numbers.format(model.rate()) + " checkouts/s, payments "
-        + Durations.format(model.payments().latency()) + " with " + Numbers.format(
-            model.payments().errorRatio() * 100) + "% errors, checkout timeout " + Durations.format(model.checkoutTimeout());
+    return Numbers.format(model.rate())
+        + " checkouts/s, payments "
+        + Durations.format(model.payments().latency())
+        + " with "
+        + Numbers.format(model.payments().errorRatio() * 100)
+        + "% errors, checkout timeout "
+        + Durations.format(model.checkoutTimeout());
   }
 }

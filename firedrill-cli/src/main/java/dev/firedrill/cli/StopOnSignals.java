@@ -7,7 +7,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** SIGINT and SIGTERM end a lab command's run (a service, a load) instead of the JVM, so it can close and report. */
+/**
+ * SIGINT and SIGTERM end a lab command's run (a service, a load) instead of the JVM, so it can
+ * close and report.
+ */
 final class StopOnSignals implements AutoCloseable {
 
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -16,13 +19,15 @@ final class StopOnSignals implements AutoCloseable {
 
   static StopOnSignals install(PrintWriter console, String what) {
     StopOnSignals installed = new StopOnSignals();
-    installed.registration = SignalHub.register(signal -> {
-      if (installed.reason.compareAndSet(null, signal)) {
-        console.println(signal + ": stopping " + what);
-        console.flush();
-      }
-      installed.stopped.countDown();
-    });
+    installed.registration =
+        SignalHub.register(
+            signal -> {
+              if (installed.reason.compareAndSet(null, signal)) {
+                console.println(signal + ": stopping " + what);
+                console.flush();
+              }
+              installed.stopped.countDown();
+            });
     return installed;
   }
 

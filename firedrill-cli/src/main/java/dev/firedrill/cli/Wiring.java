@@ -1,38 +1,37 @@
 package dev.firedrill.cli;
 
-import dev.firedrill.engine.FaultProvider;
-import dev.firedrill.engine.Journal;
-import dev.firedrill.experiment.BlastRadius;
-import java.time.Duration;
 import dev.firedrill.alerting.AlertStack;
 import dev.firedrill.alerting.AlertmanagerClient;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
+import dev.firedrill.engine.FaultProvider;
+import dev.firedrill.engine.Journal;
 import dev.firedrill.engine.Measurer;
 import dev.firedrill.engine.PrometheusMeasurer;
+import dev.firedrill.experiment.AlertmanagerSource;
+import dev.firedrill.experiment.BlastRadius;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.experiment.AlertmanagerSource;
 import dev.firedrill.experiment.PrometheusSource;
-import dev.firedrill.http.HttpEndpoint;
-import dev.firedrill.http.HttpSettings;
-import dev.firedrill.http.HttpSettingsException;
-import dev.firedrill.prometheus.PrometheusConfig;
-import java.net.URI;
 import dev.firedrill.experiment.ReceiverSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.Faults;
+import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.http.HttpSettings;
+import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.prometheus.HttpPrometheusClient;
-import dev.firedrill.prometheus.PrometheusClient;
+import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -54,9 +53,12 @@ final class Wiring {
     return prometheus(source.url(), source, environment, "prometheus.url");
   }
 
-  /** A client for {@code url} with the prometheus section's HTTP settings (the query URL or rules_url). */
-  private static HttpPrometheusClient prometheus(URI url, PrometheusSource source, Map<String, String> environment,
-      String key) {
+  /**
+   * A client for {@code url} with the prometheus section's HTTP settings (the query URL or
+   * rules_url).
+   */
+  private static HttpPrometheusClient prometheus(
+      URI url, PrometheusSource source, Map<String, String> environment, String key) {
     HttpEndpoint endpoint = endpoint("prometheus", source.http(), source.timeout(), environment);
     try {
       return new HttpPrometheusClient(url, source.timeout(), endpoint, warning -> {});
@@ -65,7 +67,8 @@ final class Wiring {
     }
   }
 
-  static AlertmanagerClient alertmanager(AlertmanagerSource source, Map<String, String> environment) {
+  static AlertmanagerClient alertmanager(
+      AlertmanagerSource source, Map<String, String> environment) {
     HttpEndpoint endpoint = endpoint("alertmanager", source.http(), source.timeout(), environment);
     try {
       return new AlertmanagerClient(source.url(), source.timeout(), endpoint);
@@ -74,8 +77,12 @@ final class Wiring {
     }
   }
 
-  /** The HTTP settings of section {@code name} opened: TLS set up, every secret read once (exit 2 otherwise). */
-  static HttpEndpoint endpoint(String name, HttpSettings settings, Duration timeout, Map<String, String> environment) {
+  /**
+   * The HTTP settings of section {@code name} opened: TLS set up, every secret read once (exit 2
+   * otherwise).
+   */
+  static HttpEndpoint endpoint(
+      String name, HttpSettings settings, Duration timeout, Map<String, String> environment) {
     try {
       return HttpEndpoint.open(name, settings, timeout, environment);
     } catch (HttpSettingsException e) {
@@ -87,20 +94,33 @@ final class Wiring {
    * The rules, alerts and intervals detection reads: rules and alerts from prometheus.rules_url
    * when given, intervals from the server's config or else from the experiment file.
    */
-  static AlertStack alertStack(Experiment experiment, Map<String, String> environment,
-      Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
-    return alertStack(experiment, prometheus(experiment, environment), environment, alertmanager, receiver);
+  static AlertStack alertStack(
+      Experiment experiment,
+      Map<String, String> environment,
+      Optional<AlertmanagerClient> alertmanager,
+      Optional<WebhookReceiver> receiver) {
+    return alertStack(
+        experiment, prometheus(experiment, environment), environment, alertmanager, receiver);
   }
 
-  private static AlertStack alertStack(Experiment experiment, HttpPrometheusClient prometheus,
-      Map<String, String> environment, Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
+  private static AlertStack alertStack(
+      Experiment experiment,
+      HttpPrometheusClient prometheus,
+      Map<String, String> environment,
+      Optional<AlertmanagerClient> alertmanager,
+      Optional<WebhookReceiver> receiver) {
     PrometheusSource source = experiment.prometheus();
-    HttpPrometheusClient rules = source.rulesUrl().isPresent()
-        ? prometheus(source.rulesUrl().get(), source, environment, "prometheus.rules_url")
-        : prometheus;
+    HttpPrometheusClient rules =
+        source.rulesUrl().isPresent()
+            ? prometheus(source.rulesUrl().get(), source, environment, "prometheus.rules_url")
+            : prometheus;
     PrometheusSource.Intervals intervals = source.intervals();
-    PrometheusConfig fallback = new PrometheusConfig(intervals.scrapeInterval(), intervals.evaluationInterval(),
-        intervals.queryOffset(), Map.of());
+    PrometheusConfig fallback =
+        new PrometheusConfig(
+            intervals.scrapeInterval(),
+            intervals.evaluationInterval(),
+            intervals.queryOffset(),
+            Map.of());
     return new LiveAlertStack(prometheus, rules, fallback, alertmanager, receiver);
   }
 
@@ -109,7 +129,8 @@ final class Wiring {
   }
 
   /** firedrill's webhook receiver, when the experiment routes Alertmanager to one. */
-  static Optional<WebhookReceiver> receiver(Experiment experiment, Map<String, String> environment, Clock clock) {
+  static Optional<WebhookReceiver> receiver(
+      Experiment experiment, Map<String, String> environment, Clock clock) {
     if (experiment.receiver().isEmpty()) {
       return Optional.empty();
     }
@@ -118,37 +139,59 @@ final class Wiring {
     try {
       token = spec.bearerToken().resolve(environment);
     } catch (IOException e) {
-      throw new UserError("receiver bearer token (" + spec.bearerToken().describe() + "): " + e.getMessage(),
-          ExitCode.INVALID, e);
+      throw new UserError(
+          "receiver bearer token (" + spec.bearerToken().describe() + "): " + e.getMessage(),
+          ExitCode.INVALID,
+          e);
     }
-    ReceiverConfig config = ReceiverConfig.defaults().withListen(spec.listen()).withMaxPayloadBytes(spec.maxPayloadBytes());
+    ReceiverConfig config =
+        ReceiverConfig.defaults()
+            .withListen(spec.listen())
+            .withMaxPayloadBytes(spec.maxPayloadBytes());
     try {
-      return Optional.of(WebhookReceiver.start(token.map(config::withBearerToken).orElse(config), clock));
+      return Optional.of(
+          WebhookReceiver.start(token.map(config::withBearerToken).orElse(config), clock));
     } catch (RuntimeException e) {
-      throw new UserError("receiver.listen " + spec.listen() + ": cannot listen there (" + e.getMessage()
-          + "; expected a free loopback address such as 127.0.0.1:19101)", ExitCode.INVALID, e);
+      throw new UserError(
+          "receiver.listen "
+              + spec.listen()
+              + ": cannot listen there ("
+              + e.getMessage()
+              + "; expected a free loopback address such as 127.0.0.1:19101)",
+          ExitCode.INVALID,
+          e);
     }
   }
 
   /** Detection for the experiment's expected alerts, or empty when it expects none. */
-  static Optional<Detection> detection(Experiment experiment, HttpPrometheusClient prometheus,
-      Map<String, String> environment, Optional<WebhookReceiver> receiver) {
+  static Optional<Detection> detection(
+      Experiment experiment,
+      HttpPrometheusClient prometheus,
+      Map<String, String> environment,
+      Optional<WebhookReceiver> receiver) {
     if (experiment.hypothesis().alerts().isEmpty()) {
       return Optional.empty();
     }
-    Optional<AlertmanagerClient> alertmanager = experiment.alertmanager().map(am -> alertmanager(am, environment));
+    Optional<AlertmanagerClient> alertmanager =
+        experiment.alertmanager().map(am -> alertmanager(am, environment));
     AlertStack stack = alertStack(experiment, prometheus, environment, alertmanager, receiver);
-    return Optional.of(new Detection(experiment.hypothesis().alerts(), stack, receiver.isPresent(),
-        alertmanager.isPresent()));
+    return Optional.of(
+        new Detection(
+            experiment.hypothesis().alerts(),
+            stack,
+            receiver.isPresent(),
+            alertmanager.isPresent()));
   }
 
   static FaultProvider faults(Experiment experiment) {
-    return faults(FaultContext.onThisHost(experiment.id(), experiment.blastRadius(), experiment.method().duration()));
+    return faults(
+        FaultContext.onThisHost(
+            experiment.id(), experiment.blastRadius(), experiment.method().duration()));
   }
 
   /**
-   * Cleanup only reverts what the journal recorded; it plans nothing, so the blast radius it
-   * passes on limits nothing.
+   * Cleanup only reverts what the journal recorded; it plans nothing, so the blast radius it passes
+   * on limits nothing.
    */
   static FaultProvider faultsForCleanup(Journal journal) {
     Duration duration = journal.methodDuration();

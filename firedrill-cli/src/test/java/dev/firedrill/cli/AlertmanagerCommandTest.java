@@ -50,19 +50,32 @@ class AlertmanagerCommandTest {
     line.setOut(new PrintWriter(out, true));
     line.setErr(new PrintWriter(err, true));
     String config = Path.of("fixtures/lab/alertmanager.yml").toString();
-    CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() ->
-        line.execute("alertmanager", "--config", config, "--listen", "127.0.0.1:0"));
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () -> line.execute("alertmanager", "--config", config, "--listen", "127.0.0.1:0"));
 
     assertThat(out.running.await(10, TimeUnit.SECONDS)).as("started: %s %s", out, err).isTrue();
-    Matcher url = Pattern.compile("embedded Alertmanager: (http://127\\.0\\.0\\.1:\\d+) \\(config "
-        + Pattern.quote(config) + ", receivers: unrouted, team-payments, team-checkout\\)").matcher(out.toString());
+    Matcher url =
+        Pattern.compile(
+                "embedded Alertmanager: (http://127\\.0\\.0\\.1:\\d+) \\(config "
+                    + Pattern.quote(config)
+                    + ", receivers: unrouted, team-payments, team-checkout\\)")
+            .matcher(out.toString());
     assertThat(url.find()).as(out.toString()).isTrue();
     HttpClient http = HttpClient.newHttpClient();
-    HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(url.group(1) + "/-/ready"))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> ready =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url.group(1) + "/-/ready"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(ready.body()).isEqualTo("OK");
-    HttpResponse<String> alerts = http.send(HttpRequest.newBuilder(URI.create(url.group(1) + "/api/v2/alerts"))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> alerts =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url.group(1) + "/api/v2/alerts"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(alerts.body()).isEqualTo("[]\n");
 
     command.stop();
@@ -72,7 +85,10 @@ class AlertmanagerCommandTest {
 
   @Test
   void aBadConfigIsOneLineAndExit2() throws Exception {
-    Path file = Files.writeString(dir.resolve("alertmanager.yml"), """
+    Path file =
+        Files.writeString(
+            dir.resolve("alertmanager.yml"),
+            """
         route:
           receiver: a
         receivers:
@@ -82,16 +98,24 @@ class AlertmanagerCommandTest {
         """);
     CliRun run = CliRun.of("alertmanager", "--config", file.toString());
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
-    assertThat(run.err()).isEqualTo(file + ": /receivers/0/slack_configs: not supported by the embedded Alertmanager "
-        + "(only webhook_configs) (line 5, column 5)" + System.lineSeparator());
+    assertThat(run.err())
+        .isEqualTo(
+            file
+                + ": /receivers/0/slack_configs: not supported by the embedded Alertmanager "
+                + "(only webhook_configs) (line 5, column 5)"
+                + System.lineSeparator());
     assertThat(run.out()).isEmpty();
   }
 
   @Test
   void aBadListenAddressIsOneLineAndExit2() {
-    CliRun run = CliRun.of("alertmanager", "--config", "fixtures/lab/alertmanager.yml", "--listen", "9093");
+    CliRun run =
+        CliRun.of("alertmanager", "--config", "fixtures/lab/alertmanager.yml", "--listen", "9093");
     assertThat(run.exit()).isEqualTo(ExitCode.INVALID);
-    assertThat(run.err()).isEqualTo("firedrill alertmanager: --listen address \"9093\" is not usable (expected "
-        + "HOST:PORT with an IP address or localhost, such as 127.0.0.1:9000)" + System.lineSeparator());
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill alertmanager: --listen address \"9093\" is not usable (expected "
+                + "HOST:PORT with an IP address or localhost, such as 127.0.0.1:9000)"
+                + System.lineSeparator());
   }
 }

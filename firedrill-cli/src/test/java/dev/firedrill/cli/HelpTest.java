@@ -15,45 +15,71 @@ class HelpTest {
 
   /** Every command below firedrill, as its words: "validate", "rules lint", ... */
   static Stream<String> commands() {
-    return Main.everyCommand(Main.commandLine()).stream().map(c -> Main.path(c.getCommandSpec())).distinct();
+    return Main.everyCommand(Main.commandLine()).stream()
+        .map(c -> Main.path(c.getCommandSpec()))
+        .distinct();
   }
 
   @Test
   void theTreeHoldsEveryCommandTheIssueNames() {
-    assertThat(commands().toList()).contains("validate", "plan", "measure", "run", "cleanup", "report", "demo",
-        "proxy", "prometheus", "alertmanager", "load", "rules lint", "routes", "lab up", "lab down", "lab payments",
-        "lab checkout", "history", "simulate");
+    assertThat(commands().toList())
+        .contains(
+            "validate",
+            "plan",
+            "measure",
+            "run",
+            "cleanup",
+            "report",
+            "demo",
+            "proxy",
+            "prometheus",
+            "alertmanager",
+            "load",
+            "rules lint",
+            "routes",
+            "lab up",
+            "lab down",
+            "lab payments",
+            "lab checkout",
+            "history",
+            "simulate");
   }
 
   @ParameterizedTest
   @MethodSource("commands")
   void helpExitsZeroWithoutTheRequiredParametersAndShowsUsageOptionsAndAnExample(String command) {
     for (String flag : List.of("--help", "-h")) {
-      List<String> args = new ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
+      List<String> args =
+          new ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
       args.add(flag);
       CliRun run = CliRun.of(args.toArray(String[]::new));
 
       assertThat(run.exit()).as(run.describe()).isZero();
       assertThat(run.err()).as(run.describe()).isEmpty();
       String name = ("firedrill " + command).strip();
-      // The help command describes itself before its usage line; every other command starts with it.
+      // The help command describes itself before its usage line; every other command starts with
+      // it.
       assertThat(run.out().lines().filter(l -> l.startsWith("Usage: ")).findFirst().orElse(""))
           .startsWith("Usage: " + name + " ");
       assertThat(run.out()).contains("-h, --help");
-      assertThat(run.out()).as("the example line").contains("Example:\n  " + Main.EXAMPLES.get(command) + "\n");
+      assertThat(run.out())
+          .as("the example line")
+          .contains("Example:\n  " + Main.EXAMPLES.get(command) + "\n");
     }
   }
 
   @Test
   void everyExampleFitsOneLineAndNamesItsOwnCommand() {
-    commands().forEach(command -> {
-      String example = Main.EXAMPLES.get(command);
-      assertThat(example).as("the example of '%s'", command).isNotNull();
-      assertThat(example.length()).as(example).isLessThanOrEqualTo(Main.USAGE_WIDTH - 2);
-      if (!command.isEmpty() && !"help".equals(command)) {
-        assertThat(example).startsWith("firedrill " + command);
-      }
-    });
+    commands()
+        .forEach(
+            command -> {
+              String example = Main.EXAMPLES.get(command);
+              assertThat(example).as("the example of '%s'", command).isNotNull();
+              assertThat(example.length()).as(example).isLessThanOrEqualTo(Main.USAGE_WIDTH - 2);
+              if (!command.isEmpty() && !"help".equals(command)) {
+                assertThat(example).startsWith("firedrill " + command);
+              }
+            });
   }
 
   @Test
@@ -62,14 +88,20 @@ class HelpTest {
       String words = Main.path(command.getCommandSpec());
       List<String> args = new ArrayList<>(words.isEmpty() ? List.of() : List.of(words.split(" ")));
       args.add("--help");
-      String help = CliRun.of(args.toArray(String[]::new)).out().replaceAll("\\s+", ""); // picocli may wrap a value
+      String help =
+          CliRun.of(args.toArray(String[]::new))
+              .out()
+              .replaceAll("\\s+", ""); // picocli may wrap a value
       for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
         if (option.defaultValue() != null) {
-          assertThat(help).as("%s %s", words, option.longestName()).contains(option.defaultValue().replaceAll("\\s+", ""));
+          assertThat(help)
+              .as("%s %s", words, option.longestName())
+              .contains(option.defaultValue().replaceAll("\\s+", ""));
         }
       }
     }
-    assertThat(CliRun.of("load", "--help").out()).doesNotContain("Default: 0.0"); // a required --rate has none
+    assertThat(CliRun.of("load", "--help").out())
+        .doesNotContain("Default: 0.0"); // a required --rate has none
     assertThat(CliRun.of("routes", "--help").out()).doesNotContain("Default: []");
   }
 
@@ -79,9 +111,11 @@ class HelpTest {
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
-        + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate"
-        + " ('firedrill --help' lists them)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
+                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate"
+                + " ('firedrill --help' lists them)\n");
   }
 
   @Test
@@ -89,8 +123,9 @@ class HelpTest {
     CliRun run = CliRun.of("valdate", "x");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo(
-        "firedrill: unknown command \"valdate\"; did you mean \"validate\"? ('firedrill --help' lists them)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill: unknown command \"valdate\"; did you mean \"validate\"? ('firedrill --help' lists them)\n");
   }
 
   @Test
@@ -98,8 +133,9 @@ class HelpTest {
     CliRun run = CliRun.of("lab", "upp", "--help");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo(
-        "firedrill lab: unknown command \"upp\"; did you mean \"up\"? ('firedrill lab --help' lists them)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill lab: unknown command \"upp\"; did you mean \"up\"? ('firedrill lab --help' lists them)\n");
   }
 
   @Test
@@ -107,8 +143,10 @@ class HelpTest {
     CliRun run = CliRun.of("rules");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("firedrill rules: missing a command: one of lint ('firedrill rules --help'"
-        + " describes them)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill rules: missing a command: one of lint ('firedrill rules --help'"
+                + " describes them)\n");
   }
 
   @Test
@@ -116,8 +154,10 @@ class HelpTest {
     CliRun run = CliRun.of("rules", "lint");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("firedrill: Missing required parameter: 'FILE|DIR'\n"
-        + "Try 'firedrill rules lint --help'.\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill: Missing required parameter: 'FILE|DIR'\n"
+                + "Try 'firedrill rules lint --help'.\n");
   }
 
   @Test
@@ -133,6 +173,7 @@ class HelpTest {
     CommandLine first = Main.commandLine();
     CommandLine second = Main.commandLine();
     assertThat(first.getCommandSpec().usageMessage().footer())
-        .isEqualTo(second.getCommandSpec().usageMessage().footer()); // the example is not appended twice
+        .isEqualTo(
+            second.getCommandSpec().usageMessage().footer()); // the example is not appended twice
   }
 }

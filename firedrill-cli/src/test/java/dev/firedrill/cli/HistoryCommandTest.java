@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class HistoryCommandTest {
 
   private static final Path OUTAGE = Path.of("fixtures/journals/payments-outage.json");
-  private static final Path LATENCY = Path.of("fixtures/journals/payments-latency-before-receivers.json");
+  private static final Path LATENCY =
+      Path.of("fixtures/journals/payments-latency-before-receivers.json");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
@@ -35,7 +36,8 @@ class HistoryCommandTest {
   }
 
   /** The outage drill again, {@code days} later, changed by {@code edit} on its detection rows. */
-  private Path laterOutage(int days, String name, java.util.function.Consumer<ObjectNode[]> edit) throws Exception {
+  private Path laterOutage(int days, String name, java.util.function.Consumer<ObjectNode[]> edit)
+      throws Exception {
     ObjectNode journal = (ObjectNode) JSON.readTree(OUTAGE.toFile());
     journal.put("started_at", "2026-12-0" + days + "T09:00:00Z");
     journal.put("injected_at", "2026-12-0" + days + "T09:00:01Z");
@@ -53,24 +55,36 @@ class HistoryCommandTest {
     CliRun again = history("--import", OUTAGE.toString());
 
     assertThat(first.exit()).as(first.describe()).isEqualTo(0);
-    assertThat(first.out()).isEqualTo("imported 5 detection rows from 2 journals into " + store() + "\n");
+    assertThat(first.out())
+        .isEqualTo("imported 5 detection rows from 2 journals into " + store() + "\n");
     assertThat(again.exit()).as(again.describe()).isEqualTo(0);
-    assertThat(again.out()).isEqualTo("imported 0 detection rows from 1 journal into " + store()
-        + " (3 already there)\n");
+    assertThat(again.out())
+        .isEqualTo(
+            "imported 0 detection rows from 1 journal into " + store() + " (3 already there)\n");
   }
 
   @Test
   void theTableShowsEachAlertOverItsRunsOldestFirst() throws Exception {
-    Path misrouted = laterOutage(1, "misrouted.json", rows -> {
-      rows[0].put("time_to_detect_s", 1.2).put("receiver", "NO").put("held", false)
-          .putArray("receivers").add("default");
-    });
+    Path misrouted =
+        laterOutage(
+            1,
+            "misrouted.json",
+            rows -> {
+              rows[0]
+                  .put("time_to_detect_s", 1.2)
+                  .put("receiver", "NO")
+                  .put("held", false)
+                  .putArray("receivers")
+                  .add("default");
+            });
     history("--import", misrouted.toString(), OUTAGE.toString());
 
     CliRun run = history("--alert", "CheckoutErrorBudgetBurn");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
-    assertThat(run.out()).isEqualTo("""
+    assertThat(run.out())
+        .isEqualTo(
+            """
         CheckoutErrorBudgetBurn{service="checkout"}
           date (UTC)        experiment       fired  detect  notify  routing                           result
           2026-11-29 21:20  payments-outage  yes    0.7s    1.0s    team-checkout                     held
@@ -94,8 +108,10 @@ class HistoryCommandTest {
     CliRun run = history("--check");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
-    assertThat(run.out()).isEqualTo("no regression in 5 alerts over 2 runs (5 with a single run, nothing to "
-        + "compare yet)\n");
+    assertThat(run.out())
+        .isEqualTo(
+            "no regression in 5 alerts over 2 runs (5 with a single run, nothing to "
+                + "compare yet)\n");
   }
 
   @Test
@@ -111,17 +127,26 @@ class HistoryCommandTest {
 
   @Test
   void checkFailsOnAnAlertThatStoppedFiringAndOneThatGrewSlower() throws Exception {
-    Path later = laterOutage(1, "later.json", rows -> {
-      rows[0].put("time_to_detect_s", 2.8);
-      rows[1].put("fired", false).put("held", false).remove(java.util.List.of("time_to_detect_s", "receivers"));
-    });
+    Path later =
+        laterOutage(
+            1,
+            "later.json",
+            rows -> {
+              rows[0].put("time_to_detect_s", 2.8);
+              rows[1]
+                  .put("fired", false)
+                  .put("held", false)
+                  .remove(java.util.List.of("time_to_detect_s", "receivers"));
+            });
     history("--import", OUTAGE.toString(), later.toString());
 
     CliRun run = history("--check");
     CliRun lenient = history("--check", "--tolerance", "5s", "--alert", "CheckoutErrorBudgetBurn");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(1);
-    assertThat(run.out()).isEqualTo("""
+    assertThat(run.out())
+        .isEqualTo(
+            """
         REGRESSION CheckoutErrorBudgetBurn{service="checkout"} in payments-outage: time to detect grew: 2.8s in \
         the run of 2026-12-01 09:00, over the 2.7s allowed: median 0.7s of 1 earlier run plus 50% or 2s, \
         whichever is larger
@@ -140,7 +165,8 @@ class HistoryCommandTest {
     CliRun after = history();
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo(bad + ": /experiment/id: missing; a firedrill journal has it\n");
+    assertThat(run.err())
+        .isEqualTo(bad + ": /experiment/id: missing; a firedrill journal has it\n");
     assertThat(after.out()).isEqualTo("no detection history in " + store() + "\n");
   }
 
@@ -149,8 +175,10 @@ class HistoryCommandTest {
     CliRun run = history("--check", "--tolerance", "fast");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("firedrill history: --tolerance \"fast\": expected a percentage (50%), a "
-        + "duration (2s) or both (50%,2s)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill history: --tolerance \"fast\": expected a percentage (50%), a "
+                + "duration (2s) or both (50%,2s)\n");
   }
 
   @Test
@@ -160,18 +188,30 @@ class HistoryCommandTest {
     CliRun run = history();
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("cannot open the detection history " + corrupt + ": [SQLITE_NOTADB] File "
-        + "opened that is not a database file (file is not a database)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "cannot open the detection history "
+                + corrupt
+                + ": [SQLITE_NOTADB] File "
+                + "opened that is not a database file (file is not a database)\n");
   }
 
   @Test
   void runRefusesAnUnsupportedHistoryBeforeTheDrill() {
-    CliRun run = CliRun.of("run", "fixtures/experiments/payments-outage.yaml", "--journal",
-        dir.resolve("j.json").toString(), "--history", "jdbc:mysql://db/drills");
+    CliRun run =
+        CliRun.of(
+            "run",
+            "fixtures/experiments/payments-outage.yaml",
+            "--journal",
+            dir.resolve("j.json").toString(),
+            "--history",
+            "jdbc:mysql://db/drills");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("--history jdbc:mysql://db/drills: unsupported database (expected "
-        + "jdbc:sqlite:FILE, jdbc:postgresql://HOST[:PORT]/DB or a file path)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "--history jdbc:mysql://db/drills: unsupported database (expected "
+                + "jdbc:sqlite:FILE, jdbc:postgresql://HOST[:PORT]/DB or a file path)\n");
     assertThat(dir.resolve("j.json")).doesNotExist();
   }
 }

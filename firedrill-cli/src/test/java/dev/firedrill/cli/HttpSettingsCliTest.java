@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTTP settings through the commands a user runs: basic auth from a password file and a
- * tenant header reach the server; the password, and the header that carries it, never reach the
- * console, an error or the journal, even when the server echoes them back.
+ * The HTTP settings through the commands a user runs: basic auth from a password file and a tenant
+ * header reach the server; the password, and the header that carries it, never reach the console,
+ * an error or the journal, even when the server echoes them back.
  */
 class HttpSettingsCliTest {
 
@@ -38,7 +38,8 @@ class HttpSettingsCliTest {
   void start() {
     server = new WireMockServer(wireMockConfig().bindAddress("127.0.0.1").dynamicPort());
     server.start();
-    basic = Base64.getEncoder().encodeToString(("drill:" + password).getBytes(StandardCharsets.UTF_8));
+    basic =
+        Base64.getEncoder().encodeToString(("drill:" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   @AfterEach
@@ -49,7 +50,9 @@ class HttpSettingsCliTest {
   private Path experiment(String id) throws Exception {
     Path passwordFile = dir.resolve("password");
     Files.writeString(passwordFile, password + "\n");
-    return Files.writeString(dir.resolve(id + ".yaml"), """
+    return Files.writeString(
+        dir.resolve(id + ".yaml"),
+        """
         id: %s
         title: Basic auth and a tenant header through the commands
         prometheus:
@@ -81,26 +84,37 @@ class HttpSettingsCliTest {
         blast_radius:
           traffic_share: 0.05
           max_duration: 15m
-        """.formatted(id, server.port(), passwordFile));
+        """
+            .formatted(id, server.port(), passwordFile));
   }
 
   @Test
   void aRefusingServerThatEchoesTheCredentialsNeverGetsThemPrinted() throws Exception {
     // a proxy that echoes what it refused: the password and the header come back in the body
-    server.stubFor(WireMock.any(anyUrl()).willReturn(aResponse().withStatus(401)
-        .withBody("bad credentials: Basic " + basic + " (" + password + ")")));
+    server.stubFor(
+        WireMock.any(anyUrl())
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withBody("bad credentials: Basic " + basic + " (" + password + ")")));
     Path file = experiment("echoed-auth");
     Path journal = dir.resolve("echoed-auth.json");
 
     CliRun measure = CliRun.of("measure", file.toString());
     CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
 
-    server.verify(postRequestedFor(urlPathEqualTo("/prometheus/api/v1/query"))
-        .withHeader("X-Scope-OrgID", equalTo("tenant-1")).withHeader("Authorization", equalTo("Basic " + basic)));
+    server.verify(
+        postRequestedFor(urlPathEqualTo("/prometheus/api/v1/query"))
+            .withHeader("X-Scope-OrgID", equalTo("tenant-1"))
+            .withHeader("Authorization", equalTo("Basic " + basic)));
     assertThat(measure.out()).contains("answered HTTP 401", "<redacted>");
     String journalText = Files.readString(journal);
-    assertThat(journalText).contains("\"prometheus_auth\" : \"basic auth as drill, password from file "
-        + dir.resolve("password") + "\"", "\"prometheus_headers\" : [ \"X-Scope-OrgID\" ]");
+    assertThat(journalText)
+        .contains(
+            "\"prometheus_auth\" : \"basic auth as drill, password from file "
+                + dir.resolve("password")
+                + "\"",
+            "\"prometheus_headers\" : [ \"X-Scope-OrgID\" ]");
     for (String text : List.of(measure.out(), measure.err(), run.out(), run.err(), journalText)) {
       assertThat(text).doesNotContain(password).doesNotContain(basic);
     }
@@ -108,9 +122,18 @@ class HttpSettingsCliTest {
 
   @Test
   void planSaysWhereTheIntervalsComeFromWhenTheServerHasNoConfig() throws Exception {
-    server.stubFor(get(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(404).withBody("404 page not found")));
-    server.stubFor(get(urlEqualTo("/prometheus/api/v1/rules")).atPriority(1).willReturn(aResponse()
-        .withHeader("Content-Type", "application/json").withBody("""
+    server.stubFor(
+        get(anyUrl())
+            .atPriority(10)
+            .willReturn(aResponse().withStatus(404).withBody("404 page not found")));
+    server.stubFor(
+        get(urlEqualTo("/prometheus/api/v1/rules"))
+            .atPriority(1)
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        """
             {"status":"success","data":{"groups":[{"name":"g","file":"f","interval":15,"rules":[
               {"type":"alerting","name":"CheckoutErrors","query":"up == 0","duration":0,"labels":{},
                "annotations":{},"health":"ok","state":"inactive","alerts":[]}]}]}}
@@ -118,36 +141,67 @@ class HttpSettingsCliTest {
 
     CliRun plan = CliRun.of("plan", experiment("plan-intervals").toString());
 
-    assertThat(plan.out()).as(plan.describe()).contains("intervals: scrape 15s, evaluation 1m, query offset 0s, from"
-        + " the experiment file, the server has no /api/v1/status/config");
+    assertThat(plan.out())
+        .as(plan.describe())
+        .contains(
+            "intervals: scrape 15s, evaluation 1m, query offset 0s, from"
+                + " the experiment file, the server has no /api/v1/status/config");
     assertThat(plan.out() + plan.err()).doesNotContain(password).doesNotContain(basic);
   }
 
   @Test
-  void aRunAgainstAServerWithoutConfigSaysWhereTheIntervalsComeFromAndIsNotNotRun() throws Exception {
-    server.stubFor(get(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(404).withBody("404 page not found")));
-    server.stubFor(WireMock.post(urlPathEqualTo("/prometheus/api/v1/query")).atPriority(1).willReturn(aResponse()
-        .withHeader("Content-Type", "application/json")
-        .withBody("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1767225600,\"0\"]}}")));
-    server.stubFor(get(urlEqualTo("/prometheus/api/v1/rules")).atPriority(1).willReturn(aResponse()
-        .withHeader("Content-Type", "application/json").withBody("""
+  void aRunAgainstAServerWithoutConfigSaysWhereTheIntervalsComeFromAndIsNotNotRun()
+      throws Exception {
+    server.stubFor(
+        get(anyUrl())
+            .atPriority(10)
+            .willReturn(aResponse().withStatus(404).withBody("404 page not found")));
+    server.stubFor(
+        WireMock.post(urlPathEqualTo("/prometheus/api/v1/query"))
+            .atPriority(1)
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1767225600,\"0\"]}}")));
+    server.stubFor(
+        get(urlEqualTo("/prometheus/api/v1/rules"))
+            .atPriority(1)
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        """
             {"status":"success","data":{"groups":[{"name":"g","file":"f","interval":15,"rules":[
               {"type":"alerting","name":"CheckoutErrors","query":"up == 0","duration":0,"labels":{},
                "annotations":{},"health":"ok","state":"inactive","alerts":[]}]}]}}
             """)));
-    server.stubFor(get(urlEqualTo("/prometheus/api/v1/alerts")).atPriority(1).willReturn(aResponse()
-        .withHeader("Content-Type", "application/json").withBody("{\"status\":\"success\",\"data\":{\"alerts\":[]}}")));
-    Path file = Files.writeString(dir.resolve("silent.yaml"), Files.readString(experiment("silent"))
-        .replace("      within: 1m\n", "      within: 1s\n      expect: silent\n"));
+    server.stubFor(
+        get(urlEqualTo("/prometheus/api/v1/alerts"))
+            .atPriority(1)
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody("{\"status\":\"success\",\"data\":{\"alerts\":[]}}")));
+    Path file =
+        Files.writeString(
+            dir.resolve("silent.yaml"),
+            Files.readString(experiment("silent"))
+                .replace("      within: 1m\n", "      within: 1s\n      expect: silent\n"));
     Path journal = dir.resolve("silent.json");
 
     CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
 
-    assertThat(run.out()).as(run.describe()).contains("intervals: scrape 15s, evaluation 1m, query offset 0s, from"
-        + " the experiment file, the server has no /api/v1/status/config");
+    assertThat(run.out())
+        .as(run.describe())
+        .contains(
+            "intervals: scrape 15s, evaluation 1m, query offset 0s, from"
+                + " the experiment file, the server has no /api/v1/status/config");
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.HELD);
     assertThat(Files.readString(journal)).contains("detection_intervals");
-    assertThat(run.out() + run.err() + Files.readString(journal)).doesNotContain(password).doesNotContain(basic);
+    assertThat(run.out() + run.err() + Files.readString(journal))
+        .doesNotContain(password)
+        .doesNotContain(basic);
   }
 
   @Test
@@ -158,7 +212,12 @@ class HttpSettingsCliTest {
     CliRun measure = CliRun.of("measure", file.toString());
 
     assertThat(measure.exit()).isEqualTo(2);
-    assertThat(measure.err()).isEqualTo("prometheus basic_auth password (file " + dir.resolve("password") + "): "
-        + dir.resolve("password") + ": password file does not exist (expected a password)\n");
+    assertThat(measure.err())
+        .isEqualTo(
+            "prometheus basic_auth password (file "
+                + dir.resolve("password")
+                + "): "
+                + dir.resolve("password")
+                + ": password file does not exist (expected a password)\n");
   }
 }

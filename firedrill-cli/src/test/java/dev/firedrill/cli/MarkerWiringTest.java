@@ -35,9 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
 class MarkerWiringTest {
 
   @RegisterExtension
-  static final WireMockExtension grafana = WireMockExtension.newInstance()
-      .options(wireMockConfig().bindAddress("127.0.0.1").dynamicPort())
-      .build();
+  static final WireMockExtension grafana =
+      WireMockExtension.newInstance()
+          .options(wireMockConfig().bindAddress("127.0.0.1").dynamicPort())
+          .build();
 
   private static final String TOKEN = "glsa_s3cr3t-token-value";
 
@@ -49,48 +50,84 @@ class MarkerWiringTest {
   MarkerWiringTest() {
     drill.fault("burn");
   }
+
   private final StringWriter events = new StringWriter();
   private final StringWriter stderr = new StringWriter();
 
   private Experiment withGrafana(TokenSource token) {
-    GrafanaTarget target = new GrafanaTarget(URI.create("http://127.0.0.1:" + grafana.getPort()), Optional.empty(),
-        Optional.empty(), token, Duration.ofSeconds(10));
+    GrafanaTarget target =
+        new GrafanaTarget(
+            URI.create("http://127.0.0.1:" + grafana.getPort()),
+            Optional.empty(),
+            Optional.empty(),
+            token,
+            Duration.ofSeconds(10));
     return drill.experiment().markers(new Markers(Optional.of(target), Optional.empty())).build();
   }
 
   @Test
-  void theLogGoesBesideTheJournalAndToStderrAndHoldsGrafanasNotesWithoutTheToken() throws IOException {
-    grafana.stubFor(post("/api/annotations").willReturn(aResponse().withStatus(401)
-        .withBody("{\"message\":\"invalid API key " + TOKEN + "\"}")));
+  void theLogGoesBesideTheJournalAndToStderrAndHoldsGrafanasNotesWithoutTheToken()
+      throws IOException {
+    grafana.stubFor(
+        post("/api/annotations")
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withBody("{\"message\":\"invalid API key " + TOKEN + "\"}")));
     Path journal = dir.resolve("journals/checkout-latency-20261129-100000.json");
 
-    MarkerWiring.Opened opened = MarkerWiring.open(withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")),
-        Map.of("GRAFANA_TOKEN", TOKEN), journal, clock, new PrintWriter(events, true),
-        Optional.of(new PrintWriter(stderr, true)));
+    MarkerWiring.Opened opened =
+        MarkerWiring.open(
+            withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")),
+            Map.of("GRAFANA_TOKEN", TOKEN),
+            journal,
+            clock,
+            new PrintWriter(events, true),
+            Optional.of(new PrintWriter(stderr, true)));
     DrillResult result = drill.observer(opened.observer()).run();
     opened.observer().close(opened.closeLimit());
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(opened.closeLimit()).isEqualTo(Duration.ofSeconds(36).plusMillis(500));
-    String note = "POST http://127.0.0.1:" + grafana.getPort() + "/api/annotations: HTTP 401"
-        + " \"invalid API key [redacted]\"; not retried; no annotation was created";
-    assertThat(events.toString()).isEqualTo("spans: " + dir.resolve("journals/checkout-latency-20261129-100000.spans.jsonl") + "\n"
-        + "grafana: " + note + "\n"
-        + "grafana: region end not sent: the annotation was never created\n");
-    String log = Files.readString(dir.resolve("journals/checkout-latency-20261129-100000.events.jsonl"));
+    String note =
+        "POST http://127.0.0.1:"
+            + grafana.getPort()
+            + "/api/annotations: HTTP 401"
+            + " \"invalid API key [redacted]\"; not retried; no annotation was created";
+    assertThat(events.toString())
+        .isEqualTo(
+            "spans: "
+                + dir.resolve("journals/checkout-latency-20261129-100000.spans.jsonl")
+                + "\n"
+                + "grafana: "
+                + note
+                + "\n"
+                + "grafana: region end not sent: the annotation was never created\n");
+    String log =
+        Files.readString(dir.resolve("journals/checkout-latency-20261129-100000.events.jsonl"));
     assertThat(log).isEqualTo(stderr.toString());
     assertThat(log.lines().map(line -> line.replaceAll(".*\"event\":\"([a-z_]+)\".*", "$1")))
-        .containsExactlyInAnyOrder("start", "inject", "rollback", "verdict", "marker_note", "marker_note");
-    assertThat(log).contains("\"source\":\"grafana\",\"note\":\"" + note.replace("\"", "\\\"") + "\"");
+        .containsExactlyInAnyOrder(
+            "start", "inject", "rollback", "verdict", "marker_note", "marker_note");
+    assertThat(log)
+        .contains("\"source\":\"grafana\",\"note\":\"" + note.replace("\"", "\\\"") + "\"");
     assertThat(log + events).doesNotContain(TOKEN);
-    assertThat(opened.notes()).as("what DrillRunner journals as marker_notes")
-        .containsExactly("grafana: " + note, "grafana: region end not sent: the annotation was never created");
+    assertThat(opened.notes())
+        .as("what DrillRunner journals as marker_notes")
+        .containsExactly(
+            "grafana: " + note, "grafana: region end not sent: the annotation was never created");
   }
 
   @Test
   void withoutLogFormatJsonNothingGoesToStderr() {
-    MarkerWiring.Opened opened = MarkerWiring.open(drill.experiment().build(), Map.of(), dir.resolve("j.json"),
-        clock, new PrintWriter(events, true), Optional.empty());
+    MarkerWiring.Opened opened =
+        MarkerWiring.open(
+            drill.experiment().build(),
+            Map.of(),
+            dir.resolve("j.json"),
+            clock,
+            new PrintWriter(events, true),
+            Optional.empty());
     drill.observer(opened.observer()).run();
     opened.observer().close(opened.closeLimit());
 
@@ -103,16 +140,35 @@ class MarkerWiringTest {
   void aGrafanaTokenThatCannotBeReadStopsTheRunBeforeTheDrillNamingTheSource() {
     Path missing = dir.resolve("grafana-token");
 
-    assertThatThrownBy(() -> MarkerWiring.open(withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")), Map.of(),
-        dir.resolve("j.json"), clock, new PrintWriter(events, true), Optional.empty()))
+    assertThatThrownBy(
+            () ->
+                MarkerWiring.open(
+                    withGrafana(new TokenSource.FromEnv("GRAFANA_TOKEN")),
+                    Map.of(),
+                    dir.resolve("j.json"),
+                    clock,
+                    new PrintWriter(events, true),
+                    Optional.empty()))
         .isInstanceOf(UserError.class)
-        .hasMessage("markers.grafana bearer token (env GRAFANA_TOKEN): environment variable GRAFANA_TOKEN is not set"
-            + " (expected a bearer token)");
-    assertThatThrownBy(() -> MarkerWiring.open(withGrafana(new TokenSource.FromFile(missing)), Map.of(),
-        dir.resolve("j.json"), clock, new PrintWriter(events, true), Optional.empty()))
+        .hasMessage(
+            "markers.grafana bearer token (env GRAFANA_TOKEN): environment variable GRAFANA_TOKEN is not set"
+                + " (expected a bearer token)");
+    assertThatThrownBy(
+            () ->
+                MarkerWiring.open(
+                    withGrafana(new TokenSource.FromFile(missing)),
+                    Map.of(),
+                    dir.resolve("j.json"),
+                    clock,
+                    new PrintWriter(events, true),
+                    Optional.empty()))
         .isInstanceOf(UserError.class)
-        .hasMessage("markers.grafana bearer token (file " + missing + "): " + missing
-            + ": token file does not exist (expected a bearer token)");
+        .hasMessage(
+            "markers.grafana bearer token (file "
+                + missing
+                + "): "
+                + missing
+                + ": token file does not exist (expected a bearer token)");
   }
 
   @Test
@@ -120,7 +176,9 @@ class MarkerWiringTest {
     CliRun run = CliRun.of("run", "--log-format", "yaml", "fixtures/experiments/cpu-burn.yaml");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).startsWith("firedrill: Invalid value for option '--log-format': expected one of [text, json]"
-        + " (case-sensitive) but was 'yaml'");
+    assertThat(run.err())
+        .startsWith(
+            "firedrill: Invalid value for option '--log-format': expected one of [text, json]"
+                + " (case-sensitive) but was 'yaml'");
   }
 }

@@ -9,12 +9,15 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** markers.metrics through the CLI: a busy listen address stops the run before anything is injected. */
+/**
+ * markers.metrics through the CLI: a busy listen address stops the run before anything is injected.
+ */
 class MetricsWiringTest {
 
   @TempDir Path dir;
 
-  private static final String EXPERIMENT = """
+  private static final String EXPERIMENT =
+      """
       id: busy-metrics
       title: The metrics endpoint cannot start
       prometheus:
@@ -53,12 +56,16 @@ class MetricsWiringTest {
       int port = taken.getLocalPort();
       Path file = Files.writeString(dir.resolve("busy.yaml"), EXPERIMENT.formatted(port, port));
 
-      CliRun run = CliRun.of("run", file.toString(), "--journal", dir.resolve("journal.json").toString());
+      CliRun run =
+          CliRun.of("run", file.toString(), "--journal", dir.resolve("journal.json").toString());
 
       assertThat(run.exit()).isEqualTo(2);
-      assertThat(run.err()).isEqualTo("markers.metrics.listen 127.0.0.1:" + port
-          + ": cannot listen there (Address already in use; expected a free address such as 127.0.0.1:19466)"
-          + System.lineSeparator());
+      assertThat(run.err())
+          .isEqualTo(
+              "markers.metrics.listen 127.0.0.1:"
+                  + port
+                  + ": cannot listen there (Address already in use; expected a free address such as 127.0.0.1:19466)"
+                  + System.lineSeparator());
       assertThat(run.out()).doesNotContain("inject");
       assertThat(dir.resolve("journal.json")).doesNotExist();
     }

@@ -23,11 +23,14 @@ class ReportCommandTest {
       assertThat(run.exit()).as(run.describe()).isZero();
       assertThat(run.out()).isEqualTo("report: " + output.toAbsolutePath() + "\n");
       assertThat(run.err()).isEmpty();
-      assertThat(Files.readString(output)).startsWith(switch (format) {
-        case "html" -> "<!DOCTYPE html>";
-        case "md" -> "## Experiment: A payments outage";
-        default -> "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"firedrill.payments-outage\"";
-      });
+      assertThat(Files.readString(output))
+          .startsWith(
+              switch (format) {
+                case "html" -> "<!DOCTYPE html>";
+                case "md" -> "## Experiment: A payments outage";
+                default ->
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"firedrill.payments-outage\"";
+              });
     }
   }
 
@@ -46,18 +49,26 @@ class ReportCommandTest {
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("firedrill report: " + missing.toAbsolutePath()
-        + ": no such file (expected a firedrill journal)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill report: "
+                + missing.toAbsolutePath()
+                + ": no such file (expected a firedrill journal)\n");
   }
 
   @Test
   void aMalformedJournalNamesWhatWasExpected() throws IOException {
-    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"firedrill_journal\": 1, \"experiment\": {\"id\": 7}}");
+    Path bad =
+        Files.writeString(
+            dir.resolve("bad.json"), "{\"firedrill_journal\": 1, \"experiment\": {\"id\": 7}}");
     CliRun run = CliRun.of("report", bad.toString());
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("firedrill report: " + bad.toAbsolutePath()
-        + ": not a firedrill journal: expected experiment.slis (an array)\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill report: "
+                + bad.toAbsolutePath()
+                + ": not a firedrill journal: expected experiment.slis (an array)\n");
   }
 
   @Test
@@ -65,6 +76,8 @@ class ReportCommandTest {
     CliRun run = CliRun.of("report", JOURNAL, "--format", "pdf");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
-    assertThat(run.err()).startsWith("firedrill: Invalid value for option '--format': expected html, md, junit, got 'pdf'\n");
+    assertThat(run.err())
+        .startsWith(
+            "firedrill: Invalid value for option '--format': expected html, md, junit, got 'pdf'\n");
   }
 }

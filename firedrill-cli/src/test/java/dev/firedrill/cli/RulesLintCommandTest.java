@@ -14,7 +14,9 @@ class RulesLintCommandTest {
 
   @TempDir Path dir;
 
-  /** {@code firedrill rules lint ARGS} in-process; RulesLintPrometheus3Test lints through it too. */
+  /**
+   * {@code firedrill rules lint ARGS} in-process; RulesLintPrometheus3Test lints through it too.
+   */
   static CliRun lint(Object... args) {
     List<String> all = new ArrayList<>(List.of("rules", "lint"));
     for (Object arg : args) {
@@ -32,7 +34,8 @@ class RulesLintCommandTest {
   }
 
   /** A clean pair: an alert with everything, and its companion. */
-  private static final String COMPANION = """
+  private static final String COMPANION =
+      """
         - alert: OrdersAbsent
           expr: absent(orders_total)
           for: 5m
@@ -42,7 +45,9 @@ class RulesLintCommandTest {
 
   @Test
   void aCleanFileExitsZero() throws IOException {
-    write("ok.yml", """
+    write(
+        "ok.yml",
+        """
         groups:
           - name: orders
             rules:
@@ -53,32 +58,43 @@ class RulesLintCommandTest {
                 for: 5m
                 annotations:
                   runbook_url: https://runbooks.example.com/orders-stalled
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun run = lint(dir);
     assertThat(run.exit()).as(run.describe()).isZero();
-    assertThat(run.out()).isEqualTo(dir + ": clean in 1 file(s), 3 rule(s); scrape interval 1m (Prometheus's default), "
-        + "evaluation interval 1m (Prometheus's default)\n");
+    assertThat(run.out())
+        .isEqualTo(
+            dir
+                + ": clean in 1 file(s), 3 rule(s); scrape interval 1m (Prometheus's default), "
+                + "evaluation interval 1m (Prometheus's default)\n");
   }
 
   @Test
   void anAlertWithoutRunbook() throws IOException {
-    write("x.yml", """
+    write(
+        "x.yml",
+        """
         groups:
           - name: lab-alerts
             rules:
               - alert: OrdersStalled
                 expr: rate(orders_total[5m]) < 0.1
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun run = lint(dir);
     assertThat(run.exit()).as(run.describe()).isEqualTo(1);
-    assertThat(findings(run)).containsExactly(dir.resolve("x.yml")
-        + ": group lab-alerts, alert OrdersStalled: no runbook_url annotation; add annotations.runbook_url pointing at "
-        + "the runbook");
+    assertThat(findings(run))
+        .containsExactly(
+            dir.resolve("x.yml")
+                + ": group lab-alerts, alert OrdersStalled: no runbook_url annotation; add annotations.runbook_url pointing at "
+                + "the runbook");
   }
 
   @Test
   void anAlertWithoutComparisonOrWithOnlyBool() throws IOException {
-    write("x.yml", """
+    write(
+        "x.yml",
+        """
         groups:
           - name: g
             rules:
@@ -91,27 +107,35 @@ class RulesLintCommandTest {
               - alert: Watchdog
                 expr: vector(1)
                 annotations: {runbook_url: https://r.example.com/c}
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun run = lint(dir);
     assertThat(run.exit()).isEqualTo(1);
     String file = dir.resolve("x.yml").toString();
-    assertThat(findings(run)).containsExactly(
-        file + ": group g, alert NoThreshold: expr has no comparison (>, <, >=, <=, ==, !=) and no absent(), so the "
-            + "alert fires whenever its series exist, whatever their values; compare it with a threshold, e.g. expr > 0.05",
-        file + ": group g, alert OnlyBool: expr compares only with bool, which returns 0 or 1 for every series instead "
-            + "of dropping the ones that pass, so the alert always fires; remove bool");
+    assertThat(findings(run))
+        .containsExactly(
+            file
+                + ": group g, alert NoThreshold: expr has no comparison (>, <, >=, <=, ==, !=) and no absent(), so the "
+                + "alert fires whenever its series exist, whatever their values; compare it with a threshold, e.g. expr > 0.05",
+            file
+                + ": group g, alert OnlyBool: expr compares only with bool, which returns 0 or 1 for every series instead "
+                + "of dropping the ones that pass, so the alert always fires; remove bool");
   }
 
   @Test
   void anAlertWhoseInputsHaveNoAbsentCompanionThroughRecordingRules() throws IOException {
-    write("a.yml", """
+    write(
+        "a.yml",
+        """
         groups:
           - name: sli
             rules:
               - record: service:errors:ratio_rate5m
                 expr: sum by (service) (rate(http_requests_total{code=~"5.."}[5m])) / sum by (service) (rate(http_requests_total[5m]))
         """);
-    write("b.yml", """
+    write(
+        "b.yml",
+        """
         groups:
           - name: alerts
             rules:
@@ -125,13 +149,19 @@ class RulesLintCommandTest {
         """);
     CliRun run = lint(dir);
     assertThat(run.exit()).isEqualTo(1);
-    assertThat(findings(run)).containsExactly(dir.resolve("b.yml") + ": group alerts, alert HighErrors: input series "
-        + "http_requests_total (read through service:errors:ratio_rate5m), orders_total have no absent() companion "
-        + "alerts, so this alert goes silent when they stop; add alerts on absent(http_requests_total), "
-        + "absent(orders_total), each with a for");
+    assertThat(findings(run))
+        .containsExactly(
+            dir.resolve("b.yml")
+                + ": group alerts, alert HighErrors: input series "
+                + "http_requests_total (read through service:errors:ratio_rate5m), orders_total have no absent() companion "
+                + "alerts, so this alert goes silent when they stop; add alerts on absent(http_requests_total), "
+                + "absent(orders_total), each with a for");
 
-    // A companion on the recorded series covers what it reads; one on the raw series covers it directly.
-    write("c.yml", """
+    // A companion on the recorded series covers what it reads; one on the raw series covers it
+    // directly.
+    write(
+        "c.yml",
+        """
         groups:
           - name: companions
             rules:
@@ -139,14 +169,17 @@ class RulesLintCommandTest {
                 expr: absent(service:errors:ratio_rate5m{service="checkout"})
                 for: 5m
                 annotations: {runbook_url: https://r.example.com/c}
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun clean = lint(dir);
     assertThat(clean.exit()).as(clean.describe()).isZero();
   }
 
   @Test
   void aSingleMissingCompanionIsNamedInTheSingular() throws IOException {
-    write("x.yml", """
+    write(
+        "x.yml",
+        """
         groups:
           - name: g
             rules:
@@ -154,14 +187,19 @@ class RulesLintCommandTest {
                 expr: rate(orders_total[5m]) < 1
                 annotations: {runbook_url: https://r.example.com/a}
         """);
-    assertThat(findings(lint(dir))).containsExactly(dir.resolve("x.yml") + ": group g, alert Stalled: input series "
-        + "orders_total has no absent() companion alert, so this alert goes silent when the series stops; add an alert "
-        + "on absent(orders_total) with a for");
+    assertThat(findings(lint(dir)))
+        .containsExactly(
+            dir.resolve("x.yml")
+                + ": group g, alert Stalled: input series "
+                + "orders_total has no absent() companion alert, so this alert goes silent when the series stops; add an alert "
+                + "on absent(orders_total) with a for");
   }
 
   @Test
   void aRangeWindowShorterThanFourScrapeIntervals() throws IOException {
-    write("x.yml", """
+    write(
+        "x.yml",
+        """
         groups:
           - name: g
             rules:
@@ -170,21 +208,29 @@ class RulesLintCommandTest {
               - alert: Stalled
                 expr: rate(orders_total[1m]) < 1
                 annotations: {runbook_url: https://r.example.com/a}
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun run = lint(dir, "--scrape-interval", "15s");
     assertThat(run.exit()).isEqualTo(1);
     String file = dir.resolve("x.yml").toString();
-    assertThat(findings(run)).containsExactly(file + ": group g, record job:orders:rate30s: range window [30s] is "
-        + "shorter than four scrape intervals (4 x 15s = 1m, scrape interval from --scrape-interval), so rate() sees "
-        + "too few samples and nothing after one missed scrape; use [1m] or longer");
-    assertThat(lint(dir).out()).contains("record job:orders:rate30s: range window [30s]",
-        "alert Stalled: range window [1m] is shorter than four scrape intervals (4 x 1m = 4m, scrape interval from "
-            + "Prometheus's default)");
+    assertThat(findings(run))
+        .containsExactly(
+            file
+                + ": group g, record job:orders:rate30s: range window [30s] is "
+                + "shorter than four scrape intervals (4 x 15s = 1m, scrape interval from --scrape-interval), so rate() sees "
+                + "too few samples and nothing after one missed scrape; use [1m] or longer");
+    assertThat(lint(dir).out())
+        .contains(
+            "record job:orders:rate30s: range window [30s]",
+            "alert Stalled: range window [1m] is shorter than four scrape intervals (4 x 1m = 4m, scrape interval from "
+                + "Prometheus's default)");
   }
 
   @Test
   void aForShorterThanTheEvaluationInterval() throws IOException {
-    write("x.yml", """
+    write(
+        "x.yml",
+        """
         groups:
           - name: fast
             interval: 30s
@@ -199,22 +245,30 @@ class RulesLintCommandTest {
                 expr: rate(orders_total[5m]) < 1
                 for: 30s
                 annotations: {runbook_url: https://r.example.com/a}
-        """ + COMPANION.indent(4));
+        """
+            + COMPANION.indent(4));
     CliRun run = lint(dir);
     assertThat(run.exit()).isEqualTo(1);
     String file = dir.resolve("x.yml").toString();
-    assertThat(findings(run)).containsExactly(
-        file + ": group fast, alert Stalled: for 10s is shorter than the evaluation interval 30s (the group's "
-            + "interval), so the alert stays pending a whole evaluation anyway; set for to 30s or more, or remove it",
-        file + ": group global, alert Stalled2: for 30s is shorter than the evaluation interval 1m (from Prometheus's "
-            + "default), so the alert stays pending a whole evaluation anyway; set for to 1m or more, or remove it");
-    assertThat(findings(lint(dir, "--evaluation-interval", "10s"))).hasSize(1).allMatch(f -> f.contains("group fast"));
+    assertThat(findings(run))
+        .containsExactly(
+            file
+                + ": group fast, alert Stalled: for 10s is shorter than the evaluation interval 30s (the group's "
+                + "interval), so the alert stays pending a whole evaluation anyway; set for to 30s or more, or remove it",
+            file
+                + ": group global, alert Stalled2: for 30s is shorter than the evaluation interval 1m (from Prometheus's "
+                + "default), so the alert stays pending a whole evaluation anyway; set for to 1m or more, or remove it");
+    assertThat(findings(lint(dir, "--evaluation-interval", "10s")))
+        .hasSize(1)
+        .allMatch(f -> f.contains("group fast"));
   }
 
   @Test
   void theIntervalsComeFromThePrometheusConfig() throws IOException {
     Path rules = Files.createDirectory(dir.resolve("rules"));
-    Files.writeString(rules.resolve("x.yml"), """
+    Files.writeString(
+        rules.resolve("x.yml"),
+        """
         groups:
           - name: g
             rules:
@@ -222,8 +276,12 @@ class RulesLintCommandTest {
                 expr: rate(orders_total[15s]) < 1
                 for: 5s
                 annotations: {runbook_url: https://r.example.com/a}
-        """ + COMPANION.indent(4));
-    Path config = write("prometheus.yml", """
+        """
+            + COMPANION.indent(4));
+    Path config =
+        write(
+            "prometheus.yml",
+            """
         global: {scrape_interval: 2s, evaluation_interval: 10s}
         scrape_configs:
           - job_name: a
@@ -233,21 +291,32 @@ class RulesLintCommandTest {
     CliRun run = lint(rules, "--prometheus-config", config);
     assertThat(run.exit()).isEqualTo(1);
     String file = rules.resolve("x.yml").toString();
-    assertThat(run.out().lines().toList()).containsExactly(
-        file + ": group g, alert Stalled: range window [15s] is shorter than four scrape intervals (4 x 5s = 20s, "
-            + "scrape interval from " + config + "), so rate() sees too few samples and nothing after one missed "
-            + "scrape; use [20s] or longer",
-        file + ": group g, alert Stalled: for 5s is shorter than the evaluation interval 10s (from " + config
-            + "), so the alert stays pending a whole evaluation anyway; set for to 10s or more, or remove it",
-        rules + ": 2 finding(s) in 1 file(s), 2 rule(s); scrape interval 5s (" + config + "), evaluation interval 10s ("
-            + config + ")");
+    assertThat(run.out().lines().toList())
+        .containsExactly(
+            file
+                + ": group g, alert Stalled: range window [15s] is shorter than four scrape intervals (4 x 5s = 20s, "
+                + "scrape interval from "
+                + config
+                + "), so rate() sees too few samples and nothing after one missed "
+                + "scrape; use [20s] or longer",
+            file
+                + ": group g, alert Stalled: for 5s is shorter than the evaluation interval 10s (from "
+                + config
+                + "), so the alert stays pending a whole evaluation anyway; set for to 10s or more, or remove it",
+            rules
+                + ": 2 finding(s) in 1 file(s), 2 rule(s); scrape interval 5s ("
+                + config
+                + "), evaluation interval 10s ("
+                + config
+                + ")");
   }
 
   @Test
   void theRepositorysRulesLintCleanOnTheLabsOneSecondClock() {
     CliRun run = lint("alert-rules", "--prometheus-config", "fixtures/lab/prometheus.yml");
     assertThat(run.exit()).as(run.describe()).isZero();
-    assertThat(run.out()).startsWith("alert-rules: clean in 2 file(s), ")
+    assertThat(run.out())
+        .startsWith("alert-rules: clean in 2 file(s), ")
         .contains("scrape interval 1s (fixtures/lab/prometheus.yml), evaluation interval 1s");
   }
 
@@ -255,13 +324,17 @@ class RulesLintCommandTest {
   void withoutTheLabConfigTheLabsRecordedInputsAreNotFollowed() {
     CliRun run = lint("alert-rules", "--scrape-interval", "1s", "--evaluation-interval", "1s");
     assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.out()).contains("alert-rules/lab-alerts.yml: group lab-alerts, alert CheckoutErrorBudgetBurn: "
-        + "input series service:http_error_ratio:rate30s, service:http_error_ratio:rate5s have no absent() companion");
+    assertThat(run.out())
+        .contains(
+            "alert-rules/lab-alerts.yml: group lab-alerts, alert CheckoutErrorBudgetBurn: "
+                + "input series service:http_error_ratio:rate30s, service:http_error_ratio:rate5s have no absent() companion");
   }
 
   @Test
   void unreadableInputExitsTwoNamingFileFieldLineAndColumn() throws IOException {
-    write("a.yml", """
+    write(
+        "a.yml",
+        """
         groups:
           - name: g
             rules:
@@ -280,21 +353,26 @@ class RulesLintCommandTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     String a = dir.resolve("a.yml").toString();
     // The embedded Prometheus's reader (RuleFileReader), in Prometheus's words.
-    assertThat(run.err().lines().toList()).contains(
-        a + ": /groups/0/rules/0/for: not a valid duration string: \"soon\" (line 6, column 9)",
-        a + ": /groups/0/rules/1/record: group \"g\", rule 2, \"B\": only one of 'record' and 'alert' must be set "
-            + "(line 8, column 9)",
-        a + ": /groups/0/rules/2/labelz: unknown key \"labelz\"; expected one of record, alert, expr, for, "
-            + "keep_firing_for, labels, annotations (line 12, column 9)",
-        a + ": /groups/0/rules/2/expr: group \"g\", rule 3, \"C\": could not parse expression: 1:11: parse error: "
-            + "unexpected \")\" in subquery or range, expected \":\" or \"]\" (line 11, column 9)");
+    assertThat(run.err().lines().toList())
+        .contains(
+            a + ": /groups/0/rules/0/for: not a valid duration string: \"soon\" (line 6, column 9)",
+            a
+                + ": /groups/0/rules/1/record: group \"g\", rule 2, \"B\": only one of 'record' and 'alert' must be set "
+                + "(line 8, column 9)",
+            a
+                + ": /groups/0/rules/2/labelz: unknown key \"labelz\"; expected one of record, alert, expr, for, "
+                + "keep_firing_for, labels, annotations (line 12, column 9)",
+            a
+                + ": /groups/0/rules/2/expr: group \"g\", rule 3, \"C\": could not parse expression: 1:11: parse error: "
+                + "unexpected \")\" in subquery or range, expected \":\" or \"]\" (line 11, column 9)");
     assertThat(run.err()).contains(dir.resolve("b.yaml") + ": /groups/0/rules: malformed YAML: ");
   }
 
   @Test
   void aMissingDirectoryOrConfigExitsTwo() throws IOException {
     assertThat(lint(dir.resolve("nope")).exit()).isEqualTo(2);
-    assertThat(lint(dir).err()).contains(dir + ": /: no rule files (*.yml, *.yaml) in this directory");
+    assertThat(lint(dir).err())
+        .contains(dir + ": /: no rule files (*.yml, *.yaml) in this directory");
     write("x.yml", "groups: []\n");
     CliRun badConfig = lint(dir, "--prometheus-config", dir.resolve("missing.yml"));
     assertThat(badConfig.exit()).isEqualTo(2);
@@ -305,7 +383,10 @@ class RulesLintCommandTest {
 
   @Test
   void filesAndDirectoriesAreLintedAsOneSetAsPromtoolTakesThem() throws IOException {
-    Path alerts = write("alerts.yml", """
+    Path alerts =
+        write(
+            "alerts.yml",
+            """
         groups:
           - name: orders
             rules:
@@ -316,16 +397,22 @@ class RulesLintCommandTest {
                   runbook_url: https://runbooks.example.com/orders-stalled
         """);
     Path companions = Files.createDirectory(dir.resolve("companions"));
-    Files.writeString(companions.resolve("absent.yaml"), "groups:\n  - name: absent\n    rules:\n" + COMPANION.indent(2));
+    Files.writeString(
+        companions.resolve("absent.yaml"),
+        "groups:\n  - name: absent\n    rules:\n" + COMPANION.indent(2));
 
     CliRun alone = lint(alerts);
     assertThat(alone.exit()).as(alone.describe()).isEqualTo(1);
-    assertThat(alone.out()).startsWith(alerts + ": group orders, alert OrdersStalled: input series orders_total has"
-        + " no absent() companion alert");
+    assertThat(alone.out())
+        .startsWith(
+            alerts
+                + ": group orders, alert OrdersStalled: input series orders_total has"
+                + " no absent() companion alert");
 
     CliRun both = lint(alerts, companions);
     assertThat(both.exit()).as(both.describe()).isZero();
-    assertThat(both.out()).startsWith(alerts + " " + companions + ": clean in 2 file(s), 2 rule(s); ");
+    assertThat(both.out())
+        .startsWith(alerts + " " + companions + ": clean in 2 file(s), 2 rule(s); ");
 
     CliRun twice = lint(alerts, alerts);
     assertThat(twice.out()).contains(": 1 finding(s) in 1 file(s), 1 rule(s); ");

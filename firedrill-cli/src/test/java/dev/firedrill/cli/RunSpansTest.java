@@ -27,14 +27,22 @@ class RunSpansTest {
 
   @Test
   void aRunWritesItsSpansBesideTheJournalAndItsQueriesCarryTheTrace() throws IOException {
-    for (String variable : List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SDK_DISABLED")) {
-      Assumptions.assumeTrue(System.getenv(variable) == null, variable + " is set in this environment");
+    for (String variable :
+        List.of(
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_SDK_DISABLED")) {
+      Assumptions.assumeTrue(
+          System.getenv(variable) == null, variable + " is set in this environment");
     }
     try (StubHttpServer prometheus = StubHttpServer.start()) {
       // no data and missing: fail: outside steady state before injection, so nothing is injected
-      prometheus.respondJson(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
+      prometheus.respondJson(
+          200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
       Path file = dir.resolve("spans-run.yaml");
-      Files.writeString(file, """
+      Files.writeString(
+          file,
+          """
           id: spans-run
           title: Spans beside the journal
           prometheus:
@@ -66,7 +74,8 @@ class RunSpansTest {
             max_duration: 15m
             budget_ceiling: 0.05
             max_workers: 1
-          """.formatted(prometheus.url("")));
+          """
+              .formatted(prometheus.url("")));
       Path journal = dir.resolve("spans-run.json");
 
       CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
@@ -79,16 +88,26 @@ class RunSpansTest {
       for (String line : Files.readAllLines(spans)) {
         lines.add(json.readTree(line));
       }
-      JsonNode root = lines.stream().filter(s -> s.get("name").asText().equals("drill spans-run")).findFirst().orElseThrow();
+      JsonNode root =
+          lines.stream()
+              .filter(s -> s.get("name").asText().equals("drill spans-run"))
+              .findFirst()
+              .orElseThrow();
       assertThat(root.get("attributes").get("chaos.experiment.id").asText()).isEqualTo("spans-run");
       assertThat(root.get("attributes").get("chaos.verdict").asText()).isEqualTo("not-run");
-      assertThat(lines).extracting(s -> s.get("name").asText())
+      assertThat(lines)
+          .extracting(s -> s.get("name").asText())
           .containsExactlyInAnyOrder("measure", "preflight", "drill spans-run");
       String traceId = root.get("trace_id").asText();
-      assertThat(prometheus.requests()).isNotEmpty().allSatisfy(request -> {
-        assertThat(request.headers().get("traceparent")).startsWith("00-" + traceId + "-" + root.get("span_id").asText() + "-");
-        assertThat(request.headers()).containsEntry("baggage", "chaos.experiment.id=spans-run");
-      });
+      assertThat(prometheus.requests())
+          .isNotEmpty()
+          .allSatisfy(
+              request -> {
+                assertThat(request.headers().get("traceparent"))
+                    .startsWith("00-" + traceId + "-" + root.get("span_id").asText() + "-");
+                assertThat(request.headers())
+                    .containsEntry("baggage", "chaos.experiment.id=spans-run");
+              });
     }
   }
 }

@@ -22,22 +22,29 @@ class SignalHubTest {
     List<String> heard = new CopyOnWriteArrayList<>();
     CountDownLatch second = new CountDownLatch(1);
     CountDownLatch third = new CountDownLatch(1);
-    SignalHub.Registration keeper = SignalHub.register(signal -> {}); // keeps the JVM's own handler out of the test
+    SignalHub.Registration keeper =
+        SignalHub.register(signal -> {}); // keeps the JVM's own handler out of the test
     try {
       SignalHub.Registration a = SignalHub.register(signal -> heard.add("a " + signal));
-      SignalHub.Registration b = SignalHub.register(signal -> {
-        heard.add("b " + signal);
-        second.countDown();
-      });
+      SignalHub.Registration b =
+          SignalHub.register(
+              signal -> {
+                heard.add("b " + signal);
+                second.countDown();
+              });
       a.close();
-      Signal.raise(new Signal("TERM")); // not INT: a background shell leaves it ignored, and then unhandleable
+      Signal.raise(
+          new Signal(
+              "TERM")); // not INT: a background shell leaves it ignored, and then unhandleable
       assertThat(second.await(Duration.ofSeconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
       b.close();
 
-      SignalHub.Registration c = SignalHub.register(signal -> {
-        heard.add("c " + signal);
-        third.countDown();
-      });
+      SignalHub.Registration c =
+          SignalHub.register(
+              signal -> {
+                heard.add("c " + signal);
+                third.countDown();
+              });
       Signal.raise(new Signal("TERM"));
       assertThat(third.await(Duration.ofSeconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
       c.close();

@@ -16,17 +16,25 @@ class SimulateCommandTest {
   void aModelFileWithAnUnknownKeyIsRefusedNamingItsNearestKey() throws Exception {
     Path model = Files.writeString(dir.resolve("model.yaml"), "payments: {latncy: 40ms}\n");
 
-    CliRun run = CliRun.of("simulate", "fixtures/experiments/payments-outage.yaml", "--model", model.toString());
+    CliRun run =
+        CliRun.of(
+            "simulate", "fixtures/experiments/payments-outage.yaml", "--model", model.toString());
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
-    assertThat(run.err()).contains(model + ": /payments/latncy: unknown key; did you mean \"latency\"? (line 1, column 12)");
+    assertThat(run.err())
+        .contains(
+            model
+                + ": /payments/latncy: unknown key; did you mean \"latency\"? (line 1, column 12)");
   }
 
   @Test
   void aDurationFlagThatIsNoDurationIsRefused() {
-    CliRun run = CliRun.of("simulate", "fixtures/experiments/payments-outage.yaml", "--checkout-timeout", "soon");
+    CliRun run =
+        CliRun.of(
+            "simulate", "fixtures/experiments/payments-outage.yaml", "--checkout-timeout", "soon");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
-    assertThat(run.err()).contains("firedrill simulate: --checkout-timeout soon: expected a duration such as 300ms");
+    assertThat(run.err())
+        .contains("firedrill simulate: --checkout-timeout soon: expected a duration such as 300ms");
   }
 }

@@ -5,41 +5,53 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Go's float64 texts as Prometheus writes them: {@code strconv.FormatFloat} for the formats {@code e},
- * {@code f} and {@code g} ({@code +Inf}, {@code -Inf}, {@code NaN} included), the value strings and
- * JSON numbers of its HTTP API, and {@code strconv.ParseFloat} for label values. What firedrill's
- * copies of Prometheus print must be byte for byte what Go prints, and Java's own formatting differs
- * (exponent digits, trailing zeros, where %g switches to an exponent, and Java 17's
- * {@code Double.toString} is not always the shortest, JDK-4511638).
+ * Go's float64 texts as Prometheus writes them: {@code strconv.FormatFloat} for the formats {@code
+ * e}, {@code f} and {@code g} ({@code +Inf}, {@code -Inf}, {@code NaN} included), the value strings
+ * and JSON numbers of its HTTP API, and {@code strconv.ParseFloat} for label values. What
+ * firedrill's copies of Prometheus print must be byte for byte what Go prints, and Java's own
+ * formatting differs (exponent digits, trailing zeros, where %g switches to an exponent, and Java
+ * 17's {@code Double.toString} is not always the shortest, JDK-4511638).
  */
 public final class GoFloat {
 
   private GoFloat() {}
 
-  /** {@code strconv.FormatFloat(v, 'f', -1, 64)}: shortest digits, never an exponent ({@code 1e21} is 22 digits). */
+  /**
+   * {@code strconv.FormatFloat(v, 'f', -1, 64)}: shortest digits, never an exponent ({@code 1e21}
+   * is 22 digits).
+   */
   public static String shortestF(double v) {
     return format(v, 'f', -1);
   }
 
-  /** {@code strconv.FormatFloat(v, 'e', -1, 64)}: how Prometheus's API writes an alert's value ({@code 5e+00}). */
+  /**
+   * {@code strconv.FormatFloat(v, 'e', -1, 64)}: how Prometheus's API writes an alert's value
+   * ({@code 5e+00}).
+   */
   public static String shortestE(double v) {
     return format(v, 'e', -1);
   }
 
-  /** {@code fmt.Sprint(v)} ({@code %v}) of a float64: shortest digits, an exponent below 1e-4 and from 1e6 on. */
+  /**
+   * {@code fmt.Sprint(v)} ({@code %v}) of a float64: shortest digits, an exponent below 1e-4 and
+   * from 1e6 on.
+   */
   public static String sprint(double v) {
     return format(v, 'g', -1);
   }
 
   /**
-   * A sample value as Prometheus's {@code jsonutil.MarshalValue} writes it into the API's JSON (without
-   * the quotes): {@code 'f'}, switching to {@code 'e'} below 1e-6 and from 1e21.
+   * A sample value as Prometheus's {@code jsonutil.MarshalValue} writes it into the API's JSON
+   * (without the quotes): {@code 'f'}, switching to {@code 'e'} below 1e-6 and from 1e21.
    */
   public static String sampleValue(double v) {
     return format(v, exponentInJson(v) ? 'e' : 'f', -1);
   }
 
-  /** A float64 field as Go's {@code encoding/json} writes it (finite values only): as {@link #sampleValue}, but {@code 1e-07} shortened to {@code 1e-7}. */
+  /**
+   * A float64 field as Go's {@code encoding/json} writes it (finite values only): as {@link
+   * #sampleValue}, but {@code 1e-07} shortened to {@code 1e-7}.
+   */
   public static String jsonNumber(double v) {
     if (!exponentInJson(v)) {
       return format(v, 'f', -1);
@@ -65,8 +77,16 @@ public final class GoFloat {
       return Double.NaN;
     }
     // Java would also take a trailing d or f and surrounding blanks, which Go refuses.
-    if (t.isEmpty() || !t.chars().allMatch(c -> Character.isDigit(c) || c == '.' || c == 'e' || c == 'E'
-        || c == '+' || c == '-')) {
+    if (t.isEmpty()
+        || !t.chars()
+            .allMatch(
+                c ->
+                    Character.isDigit(c)
+                        || c == '.'
+                        || c == 'e'
+                        || c == 'E'
+                        || c == '+'
+                        || c == '-')) {
       return null;
     }
     try {
@@ -76,7 +96,10 @@ public final class GoFloat {
     }
   }
 
-  /** Go's {@code strconv.FormatFloat(v, fmt, prec, 64)} with fmt one of e, f, g; prec -1 is shortest. */
+  /**
+   * Go's {@code strconv.FormatFloat(v, fmt, prec, 64)} with fmt one of e, f, g; prec -1 is
+   * shortest.
+   */
   public static String format(double v, char fmt, int prec) {
     if (Double.isNaN(v)) {
       return "NaN";
@@ -90,11 +113,12 @@ public final class GoFloat {
     Digits digs;
     if (shortest) {
       digs = shortestDigits(Math.abs(v), exact);
-      prec = switch (fmt) {
-        case 'e' -> digs.nd() - 1;
-        case 'f' -> Math.max(digs.nd() - digs.dp(), 0);
-        default -> digs.nd();
-      };
+      prec =
+          switch (fmt) {
+            case 'e' -> digs.nd() - 1;
+            case 'f' -> Math.max(digs.nd() - digs.dp(), 0);
+            default -> digs.nd();
+          };
     } else if (fmt == 'f') {
       digs = Digits.of(exact.setScale(prec, RoundingMode.HALF_EVEN));
     } else {
@@ -157,14 +181,16 @@ public final class GoFloat {
 
   /**
    * The fewest significant digits that read back as the same double, as Go's shortest formatting:
-   * the exact value rounded to 1, 2, ... digits, the first that reads back (the closest of that length).
+   * the exact value rounded to 1, 2, ... digits, the first that reads back (the closest of that
+   * length).
    */
   private static Digits shortestDigits(double abs, BigDecimal exact) {
     if (abs == 0) {
       return new Digits("", 0);
     }
     if (abs == Math.rint(abs) && abs < 1e15) {
-      // Whole numbers below 2^53 are exact, so their digits are the shortest (the common case of a sample).
+      // Whole numbers below 2^53 are exact, so their digits are the shortest (the common case of a
+      // sample).
       return Digits.of(BigDecimal.valueOf((long) abs));
     }
     for (int p = 1; p < 17; p++) {

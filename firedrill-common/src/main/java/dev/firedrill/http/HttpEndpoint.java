@@ -28,7 +28,8 @@ public final class HttpEndpoint {
   private final HttpClient client;
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
-  private HttpEndpoint(String name, HttpSettings settings, Map<String, String> environment, HttpClient client) {
+  private HttpEndpoint(
+      String name, HttpSettings settings, Map<String, String> environment, HttpClient client) {
     this.name = name;
     this.settings = settings;
     this.environment = Map.copyOf(environment);
@@ -36,29 +37,34 @@ public final class HttpEndpoint {
   }
 
   /**
-   * {@code name} is the settings' key in the experiment file ({@code prometheus},
-   * {@code markers.grafana}), for messages; {@code connectTimeout} bounds each connection.
+   * {@code name} is the settings' key in the experiment file ({@code prometheus}, {@code
+   * markers.grafana}), for messages; {@code connectTimeout} bounds each connection.
    */
-  public static HttpEndpoint open(String name, HttpSettings settings, Duration connectTimeout,
-      Map<String, String> environment) throws HttpSettingsException {
+  public static HttpEndpoint open(
+      String name, HttpSettings settings, Duration connectTimeout, Map<String, String> environment)
+      throws HttpSettingsException {
     Objects.requireNonNull(settings, "settings");
-    HttpClient.Builder builder = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(connectTimeout)
-        .followRedirects(HttpClient.Redirect.NEVER);
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(connectTimeout)
+            .followRedirects(HttpClient.Redirect.NEVER);
     if (settings.tls().isPresent()) {
       SSLContext context = TlsContexts.build(name + ".tls", settings.tls().get());
       builder.sslContext(context);
     }
     HttpEndpoint endpoint = new HttpEndpoint(name, settings, environment, builder.build());
-    endpoint.headers(); // reads every secret once: a missing one is an error now, not at the first request
+    endpoint.headers(); // reads every secret once: a missing one is an error now, not at the first
+    // request
     return endpoint;
   }
 
   /** No settings but perhaps a token given in code (firedrill's tests and its own servers). */
-  public static HttpEndpoint plain(String name, Duration connectTimeout, Optional<String> bearerToken) {
+  public static HttpEndpoint plain(
+      String name, Duration connectTimeout, Optional<String> bearerToken) {
     try {
-      return open(name, HttpSettings.bearer(bearerToken.map(Secret::given)), connectTimeout, Map.of());
+      return open(
+          name, HttpSettings.bearer(bearerToken.map(Secret::given)), connectTimeout, Map.of());
     } catch (HttpSettingsException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -80,7 +86,9 @@ public final class HttpEndpoint {
     } else if (settings.basicAuth().isPresent()) {
       BasicAuth auth = settings.basicAuth().get();
       String password = read(auth.password(), "basic_auth password", "a password");
-      String pair = Base64.getEncoder().encodeToString((auth.username() + ":" + password).getBytes(StandardCharsets.UTF_8));
+      String pair =
+          Base64.getEncoder()
+              .encodeToString((auth.username() + ":" + password).getBytes(StandardCharsets.UTF_8));
       seen.add(pair);
       headers.put("Authorization", "Basic " + pair);
     }
@@ -112,16 +120,30 @@ public final class HttpEndpoint {
     try {
       value = secret.resolve(environment, expected);
     } catch (IOException e) {
-      throw new HttpSettingsException(name + " " + what + " (" + secret.describe() + "): " + e.getMessage());
+      throw new HttpSettingsException(
+          name + " " + what + " (" + secret.describe() + "): " + e.getMessage());
     }
     if (value.isEmpty()) {
-      throw new HttpSettingsException(name + " " + what + " (" + secret.describe() + "): nothing to read (expected "
-          + expected + ")");
+      throw new HttpSettingsException(
+          name
+              + " "
+              + what
+              + " ("
+              + secret.describe()
+              + "): nothing to read (expected "
+              + expected
+              + ")");
     }
     String text = value.get();
     if (text.isBlank() || text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-      throw new HttpSettingsException(name + " " + what + " (" + secret.describe() + ") is blank or holds a line"
-          + " break or control character (expected one line of text)");
+      throw new HttpSettingsException(
+          name
+              + " "
+              + what
+              + " ("
+              + secret.describe()
+              + ") is blank or holds a line"
+              + " break or control character (expected one line of text)");
     }
     seen.add(text);
     return text;

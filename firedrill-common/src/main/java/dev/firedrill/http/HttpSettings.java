@@ -10,16 +10,21 @@ import java.util.Optional;
  * values that are not secret (such as {@code X-Scope-OrgID}), at most one of a bearer token and
  * basic authentication, and TLS. Plain data; {@link HttpEndpoint} turns it into a client.
  */
-public record HttpSettings(Map<String, String> headers, Optional<Secret> bearerToken, Optional<BasicAuth> basicAuth,
+public record HttpSettings(
+    Map<String, String> headers,
+    Optional<Secret> bearerToken,
+    Optional<BasicAuth> basicAuth,
     Optional<Tls> tls) {
 
   public HttpSettings {
-    headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers == null ? Map.of() : headers));
+    headers =
+        Collections.unmodifiableMap(new LinkedHashMap<>(headers == null ? Map.of() : headers));
     bearerToken = bearerToken == null ? Optional.empty() : bearerToken;
     basicAuth = basicAuth == null ? Optional.empty() : basicAuth;
     tls = tls == null ? Optional.empty() : tls;
     if (bearerToken.isPresent() && basicAuth.isPresent()) {
-      throw new IllegalArgumentException("a bearer token and basic_auth exclude each other (expected one of them)");
+      throw new IllegalArgumentException(
+          "a bearer token and basic_auth exclude each other (expected one of them)");
     }
   }
 
@@ -36,7 +41,13 @@ public record HttpSettings(Map<String, String> headers, Optional<Secret> bearerT
     if (bearerToken.isPresent()) {
       return "bearer token from " + bearerToken.get().describe();
     }
-    return basicAuth.map(auth -> "basic auth as " + auth.username() + ", password from " + auth.password().describe())
+    return basicAuth
+        .map(
+            auth ->
+                "basic auth as "
+                    + auth.username()
+                    + ", password from "
+                    + auth.password().describe())
         .orElse("none");
   }
 }

@@ -22,14 +22,15 @@ import java.util.regex.Pattern;
 
 /**
  * PEM files with the JDK alone: certificates, and private keys in PKCS#8 ({@code PRIVATE KEY}, RSA
- * or EC) or PKCS#1 ({@code RSA PRIVATE KEY}). Messages name the file and what it should hold,
- * never its content.
+ * or EC) or PKCS#1 ({@code RSA PRIVATE KEY}). Messages name the file and what it should hold, never
+ * its content.
  */
 final class Pem {
 
-  private static final Pattern BLOCK = Pattern.compile(
-      "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
-  private static final String CONVERT = "convert it with: openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8";
+  private static final Pattern BLOCK =
+      Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+  private static final String CONVERT =
+      "convert it with: openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8";
 
   private Pem() {}
 
@@ -40,15 +41,21 @@ final class Pem {
       CertificateFactory factory = CertificateFactory.getInstance("X.509");
       for (Block block : blocks(text)) {
         if (block.type().equals("CERTIFICATE")) {
-          certificates.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
+          certificates.add(
+              (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
         }
       }
     } catch (CertificateException e) {
-      throw new HttpSettingsException(key + ": " + file + ": a CERTIFICATE block is not a readable X.509 certificate");
+      throw new HttpSettingsException(
+          key + ": " + file + ": a CERTIFICATE block is not a readable X.509 certificate");
     }
     if (certificates.isEmpty()) {
-      throw new HttpSettingsException(key + ": " + file + ": no PEM certificate in the file"
-          + " (expected -----BEGIN CERTIFICATE-----)");
+      throw new HttpSettingsException(
+          key
+              + ": "
+              + file
+              + ": no PEM certificate in the file"
+              + " (expected -----BEGIN CERTIFICATE-----)");
     }
     return certificates;
   }
@@ -63,15 +70,31 @@ final class Pem {
         case "RSA PRIVATE KEY" -> {
           return pkcs8(rsaPkcs1ToPkcs8(block.der()), file, key);
         }
-        case "ENCRYPTED PRIVATE KEY" -> throw new HttpSettingsException(key + ": " + file
-            + ": the key is encrypted (expected an unencrypted PKCS#8 key; " + CONVERT + ")");
-        case "EC PRIVATE KEY" -> throw new HttpSettingsException(key + ": " + file
-            + ": an EC key in SEC1 form (expected PKCS#8, -----BEGIN PRIVATE KEY-----; " + CONVERT + ")");
-        default -> { } // certificates or parameters beside the key
+        case "ENCRYPTED PRIVATE KEY" ->
+            throw new HttpSettingsException(
+                key
+                    + ": "
+                    + file
+                    + ": the key is encrypted (expected an unencrypted PKCS#8 key; "
+                    + CONVERT
+                    + ")");
+        case "EC PRIVATE KEY" ->
+            throw new HttpSettingsException(
+                key
+                    + ": "
+                    + file
+                    + ": an EC key in SEC1 form (expected PKCS#8, -----BEGIN PRIVATE KEY-----; "
+                    + CONVERT
+                    + ")");
+        default -> {} // certificates or parameters beside the key
       }
     }
-    throw new HttpSettingsException(key + ": " + file + ": no PEM private key in the file"
-        + " (expected -----BEGIN PRIVATE KEY-----)");
+    throw new HttpSettingsException(
+        key
+            + ": "
+            + file
+            + ": no PEM private key in the file"
+            + " (expected -----BEGIN PRIVATE KEY-----)");
   }
 
   private static PrivateKey pkcs8(byte[] der, Path file, String key) throws HttpSettingsException {
@@ -82,14 +105,30 @@ final class Pem {
         // not this algorithm: try the next one
       }
     }
-    throw new HttpSettingsException(key + ": " + file + ": the private key is neither RSA nor EC in PKCS#8");
+    throw new HttpSettingsException(
+        key + ": " + file + ": the private key is neither RSA nor EC in PKCS#8");
   }
 
   /** PKCS#8's PrivateKeyInfo around a PKCS#1 RSAPrivateKey: version 0, rsaEncryption, the key. */
   private static byte[] rsaPkcs1ToPkcs8(byte[] pkcs1) {
     byte[] version = {0x02, 0x01, 0x00};
-    byte[] algorithm = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01,
-        0x01, 0x05, 0x00};
+    byte[] algorithm = {
+      0x30,
+      0x0d,
+      0x06,
+      0x09,
+      0x2a,
+      (byte) 0x86,
+      0x48,
+      (byte) 0x86,
+      (byte) 0xf7,
+      0x0d,
+      0x01,
+      0x01,
+      0x01,
+      0x05,
+      0x00
+    };
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     body.writeBytes(version);
     body.writeBytes(algorithm);
@@ -136,8 +175,13 @@ final class Pem {
     } catch (NoSuchFileException e) {
       throw new HttpSettingsException(key + ": " + file + ": no such file (expected a PEM file)");
     } catch (IOException e) {
-      throw new HttpSettingsException(key + ": " + file + ": cannot read it (" + e.getClass().getSimpleName()
-          + "; expected a readable PEM file)");
+      throw new HttpSettingsException(
+          key
+              + ": "
+              + file
+              + ": cannot read it ("
+              + e.getClass().getSimpleName()
+              + "; expected a readable PEM file)");
     }
   }
 }

@@ -12,19 +12,23 @@ import java.util.function.BiConsumer;
 
 /**
  * W3C trace context for every span firedrill has: {@code traceparent} and {@code baggage} (with
- * {@code chaos.experiment.id}) put on outgoing requests from an OpenTelemetry context, and read from
- * incoming ones (the lab's services). The drill's trace sink makes the drill's context current on
- * the drill thread; work handed to other threads captures {@link Context#current()} first and passes
- * it here. (The load generator, which starts a trace per request without spans, writes its
+ * {@code chaos.experiment.id}) put on outgoing requests from an OpenTelemetry context, and read
+ * from incoming ones (the lab's services). The drill's trace sink makes the drill's context current
+ * on the drill thread; work handed to other threads captures {@link Context#current()} first and
+ * passes it here. (The load generator, which starts a trace per request without spans, writes its
  * {@code traceparent} itself: lab.trace.TraceParent.)
  */
 public final class Propagation {
 
-  /** No OpenTelemetry convention exists for chaos experiments; this is firedrill's baggage and attribute key. */
+  /**
+   * No OpenTelemetry convention exists for chaos experiments; this is firedrill's baggage and
+   * attribute key.
+   */
   public static final String EXPERIMENT_ID = "chaos.experiment.id";
 
-  private static final TextMapPropagator W3C = TextMapPropagator.composite(
-      W3CTraceContextPropagator.getInstance(), W3CBaggagePropagator.getInstance());
+  private static final TextMapPropagator W3C =
+      TextMapPropagator.composite(
+          W3CTraceContextPropagator.getInstance(), W3CBaggagePropagator.getInstance());
 
   private Propagation() {}
 
@@ -38,7 +42,10 @@ public final class Propagation {
     return request;
   }
 
-  /** The remote span and baggage that an incoming request's headers carry; the root context when none. */
+  /**
+   * The remote span and baggage that an incoming request's headers carry; the root context when
+   * none.
+   */
   public static <C> Context extract(C headers, TextMapGetter<C> getter) {
     return W3C.extract(Context.root(), headers, getter);
   }

@@ -12,7 +12,8 @@ public interface Secret {
 
   /**
    * The secret, read now (a file is read again on every call, so a rotated one is picked up), or
-   * empty when none is configured; {@code what} ("a bearer token", "a password") completes messages.
+   * empty when none is configured; {@code what} ("a bearer token", "a password") completes
+   * messages.
    */
   Optional<String> resolve(Map<String, String> environment, String what) throws IOException;
 

@@ -20,9 +20,10 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
-import javax.net.ssl.X509TrustManager;
 
-/** An {@link SSLContext} from {@link Tls}: the trust, the client certificate, the name to verify. */
+/**
+ * An {@link SSLContext} from {@link Tls}: the trust, the client certificate, the name to verify.
+ */
 final class TlsContexts {
 
   private static final char[] NO_PASSWORD = new char[0];
@@ -38,8 +39,14 @@ final class TlsContexts {
       context.init(keys, new TrustManager[] {trust}, null);
       return context;
     } catch (GeneralSecurityException | IOException e) {
-      throw new HttpSettingsException(name + ": cannot set up TLS (" + e.getClass().getSimpleName() + ": "
-          + e.getMessage() + ")", e);
+      throw new HttpSettingsException(
+          name
+              + ": cannot set up TLS ("
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage()
+              + ")",
+          e);
     }
   }
 
@@ -54,7 +61,8 @@ final class TlsContexts {
         store.setCertificateEntry("ca-" + i++, ca);
       }
     }
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     factory.init(store); // null: the JDK's own trust store
     for (TrustManager manager : factory.getTrustManagers()) {
       if (manager instanceof X509ExtendedTrustManager extended) {
@@ -69,13 +77,21 @@ final class TlsContexts {
     List<X509Certificate> chain = Pem.certificates(tls.certFile().get(), name + ".cert_file");
     PrivateKey key = Pem.privateKey(tls.keyFile().get(), name + ".key_file");
     if (!chain.get(0).getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
-      throw new HttpSettingsException(name + ".key_file: " + tls.keyFile().get() + ": a " + key.getAlgorithm()
-          + " key for a " + chain.get(0).getPublicKey().getAlgorithm() + " certificate (expected the key of cert_file)");
+      throw new HttpSettingsException(
+          name
+              + ".key_file: "
+              + tls.keyFile().get()
+              + ": a "
+              + key.getAlgorithm()
+              + " key for a "
+              + chain.get(0).getPublicKey().getAlgorithm()
+              + " certificate (expected the key of cert_file)");
     }
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     store.setKeyEntry("client", key, NO_PASSWORD, chain.toArray(X509Certificate[]::new));
-    KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    KeyManagerFactory factory =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     factory.init(store, NO_PASSWORD);
     return factory.getKeyManagers();
   }
@@ -99,7 +115,8 @@ final class TlsContexts {
       if (serverName.isEmpty()) {
         jdk.checkServerTrusted(chain, authType, engine);
       } else {
-        checkServerTrusted(chain, authType); // the chain, then server_name instead of the URL's host
+        checkServerTrusted(
+            chain, authType); // the chain, then server_name instead of the URL's host
       }
     }
 
@@ -109,12 +126,14 @@ final class TlsContexts {
       if (serverName.isEmpty()) {
         jdk.checkServerTrusted(chain, authType, socket);
       } else {
-        checkServerTrusted(chain, authType); // the chain, then server_name instead of the URL's host
+        checkServerTrusted(
+            chain, authType); // the chain, then server_name instead of the URL's host
       }
     }
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    public void checkServerTrusted(X509Certificate[] chain, String authType)
+        throws CertificateException {
       jdk.checkServerTrusted(chain, authType);
       if (serverName.isPresent()) {
         Hostnames.check(chain[0], serverName.get());
@@ -134,7 +153,8 @@ final class TlsContexts {
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    public void checkClientTrusted(X509Certificate[] chain, String authType)
+        throws CertificateException {
       jdk.checkClientTrusted(chain, authType);
     }
 
@@ -168,7 +188,8 @@ final class TlsContexts {
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    public void checkClientTrusted(X509Certificate[] chain, String authType)
+        throws CertificateException {
       throw new CertificateException("firedrill is a client only");
     }
 
@@ -178,7 +199,10 @@ final class TlsContexts {
     }
   }
 
-  /** A certificate's subject alternative names against a DNS name or an IP address (no CN fallback, as Go and browsers). */
+  /**
+   * A certificate's subject alternative names against a DNS name or an IP address (no CN fallback,
+   * as Go and browsers).
+   */
   static final class Hostnames {
     private static final int DNS = 2;
     private static final int IP = 7;
@@ -190,17 +214,20 @@ final class TlsContexts {
       try {
         names = certificate.getSubjectAlternativeNames();
       } catch (CertificateParsingException e) {
-        throw new CertificateException("the server's certificate has unreadable subject alternative names", e);
+        throw new CertificateException(
+            "the server's certificate has unreadable subject alternative names", e);
       }
       boolean literal = isIpLiteral(name);
       for (List<?> entry : names == null ? List.<List<?>>of() : names) {
         int type = (Integer) entry.get(0);
         String value = String.valueOf(entry.get(1));
-        if (literal && type == IP && sameAddress(value, name) || !literal && type == DNS && dnsMatches(value, name)) {
+        if (literal && type == IP && sameAddress(value, name)
+            || !literal && type == DNS && dnsMatches(value, name)) {
           return;
         }
       }
-      throw new CertificateException("the server's certificate is not valid for server_name " + name);
+      throw new CertificateException(
+          "the server's certificate is not valid for server_name " + name);
     }
 
     private static boolean dnsMatches(String pattern, String name) {

@@ -35,7 +35,8 @@ public final class Loopback {
       return false; // a name: refusing beats resolving it
     }
     try {
-      return InetAddress.getByName(v6 ? host.substring(1, host.length() - 1) : host).isLoopbackAddress();
+      return InetAddress.getByName(v6 ? host.substring(1, host.length() - 1) : host)
+          .isLoopbackAddress();
     } catch (UnknownHostException e) {
       return false;
     }
@@ -88,7 +89,9 @@ public final class Loopback {
   /** The URL without user-info, query or fragment: safe to print. */
   public static String safe(URI url) {
     String host = url.getHost() == null ? "" : url.getHost();
-    return (url.getScheme() == null ? "" : url.getScheme() + "://") + host
-        + (url.getPort() < 0 ? "" : ":" + url.getPort()) + (url.getRawPath() == null ? "" : url.getRawPath());
+    return (url.getScheme() == null ? "" : url.getScheme() + "://")
+        + host
+        + (url.getPort() < 0 ? "" : ":" + url.getPort())
+        + (url.getRawPath() == null ? "" : url.getRawPath());
   }
 }

@@ -28,8 +28,8 @@ import java.util.logging.Logger;
  * Every HTTP server firedrill opens (the JDK's {@link HttpServer}), built one way:
  *
  * <ul>
- *   <li><b>bind</b>: 127.0.0.1 and a free port unless told otherwise; a listen backlog of 1024; Nagle
- *       off (see {@link #preferNoDelay()}).
+ *   <li><b>bind</b>: 127.0.0.1 and a free port unless told otherwise; a listen backlog of 1024;
+ *       Nagle off (see {@link #preferNoDelay()}).
  *   <li><b>threads</b>: a fixed pool of named daemon threads ({@code NAME-1}, ...) and a bounded
  *       queue. <b>When both are full, the request is answered 503</b> (with {@code Retry-After: 1})
  *       by one extra thread, {@code NAME-busy}, which never runs a route: a burst costs clients a
@@ -39,8 +39,8 @@ import java.util.logging.Logger;
  *       method the route does not answer gets 405 with {@code Allow} and the server's refusal body.
  *       HEAD is answered once, here, as GET without the body: a route with GET answers HEAD.
  *   <li><b>stop</b>: {@link #close()} answers new requests 503 while those in flight get up to the
- *       grace to finish, then stops the server and its threads and waits at most
- *       {@value #STOP_WAIT_SECONDS} s more for them: it never waits forever.
+ *       grace to finish, then stops the server and its threads and waits at most {@value
+ *       #STOP_WAIT_SECONDS} s more for them: it never waits forever.
  * </ul>
  *
  * Handlers answer and close their exchange themselves, and may do so later, from another thread.
@@ -51,6 +51,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
   static final int STOP_WAIT_SECONDS = 2;
   private static final int BACKLOG = 1024;
   private static final Logger LOG = Logger.getLogger(LoopbackHttpServer.class.getName());
+
   /** Set on the busy thread: the request it runs is answered 503. */
   private static final ThreadLocal<Boolean> BUSY = new ThreadLocal<>();
 
@@ -97,21 +98,30 @@ public final class LoopbackHttpServer implements AutoCloseable {
     }
     byLength.sort((a, b) -> b.path().length() - a.path().length()); // the longest prefix first
     this.prefixes = List.copyOf(byLength);
-    this.busy = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-        daemons(name + "-busy", false));
-    this.threads = new ThreadPoolExecutor(settings.threads, settings.threads, 0, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(settings.queue), daemons(name, true), (task, pool) -> {
-          if (!busy.isShutdown()) {
-            busy.execute(() -> {
-              BUSY.set(Boolean.TRUE);
-              try {
-                task.run();
-              } finally {
-                BUSY.remove();
+    this.busy =
+        new ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(name + "-busy", false));
+    this.threads =
+        new ThreadPoolExecutor(
+            settings.threads,
+            settings.threads,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(settings.queue),
+            daemons(name, true),
+            (task, pool) -> {
+              if (!busy.isShutdown()) {
+                busy.execute(
+                    () -> {
+                      BUSY.set(Boolean.TRUE);
+                      try {
+                        task.run();
+                      } finally {
+                        BUSY.remove();
+                      }
+                    });
               }
             });
-          }
-        });
   }
 
   public static Builder builder(String name) {
@@ -119,8 +129,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
   }
 
   /**
-   * Turns Nagle's algorithm off for the JDK's HTTP servers, unless the property is set already.
-   * The JDK's server writes a response's headers and body as two segments; with Nagle on, the body
+   * Turns Nagle's algorithm off for the JDK's HTTP servers, unless the property is set already. The
+   * JDK's server writes a response's headers and body as two segments; with Nagle on, the body
    * waits for the client's delayed ACK of the headers, about 40 ms on Linux, on every request after
    * a connection's first. The JDK reads the property once, when its first server starts, so a
    * server created earlier in the same JVM by other code keeps the default.
@@ -143,8 +153,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
   /**
    * Answers new requests 503 while the requests in flight get the grace to finish, then stops
-   * listening, cuts what is left and ends the threads, waiting at most {@value #STOP_WAIT_SECONDS} s
-   * for them. Returns within the grace plus that.
+   * listening, cuts what is left and ends the threads, waiting at most {@value #STOP_WAIT_SECONDS}
+   * s for them. Returns within the grace plus that.
    */
   @Override
   public void close() {
@@ -161,7 +171,11 @@ public final class LoopbackHttpServer implements AutoCloseable {
       threads.shutdownNow();
       busy.shutdownNow();
       if (!threads.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        LOG.warning(name + ": requests still running " + STOP_WAIT_SECONDS + " s after close were abandoned");
+        LOG.warning(
+            name
+                + ": requests still running "
+                + STOP_WAIT_SECONDS
+                + " s after close were abandoned");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -172,7 +186,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
   }
 
   /** Sends {@code body} (none when null) as the whole answer and closes the response body. */
-  public static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+  public static void send(HttpExchange exchange, int status, String contentType, String body)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
     if (body == null) {
       exchange.sendResponseHeaders(status, -1);
@@ -194,7 +209,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     try {
       route(exchange);
     } catch (IOException e) {
-      exchange.close(); // the client is gone or the answer could not be written: nothing left to tell it
+      exchange
+          .close(); // the client is gone or the answer could not be written: nothing left to tell
+      // it
       LOG.log(Level.FINE, name + ": request not answered", e);
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, name + ": handler failed", e);
@@ -268,9 +285,18 @@ public final class LoopbackHttpServer implements AutoCloseable {
   private void answerBusy(HttpExchange exchange) {
     try (exchange) {
       exchange.getResponseHeaders().set("Retry-After", "1");
-      send(exchange, 503, "text/plain; charset=utf-8", closing ? name + " is stopping\n"
-          : name + " is busy: all " + settings.threads + " request threads and " + settings.queue
-              + " queued requests are taken; try again\n");
+      send(
+          exchange,
+          503,
+          "text/plain; charset=utf-8",
+          closing
+              ? name + " is stopping\n"
+              : name
+                  + " is busy: all "
+                  + settings.threads
+                  + " request threads and "
+                  + settings.queue
+                  + " queued requests are taken; try again\n");
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, name + ": 503 not answered", e);
     }
@@ -302,7 +328,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     /** Waits until no request is in flight, at most {@code limit}. */
     synchronized void awaitNone(Duration limit) throws InterruptedException {
       long deadline = System.nanoTime() + limit.toNanos();
-      for (long left = limit.toNanos(); count > 0 && left > 0; left = deadline - System.nanoTime()) {
+      for (long left = limit.toNanos();
+          count > 0 && left > 0;
+          left = deadline - System.nanoTime()) {
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
     }
@@ -318,22 +346,26 @@ public final class LoopbackHttpServer implements AutoCloseable {
     private final List<Route> routes = new ArrayList<>();
     private Guard guard;
     private boolean trailingSlashIgnored;
-    private HttpHandler notFound = exchange -> {
-      try (exchange) {
-        send(exchange, 404, "text/plain; charset=utf-8", "404 page not found\n");
-      }
-    };
-    private Refusal refusal = (exchange, allowed) -> {
-      try (exchange) {
-        send(exchange, 405, "text/plain; charset=utf-8", "Method Not Allowed\n");
-      }
-    };
-    private Failure failure = (exchange, e) -> send(exchange, 500, "text/plain; charset=utf-8",
-        "Internal Server Error\n");
+    private HttpHandler notFound =
+        exchange -> {
+          try (exchange) {
+            send(exchange, 404, "text/plain; charset=utf-8", "404 page not found\n");
+          }
+        };
+    private Refusal refusal =
+        (exchange, allowed) -> {
+          try (exchange) {
+            send(exchange, 405, "text/plain; charset=utf-8", "Method Not Allowed\n");
+          }
+        };
+    private Failure failure =
+        (exchange, e) ->
+            send(exchange, 500, "text/plain; charset=utf-8", "Internal Server Error\n");
 
     private Builder(String name) {
       if (name == null || name.isBlank()) {
-        throw new IllegalArgumentException("a server needs a name (its threads are named after it)");
+        throw new IllegalArgumentException(
+            "a server needs a name (its threads are named after it)");
       }
       this.name = name;
     }
@@ -347,7 +379,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
     /** Request threads (4 unless told); at least 1. */
     public Builder threads(int threads) {
       if (threads < 1) {
-        throw new IllegalArgumentException(name + ": threads is " + threads + " (expected at least 1)");
+        throw new IllegalArgumentException(
+            name + ": threads is " + threads + " (expected at least 1)");
       }
       this.threads = threads;
       return this;
@@ -365,7 +398,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
     /** How long {@link #close()} lets requests in flight finish (none unless told). */
     public Builder grace(Duration grace) {
       if (grace.isNegative()) {
-        throw new IllegalArgumentException(name + ": grace is " + grace + " (expected zero or more)");
+        throw new IllegalArgumentException(
+            name + ": grace is " + grace + " (expected zero or more)");
       }
       this.grace = grace;
       return this;
@@ -427,7 +461,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
       HttpServer server = HttpServer.create(address, BACKLOG);
       LoopbackHttpServer started;
       try {
-        started = new LoopbackHttpServer(copy(), server); // a builder used again does not change this server
+        started =
+            new LoopbackHttpServer(
+                copy(), server); // a builder used again does not change this server
       } catch (RuntimeException e) {
         server.stop(0);
         throw e;
@@ -446,8 +482,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
       try {
         return start();
       } catch (IOException e) {
-        throw new UncheckedIOException(what + " cannot listen on " + HostPort.format(address) + ": "
-            + e.getMessage(), e);
+        throw new UncheckedIOException(
+            what + " cannot listen on " + HostPort.format(address) + ": " + e.getMessage(), e);
       }
     }
   }

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One path of a {@link LoopbackHttpServer} and the handler of each method it answers. An exact route
- * matches its path alone; a prefix route every path that starts with it (the longest prefix wins,
- * and an exact route beats any prefix). A route with GET answers HEAD too, as GET without the body.
+ * One path of a {@link LoopbackHttpServer} and the handler of each method it answers. An exact
+ * route matches its path alone; a prefix route every path that starts with it (the longest prefix
+ * wins, and an exact route beats any prefix). A route with GET answers HEAD too, as GET without the
+ * body.
  *
  * <pre>{@code
  * Route.exact("/api/v2/alerts").get(this::list).post(this::add)
@@ -56,7 +57,8 @@ public final class Route {
   public Route on(String name, HttpHandler handler) {
     Objects.requireNonNull(handler, "handler");
     if (name.equals("HEAD")) {
-      throw new IllegalArgumentException("route " + path + ": HEAD is answered by the GET handler, not one of its own");
+      throw new IllegalArgumentException(
+          "route " + path + ": HEAD is answered by the GET handler, not one of its own");
     }
     if (methods.putIfAbsent(name, handler) != null) {
       throw new IllegalArgumentException("route " + path + " has two handlers for " + name);

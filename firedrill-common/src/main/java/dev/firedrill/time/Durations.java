@@ -7,10 +7,11 @@ import java.util.Locale;
 /**
  * Durations as Prometheus reads and writes them, for every file and option firedrill reads
  * (experiment files, rule files, prometheus.yml, PromQL, API parameters, command-line options):
- * {@code model.ParseDuration} and {@code model.Duration.String()} of prometheus/common. Units go from
- * the largest to the smallest, each at most once: {@code y w d h m s ms} (a year is 365 days, a week 7);
- * whole numbers only; {@code 0} alone needs no unit. Also the seconds with one decimal that firedrill
- * prints for people ({@code +12.0s} in console lines), which is not Prometheus's spelling.
+ * {@code model.ParseDuration} and {@code model.Duration.String()} of prometheus/common. Units go
+ * from the largest to the smallest, each at most once: {@code y w d h m s ms} (a year is 365 days,
+ * a week 7); whole numbers only; {@code 0} alone needs no unit. Also the seconds with one decimal
+ * that firedrill prints for people ({@code +12.0s} in console lines), which is not Prometheus's
+ * spelling.
  */
 public final class Durations {
 
@@ -19,12 +20,19 @@ public final class Durations {
 
   /** The units in the only order Prometheus accepts them. */
   private static final String[] UNITS = {"y", "w", "d", "h", "m", "s", "ms"};
-  private static final long[] UNIT_MS = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000, 1};
-  private static final String OUT_OF_RANGE = "; that is out of range (Prometheus allows at most about 292 years)";
+
+  private static final long[] UNIT_MS = {
+    365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000, 1
+  };
+  private static final String OUT_OF_RANGE =
+      "; that is out of range (Prometheus allows at most about 292 years)";
 
   private Durations() {}
 
-  /** Why a text is not a duration; {@link #getMessage()} is firedrill's message, {@link #prometheusMessage()} Prometheus's. */
+  /**
+   * Why a text is not a duration; {@link #getMessage()} is firedrill's message, {@link
+   * #prometheusMessage()} Prometheus's.
+   */
   public static final class Invalid extends IllegalArgumentException {
 
     private final String prometheusMessage;
@@ -36,15 +44,18 @@ public final class Durations {
       this.hint = hint;
     }
 
-    /** What Prometheus says about the same text, word for word: {@code not a valid duration string: "5m1h"}. */
+    /**
+     * What Prometheus says about the same text, word for word: {@code not a valid duration string:
+     * "5m1h"}.
+     */
     public String prometheusMessage() {
       return prometheusMessage;
     }
 
     /**
      * What the plain "expected ..." leaves unsaid, to append to it: empty for a misspelling, else
-     * {@code ; units go ...} for units out of order or repeated (Prometheus refuses {@code 30s1h}) and
-     * {@code ; that is out of range ...} past Prometheus's 292 years.
+     * {@code ; units go ...} for units out of order or repeated (Prometheus refuses {@code 30s1h})
+     * and {@code ; that is out of range ...} past Prometheus's 292 years.
      */
     public String hint() {
       return hint;
@@ -85,7 +96,8 @@ public final class Durations {
       try {
         count = Long.parseUnsignedLong(text.substring(start, i));
       } catch (NumberFormatException e) {
-        // Go's ParseUint refuses what does not fit in 64 bits, and Prometheus calls that a syntax error.
+        // Go's ParseUint refuses what does not fit in 64 bits, and Prometheus calls that a syntax
+        // error.
         throw new Invalid(text, notValid, OUT_OF_RANGE);
       }
       start = i;
@@ -98,14 +110,19 @@ public final class Durations {
       String unitText = text.substring(start, i);
       int unit = unit(unitText);
       if (unit < 0) {
-        throw new Invalid(text, "unknown unit " + GoQuote.of(unitText) + " in duration " + GoQuote.of(text), "");
+        throw new Invalid(
+            text, "unknown unit " + GoQuote.of(unitText) + " in duration " + GoQuote.of(text), "");
       }
       if (unit <= lastUnit) {
-        throw new Invalid(text, notValid, "; units go from the largest to the smallest, each at most once:"
-            + " y, w, d, h, m, s, ms (such as 1h30m)");
+        throw new Invalid(
+            text,
+            notValid,
+            "; units go from the largest to the smallest, each at most once:"
+                + " y, w, d, h, m, s, ms (such as 1h30m)");
       }
       lastUnit = unit;
-      // Prometheus's bounds, in its unsigned nanoseconds: each part at most 2^63, the sum at most 2^63 - 1.
+      // Prometheus's bounds, in its unsigned nanoseconds: each part at most 2^63, the sum at most
+      // 2^63 - 1.
       long unitNanos = UNIT_MS[unit] * 1_000_000;
       if (Long.compareUnsigned(count, Long.divideUnsigned(Long.MIN_VALUE, unitNanos)) > 0) {
         throw new Invalid(text, "duration out of range", OUT_OF_RANGE);
@@ -118,7 +135,10 @@ public final class Durations {
     return Duration.ofNanos(nanos);
   }
 
-  /** Parses as Prometheus does, throwing {@link IllegalArgumentException} with Prometheus's own message. */
+  /**
+   * Parses as Prometheus does, throwing {@link IllegalArgumentException} with Prometheus's own
+   * message.
+   */
   public static Duration parsePrometheus(String text) {
     try {
       return parse(text);
@@ -137,9 +157,10 @@ public final class Durations {
   }
 
   /**
-   * Prometheus's spelling ({@code model.Duration.String()}): the largest units first, {@code 0s} for
-   * zero; years and weeks only when they divide the whole duration, so {@code 14d} prints as
-   * {@code 2w} but {@code 90d} stays {@code 90d}. Below a millisecond is dropped, as Prometheus drops it.
+   * Prometheus's spelling ({@code model.Duration.String()}): the largest units first, {@code 0s}
+   * for zero; years and weeks only when they divide the whole duration, so {@code 14d} prints as
+   * {@code 2w} but {@code 90d} stays {@code 90d}. Below a millisecond is dropped, as Prometheus
+   * drops it.
    */
   public static String format(Duration duration) {
     long ms = duration.toMillis();
@@ -164,7 +185,9 @@ public final class Durations {
     return text.toString();
   }
 
-  /** Seconds with one decimal, as the console prints offsets and times for people: {@code 12.0s}. */
+  /**
+   * Seconds with one decimal, as the console prints offsets and times for people: {@code 12.0s}.
+   */
   public static String seconds(Duration duration) {
     return String.format(Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
   }

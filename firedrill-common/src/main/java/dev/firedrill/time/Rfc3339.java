@@ -10,20 +10,22 @@ import java.time.temporal.ChronoField;
 import java.util.Optional;
 
 /**
- * Timestamps as Go's {@code time.Time} writes them in JSON (RFC 3339, up to nine fractional
- * digits, {@code Z} or an offset such as {@code +02:00}), where Go's zero time
- * {@code 0001-01-01T00:00:00Z} means "not set".
+ * Timestamps as Go's {@code time.Time} writes them in JSON (RFC 3339, up to nine fractional digits,
+ * {@code Z} or an offset such as {@code +02:00}), where Go's zero time {@code 0001-01-01T00:00:00Z}
+ * means "not set".
  */
 public final class Rfc3339 {
 
   private static final Instant GO_ZERO = Instant.parse("0001-01-01T00:00:00Z");
+
   /** Go's {@code time.RFC3339Nano}: up to nine fractional digits, trailing zeros dropped. */
-  private static final DateTimeFormatter NANO = new DateTimeFormatterBuilder()
-      .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
-      .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
-      .appendLiteral('Z')
-      .toFormatter()
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter NANO =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .appendLiteral('Z')
+          .toFormatter()
+          .withZone(ZoneOffset.UTC);
 
   private Rfc3339() {}
 
@@ -38,7 +40,10 @@ public final class Rfc3339 {
     return at.isAfter(GO_ZERO.plusSeconds(366L * 24 * 3600)) ? Optional.of(at) : Optional.empty();
   }
 
-  /** The instant as Go's {@code time.Time} writes itself in JSON, in UTC: {@code 2026-11-29T23:48:39.63130994Z}. */
+  /**
+   * The instant as Go's {@code time.Time} writes itself in JSON, in UTC: {@code
+   * 2026-11-29T23:48:39.63130994Z}.
+   */
   public static String formatNano(Instant at) {
     return NANO.format(at);
   }

@@ -8,7 +8,9 @@ public final class NearestName {
 
   private NearestName() {}
 
-  /** {@code did you mean "x"?} for the nearest candidate, or {@code otherwise} and all candidates. */
+  /**
+   * {@code did you mean "x"?} for the nearest candidate, or {@code otherwise} and all candidates.
+   */
   public static String suggest(String value, Collection<String> candidates, String otherwise) {
     String nearest = null;
     int best = Integer.MAX_VALUE;

@@ -16,7 +16,9 @@ public record Problem(String file, String pointer, String message, int line, int
     Objects.requireNonNull(message, "message");
   }
 
-  /** {@code FILE: /field/path: what was expected (line L, column C)}; the root prints as {@code /}. */
+  /**
+   * {@code FILE: /field/path: what was expected (line L, column C)}; the root prints as {@code /}.
+   */
   @Override
   public String toString() {
     String where = file + ": " + (pointer.isEmpty() ? "/" : pointer) + ": " + message;

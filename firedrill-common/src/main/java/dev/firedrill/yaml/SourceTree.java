@@ -24,12 +24,13 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * The one place where Jackson reads YAML (or JSON) text for checking: a single streaming pass that
- * builds the tree and records, for every JSON pointer, where it starts (the key of an object member;
- * the first token of an array element), so that a problem names its line and column.
+ * builds the tree and records, for every JSON pointer, where it starts (the key of an object
+ * member; the first token of an array element), so that a problem names its line and column.
  *
- * <p>Problems are made by the caller's {@link Problems} factory, so each reader keeps its own problem
- * type. Duplicate keys are problems; malformed text is a problem too, and then {@link #malformed()}
- * is that problem and {@link #root()} is null. Everything else about the content is the caller's.
+ * <p>Problems are made by the caller's {@link Problems} factory, so each reader keeps its own
+ * problem type. Duplicate keys are problems; malformed text is a problem too, and then {@link
+ * #malformed()} is that problem and {@link #root()} is null. Everything else about the content is
+ * the caller's.
  *
  * @param <P> the caller's problem type
  */
@@ -40,7 +41,10 @@ public final class SourceTree<P> {
     public static final Position START = new Position(1, 1);
   }
 
-  /** Makes the caller's problem: file, JSON pointer, message, line and column (0 and 0 without a position). */
+  /**
+   * Makes the caller's problem: file, JSON pointer, message, line and column (0 and 0 without a
+   * position).
+   */
   @FunctionalInterface
   public interface Problems<P> {
     P problem(String file, String pointer, String message, int line, int column);
@@ -50,21 +54,28 @@ public final class SourceTree<P> {
   public enum Scalars {
     /** Numbers, booleans and null are typed. */
     TYPED,
-    /** Numbers stay the text written (Alertmanager reads them into strings); booleans and null are typed. */
+    /**
+     * Numbers stay the text written (Alertmanager reads them into strings); booleans and null are
+     * typed.
+     */
     TEXT_NUMBERS,
-    /** Numbers and booleans stay the text written (a label value 1 is the string "1"); null is typed. */
+    /**
+     * Numbers and booleans stay the text written (a label value 1 is the string "1"); null is
+     * typed.
+     */
     TEXT
   }
 
   /**
    * How to read.
    *
-   * @param jsonByName JSON when the file name ends in .json, or (neither .json, .yaml nor .yml) the text
-   *     starts with { or [; otherwise always YAML
-   * @param oneDocument more than one document (or JSON value) is malformed; otherwise later ones are ignored
+   * @param jsonByName JSON when the file name ends in .json, or (neither .json, .yaml nor .yml) the
+   *     text starts with { or [; otherwise always YAML
+   * @param oneDocument more than one document (or JSON value) is malformed; otherwise later ones
+   *     are ignored
    * @param scalars how scalars become nodes
-   * @param explain malformed text is explained for people: indentation named, quoted excerpts (perhaps a
-   *     secret) not shown; otherwise the parser's first line as it is
+   * @param explain malformed text is explained for people: indentation named, quoted excerpts
+   *     (perhaps a secret) not shown; otherwise the parser's first line as it is
    */
   public record Options(boolean jsonByName, boolean oneDocument, Scalars scalars, boolean explain) {
     public Options {
@@ -75,19 +86,26 @@ public final class SourceTree<P> {
   private static final JsonFactory JSON = new JsonFactory();
   private static final YAMLFactory YAML = new YAMLFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
   /** Quoted excerpts in parser messages may be a secret the user pasted; they are never echoed. */
-  private static final Pattern QUOTED = Pattern.compile("'(?!(?:null|true|false|NaN)'|\\\\)[^'\\s]{2,}'");
+  private static final Pattern QUOTED =
+      Pattern.compile("'(?!(?:null|true|false|NaN)'|\\\\)[^'\\s]{2,}'");
 
   private final String file;
   private final Options options;
   private final Problems<P> factory;
+
   /** The document, or null when it is empty or malformed. */
   private JsonNode root;
+
   /** Where each JSON pointer starts; the root is always line 1, column 1 (the file as a whole). */
   private final Map<String, Position> positions = new HashMap<>();
+
   /** Duplicate keys, then the malformed text if any, in the order found. */
   private final List<P> problems = new ArrayList<>();
+
   private P malformed;
+
   /** The pointer being read, for the problem of malformed text. */
   private String at = "";
 
@@ -98,7 +116,10 @@ public final class SourceTree<P> {
     positions.put("", Position.START);
   }
 
-  /** Whether {@code fileName} and {@code content} are read as JSON when {@link Options#jsonByName()}. */
+  /**
+   * Whether {@code fileName} and {@code content} are read as JSON when {@link
+   * Options#jsonByName()}.
+   */
   public static boolean isJson(String fileName, String content) {
     String lower = fileName.toLowerCase(Locale.ROOT);
     if (lower.endsWith(".json")) {
@@ -112,7 +133,8 @@ public final class SourceTree<P> {
   }
 
   /** Reads the text in one pass; a leading byte order mark is skipped. */
-  public static <P> SourceTree<P> read(String file, String content, Options options, Problems<P> factory) {
+  public static <P> SourceTree<P> read(
+      String file, String content, Options options, Problems<P> factory) {
     if (content.startsWith("\uFEFF")) {
       content = content.substring(1);
     }
@@ -122,8 +144,12 @@ public final class SourceTree<P> {
       tree.root = parser.nextToken() == null ? null : tree.value(parser, "");
       if (options.oneDocument() && tree.root != null && parser.nextToken() != null) {
         tree.at = "";
-        tree.fail(tree.problem(parser.currentTokenLocation(),
-            "expected one " + (json ? "JSON value" : "YAML document") + ", found more after it"));
+        tree.fail(
+            tree.problem(
+                parser.currentTokenLocation(),
+                "expected one "
+                    + (json ? "JSON value" : "YAML document")
+                    + ", found more after it"));
       }
     } catch (JsonProcessingException e) {
       tree.fail(tree.malformed(e, json));
@@ -134,12 +160,13 @@ public final class SourceTree<P> {
   }
 
   /**
-   * Every document of a YAML stream ({@code ---} between them), each a tree of its own whose pointers
-   * start at its root and whose positions are the file's. Reading stops at malformed text: the last
-   * tree is then the malformed one. An empty text or empty document gives a tree with a null root.
+   * Every document of a YAML stream ({@code ---} between them), each a tree of its own whose
+   * pointers start at its root and whose positions are the file's. Reading stops at malformed text:
+   * the last tree is then the malformed one. An empty text or empty document gives a tree with a
+   * null root.
    */
-  public static <P> List<SourceTree<P>> readDocuments(String file, String content, Options options,
-      Problems<P> factory) {
+  public static <P> List<SourceTree<P>> readDocuments(
+      String file, String content, Options options, Problems<P> factory) {
     if (content.startsWith("\uFEFF")) {
       content = content.substring(1);
     }
@@ -225,32 +252,39 @@ public final class SourceTree<P> {
     positions.putIfAbsent(pointer, position(p.currentTokenLocation()));
     JsonToken token = p.currentToken();
     switch (token) {
-      case START_OBJECT: {
-        ObjectNode object = NODES.objectNode();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String name = p.currentName();
-          String child = pointer + "/" + escape(name);
-          Position position = position(p.currentTokenLocation());
-          if (object.has(name)) {
-            problems.add(factory.problem(file, child, "duplicate key; each key may appear once",
-                position.line(), position.column()));
-          } else {
-            positions.put(child, position);
+      case START_OBJECT:
+        {
+          ObjectNode object = NODES.objectNode();
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            String child = pointer + "/" + escape(name);
+            Position position = position(p.currentTokenLocation());
+            if (object.has(name)) {
+              problems.add(
+                  factory.problem(
+                      file,
+                      child,
+                      "duplicate key; each key may appear once",
+                      position.line(),
+                      position.column()));
+            } else {
+              positions.put(child, position);
+            }
+            p.nextToken();
+            object.set(name, value(p, child));
+            at = pointer;
           }
-          p.nextToken();
-          object.set(name, value(p, child));
-          at = pointer;
+          return object;
         }
-        return object;
-      }
-      case START_ARRAY: {
-        ArrayNode array = NODES.arrayNode();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(p, pointer + "/" + array.size()));
-          at = pointer;
+      case START_ARRAY:
+        {
+          ArrayNode array = NODES.arrayNode();
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            array.add(value(p, pointer + "/" + array.size()));
+            at = pointer;
+          }
+          return array;
         }
-        return array;
-      }
       case VALUE_NUMBER_INT:
         if (options.scalars() != Scalars.TYPED) {
           return NODES.textNode(p.getText());
@@ -259,7 +293,9 @@ public final class SourceTree<P> {
             ? NODES.numberNode(p.getBigIntegerValue())
             : NODES.numberNode(p.getLongValue());
       case VALUE_NUMBER_FLOAT:
-        return options.scalars() == Scalars.TYPED ? NODES.numberNode(p.getDoubleValue()) : NODES.textNode(p.getText());
+        return options.scalars() == Scalars.TYPED
+            ? NODES.numberNode(p.getDoubleValue())
+            : NODES.textNode(p.getText());
       case VALUE_TRUE:
       case VALUE_FALSE:
         return options.scalars() == Scalars.TEXT
@@ -280,7 +316,8 @@ public final class SourceTree<P> {
       if (options.explain() && reason != null && reason.startsWith("expected <block end>")) {
         reason = "the indentation does not line up with the lines above (" + reason + ")";
       }
-      return factory.problem(file, at, what + clean(reason), mark.getLine() + 1, mark.getColumn() + 1);
+      return factory.problem(
+          file, at, what + clean(reason), mark.getLine() + 1, mark.getColumn() + 1);
     }
     JsonLocation location = e.getLocation() != null ? e.getLocation() : JsonLocation.NA;
     return problem(location, what + clean(e.getOriginalMessage()));
@@ -292,7 +329,10 @@ public final class SourceTree<P> {
   }
 
   private String clean(String reason) {
-    String first = reason == null ? "unexpected input" : reason.strip().lines().findFirst().orElse("unexpected input");
+    String first =
+        reason == null
+            ? "unexpected input"
+            : reason.strip().lines().findFirst().orElse("unexpected input");
     return options.explain() ? QUOTED.matcher(first).replaceAll("(not shown)") : first;
   }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * Expected strings are what Go's strconv, fmt and encoding/json print for the same float64 (and, for
- * the API's values, what Prometheus 2.42 answered).
+ * Expected strings are what Go's strconv, fmt and encoding/json print for the same float64 (and,
+ * for the API's values, what Prometheus 2.42 answered).
  */
 class GoFloatTest {
 

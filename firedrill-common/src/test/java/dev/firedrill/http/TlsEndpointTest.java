@@ -50,28 +50,31 @@ class TlsEndpointTest {
 
   private static HttpsServer serve(SSLContext context, boolean needClientAuth) throws IOException {
     HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(context) {
-      @Override
-      public void configure(HttpsParameters params) {
-        SSLParameters parameters = context.getDefaultSSLParameters();
-        parameters.setNeedClientAuth(needClientAuth);
-        params.setSSLParameters(parameters);
-      }
-    });
-    https.createContext("/", exchange -> {
-      String who = "anonymous";
-      if (exchange instanceof HttpsExchange secure) {
-        try {
-          who = secure.getSSLSession().getPeerPrincipal().getName();
-        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
-          who = "anonymous";
-        }
-      }
-      byte[] body = who.getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    https.setHttpsConfigurator(
+        new HttpsConfigurator(context) {
+          @Override
+          public void configure(HttpsParameters params) {
+            SSLParameters parameters = context.getDefaultSSLParameters();
+            parameters.setNeedClientAuth(needClientAuth);
+            params.setSSLParameters(parameters);
+          }
+        });
+    https.createContext(
+        "/",
+        exchange -> {
+          String who = "anonymous";
+          if (exchange instanceof HttpsExchange secure) {
+            try {
+              who = secure.getSSLSession().getPeerPrincipal().getName();
+            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+              who = "anonymous";
+            }
+          }
+          byte[] body = who.getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     https.start();
     return https;
   }
@@ -83,23 +86,36 @@ class TlsEndpointTest {
   }
 
   private static Tls tls(Path ca, Path cert, Path key, String serverName, boolean insecure) {
-    return new Tls(Optional.ofNullable(ca), Optional.ofNullable(cert), Optional.ofNullable(key),
-        Optional.ofNullable(serverName), insecure);
+    return new Tls(
+        Optional.ofNullable(ca),
+        Optional.ofNullable(cert),
+        Optional.ofNullable(key),
+        Optional.ofNullable(serverName),
+        insecure);
   }
 
   private static String get(HttpsServer target, Tls tls) throws Exception {
-    HttpEndpoint endpoint = HttpEndpoint.open("prometheus",
-        new HttpSettings(Map.of(), Optional.empty(), Optional.empty(), Optional.of(tls)), TIMEOUT, Map.of());
-    URI url = URI.create("https://127.0.0.1:" + target.getAddress().getPort() + "/api/v1/status/buildinfo");
-    HttpRequest request = endpoint.authorize(HttpRequest.newBuilder(url).timeout(TIMEOUT)).GET().build();
-    HttpResponse<String> response = endpoint.client().send(request, HttpResponse.BodyHandlers.ofString());
+    HttpEndpoint endpoint =
+        HttpEndpoint.open(
+            "prometheus",
+            new HttpSettings(Map.of(), Optional.empty(), Optional.empty(), Optional.of(tls)),
+            TIMEOUT,
+            Map.of());
+    URI url =
+        URI.create(
+            "https://127.0.0.1:" + target.getAddress().getPort() + "/api/v1/status/buildinfo");
+    HttpRequest request =
+        endpoint.authorize(HttpRequest.newBuilder(url).timeout(TIMEOUT)).GET().build();
+    HttpResponse<String> response =
+        endpoint.client().send(request, HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
   }
 
   @Test
   void theCaFileAndServerNameVerifyAServerNamedOtherwiseThanItsUrl() throws Exception {
-    assertThat(get(server, tls(pki.caPem(), null, null, TestPki.SERVER_NAME, false))).isEqualTo("anonymous");
+    assertThat(get(server, tls(pki.caPem(), null, null, TestPki.SERVER_NAME, false)))
+        .isEqualTo("anonymous");
   }
 
   @Test
@@ -133,7 +149,10 @@ class TlsEndpointTest {
     assertThatThrownBy(() -> get(mutual, tls(pki.caPem(), null, null, TestPki.SERVER_NAME, false)))
         .isInstanceOf(IOException.class);
 
-    String who = get(mutual, tls(pki.caPem(), pki.clientCertPem(), pki.clientKeyPem(), TestPki.SERVER_NAME, false));
+    String who =
+        get(
+            mutual,
+            tls(pki.caPem(), pki.clientCertPem(), pki.clientKeyPem(), TestPki.SERVER_NAME, false));
 
     assertThat(who).isEqualTo("CN=firedrill drill");
   }
@@ -145,18 +164,52 @@ class TlsEndpointTest {
     Path sec1 = dir.resolve("sec1.pem");
     Files.writeString(sec1, "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n");
 
-    assertThatThrownBy(() -> HttpEndpoint.open("alertmanager", new HttpSettings(Map.of(), Optional.empty(),
-        Optional.empty(), Optional.of(tls(notPem, null, null, null, false))), TIMEOUT, Map.of()))
+    assertThatThrownBy(
+            () ->
+                HttpEndpoint.open(
+                    "alertmanager",
+                    new HttpSettings(
+                        Map.of(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(tls(notPem, null, null, null, false))),
+                    TIMEOUT,
+                    Map.of()))
         .isInstanceOf(HttpSettingsException.class)
-        .hasMessage("alertmanager.tls.ca_file: " + notPem + ": no PEM certificate in the file (expected"
-            + " -----BEGIN CERTIFICATE-----)");
-    assertThatThrownBy(() -> HttpEndpoint.open("prometheus", new HttpSettings(Map.of(), Optional.empty(),
-        Optional.empty(), Optional.of(tls(pki.caPem(), pki.clientCertPem(), sec1, null, false))), TIMEOUT, Map.of()))
-        .hasMessage("prometheus.tls.key_file: " + sec1 + ": an EC key in SEC1 form (expected PKCS#8, -----BEGIN"
-            + " PRIVATE KEY-----; convert it with: openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8)");
+        .hasMessage(
+            "alertmanager.tls.ca_file: "
+                + notPem
+                + ": no PEM certificate in the file (expected"
+                + " -----BEGIN CERTIFICATE-----)");
+    assertThatThrownBy(
+            () ->
+                HttpEndpoint.open(
+                    "prometheus",
+                    new HttpSettings(
+                        Map.of(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(tls(pki.caPem(), pki.clientCertPem(), sec1, null, false))),
+                    TIMEOUT,
+                    Map.of()))
+        .hasMessage(
+            "prometheus.tls.key_file: "
+                + sec1
+                + ": an EC key in SEC1 form (expected PKCS#8, -----BEGIN"
+                + " PRIVATE KEY-----; convert it with: openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8)");
     Path missing = dir.resolve("missing.pem");
-    assertThatThrownBy(() -> HttpEndpoint.open("markers.grafana", new HttpSettings(Map.of(), Optional.empty(),
-        Optional.empty(), Optional.of(tls(missing, null, null, null, false))), TIMEOUT, Map.of()))
-        .hasMessage("markers.grafana.tls.ca_file: " + missing + ": no such file (expected a PEM file)");
+    assertThatThrownBy(
+            () ->
+                HttpEndpoint.open(
+                    "markers.grafana",
+                    new HttpSettings(
+                        Map.of(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(tls(missing, null, null, null, false))),
+                    TIMEOUT,
+                    Map.of()))
+        .hasMessage(
+            "markers.grafana.tls.ca_file: " + missing + ": no such file (expected a PEM file)");
   }
 }

@@ -10,8 +10,11 @@ class Rfc3339Test {
 
   @Test
   void timesAreRfc3339WithTrailingZerosDropped() {
-    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39.630514595Z"))).isEqualTo("2026-11-29T23:48:39.630514595Z");
-    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39.631309940Z"))).isEqualTo("2026-11-29T23:48:39.63130994Z");
-    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39Z"))).isEqualTo("2026-11-29T23:48:39Z");
+    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39.630514595Z")))
+        .isEqualTo("2026-11-29T23:48:39.630514595Z");
+    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39.631309940Z")))
+        .isEqualTo("2026-11-29T23:48:39.63130994Z");
+    assertThat(Rfc3339.formatNano(Instant.parse("2026-11-29T23:48:39Z")))
+        .isEqualTo("2026-11-29T23:48:39Z");
   }
 }

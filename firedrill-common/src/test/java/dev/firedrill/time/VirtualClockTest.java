@@ -62,7 +62,8 @@ class VirtualClockTest {
     assertThatThrownBy(() -> clock.advance(Duration.ofSeconds(-1)))
         .hasMessage("cannot advance by PT-1S (expected zero or more)");
     assertThatThrownBy(() -> clock.setTime(START))
-        .hasMessage("virtual time 2026-11-29T10:00:00Z is before 2026-11-29T10:00:01Z (expected no earlier than now)");
+        .hasMessage(
+            "virtual time 2026-11-29T10:00:00Z is before 2026-11-29T10:00:01Z (expected no earlier than now)");
     assertThat(clock.now()).isEqualTo(START.plusSeconds(1));
   }
 
@@ -70,7 +71,8 @@ class VirtualClockTest {
   void anInterruptedThreadDoesNotSleep() {
     Thread.currentThread().interrupt();
     try {
-      assertThatThrownBy(() -> clock.sleep(Duration.ofSeconds(1))).isInstanceOf(InterruptedException.class);
+      assertThatThrownBy(() -> clock.sleep(Duration.ofSeconds(1)))
+          .isInstanceOf(InterruptedException.class);
       assertThat(clock.now()).isEqualTo(START);
     } finally {
       Thread.interrupted();
@@ -96,7 +98,8 @@ class VirtualClockTest {
     clock.advance(Duration.ofMillis(2500));
     clock.advance(Duration.ofMillis(500));
 
-    assertThat(work.ran).containsExactly(START.plusSeconds(1), START.plusSeconds(2), START.plusSeconds(3));
+    assertThat(work.ran)
+        .containsExactly(START.plusSeconds(1), START.plusSeconds(2), START.plusSeconds(3));
     assertThat(clock.now()).isEqualTo(START.plusSeconds(3));
   }
 

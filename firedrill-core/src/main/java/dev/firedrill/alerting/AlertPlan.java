@@ -25,31 +25,49 @@ public final class AlertPlan {
 
   private AlertPlan() {}
 
-  public static Result of(List<AlertExpectation> expectations, RuleBook rules, Optional<RouteTree> routes) {
+  public static Result of(
+      List<AlertExpectation> expectations, RuleBook rules, Optional<RouteTree> routes) {
     List<String> lines = new ArrayList<>();
     List<String> refusals = new ArrayList<>();
     for (AlertExpectation expectation : expectations) {
       Optional<RuleBook.AlertRule> rule = rules.alert(expectation.alert());
       if (rule.isEmpty() && rules.noRulesCause().isPresent()) {
-        refusals.add("hypothesis.alerts: " + expectation.alert() + " cannot be checked: " + rules.noRulesCause().get());
+        refusals.add(
+            "hypothesis.alerts: "
+                + expectation.alert()
+                + " cannot be checked: "
+                + rules.noRulesCause().get());
         continue;
       }
       if (rule.isEmpty()) {
-        refusals.add("hypothesis.alerts: " + expectation.alert() + " is defined by no alerting rule of Prometheus");
+        refusals.add(
+            "hypothesis.alerts: "
+                + expectation.alert()
+                + " is defined by no alerting rule of Prometheus");
         continue;
       }
-      StringBuilder line = new StringBuilder(expectation.describe()).append(": ").append(expectation.expect().text())
-          .append(" within ").append(dev.firedrill.time.Durations.format(expectation.within()))
-          .append("; floor ").append(Floors.of(rule.get(), rules).text());
+      StringBuilder line =
+          new StringBuilder(expectation.describe())
+              .append(": ")
+              .append(expectation.expect().text())
+              .append(" within ")
+              .append(dev.firedrill.time.Durations.format(expectation.within()))
+              .append("; floor ")
+              .append(Floors.of(rule.get(), rules).text());
       if (routes.isPresent()) {
         Map<String, String> labels = new LinkedHashMap<>(rule.get().labels());
         labels.putAll(expectation.matchers());
         labels.put("alertname", expectation.alert());
         List<String> receivers = routes.get().receivers(labels);
         line.append("; routes to ").append(String.join(", ", receivers));
-        expectation.receiver().filter(expected -> !receivers.contains(expected))
-            .ifPresent(expected -> line.append(", not the expected ").append(expected)
-                .append(": the drill will report it misrouted"));
+        expectation
+            .receiver()
+            .filter(expected -> !receivers.contains(expected))
+            .ifPresent(
+                expected ->
+                    line.append(", not the expected ")
+                        .append(expected)
+                        .append(": the drill will report it misrouted"));
       }
       lines.add(line.toString());
     }

@@ -21,8 +21,8 @@ public interface AlertStack {
   List<Delivery> deliveries();
 
   /**
-   * The webhook notifications received so far that Alertmanager cut short ({@code truncatedAlerts > 0}); a
-   * stack without firedrill's receiver sees none.
+   * The webhook notifications received so far that Alertmanager cut short ({@code truncatedAlerts >
+   * 0}); a stack without firedrill's receiver sees none.
    */
   default List<Truncation> truncations() {
     return List.of();

@@ -18,9 +18,18 @@ import java.util.TreeMap;
  * @param receivers the names of the receivers its routes lead to
  * @param generatorUrl the link back to Prometheus's expression; empty when absent
  */
-public record AlertmanagerAlert(Map<String, String> labels, Map<String, String> annotations,
-    Instant startsAt, Instant endsAt, Instant updatedAt, String fingerprint, String state,
-    List<String> receivers, List<String> silencedBy, List<String> inhibitedBy, String generatorUrl) {
+public record AlertmanagerAlert(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    Instant startsAt,
+    Instant endsAt,
+    Instant updatedAt,
+    String fingerprint,
+    String state,
+    List<String> receivers,
+    List<String> silencedBy,
+    List<String> inhibitedBy,
+    String generatorUrl) {
 
   public AlertmanagerAlert {
     labels = sorted(labels);

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteDialect;
 import dev.firedrill.alerting.routes.RouteTree;
-import dev.firedrill.time.Durations;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
+import dev.firedrill.time.Durations;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -54,27 +54,42 @@ public final class AlertmanagerClient {
     this(baseUrl, timeout, endpoint(timeout, bearerToken));
   }
 
-  /** A client whose connection, headers and credentials come from {@code endpoint} (see {@link HttpEndpoint#open}). */
+  /**
+   * A client whose connection, headers and credentials come from {@code endpoint} (see {@link
+   * HttpEndpoint#open}).
+   */
   public AlertmanagerClient(URI baseUrl, Duration timeout, HttpEndpoint endpoint) {
     if (baseUrl == null) {
-      throw new IllegalArgumentException("Alertmanager URL is missing (expected e.g. http://127.0.0.1:9093)");
+      throw new IllegalArgumentException(
+          "Alertmanager URL is missing (expected e.g. http://127.0.0.1:9093)");
     }
     if (baseUrl.getRawUserInfo() != null
         || baseUrl.getRawAuthority() != null && baseUrl.getRawAuthority().contains("@")) {
-      throw new IllegalArgumentException("credentials in the Alertmanager URL are not allowed; use a bearer token");
+      throw new IllegalArgumentException(
+          "credentials in the Alertmanager URL are not allowed; use a bearer token");
     }
-    String scheme = baseUrl.getScheme() == null ? null : baseUrl.getScheme().toLowerCase(Locale.ROOT);
-    if (!"http".equals(scheme) && !"https".equals(scheme) || baseUrl.getHost() == null || baseUrl.getHost().isEmpty()) {
-      throw new IllegalArgumentException("Alertmanager URL \"" + baseUrl
-          + "\" is not usable (expected http:// or https:// with a host, e.g. http://127.0.0.1:9093)");
+    String scheme =
+        baseUrl.getScheme() == null ? null : baseUrl.getScheme().toLowerCase(Locale.ROOT);
+    if (!"http".equals(scheme) && !"https".equals(scheme)
+        || baseUrl.getHost() == null
+        || baseUrl.getHost().isEmpty()) {
+      throw new IllegalArgumentException(
+          "Alertmanager URL \""
+              + baseUrl
+              + "\" is not usable (expected http:// or https:// with a host, e.g. http://127.0.0.1:9093)");
     }
     String path = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath();
     path = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-    String origin = scheme + "://" + baseUrl.getHost() + (baseUrl.getPort() == -1 ? "" : ":" + baseUrl.getPort());
+    String origin =
+        scheme
+            + "://"
+            + baseUrl.getHost()
+            + (baseUrl.getPort() == -1 ? "" : ":" + baseUrl.getPort());
     this.base = URI.create(origin + path);
     this.display = origin + path;
     if (timeout == null || timeout.toMillis() < 1) {
-      throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
+      throw new IllegalArgumentException(
+          "Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
     }
     checkTimeout(timeout);
     this.timeout = timeout;
@@ -84,18 +99,21 @@ public final class AlertmanagerClient {
   private static HttpEndpoint endpoint(Duration timeout, Optional<String> bearerToken) {
     checkTimeout(timeout);
     Objects.requireNonNull(bearerToken, "bearerToken");
-    bearerToken.ifPresent(token -> {
-      if (token.isBlank() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-        throw new IllegalArgumentException("bearer token for Alertmanager is blank or holds a line break or"
-            + " control character (expected one line of text)");
-      }
-    });
+    bearerToken.ifPresent(
+        token -> {
+          if (token.isBlank() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException(
+                "bearer token for Alertmanager is blank or holds a line break or"
+                    + " control character (expected one line of text)");
+          }
+        });
     return HttpEndpoint.plain("alertmanager", timeout, bearerToken);
   }
 
   private static void checkTimeout(Duration timeout) {
     if (timeout == null || timeout.toMillis() < 1) {
-      throw new IllegalArgumentException("Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
+      throw new IllegalArgumentException(
+          "Alertmanager timeout " + timeout + " is not usable (expected at least 1ms)");
     }
   }
 
@@ -111,10 +129,14 @@ public final class AlertmanagerClient {
   public List<AlertmanagerAlert> alerts() throws AlertmanagerException {
     String subject = "GET " + ALERTS;
     HttpResponse<String> response = get(ALERTS, subject);
-    String prefix = "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
+    String prefix =
+        "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
     String body = response.body();
     if (response.statusCode() / 100 != 2) {
-      throw fail(prefix + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)), null);
+      throw fail(
+          prefix
+              + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)),
+          null);
     }
     JsonNode root;
     try {
@@ -129,19 +151,28 @@ public final class AlertmanagerClient {
     }
   }
 
-  /** {@code GET /api/v2/status}: the configuration Alertmanager runs, as the YAML it was loaded from. */
+  /**
+   * {@code GET /api/v2/status}: the configuration Alertmanager runs, as the YAML it was loaded
+   * from.
+   */
   public String config() throws AlertmanagerException {
     String subject = "GET " + STATUS;
     HttpResponse<String> response = get(STATUS, subject);
-    String prefix = "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
+    String prefix =
+        "Alertmanager at " + display + " answered HTTP " + response.statusCode() + " to " + subject;
     String body = response.body();
     if (response.statusCode() / 100 != 2) {
-      throw fail(prefix + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)), null);
+      throw fail(
+          prefix
+              + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)),
+          null);
     }
     try {
       JsonNode original = READER.readTree(body).path("config").path("original");
       if (!original.isTextual()) {
-        throw fail(prefix + " with an unexpected response: no config.original (expected the loaded YAML)", null);
+        throw fail(
+            prefix + " with an unexpected response: no config.original (expected the loaded YAML)",
+            null);
       }
       return original.asText();
     } catch (JsonProcessingException e) {
@@ -150,11 +181,11 @@ public final class AlertmanagerClient {
   }
 
   /**
-   * The route tree Alertmanager runs, read from {@code config.original} of {@code /api/v2/status} as today's
-   * Alertmanager reads it by default ({@link RouteDialect#CURRENT}). That text is Alertmanager's own
-   * rendering of the loaded file, not the file: matchers come back as it prints them ({@code
-   * service.name="x"}, {@code "k8s.pod name"=~"api-.*"}), and an empty {@code group_by: []} is left out, so a
-   * route that had one appears to inherit its parent's grouping.
+   * The route tree Alertmanager runs, read from {@code config.original} of {@code /api/v2/status}
+   * as today's Alertmanager reads it by default ({@link RouteDialect#CURRENT}). That text is
+   * Alertmanager's own rendering of the loaded file, not the file: matchers come back as it prints
+   * them ({@code service.name="x"}, {@code "k8s.pod name"=~"api-.*"}), and an empty {@code
+   * group_by: []} is left out, so a route that had one appears to inherit its parent's grouping.
    */
   public RouteTree routes() throws AlertmanagerException, RouteConfigException {
     return RouteTree.parse("Alertmanager " + display + " config", config(), RouteDialect.CURRENT);
@@ -173,18 +204,19 @@ public final class AlertmanagerClient {
       for (JsonNode receiver : alert.path("receivers")) {
         receivers.add(text(receiver, "name", path + ".receivers[].name"));
       }
-      alerts.add(new AlertmanagerAlert(
-          strings(alert.get("labels"), path + ".labels", true),
-          strings(alert.get("annotations"), path + ".annotations", false),
-          time(alert, "startsAt", path),
-          time(alert, "endsAt", path),
-          time(alert, "updatedAt", path),
-          text(alert, "fingerprint", path + ".fingerprint"),
-          text(status, "state", path + ".status.state"),
-          receivers,
-          textList(status.path("silencedBy")),
-          textList(status.path("inhibitedBy")),
-          alert.path("generatorURL").asText("")));
+      alerts.add(
+          new AlertmanagerAlert(
+              strings(alert.get("labels"), path + ".labels", true),
+              strings(alert.get("annotations"), path + ".annotations", false),
+              time(alert, "startsAt", path),
+              time(alert, "endsAt", path),
+              time(alert, "updatedAt", path),
+              text(alert, "fingerprint", path + ".fingerprint"),
+              text(status, "state", path + ".status.state"),
+              receivers,
+              textList(status.path("silencedBy")),
+              textList(status.path("inhibitedBy")),
+              alert.path("generatorURL").asText("")));
     }
     return alerts;
   }
@@ -199,11 +231,12 @@ public final class AlertmanagerClient {
   }
 
   private HttpResponse<String> get(String path, String subject) throws AlertmanagerException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-        .timeout(timeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", "firedrill")
-        .GET();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "firedrill")
+            .GET();
     try {
       endpoint.authorize(request);
     } catch (HttpSettingsException e) {
@@ -211,22 +244,41 @@ public final class AlertmanagerClient {
     }
     Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
-        endpoint.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        endpoint
+            .client()
+            .sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw fail("interrupted while waiting for Alertmanager at " + display + " to answer " + subject, e);
+      throw fail(
+          "interrupted while waiting for Alertmanager at " + display + " to answer " + subject, e);
     } catch (TimeoutException e) {
       future.cancel(true);
-      throw fail("Alertmanager at " + display + ": " + subject + " timed out after " + Durations.format(timeout), e);
+      throw fail(
+          "Alertmanager at "
+              + display
+              + ": "
+              + subject
+              + " timed out after "
+              + Durations.format(timeout),
+          e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (find(cause, HttpTimeoutException.class) != null) {
-        throw fail("Alertmanager at " + display + ": " + subject + " timed out after " + Durations.format(timeout), cause);
+        throw fail(
+            "Alertmanager at "
+                + display
+                + ": "
+                + subject
+                + " timed out after "
+                + Durations.format(timeout),
+            cause);
       }
-      throw fail("cannot reach Alertmanager at " + display + " (" + reason(cause) + ") for " + subject, cause);
+      throw fail(
+          "cannot reach Alertmanager at " + display + " (" + reason(cause) + ") for " + subject,
+          cause);
     }
   }
 
@@ -240,12 +292,15 @@ public final class AlertmanagerClient {
     if (find(cause, ConnectException.class) != null) {
       return "connection refused";
     }
-    if (cause instanceof IOException && cause.getMessage() != null
+    if (cause instanceof IOException
+        && cause.getMessage() != null
         && cause.getMessage().contains("header parser received no bytes")) {
       return "connection closed without a response";
     }
     String message = cause.getMessage();
-    return message == null || message.isBlank() ? cause.getClass().getSimpleName() : shortened(message);
+    return message == null || message.isBlank()
+        ? cause.getClass().getSimpleName()
+        : shortened(message);
   }
 
   private static <T extends Throwable> T find(Throwable error, Class<T> type) {
@@ -262,20 +317,32 @@ public final class AlertmanagerClient {
     try {
       return Rfc3339.parse(text);
     } catch (DateTimeParseException e) {
-      throw new Malformed("\"" + path + "." + field + "\" is \"" + shortened(text) + "\" (expected an RFC 3339 time)");
+      throw new Malformed(
+          "\""
+              + path
+              + "."
+              + field
+              + "\" is \""
+              + shortened(text)
+              + "\" (expected an RFC 3339 time)");
     }
   }
 
   private static String text(JsonNode parent, String field, String name) throws Malformed {
     JsonNode value = parent.get(field);
     if (value == null || !value.isTextual()) {
-      throw new Malformed("\"" + name + "\" is " + (value == null ? "missing" : shortened(value.toString()))
-          + " (expected a string)");
+      throw new Malformed(
+          "\""
+              + name
+              + "\" is "
+              + (value == null ? "missing" : shortened(value.toString()))
+              + " (expected a string)");
     }
     return value.asText();
   }
 
-  private static Map<String, String> strings(JsonNode object, String name, boolean required) throws Malformed {
+  private static Map<String, String> strings(JsonNode object, String name, boolean required)
+      throws Malformed {
     if (object == null || object.isNull()) {
       if (required) {
         throw new Malformed("\"" + name + "\" is missing (expected an object of strings)");
@@ -283,10 +350,18 @@ public final class AlertmanagerClient {
       return Map.of();
     }
     if (!object.isObject()) {
-      throw new Malformed("\"" + name + "\" is " + shortened(object.toString()) + " (expected an object of strings)");
+      throw new Malformed(
+          "\""
+              + name
+              + "\" is "
+              + shortened(object.toString())
+              + " (expected an object of strings)");
     }
     Map<String, String> map = new LinkedHashMap<>();
-    object.properties().iterator().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+    object
+        .properties()
+        .iterator()
+        .forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
     return map;
   }
 

@@ -14,8 +14,8 @@ import java.util.Optional;
 /**
  * Watches the expected alerts of one drill: before injection (none may already be active), every
  * interval while the faults are on, and after the rollback until each expectation's window has
- * passed. Called from the drill's thread only; the stack's reads may fail, and a failure is kept
- * as the reason a row stayed unknown, never thrown.
+ * passed. Called from the drill's thread only; the stack's reads may fail, and a failure is kept as
+ * the reason a row stayed unknown, never thrown.
  */
 public final class Detection {
 
@@ -32,10 +32,14 @@ public final class Detection {
   private List<Truncation> truncations = List.of();
 
   /**
-   * {@code webhooks}: firedrill's receiver is routed to, so a notification is awaited;
-   * {@code alertmanager}: Alertmanager's API can be read for startsAt and receivers.
+   * {@code webhooks}: firedrill's receiver is routed to, so a notification is awaited; {@code
+   * alertmanager}: Alertmanager's API can be read for startsAt and receivers.
    */
-  public Detection(List<AlertExpectation> expectations, AlertStack stack, boolean webhooks, boolean alertmanager) {
+  public Detection(
+      List<AlertExpectation> expectations,
+      AlertStack stack,
+      boolean webhooks,
+      boolean alertmanager) {
     this.expectations = List.copyOf(expectations);
     this.stack = stack;
     this.webhooks = webhooks;
@@ -47,32 +51,59 @@ public final class Detection {
     return !expectations.isEmpty();
   }
 
-  /** Every expected alert must have a rule, and none that should fire may already be pending or firing. */
+  /**
+   * Every expected alert must have a rule, and none that should fire may already be pending or
+   * firing.
+   */
   public Optional<PreflightProblem> preflight() {
     try {
       rules = stack.rules();
-      List<String> undefined = expectations.stream().map(AlertExpectation::alert).distinct()
-          .filter(name -> rules.alert(name).isEmpty()).toList();
+      List<String> undefined =
+          expectations.stream()
+              .map(AlertExpectation::alert)
+              .distinct()
+              .filter(name -> rules.alert(name).isEmpty())
+              .toList();
       if (!undefined.isEmpty() && rules.noRulesCause().isPresent()) {
-        return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
-            + ", but " + rules.noRulesCause().get()));
+        return Optional.of(
+            new PreflightProblem(
+                true,
+                "hypothesis.alerts names "
+                    + String.join(", ", undefined)
+                    + ", but "
+                    + rules.noRulesCause().get()));
       }
       if (!undefined.isEmpty()) {
-        return Optional.of(new PreflightProblem(true, "hypothesis.alerts names " + String.join(", ", undefined)
-            + ", which no alerting rule of Prometheus defines (expected one of: "
-            + String.join(", ", rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList()) + ")"));
+        return Optional.of(
+            new PreflightProblem(
+                true,
+                "hypothesis.alerts names "
+                    + String.join(", ", undefined)
+                    + ", which no alerting rule of Prometheus defines (expected one of: "
+                    + String.join(
+                        ", ",
+                        rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList())
+                    + ")"));
       }
       List<PromAlert> active = stack.alerts();
       for (AlertExpectation expectation : expectations) {
-        Optional<PromAlert> already = active.stream().filter(a -> expectation.matches(a.labels())).findFirst();
+        Optional<PromAlert> already =
+            active.stream().filter(a -> expectation.matches(a.labels())).findFirst();
         if (already.isPresent() && expectation.expect() == Expect.FIRING) {
-          return Optional.of(new PreflightProblem(false, expectation.describe() + " is already " + already.get().state()
-              + ", so its time to detect would mean nothing; nothing was injected"));
+          return Optional.of(
+              new PreflightProblem(
+                  false,
+                  expectation.describe()
+                      + " is already "
+                      + already.get().state()
+                      + ", so its time to detect would mean nothing; nothing was injected"));
         }
       }
       return Optional.empty();
     } catch (AlertStackException e) {
-      return Optional.of(new PreflightProblem(false, "cannot read the alerts before injection: " + e.getMessage()));
+      return Optional.of(
+          new PreflightProblem(
+              false, "cannot read the alerts before injection: " + e.getMessage()));
     }
   }
 
@@ -95,11 +126,17 @@ public final class Detection {
 
   /** When watching may stop: every expectation's window after injection has passed. */
   public Instant deadline(Instant injectedAt) {
-    return injectedAt.plus(expectations.stream().map(AlertExpectation::within).max(Comparator.naturalOrder())
-        .orElse(Duration.ZERO));
+    return injectedAt.plus(
+        expectations.stream()
+            .map(AlertExpectation::within)
+            .max(Comparator.naturalOrder())
+            .orElse(Duration.ZERO));
   }
 
-  /** Nothing left to learn: each firing expectation is fully measured, each silent one's window has passed. */
+  /**
+   * Nothing left to learn: each firing expectation is fully measured, each silent one's window has
+   * passed.
+   */
   public boolean settled(Instant injectedAt, Instant now) {
     return tracked.stream().allMatch(t -> t.settled(injectedAt, now));
   }
@@ -108,7 +145,10 @@ public final class Detection {
     return tracked.stream().map(t -> t.row(injectedAt)).toList();
   }
 
-  /** The intervals the floors use and where they came from, once {@link #preflight()} has read the rules. */
+  /**
+   * The intervals the floors use and where they came from, once {@link #preflight()} has read the
+   * rules.
+   */
   public Optional<String> intervals() {
     return Optional.ofNullable(rules).map(RuleBook::intervalsText);
   }
@@ -124,6 +164,7 @@ public final class Detection {
     private Optional<PromAlert> firing = Optional.empty();
     private Optional<RoutedAlert> routedAlert = Optional.empty();
     private Optional<Delivery> delivery = Optional.empty();
+
     /** Where the alert stands now; empty until it is first seen. */
     private Optional<AlertState> current = Optional.empty();
 
@@ -131,40 +172,65 @@ public final class Detection {
       this.expectation = expectation;
     }
 
-    /** {@code promAlerts} is empty when Prometheus could not be read: then nothing is known to have resolved. */
-    void update(Optional<List<PromAlert>> promAlerts, List<RoutedAlert> routed, List<Delivery> deliveries,
+    /**
+     * {@code promAlerts} is empty when Prometheus could not be read: then nothing is known to have
+     * resolved.
+     */
+    void update(
+        Optional<List<PromAlert>> promAlerts,
+        List<RoutedAlert> routed,
+        List<Delivery> deliveries,
         AlertNews news) {
       String name = expectation.describe();
       promAlerts.ifPresent(alerts -> updateState(alerts, name, news));
       if (routedAlert.isEmpty()) {
-        routed.stream().filter(a -> expectation.matches(a.labels())).findFirst().ifPresent(a -> {
-          routedAlert = Optional.of(a);
-          news.routed(name, a.startsAt(), a.receivers());
-        });
+        routed.stream()
+            .filter(a -> expectation.matches(a.labels()))
+            .findFirst()
+            .ifPresent(
+                a -> {
+                  routedAlert = Optional.of(a);
+                  news.routed(name, a.startsAt(), a.receivers());
+                });
       }
       if (delivery.isEmpty()) {
-        deliveries.stream().filter(Delivery::firing).filter(d -> expectation.matches(d.labels()))
-            .min(Comparator.comparing(Delivery::receivedAt)).ifPresent(d -> {
-              delivery = Optional.of(d);
-              news.notified(name, d.receiver(), d.receivedAt(), d.startsAt());
-            });
+        deliveries.stream()
+            .filter(Delivery::firing)
+            .filter(d -> expectation.matches(d.labels()))
+            .min(Comparator.comparing(Delivery::receivedAt))
+            .ifPresent(
+                d -> {
+                  delivery = Optional.of(d);
+                  news.notified(name, d.receiver(), d.receivedAt(), d.startsAt());
+                });
       }
     }
 
     /** The first pending and firing are kept for the row; every change of state is news. */
     private void updateState(List<PromAlert> alerts, String name, AlertNews news) {
-      List<PromAlert> matching = alerts.stream().filter(a -> expectation.matches(a.labels())).toList();
+      List<PromAlert> matching =
+          alerts.stream().filter(a -> expectation.matches(a.labels())).toList();
       if (pending.isEmpty() && !matching.isEmpty()) {
         pending = Optional.of(matching.get(0));
       }
       if (firing.isEmpty()) {
-        matching.stream().filter(PromAlert::firing).findFirst().ifPresent(a -> firing = Optional.of(a));
+        matching.stream()
+            .filter(PromAlert::firing)
+            .findFirst()
+            .ifPresent(a -> firing = Optional.of(a));
       }
       // Several series may match one expectation: the alert stands where the furthest of them does.
-      Optional<PromAlert> furthest = matching.stream().filter(PromAlert::firing).findFirst()
-          .or(() -> matching.stream().findFirst());
-      Optional<AlertState> next = furthest.map(AlertState::of)
-          .or(() -> current.filter(s -> s != AlertState.RESOLVED).map(s -> AlertState.RESOLVED));
+      Optional<PromAlert> furthest =
+          matching.stream()
+              .filter(PromAlert::firing)
+              .findFirst()
+              .or(() -> matching.stream().findFirst());
+      Optional<AlertState> next =
+          furthest
+              .map(AlertState::of)
+              .or(
+                  () ->
+                      current.filter(s -> s != AlertState.RESOLVED).map(s -> AlertState.RESOLVED));
       if (next.isPresent() && !next.equals(current)) {
         news.state(name, next.get(), current, furthest.flatMap(PromAlert::activeAt));
         current = next;
@@ -183,32 +249,49 @@ public final class Detection {
       return detected && routedKnown && (!webhooks || delivery.isPresent());
     }
 
-    /** Alertmanager and the webhook carry the evaluation that fired the alert; Prometheus only its activeAt. */
+    /**
+     * Alertmanager and the webhook carry the evaluation that fired the alert; Prometheus only its
+     * activeAt.
+     */
     private Optional<Instant> startsAt() {
       return delivery.map(Delivery::startsAt).or(() -> routedAlert.map(RoutedAlert::startsAt));
     }
 
     private Optional<Instant> estimatedStart() {
-      Duration forDuration = rules == null ? Duration.ZERO
-          : rules.alert(expectation.alert()).map(RuleBook.AlertRule::forDuration).orElse(Duration.ZERO);
+      Duration forDuration =
+          rules == null
+              ? Duration.ZERO
+              : rules
+                  .alert(expectation.alert())
+                  .map(RuleBook.AlertRule::forDuration)
+                  .orElse(Duration.ZERO);
       return firing.flatMap(PromAlert::activeAt).map(at -> at.plus(forDuration));
     }
 
     private Optional<List<String>> receiverSeen() {
-      return delivery.map(d -> List.of(d.receiver())).or(() -> routedAlert.map(RoutedAlert::receivers));
+      return delivery
+          .map(d -> List.of(d.receiver()))
+          .or(() -> routedAlert.map(RoutedAlert::receivers));
     }
 
     private Map<String, String> annotations() {
-      return delivery.map(Delivery::annotations).or(() -> routedAlert.map(RoutedAlert::annotations))
-          .or(() -> firing.map(PromAlert::annotations)).orElse(Map.of());
+      return delivery
+          .map(Delivery::annotations)
+          .or(() -> routedAlert.map(RoutedAlert::annotations))
+          .or(() -> firing.map(PromAlert::annotations))
+          .orElse(Map.of());
     }
 
     DetectionRow row(Instant injectedAt) {
-      Optional<Floor> floor = rules == null ? Optional.empty()
-          : rules.alert(expectation.alert()).map(rule -> Floors.of(rule, rules));
+      Optional<Floor> floor =
+          rules == null
+              ? Optional.empty()
+              : rules.alert(expectation.alert()).map(rule -> Floors.of(rule, rules));
       Optional<Instant> starts = startsAt();
-      String source = delivery.isPresent() ? "webhook startsAt" : routedAlert.isPresent() ? "Alertmanager startsAt"
-          : "Prometheus activeAt + for";
+      String source =
+          delivery.isPresent()
+              ? "webhook startsAt"
+              : routedAlert.isPresent() ? "Alertmanager startsAt" : "Prometheus activeAt + for";
       Optional<Instant> detectedAt = starts.or(this::estimatedStart);
       boolean fired = detectedAt.isPresent() || firing.isPresent();
       Optional<Duration> detect = detectedAt.map(at -> Duration.between(injectedAt, at));
@@ -219,20 +302,41 @@ public final class Detection {
       DetectionRow.Check dashboard = linkCheck("dashboard", expectation.dashboard());
       if (expectation.expect() == Expect.SILENT) {
         boolean held = !fired;
-        return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
-            dashboard, held,
-            held ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
-                : "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("during the window")
-                    + " though it must stay silent", List.of());
+        return new DetectionRow(
+            expectation,
+            fired,
+            detect,
+            source,
+            floor,
+            notify,
+            receiver,
+            receivers,
+            runbook,
+            dashboard,
+            held,
+            held
+                ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
+                : "fired "
+                    + detect
+                        .map(d -> Durations.seconds(d) + " after injection")
+                        .orElse("during the window")
+                    + " though it must stay silent",
+            List.of());
       }
       List<String> failures = new ArrayList<>();
       if (!fired) {
-        failures.add("missed: did not fire within " + Durations.format(expectation.within())
-            + floor.map(f -> "; its floor is " + f.text()).orElse("")
-            + lastError.map(e -> "; last error reading the stack: " + e).orElse(""));
+        failures.add(
+            "missed: did not fire within "
+                + Durations.format(expectation.within())
+                + floor.map(f -> "; its floor is " + f.text()).orElse("")
+                + lastError.map(e -> "; last error reading the stack: " + e).orElse(""));
       } else if (detect.isPresent() && detect.get().compareTo(expectation.within()) > 0) {
-        failures.add("fired " + Durations.seconds(detect.get()) + " after injection, later than within "
-            + Durations.format(expectation.within()) + floor.map(f -> "; its floor is " + f.text()).orElse(""));
+        failures.add(
+            "fired "
+                + Durations.seconds(detect.get())
+                + " after injection, later than within "
+                + Durations.format(expectation.within())
+                + floor.map(f -> "; its floor is " + f.text()).orElse(""));
       }
       if (receiver.wrong()) {
         failures.add("misrouted: " + receiver.detail());
@@ -243,16 +347,34 @@ public final class Detection {
       if (dashboard.wrong()) {
         failures.add("wrong dashboard: " + dashboard.detail());
       }
-      String reason = failures.isEmpty()
-          ? "fired " + detect.map(d -> Durations.seconds(d) + " after injection").orElse("") + " (" + source + ")"
-          : String.join("; ", failures);
-      return new DetectionRow(expectation, fired, detect, source, floor, notify, receiver, receivers, runbook,
-          dashboard, failures.isEmpty(), reason, truncationWarnings());
+      String reason =
+          failures.isEmpty()
+              ? "fired "
+                  + detect.map(d -> Durations.seconds(d) + " after injection").orElse("")
+                  + " ("
+                  + source
+                  + ")"
+              : String.join("; ", failures);
+      return new DetectionRow(
+          expectation,
+          fired,
+          detect,
+          source,
+          floor,
+          notify,
+          receiver,
+          receivers,
+          runbook,
+          dashboard,
+          failures.isEmpty(),
+          reason,
+          truncationWarnings());
     }
 
     /**
-     * When this alert was never notified, the webhooks Alertmanager cut short (of the expected receiver,
-     * or of any when none is expected), one line per receiver: the alert may be among those left out.
+     * When this alert was never notified, the webhooks Alertmanager cut short (of the expected
+     * receiver, or of any when none is expected), one line per receiver: the alert may be among
+     * those left out.
      */
     private List<String> truncationWarnings() {
       if (!webhooks || delivery.isPresent()) {
@@ -267,10 +389,19 @@ public final class Detection {
         }
       }
       List<String> warnings = new ArrayList<>();
-      byReceiver.forEach((name, counts) -> warnings.add("the webhook of receiver " + name + " left out "
-          + counts[0] + (counts[0] == 1 ? " alert" : " alerts") + " from " + counts[1]
-          + (counts[1] == 1 ? " notification" : " notifications") + " (truncatedAlerts; max_alerts in its"
-          + " webhook_config), so a missing notification may be truncation"));
+      byReceiver.forEach(
+          (name, counts) ->
+              warnings.add(
+                  "the webhook of receiver "
+                      + name
+                      + " left out "
+                      + counts[0]
+                      + (counts[0] == 1 ? " alert" : " alerts")
+                      + " from "
+                      + counts[1]
+                      + (counts[1] == 1 ? " notification" : " notifications")
+                      + " (truncatedAlerts; max_alerts in its"
+                      + " webhook_config), so a missing notification may be truncation"));
       return warnings;
     }
 
@@ -279,10 +410,15 @@ public final class Detection {
         return DetectionRow.Check.unchecked("no receiver expected");
       }
       String expected = expectation.receiver().get();
-      return receiverSeen().map(seen -> seen.contains(expected)
-              ? new DetectionRow.Check(DetectionRow.Check.Status.RIGHT, "routed to " + expected)
-              : new DetectionRow.Check(DetectionRow.Check.Status.WRONG, "routed to " + String.join(", ", seen)
-                  + ", expected " + expected))
+      return receiverSeen()
+          .map(
+              seen ->
+                  seen.contains(expected)
+                      ? new DetectionRow.Check(
+                          DetectionRow.Check.Status.RIGHT, "routed to " + expected)
+                      : new DetectionRow.Check(
+                          DetectionRow.Check.Status.WRONG,
+                          "routed to " + String.join(", ", seen) + ", expected " + expected))
           .orElse(DetectionRow.Check.unchecked("no notification or Alertmanager alert seen"));
     }
 
@@ -295,14 +431,24 @@ public final class Detection {
       }
       String actual = annotations().get(annotation);
       if (!expected.get().equals(actual)) {
-        return new DetectionRow.Check(DetectionRow.Check.Status.WRONG, annotation + " is "
-            + (actual == null ? "missing" : "\"" + actual + "\"") + ", expected \"" + expected.get() + "\"");
+        return new DetectionRow.Check(
+            DetectionRow.Check.Status.WRONG,
+            annotation
+                + " is "
+                + (actual == null ? "missing" : "\"" + actual + "\"")
+                + ", expected \""
+                + expected.get()
+                + "\"");
       }
       if (expectation.checkLinks()) {
         Optional<Integer> status = stack.linkStatus(actual);
         if (status.isEmpty() || status.get() < 200 || status.get() > 299) {
-          return new DetectionRow.Check(DetectionRow.Check.Status.WRONG, annotation + " " + actual
-              + status.map(s -> " answers " + s).orElse(" does not answer"));
+          return new DetectionRow.Check(
+              DetectionRow.Check.Status.WRONG,
+              annotation
+                  + " "
+                  + actual
+                  + status.map(s -> " answers " + s).orElse(" does not answer"));
         }
       }
       return new DetectionRow.Check(DetectionRow.Check.Status.RIGHT, annotation + " as expected");

@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One expected alert's measurement: whether it fired, its time to detect (the firing alert's
- * {@code startsAt} minus the injection) beside its floor, its time to notify (webhook arrival minus
- * {@code startsAt}), and whether its routing and links were right. {@code receivers}: where the
- * alert was routed (the webhook's receiver, else Alertmanager's), empty when unseen. {@code held}
- * with its reason. {@code warnings}: what may explain a missing notification without failing the row,
- * such as a webhook Alertmanager cut short ({@code truncatedAlerts}).
+ * One expected alert's measurement: whether it fired, its time to detect (the firing alert's {@code
+ * startsAt} minus the injection) beside its floor, its time to notify (webhook arrival minus {@code
+ * startsAt}), and whether its routing and links were right. {@code receivers}: where the alert was
+ * routed (the webhook's receiver, else Alertmanager's), empty when unseen. {@code held} with its
+ * reason. {@code warnings}: what may explain a missing notification without failing the row, such
+ * as a webhook Alertmanager cut short ({@code truncatedAlerts}).
  */
 public record DetectionRow(
     AlertExpectation expectation,

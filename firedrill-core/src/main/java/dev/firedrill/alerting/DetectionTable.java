@@ -9,8 +9,18 @@ import java.util.Optional;
 /** The detection table every run ends with, as text lines for the console and the journal. */
 public final class DetectionTable {
 
-  private static final String[] HEADER =
-      {"alert", "expected", "fired", "detect", "floor", "notify", "receiver", "runbook", "dashboard", "result"};
+  private static final String[] HEADER = {
+    "alert",
+    "expected",
+    "fired",
+    "detect",
+    "floor",
+    "notify",
+    "receiver",
+    "runbook",
+    "dashboard",
+    "result"
+  };
 
   private DetectionTable() {}
 
@@ -18,17 +28,19 @@ public final class DetectionTable {
     List<String[]> cells = new ArrayList<>();
     cells.add(HEADER);
     for (DetectionRow row : rows) {
-      cells.add(new String[] {
-          row.expectation().describe(),
-          row.expectation().expect().text() + " " + Durations.format(row.expectation().within()),
-          row.fired() ? "yes" : "no",
-          time(row.timeToDetect()),
-          row.floor().map(f -> Durations.seconds(f.value())).orElse("-"),
-          time(row.timeToNotify()),
-          row.receiver().status().text(),
-          row.runbook().status().text(),
-          row.dashboard().status().text(),
-          row.held() ? "held" : "FAILED"});
+      cells.add(
+          new String[] {
+            row.expectation().describe(),
+            row.expectation().expect().text() + " " + Durations.format(row.expectation().within()),
+            row.fired() ? "yes" : "no",
+            time(row.timeToDetect()),
+            row.floor().map(f -> Durations.seconds(f.value())).orElse("-"),
+            time(row.timeToNotify()),
+            row.receiver().status().text(),
+            row.runbook().status().text(),
+            row.dashboard().status().text(),
+            row.held() ? "held" : "FAILED"
+          });
     }
     int[] widths = new int[HEADER.length];
     for (String[] line : cells) {
@@ -40,14 +52,19 @@ public final class DetectionTable {
     for (String[] line : cells) {
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < line.length; i++) {
-        text.append(i == 0 ? "" : "  ").append(i == line.length - 1 ? line[i] : pad(line[i], widths[i]));
+        text.append(i == 0 ? "" : "  ")
+            .append(i == line.length - 1 ? line[i] : pad(line[i], widths[i]));
       }
       lines.add(text.toString());
     }
     for (DetectionRow row : rows) {
-      lines.add(row.expectation().describe() + ": " + row.reason()
-          + row.floor().map(f -> "; floor " + f.text()).filter(x -> row.held()).orElse(""));
-      row.warnings().forEach(warning -> lines.add(row.expectation().describe() + ": warning: " + warning));
+      lines.add(
+          row.expectation().describe()
+              + ": "
+              + row.reason()
+              + row.floor().map(f -> "; floor " + f.text()).filter(x -> row.held()).orElse(""));
+      row.warnings()
+          .forEach(warning -> lines.add(row.expectation().describe() + ": warning: " + warning));
     }
     return lines;
   }

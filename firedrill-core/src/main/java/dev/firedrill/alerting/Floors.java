@@ -1,26 +1,27 @@
 package dev.firedrill.alerting;
 
 import dev.firedrill.alerting.lint.PromQl;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Works out an alert's floor from its expression, the recording rules it reads, its {@code for}
- * and the scrape interval. It walks the tree of the project's PromQL parser (Prometheus 3 syntax, so
- * duration expressions, bare-number ranges and quoted UTF-8 names count): {@code and}, {@code or} and
- * {@code unless} combine their sides; each side's comparison with a constant, and the range windows
- * behind its left side (through recording rules, named bare or by {@code {__name__="..."}}), give
- * its time. A part over a ratio of window W compared with a threshold T needs the time a full outage
- * takes to fill T of W: T × W (a quantile q, 1 - q of W); a part without a window, only the first bad
- * sample, which a scrape may take at once. The floor is a lower bound: scrape and evaluation alignment
- * add up to one interval each on top. An expression the parser refuses counts as the first bad sample.
+ * Works out an alert's floor from its expression, the recording rules it reads, its {@code for} and
+ * the scrape interval. It walks the tree of the project's PromQL parser (Prometheus 3 syntax, so
+ * duration expressions, bare-number ranges and quoted UTF-8 names count): {@code and}, {@code or}
+ * and {@code unless} combine their sides; each side's comparison with a constant, and the range
+ * windows behind its left side (through recording rules, named bare or by {@code
+ * {__name__="..."}}), give its time. A part over a ratio of window W compared with a threshold T
+ * needs the time a full outage takes to fill T of W: T × W (a quantile q, 1 - q of W); a part
+ * without a window, only the first bad sample, which a scrape may take at once. The floor is a
+ * lower bound: scrape and evaluation alignment add up to one interval each on top. An expression
+ * the parser refuses counts as the first bad sample.
  */
 public final class Floors {
 
@@ -33,19 +34,27 @@ public final class Floors {
     Term expression = term(rule.query(), book, scrape);
     Duration forDuration = rule.forDuration();
     Duration total = expression.time().plus(forDuration).plus(book.queryOffset());
-    String reason = forDuration.compareTo(expression.time()) > 0
-        ? "for: " + Durations.format(forDuration) + ", after " + expression.text()
-        : expression.text() + (forDuration.isZero() ? "" : ", then for: " + Durations.format(forDuration));
+    String reason =
+        forDuration.compareTo(expression.time()) > 0
+            ? "for: " + Durations.format(forDuration) + ", after " + expression.text()
+            : expression.text()
+                + (forDuration.isZero() ? "" : ", then for: " + Durations.format(forDuration));
     // rules evaluate query_offset in the past, so everything they see arrives that much later
-    String offset = book.queryOffset().isZero() ? "" : ", plus query_offset " + Durations.format(book.queryOffset());
+    String offset =
+        book.queryOffset().isZero()
+            ? ""
+            : ", plus query_offset " + Durations.format(book.queryOffset());
     return new Floor(total, reason + offset);
   }
 
   private record Term(Duration time, String text) {}
 
   private static Term oneScrape(Duration scrape) {
-    return new Term(Duration.ZERO, "the first bad sample, which a scrape may take at once (or up to "
-        + Durations.format(scrape) + " later)");
+    return new Term(
+        Duration.ZERO,
+        "the first bad sample, which a scrape may take at once (or up to "
+            + Durations.format(scrape)
+            + " later)");
   }
 
   private static Term term(String query, RuleBook book, Duration scrape) {
@@ -84,7 +93,8 @@ public final class Floors {
     void window(long ms) {
       if (ms > 0) {
         Duration window = Duration.ofMillis(ms);
-        longestWindow = longestWindow == null || window.compareTo(longestWindow) > 0 ? window : longestWindow;
+        longestWindow =
+            longestWindow == null || window.compareTo(longestWindow) > 0 ? window : longestWindow;
       }
     }
   }
@@ -110,9 +120,13 @@ public final class Floors {
     read(left, book.recording(), 0, reads);
     if (reads.absent) {
       Duration window = reads.longestWindow;
-      return window != null ? new Term(window, "absent_over_time's " + Durations.format(window) + " window")
-          : new Term(Duration.ZERO, "absent(): the series goes stale at the first failed scrape, at once or up to "
-              + Durations.format(scrape) + " later");
+      return window != null
+          ? new Term(window, "absent_over_time's " + Durations.format(window) + " window")
+          : new Term(
+              Duration.ZERO,
+              "absent(): the series goes stale at the first failed scrape, at once or up to "
+                  + Durations.format(scrape)
+                  + " later");
     }
     Duration window = reads.longestWindow;
     if (op == null || window == null || threshold == null || !(threshold > 0 && threshold < 1)) {
@@ -120,20 +134,37 @@ public final class Floors {
     }
     boolean above = op == BinaryOp.GTR || op == BinaryOp.GTE;
     if (reads.quantile != null && above) {
-      // A quantile crosses its threshold once the slow share of the window passes 1 - q, whatever T is.
+      // A quantile crosses its threshold once the slow share of the window passes 1 - q, whatever T
+      // is.
       double q = reads.quantile;
       Duration needed = tenths((1 - q) * window.toMillis());
-      return needed.isZero() ? oneScrape(scrape) : new Term(needed, "the " + Durations.format(window)
-          + " window: a " + Numbers.format(q) + " quantile needs " + Numbers.format(1 - q) + " of it slow, "
-          + Durations.seconds(needed));
+      return needed.isZero()
+          ? oneScrape(scrape)
+          : new Term(
+              needed,
+              "the "
+                  + Durations.format(window)
+                  + " window: a "
+                  + Numbers.format(q)
+                  + " quantile needs "
+                  + Numbers.format(1 - q)
+                  + " of it slow, "
+                  + Durations.seconds(needed));
     }
     double share = above ? threshold : 1 - threshold;
     Duration needed = tenths(share * window.toMillis());
     if (needed.isZero()) {
       return oneScrape(scrape);
     }
-    return new Term(needed, "the " + Durations.format(window) + " window: at a 100% error ratio, "
-        + Numbers.format(share) + " of it needs " + Durations.seconds(needed) + " of data");
+    return new Term(
+        needed,
+        "the "
+            + Durations.format(window)
+            + " window: at a 100% error ratio, "
+            + Numbers.format(share)
+            + " of it needs "
+            + Durations.seconds(needed)
+            + " of data");
   }
 
   private static BinaryOp flipped(BinaryOp op) {
@@ -151,14 +182,20 @@ public final class Floors {
     return Duration.ofMillis((long) Math.floor(millis / 100 + 1e-9) * 100);
   }
 
-  /** Windows, absent() and the first constant histogram_quantile, seeing through recording rules. */
+  /**
+   * Windows, absent() and the first constant histogram_quantile, seeing through recording rules.
+   */
   private static void read(Expr node, Map<String, String> recording, int depth, Reads reads) {
     if (node instanceof Expr.VectorSelector v) {
       String name = PromQl.metricName(v);
       String query = name == null ? null : recording.get(name);
       if (query != null && depth < MAX_DEPTH) {
         try {
-          read(PromqlParser.parse(query, PromqlParser.Syntax.PROMETHEUS_3), recording, depth + 1, reads);
+          read(
+              PromqlParser.parse(query, PromqlParser.Syntax.PROMETHEUS_3),
+              recording,
+              depth + 1,
+              reads);
         } catch (PromqlException e) {
           // a recording rule the parser refuses adds no window: the floor stays a lower bound
         }
@@ -222,15 +259,16 @@ public final class Floors {
       }
       double x = l.get();
       double y = r.get();
-      return Optional.of(switch (b.op()) {
-        case ADD -> x + y;
-        case SUB -> x - y;
-        case MUL -> x * y;
-        case DIV -> x / y;
-        case MOD -> x % y;
-        case POW -> Math.pow(x, y);
-        default -> Math.atan2(x, y);
-      });
+      return Optional.of(
+          switch (b.op()) {
+            case ADD -> x + y;
+            case SUB -> x - y;
+            case MUL -> x * y;
+            case DIV -> x / y;
+            case MOD -> x % y;
+            case POW -> Math.pow(x, y);
+            default -> Math.atan2(x, y);
+          });
     }
     return Optional.empty();
   }

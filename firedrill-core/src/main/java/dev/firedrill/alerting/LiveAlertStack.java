@@ -3,7 +3,6 @@ package dev.firedrill.alerting;
 import dev.firedrill.alerting.receiver.Notification;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.alerting.webhook.WebhookMessage;
-import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusAlertsApi;
 import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.prometheus.PrometheusException;
@@ -21,13 +20,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The real stack behind {@link AlertStack}: Prometheus's API, Alertmanager's, firedrill's own receiver. */
+/**
+ * The real stack behind {@link AlertStack}: Prometheus's API, Alertmanager's, firedrill's own
+ * receiver.
+ */
 public final class LiveAlertStack implements AlertStack {
 
   private static final Duration LINK_TIMEOUT = Duration.ofSeconds(5);
 
   /** What the fallback intervals are called when the server publishes no configuration. */
-  static final String FROM_EXPERIMENT = "from the experiment file, the server has no /api/v1/status/config";
+  static final String FROM_EXPERIMENT =
+      "from the experiment file, the server has no /api/v1/status/config";
+
   static final String FROM_SERVER = "from the server's /api/v1/status/config";
 
   private final PrometheusAlertsApi prometheus;
@@ -35,11 +39,19 @@ public final class LiveAlertStack implements AlertStack {
   private final PrometheusConfig fallback;
   private final Optional<AlertmanagerClient> alertmanager;
   private final Optional<WebhookReceiver> receiver;
-  private final HttpClient links = HttpClient.newBuilder().connectTimeout(LINK_TIMEOUT)
-      .followRedirects(HttpClient.Redirect.NORMAL).build();
+  private final HttpClient links =
+      HttpClient.newBuilder()
+          .connectTimeout(LINK_TIMEOUT)
+          .followRedirects(HttpClient.Redirect.NORMAL)
+          .build();
 
-  /** Rules, alerts and config from one Prometheus; Prometheus's default intervals when it has no config. */
-  public LiveAlertStack(PrometheusAlertsApi prometheus, Optional<AlertmanagerClient> alertmanager,
+  /**
+   * Rules, alerts and config from one Prometheus; Prometheus's default intervals when it has no
+   * config.
+   */
+  public LiveAlertStack(
+      PrometheusAlertsApi prometheus,
+      Optional<AlertmanagerClient> alertmanager,
       Optional<WebhookReceiver> receiver) {
     this(prometheus, prometheus, PrometheusConfig.DEFAULTS, alertmanager, receiver);
   }
@@ -49,8 +61,12 @@ public final class LiveAlertStack implements AlertStack {
    * vmalert, Thanos Ruler, a Mimir ruler); {@code fallback}: the intervals when {@code prometheus}
    * has no usable {@code /api/v1/status/config} (Thanos Query, Mimir, VictoriaMetrics, AMP).
    */
-  public LiveAlertStack(PrometheusAlertsApi prometheus, PrometheusAlertsApi rulesSource, PrometheusConfig fallback,
-      Optional<AlertmanagerClient> alertmanager, Optional<WebhookReceiver> receiver) {
+  public LiveAlertStack(
+      PrometheusAlertsApi prometheus,
+      PrometheusAlertsApi rulesSource,
+      PrometheusConfig fallback,
+      Optional<AlertmanagerClient> alertmanager,
+      Optional<WebhookReceiver> receiver) {
     this.prometheus = prometheus;
     this.rulesSource = rulesSource;
     this.fallback = fallback;
@@ -71,21 +87,38 @@ public final class LiveAlertStack implements AlertStack {
     for (RuleGroup group : groups) {
       for (Rule rule : group.rules()) {
         if (rule instanceof Rule.Alerting alert) {
-          alerting.add(new RuleBook.AlertRule(alert.name(), alert.query(), alert.duration(), group.interval(),
-              alert.labels(), alert.annotations()));
+          alerting.add(
+              new RuleBook.AlertRule(
+                  alert.name(),
+                  alert.query(),
+                  alert.duration(),
+                  group.interval(),
+                  alert.labels(),
+                  alert.annotations()));
         } else if (rule instanceof Rule.Recording record) {
           recording.putIfAbsent(record.name(), record.query());
         }
       }
     }
-    Optional<String> noRules = groups.isEmpty()
-        ? Optional.of("GET /api/v1/rules answered no rule group at all; " + rulesSource.whyNoRules().orElse(
-            "the server evaluates no rules, or they are evaluated elsewhere: set prometheus.rules_url to that"
-                + " rules source (vmalert, Thanos Ruler, a Mimir ruler)"))
-        : Optional.empty();
+    Optional<String> noRules =
+        groups.isEmpty()
+            ? Optional.of(
+                "GET /api/v1/rules answered no rule group at all; "
+                    + rulesSource
+                        .whyNoRules()
+                        .orElse(
+                            "the server evaluates no rules, or they are evaluated elsewhere: set prometheus.rules_url to that"
+                                + " rules source (vmalert, Thanos Ruler, a Mimir ruler)"))
+            : Optional.empty();
     Intervals intervals = intervals();
-    return new RuleBook(alerting, recording, intervals.config().scrapeInterval(),
-        intervals.config().evaluationInterval(), intervals.config().queryOffset(), intervals.source(), noRules);
+    return new RuleBook(
+        alerting,
+        recording,
+        intervals.config().scrapeInterval(),
+        intervals.config().evaluationInterval(),
+        intervals.config().queryOffset(),
+        intervals.source(),
+        noRules);
   }
 
   private record Intervals(PrometheusConfig config, String source) {}
@@ -107,10 +140,14 @@ public final class LiveAlertStack implements AlertStack {
     }
     try {
       PrometheusConfig config = PrometheusConfig.parse(yaml, fallback);
-      return new Intervals(config, FROM_SERVER + fromExperiment(PrometheusConfig.parse(yaml), config));
+      return new Intervals(
+          config, FROM_SERVER + fromExperiment(PrometheusConfig.parse(yaml), config));
     } catch (IllegalArgumentException e) {
-      return new Intervals(fallback, "from the experiment file, the server's /api/v1/status/config cannot be read ("
-          + e.getMessage() + ")");
+      return new Intervals(
+          fallback,
+          "from the experiment file, the server's /api/v1/status/config cannot be read ("
+              + e.getMessage()
+              + ")");
     }
   }
 
@@ -129,9 +166,13 @@ public final class LiveAlertStack implements AlertStack {
     if (!withDefaults.queryOffset().equals(used.queryOffset())) {
       fields.add("query offset");
     }
-    return fields.isEmpty() ? ""
-        : ", " + String.join(" and ", fields) + " from the experiment file (the server's config does not state "
-            + (fields.size() == 1 ? "it" : "them") + ")";
+    return fields.isEmpty()
+        ? ""
+        : ", "
+            + String.join(" and ", fields)
+            + " from the experiment file (the server's config does not state "
+            + (fields.size() == 1 ? "it" : "them")
+            + ")";
   }
 
   @Override
@@ -152,7 +193,10 @@ public final class LiveAlertStack implements AlertStack {
     }
     try {
       return alertmanager.get().alerts().stream()
-          .map(a -> new RoutedAlert(a.labels(), a.annotations(), a.startsAt(), a.fingerprint(), a.receivers()))
+          .map(
+              a ->
+                  new RoutedAlert(
+                      a.labels(), a.annotations(), a.startsAt(), a.fingerprint(), a.receivers()))
           .toList();
     } catch (AlertmanagerException e) {
       throw new AlertStackException(e.getMessage(), e);
@@ -162,11 +206,19 @@ public final class LiveAlertStack implements AlertStack {
   @Override
   public List<Delivery> deliveries() {
     List<Delivery> deliveries = new ArrayList<>();
-    for (Notification notification : receiver.map(WebhookReceiver::notifications).orElse(List.of())) {
+    for (Notification notification :
+        receiver.map(WebhookReceiver::notifications).orElse(List.of())) {
       WebhookMessage message = notification.message();
       for (WebhookMessage.Alert alert : message.alerts()) {
-        deliveries.add(new Delivery(notification.receivedAt(), message.receiver(), alert.status(), alert.labels(),
-            alert.annotations(), alert.startsAt(), alert.fingerprint()));
+        deliveries.add(
+            new Delivery(
+                notification.receivedAt(),
+                message.receiver(),
+                alert.status(),
+                alert.labels(),
+                alert.annotations(),
+                alert.startsAt(),
+                alert.fingerprint()));
       }
     }
     return deliveries;
@@ -176,15 +228,21 @@ public final class LiveAlertStack implements AlertStack {
   public List<Truncation> truncations() {
     return receiver.map(WebhookReceiver::notifications).orElse(List.of()).stream()
         .filter(n -> n.message().truncatedAlerts() > 0)
-        .map(n -> new Truncation(n.receivedAt(), n.message().receiver(), n.message().groupKey(),
-            n.message().truncatedAlerts()))
+        .map(
+            n ->
+                new Truncation(
+                    n.receivedAt(),
+                    n.message().receiver(),
+                    n.message().groupKey(),
+                    n.message().truncatedAlerts()))
         .toList();
   }
 
   @Override
   public Optional<Integer> linkStatus(String url) {
     try {
-      HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(LINK_TIMEOUT).GET().build();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(url)).timeout(LINK_TIMEOUT).GET().build();
       return Optional.of(links.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();

@@ -26,16 +26,24 @@ public record ObservabilityResult(Verdict verdict, String reason, List<Detection
     rows = List.copyOf(rows);
   }
 
-  /** Deviated when a row failed; inconclusive when an alert stayed unknown because the stack did not answer. */
-  public static ObservabilityResult of(List<DetectionRow> rows, java.util.Optional<String> stackError) {
+  /**
+   * Deviated when a row failed; inconclusive when an alert stayed unknown because the stack did not
+   * answer.
+   */
+  public static ObservabilityResult of(
+      List<DetectionRow> rows, java.util.Optional<String> stackError) {
     List<DetectionRow> failed = rows.stream().filter(r -> !r.held()).toList();
     if (failed.isEmpty()) {
-      return new ObservabilityResult(Verdict.HELD, rows.size() + " expected alert" + (rows.size() == 1 ? "" : "s")
-          + " behaved as expected", rows);
+      return new ObservabilityResult(
+          Verdict.HELD,
+          rows.size() + " expected alert" + (rows.size() == 1 ? "" : "s") + " behaved as expected",
+          rows);
     }
     boolean blind = stackError.isPresent() && failed.stream().allMatch(r -> !r.fired());
-    String reasons = failed.stream().map(r -> r.expectation().describe() + ": " + r.reason())
-        .collect(Collectors.joining("; "));
+    String reasons =
+        failed.stream()
+            .map(r -> r.expectation().describe() + ": " + r.reason())
+            .collect(Collectors.joining("; "));
     return new ObservabilityResult(blind ? Verdict.INCONCLUSIVE : Verdict.DEVIATED, reasons, rows);
   }
 }

@@ -4,8 +4,14 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
-/** An alert as Prometheus reports it: pending or firing since {@code activeAt} (there is no firing time). */
-public record PromAlert(Map<String, String> labels, Map<String, String> annotations, String state,
+/**
+ * An alert as Prometheus reports it: pending or firing since {@code activeAt} (there is no firing
+ * time).
+ */
+public record PromAlert(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    String state,
     Optional<Instant> activeAt) {
 
   public PromAlert {

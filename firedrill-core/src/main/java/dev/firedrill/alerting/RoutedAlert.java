@@ -5,8 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /** An alert as Alertmanager holds it, with the receivers its route tree chose. */
-public record RoutedAlert(Map<String, String> labels, Map<String, String> annotations, Instant startsAt,
-    String fingerprint, List<String> receivers) {
+public record RoutedAlert(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    Instant startsAt,
+    String fingerprint,
+    List<String> receivers) {
 
   public RoutedAlert {
     labels = Map.copyOf(labels);

@@ -9,12 +9,18 @@ import java.util.Optional;
 /**
  * Prometheus's rules and intervals, as detection needs them: the alerting rules, the recording
  * rules' expressions by name (to see through them to their range windows), the scrape and
- * evaluation intervals and the rules' query offset, where those intervals came from
- * ({@code intervalsSource}, for plan and the console), and, when the rules source answered no
- * rule group at all, its likely cause.
+ * evaluation intervals and the rules' query offset, where those intervals came from ({@code
+ * intervalsSource}, for plan and the console), and, when the rules source answered no rule group at
+ * all, its likely cause.
  */
-public record RuleBook(List<AlertRule> alerting, Map<String, String> recording, Duration scrapeInterval,
-    Duration evaluationInterval, Duration queryOffset, String intervalsSource, Optional<String> noRulesCause) {
+public record RuleBook(
+    List<AlertRule> alerting,
+    Map<String, String> recording,
+    Duration scrapeInterval,
+    Duration evaluationInterval,
+    Duration queryOffset,
+    String intervalsSource,
+    Optional<String> noRulesCause) {
 
   public RuleBook {
     alerting = List.copyOf(alerting);
@@ -25,24 +31,47 @@ public record RuleBook(List<AlertRule> alerting, Map<String, String> recording, 
   }
 
   /** A book with no query offset, as tests and simulations build one. */
-  public RuleBook(List<AlertRule> alerting, Map<String, String> recording, Duration scrapeInterval,
+  public RuleBook(
+      List<AlertRule> alerting,
+      Map<String, String> recording,
+      Duration scrapeInterval,
       Duration evaluationInterval) {
-    this(alerting, recording, scrapeInterval, evaluationInterval, Duration.ZERO, "given", Optional.empty());
+    this(
+        alerting,
+        recording,
+        scrapeInterval,
+        evaluationInterval,
+        Duration.ZERO,
+        "given",
+        Optional.empty());
   }
 
   /** One line: {@code intervals: scrape 15s, evaluation 15s, query offset 0s, from ...}. */
   public String intervalsText() {
-    return "intervals: scrape " + Durations.format(scrapeInterval) + ", evaluation " + Durations.format(evaluationInterval)
-        + ", query offset " + Durations.format(queryOffset) + ", " + intervalsSource;
+    return "intervals: scrape "
+        + Durations.format(scrapeInterval)
+        + ", evaluation "
+        + Durations.format(evaluationInterval)
+        + ", query offset "
+        + Durations.format(queryOffset)
+        + ", "
+        + intervalsSource;
   }
 
   public Optional<AlertRule> alert(String name) {
     return alerting.stream().filter(rule -> rule.name().equals(name)).findFirst();
   }
 
-  /** An alerting rule: its expression, {@code for}, and the interval of the group that evaluates it. */
-  public record AlertRule(String name, String query, Duration forDuration, Duration groupInterval,
-      Map<String, String> labels, Map<String, String> annotations) {
+  /**
+   * An alerting rule: its expression, {@code for}, and the interval of the group that evaluates it.
+   */
+  public record AlertRule(
+      String name,
+      String query,
+      Duration forDuration,
+      Duration groupInterval,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
     public AlertRule {
       labels = Map.copyOf(labels);
       annotations = Map.copyOf(annotations);

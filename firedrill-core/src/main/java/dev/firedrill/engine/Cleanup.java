@@ -2,13 +2,13 @@ package dev.firedrill.engine;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 
 /**
  * Reverts what a journal shows as injected and not reverted: the way out after firedrill was
- * killed. Each fault is first checked against the system, so a fault whose TTL already ended it
- * is reported as nothing left to revert.
+ * killed. Each fault is first checked against the system, so a fault whose TTL already ended it is
+ * reported as nothing left to revert.
  */
 public final class Cleanup {
 
@@ -28,7 +28,10 @@ public final class Cleanup {
     }
   }
 
-  /** Every fault cleanup found pending, in the journal's order; none when nothing was left to revert. */
+  /**
+   * Every fault cleanup found pending, in the journal's order; none when nothing was left to
+   * revert.
+   */
   public record Result(List<Outcome> outcomes) {
 
     public Result {
@@ -77,18 +80,28 @@ public final class Cleanup {
       FaultSpec spec = FaultKinds.installed().readJournal(node.path("spec"));
       if (!node.hasNonNull("state")) {
         // firedrill died inside inject(), before the journal learned what it started.
-        return new Outcome(index, kind, false, "no state was recorded (firedrill stopped while injecting it), so "
-            + "cleanup cannot find what it started; its ttl of " + spec.ttl().map(Durations::format).orElse("(none)")
-            + " from " + node.path("started_at").asText("its start") + " ends it by itself");
+        return new Outcome(
+            index,
+            kind,
+            false,
+            "no state was recorded (firedrill stopped while injecting it), so "
+                + "cleanup cannot find what it started; its ttl of "
+                + spec.ttl().map(Durations::format).orElse("(none)")
+                + " from "
+                + node.path("started_at").asText("its start")
+                + " ends it by itself");
       }
-      Map<String, Object> state = Jsons.MAPPER.convertValue(node.get("state"), new TypeReference<Map<String, Object>>() {});
+      Map<String, Object> state =
+          Jsons.MAPPER.convertValue(node.get("state"), new TypeReference<Map<String, Object>>() {});
       fault = faults.restore(spec, state);
     } catch (FaultException | IllegalArgumentException e) {
-      return new Outcome(index, kind, false, "cannot rebuild the fault from the journal: " + e.getMessage());
+      return new Outcome(
+          index, kind, false, "cannot rebuild the fault from the journal: " + e.getMessage());
     }
     Verification before = fault.verify();
     if (before.reverted()) {
-      journal.faultRevert(index, clock.now(), true, 0, "cleanup: nothing left to revert: " + before.detail(), null);
+      journal.faultRevert(
+          index, clock.now(), true, 0, "cleanup: nothing left to revert: " + before.detail(), null);
       return new Outcome(index, kind, true, "nothing left to revert: " + before.detail());
     }
     String detail;
@@ -103,7 +116,9 @@ public final class Cleanup {
     } catch (FaultException e) {
       detail = e.getMessage();
     }
-    journal.faultRevert(index, clock.now(), false, 1, "cleanup: " + detail, fault.manualRevertCommand());
-    return new Outcome(index, kind, false, detail + "; run by hand: " + fault.manualRevertCommand());
+    journal.faultRevert(
+        index, clock.now(), false, 1, "cleanup: " + detail, fault.manualRevertCommand());
+    return new Outcome(
+        index, kind, false, detail + "; run by hand: " + fault.manualRevertCommand());
   }
 }

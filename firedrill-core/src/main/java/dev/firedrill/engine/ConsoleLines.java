@@ -3,7 +3,10 @@ package dev.firedrill.engine;
 import java.util.Objects;
 import java.util.function.Consumer;
 
-/** The console of a drill: each milestone's lines ({@link MilestoneText#console}), handed on one by one. */
+/**
+ * The console of a drill: each milestone's lines ({@link MilestoneText#console}), handed on one by
+ * one.
+ */
 public final class ConsoleLines implements DrillObserver {
 
   private final Consumer<String> out;

@@ -22,9 +22,9 @@ import java.util.stream.Collectors;
 
 /**
  * One drill, phase by phase: plan, preflight, inject, observe, rollback (on every path), recover,
- * verdict. Time is read and waited for only through the clock port; the stop signal is polled
- * every {@link #POLL} while the faults are on and never during the rollback. Each step is reported
- * once, as a {@link Milestone}, to the journal and then to the ports' observer.
+ * verdict. Time is read and waited for only through the clock port; the stop signal is polled every
+ * {@link #POLL} while the faults are on and never during the rollback. Each step is reported once,
+ * as a {@link Milestone}, to the journal and then to the ports' observer.
  */
 public final class Drill {
 
@@ -34,8 +34,13 @@ public final class Drill {
   private final DrillPorts ports;
   private final Clock clock;
   private final Journal journal;
-  /** The journal first, then the ports' observer: each milestone is journaled before anyone hears of it. */
+
+  /**
+   * The journal first, then the ports' observer: each milestone is journaled before anyone hears of
+   * it.
+   */
   private final DrillObserver observer;
+
   private final Rollback rollback;
   private final long startNanos;
   private final Instant start;
@@ -52,8 +57,14 @@ public final class Drill {
     this.start = clock.now();
     this.startNanos = clock.nanoTime();
     this.journal = Journal.start(experiment, sourceFile, start);
-    JournalRecorder recorder = new JournalRecorder(journal, ports.journalFile(),
-        message -> ports.observer().on(new Milestone.JournalUnwritable(message, clock.now(), offset())));
+    JournalRecorder recorder =
+        new JournalRecorder(
+            journal,
+            ports.journalFile(),
+            message ->
+                ports
+                    .observer()
+                    .on(new Milestone.JournalUnwritable(message, clock.now(), offset())));
     this.observer = DrillObserver.composite(List.of(recorder, ports.observer()));
     this.rollback = new Rollback(clock, this::offset, observer);
   }
@@ -61,9 +72,17 @@ public final class Drill {
   /** Runs the whole drill. Never throws for anything the drill itself can report. */
   public DrillResult run() {
     Plan plan = new Planner(ports.faults()).plan(experiment);
-    mark(new Milestone.Planned(plan.faults().stream()
-        .map(planned -> new Milestone.FaultActions(planned.fault().spec(), planned.actions())).toList(),
-        plan.budget(), plan.refusals(), clock.now(), offset()));
+    mark(
+        new Milestone.Planned(
+            plan.faults().stream()
+                .map(
+                    planned ->
+                        new Milestone.FaultActions(planned.fault().spec(), planned.actions()))
+                .toList(),
+            plan.budget(),
+            plan.refusals(),
+            clock.now(),
+            offset()));
     if (plan.refused()) {
       String reason = String.join("; ", plan.refusals());
       mark(new Milestone.Refused(reason, clock.now(), offset()));
@@ -130,8 +149,17 @@ public final class Drill {
         interrupted = true;
       }
     }
-    VerdictRules.Decision decision = new VerdictRules(experiment.steadyState()).decide(new VerdictRules.Evidence(
-        start, injectFailure, abortReason, during, after, recoveredAfter, experiment.hypothesis().recovery()));
+    VerdictRules.Decision decision =
+        new VerdictRules(experiment.steadyState())
+            .decide(
+                new VerdictRules.Evidence(
+                    start,
+                    injectFailure,
+                    abortReason,
+                    during,
+                    after,
+                    recoveredAfter,
+                    experiment.hypothesis().recovery()));
     DrillResult result = finish(decision.verdict(), decision.reason());
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -140,28 +168,42 @@ public final class Drill {
   }
 
   /** The start of the reason when preflight could not measure the steady state at all. */
-  static final String PREFLIGHT_UNMEASURED = "the steady state could not be measured (a problem of the drill's"
-      + " queries or of its Prometheus, not of the system), nothing was injected: ";
+  static final String PREFLIGHT_UNMEASURED =
+      "the steady state could not be measured (a problem of the drill's"
+          + " queries or of its Prometheus, not of the system), nothing was injected: ";
 
   private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
     Instant measuring = clock.now();
     Measurement before = ports.measurer().measure();
     record(Phase.PREFLIGHT, measuring, before);
     if (before.hasProbeError()) {
-      // A query Prometheus refuses, several series, a wrong URL, a host that does not resolve, an answer
-      // that is not Prometheus's API: the drill's own making, which says nothing about the system's health.
-      return Optional.of(new VerdictRules.Decision(Verdict.INCONCLUSIVE, PREFLIGHT_UNMEASURED + before.readings()
-          .filter(r -> r.status() == Reading.Status.ERROR).map(Reading::text).collect(Collectors.joining(", "))));
+      // A query Prometheus refuses, several series, a wrong URL, a host that does not resolve, an
+      // answer
+      // that is not Prometheus's API: the drill's own making, which says nothing about the system's
+      // health.
+      return Optional.of(
+          new VerdictRules.Decision(
+              Verdict.INCONCLUSIVE,
+              PREFLIGHT_UNMEASURED
+                  + before
+                      .readings()
+                      .filter(r -> r.status() == Reading.Status.ERROR)
+                      .map(Reading::text)
+                      .collect(Collectors.joining(", "))));
     }
     if (!before.withinSteadyState()) {
-      return Optional.of(new VerdictRules.Decision(Verdict.NOT_RUN,
-          "outside steady state before injection, nothing was injected: " + before.text()));
+      return Optional.of(
+          new VerdictRules.Decision(
+              Verdict.NOT_RUN,
+              "outside steady state before injection, nothing was injected: " + before.text()));
     }
     if (ports.detection().isPresent()) {
       Optional<Detection.PreflightProblem> problem = ports.detection().get().preflight();
       if (problem.isPresent()) {
-        return Optional.of(new VerdictRules.Decision(problem.get().inputError() ? Verdict.REFUSED : Verdict.NOT_RUN,
-            problem.get().reason()));
+        return Optional.of(
+            new VerdictRules.Decision(
+                problem.get().inputError() ? Verdict.REFUSED : Verdict.NOT_RUN,
+                problem.get().reason()));
       }
       Optional<String> intervals = ports.detection().get().intervals();
       if (intervals.isPresent()) {
@@ -173,8 +215,11 @@ public final class Drill {
       if (remaining.isPresent()) {
         Reading reading = remaining.get();
         if (reading.value().isEmpty()) {
-          return Optional.of(new VerdictRules.Decision(Verdict.INCONCLUSIVE,
-              "the remaining error budget could not be measured, nothing was injected: " + reading.text()));
+          return Optional.of(
+              new VerdictRules.Decision(
+                  Verdict.INCONCLUSIVE,
+                  "the remaining error budget could not be measured, nothing was injected: "
+                      + reading.text()));
         }
         ErrorBudget budget = plan.budget().get().withRemainingShare(reading.value().getAsDouble());
         mark(new Milestone.BudgetChecked(budget, clock.now(), offset()));
@@ -250,22 +295,33 @@ public final class Drill {
   }
 
   /** What detection finds, as milestones; its times count from the injection. */
-  private final AlertNews alertNews = new AlertNews() {
-    @Override
-    public void state(String alert, AlertState state, Optional<AlertState> previous, Optional<Instant> activeAt) {
-      mark(new Milestone.AlertStateChanged(alert, state, previous, activeAt, injectedAt, clock.now(), offset()));
-    }
+  private final AlertNews alertNews =
+      new AlertNews() {
+        @Override
+        public void state(
+            String alert,
+            AlertState state,
+            Optional<AlertState> previous,
+            Optional<Instant> activeAt) {
+          mark(
+              new Milestone.AlertStateChanged(
+                  alert, state, previous, activeAt, injectedAt, clock.now(), offset()));
+        }
 
-    @Override
-    public void routed(String alert, Instant startsAt, List<String> receivers) {
-      mark(new Milestone.AlertRouted(alert, startsAt, receivers, injectedAt, clock.now(), offset()));
-    }
+        @Override
+        public void routed(String alert, Instant startsAt, List<String> receivers) {
+          mark(
+              new Milestone.AlertRouted(
+                  alert, startsAt, receivers, injectedAt, clock.now(), offset()));
+        }
 
-    @Override
-    public void notified(String alert, String receiver, Instant receivedAt, Instant startsAt) {
-      mark(new Milestone.AlertNotified(alert, receiver, receivedAt, startsAt, injectedAt, clock.now(), offset()));
-    }
-  };
+        @Override
+        public void notified(String alert, String receiver, Instant receivedAt, Instant startsAt) {
+          mark(
+              new Milestone.AlertNotified(
+                  alert, receiver, receivedAt, startsAt, injectedAt, clock.now(), offset()));
+        }
+      };
 
   /**
    * An alert may fire after the fault is gone: keep watching until each expectation's window since
@@ -282,34 +338,57 @@ public final class Drill {
         next = clock.nanoTime() + interval;
       }
       Instant now = clock.now();
-      if (detection.settled(injectedAt, now) || !now.isBefore(deadline) || ports.stop().requested().isPresent()) {
+      if (detection.settled(injectedAt, now)
+          || !now.isBefore(deadline)
+          || ports.stop().requested().isPresent()) {
         return;
       }
       long untilDeadline = Duration.between(now, deadline).toNanos();
-      clock.sleep(Duration.ofNanos(Math.max(1, Math.min(POLL.toNanos(), Math.min(next - clock.nanoTime(), untilDeadline)))));
+      clock.sleep(
+          Duration.ofNanos(
+              Math.max(
+                  1, Math.min(POLL.toNanos(), Math.min(next - clock.nanoTime(), untilDeadline)))));
     }
   }
 
   private DrillResult finish(Verdict verdict, String reason) {
     if (injectedAt != null && ports.detection().isPresent()) {
       Detection detection = ports.detection().get();
-      ObservabilityResult result = ObservabilityResult.of(detection.rows(injectedAt), detection.lastError());
+      ObservabilityResult result =
+          ObservabilityResult.of(detection.rows(injectedAt), detection.lastError());
       observability = Optional.of(result);
       mark(new Milestone.AlertsJudged(result, clock.now(), offset()));
     }
-    mark(new Milestone.DrillFinished(verdict, reason, abortReason, rollback.manualCommands(), clock.now(), offset()));
+    mark(
+        new Milestone.DrillFinished(
+            verdict, reason, abortReason, rollback.manualCommands(), clock.now(), offset()));
     return result(verdict, reason);
   }
 
   private DrillResult result(Verdict verdict, String reason) {
-    return new DrillResult(verdict, reason, rollback.manualCommands().isEmpty(), rollback.manualCommands(), journal,
+    return new DrillResult(
+        verdict,
+        reason,
+        rollback.manualCommands().isEmpty(),
+        rollback.manualCommands(),
+        journal,
         observability);
   }
 
-  /** The fault's state is read after the injection, failed or not: a half-started fault needs it to be undone. */
-  private Milestone.FaultInjected injected(int index, Plan.PlannedFault planned, Optional<String> failure) {
-    return new Milestone.FaultInjected(index, planned.fault().spec(), planned.actions(), planned.fault().state(),
-        failure, clock.now(), offset());
+  /**
+   * The fault's state is read after the injection, failed or not: a half-started fault needs it to
+   * be undone.
+   */
+  private Milestone.FaultInjected injected(
+      int index, Plan.PlannedFault planned, Optional<String> failure) {
+    return new Milestone.FaultInjected(
+        index,
+        planned.fault().spec(),
+        planned.actions(),
+        planned.fault().state(),
+        failure,
+        clock.now(),
+        offset());
   }
 
   private void record(Phase phase, Instant measuring, Measurement measurement) {

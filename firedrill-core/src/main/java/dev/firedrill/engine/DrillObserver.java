@@ -14,8 +14,8 @@ public interface DrillObserver extends AutoCloseable {
   void on(Milestone milestone);
 
   /**
-   * Flushes and releases, waiting at most {@code limit}; never throws. Called once after the
-   * drill has finished and its faults are rolled back.
+   * Flushes and releases, waiting at most {@code limit}; never throws. Called once after the drill
+   * has finished and its faults are rolled back.
    */
   default void close(Duration limit) {}
 
@@ -43,23 +43,31 @@ public interface DrillObserver extends AutoCloseable {
         }
       }
 
-      /** Closes all at once, so one slow sink (a scrape wait, a pending PATCH) never eats the others' time. */
+      /**
+       * Closes all at once, so one slow sink (a scrape wait, a pending PATCH) never eats the
+       * others' time.
+       */
       @Override
       public void close(Duration limit) {
-        List<Thread> closing = copy.stream()
-            .map(observer -> {
-              Thread thread = new Thread(() -> {
-                try {
-                  observer.close(limit);
-                } catch (RuntimeException ignored) {
-                  // One sink failing to close must not keep the others open.
-                }
-              }, "firedrill-close");
-              thread.setDaemon(true);
-              thread.start();
-              return thread;
-            })
-            .toList();
+        List<Thread> closing =
+            copy.stream()
+                .map(
+                    observer -> {
+                      Thread thread =
+                          new Thread(
+                              () -> {
+                                try {
+                                  observer.close(limit);
+                                } catch (RuntimeException ignored) {
+                                  // One sink failing to close must not keep the others open.
+                                }
+                              },
+                              "firedrill-close");
+                      thread.setDaemon(true);
+                      thread.start();
+                      return thread;
+                    })
+                .toList();
         long deadline = System.nanoTime() + limit.toNanos();
         for (Thread thread : closing) {
           try {

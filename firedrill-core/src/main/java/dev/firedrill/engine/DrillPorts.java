@@ -7,9 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Everything a drill touches outside itself. No part is ever null: a drill that is not stopped
- * from outside or not observed gets the {@code noop()} port, and one without a
- * journal file or alerts to watch gets an empty one. Build it with {@link #builder}.
+ * Everything a drill touches outside itself. No part is ever null: a drill that is not stopped from
+ * outside or not observed gets the {@code noop()} port, and one without a journal file or alerts to
+ * watch gets an empty one. Build it with {@link #builder}.
  */
 public record DrillPorts(
     Measurer measurer,
@@ -36,7 +36,9 @@ public record DrillPorts(
     return new Builder(measurer, faults, clock);
   }
 
-  /** Sets the optional ports; each setter refuses null, because leaving it out is what "none" means. */
+  /**
+   * Sets the optional ports; each setter refuses null, because leaving it out is what "none" means.
+   */
   public static final class Builder {
     private final Measurer measurer;
     private final FaultProvider faults;

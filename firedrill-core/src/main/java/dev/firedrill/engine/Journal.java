@@ -1,28 +1,28 @@
 package dev.firedrill.engine;
 
-import dev.firedrill.http.Secret;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.alerting.DetectionRow;
 import dev.firedrill.alerting.ObservabilityResult;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.experiment.Sli;
+import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.http.Secret;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The evidence of one drill as a JSON document, kept current milestone by milestone
- * ({@link JournalRecorder}). It holds places
- * (an environment variable's name, a file's path), never secrets.
+ * The evidence of one drill as a JSON document, kept current milestone by milestone ({@link
+ * JournalRecorder}). It holds places (an environment variable's name, a file's path), never
+ * secrets.
  */
 public final class Journal {
 
@@ -109,7 +109,8 @@ public final class Journal {
     faultNode(index).set("state", Jsons.tree(state));
   }
 
-  void faultRevert(int index, Instant at, boolean ok, int attempts, String detail, String manualCommand) {
+  void faultRevert(
+      int index, Instant at, boolean ok, int attempts, String detail, String manualCommand) {
     ObjectNode node = faultNode(index);
     node.put("reverted", ok);
     ObjectNode revert = node.putObject("revert");
@@ -136,10 +137,12 @@ public final class Journal {
       r.put("fired", row.fired());
       row.timeToDetect().ifPresent(d -> r.put("time_to_detect_s", d.toMillis() / 1000.0));
       r.put("detect_source", row.detectSource());
-      row.floor().ifPresent(f -> {
-        r.put("floor_s", f.value().toMillis() / 1000.0);
-        r.put("floor_reason", f.reason());
-      });
+      row.floor()
+          .ifPresent(
+              f -> {
+                r.put("floor_s", f.value().toMillis() / 1000.0);
+                r.put("floor_reason", f.reason());
+              });
       row.timeToNotify().ifPresent(d -> r.put("time_to_notify_s", d.toMillis() / 1000.0));
       r.put("receiver", row.receiver().status().text());
       r.put("receiver_detail", row.receiver().detail());
@@ -158,7 +161,9 @@ public final class Journal {
     }
   }
 
-  /** What firedrill's webhook receiver saw: how many notifications, and every payload it refused. */
+  /**
+   * What firedrill's webhook receiver saw: how many notifications, and every payload it refused.
+   */
   void receiver(int notifications, long rejected, List<String> rejections) {
     ObjectNode node = root.putObject("receiver");
     node.put("notifications", notifications);
@@ -246,12 +251,18 @@ public final class Journal {
     node.put("file", sourceFile);
     node.put("prometheus", experiment.prometheus().url().toString());
     // places and names only: the secrets themselves never reach the journal
-    node.put("prometheus_token", experiment.prometheus().http().bearerToken().map(Secret::describe).orElse("none"));
+    node.put(
+        "prometheus_token",
+        experiment.prometheus().http().bearerToken().map(Secret::describe).orElse("none"));
     node.put("prometheus_auth", experiment.prometheus().http().describeAuth());
     if (!experiment.prometheus().http().headers().isEmpty()) {
-      node.putPOJO("prometheus_headers", List.copyOf(experiment.prometheus().http().headers().keySet()));
+      node.putPOJO(
+          "prometheus_headers", List.copyOf(experiment.prometheus().http().headers().keySet()));
     }
-    experiment.prometheus().rulesUrl().ifPresent(url -> node.put("prometheus_rules_url", url.toString()));
+    experiment
+        .prometheus()
+        .rulesUrl()
+        .ifPresent(url -> node.put("prometheus_rules_url", url.toString()));
     node.put("hypothesis", experiment.hypothesis().description());
     node.put("interval", Durations.format(experiment.steadyState().interval()));
     node.put("duration", Durations.format(experiment.method().duration()));
@@ -264,13 +275,17 @@ public final class Journal {
       s.put("range", sli.rangeText());
       s.put("missing", sli.missing().text());
     }
-    experiment.abort().burnRate().ifPresent(guard -> {
-      ObjectNode burn = node.putObject("burn_rate");
-      burn.put("objective", guard.objective());
-      burn.put("window", Durations.format(guard.window()));
-      burn.put("error_ratio", guard.errorRatioQuery());
-      burn.put("max", guard.max());
-    });
+    experiment
+        .abort()
+        .burnRate()
+        .ifPresent(
+            guard -> {
+              ObjectNode burn = node.putObject("burn_rate");
+              burn.put("objective", guard.objective());
+              burn.put("window", Durations.format(guard.window()));
+              burn.put("error_ratio", guard.errorRatioQuery());
+              burn.put("max", guard.max());
+            });
     return node;
   }
 

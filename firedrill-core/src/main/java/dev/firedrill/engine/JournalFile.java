@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Writes the journal by writing a temp file beside it and renaming it over the old one, so a
- * reader (or a drill killed with SIGKILL) only ever sees a whole journal.
+ * Writes the journal by writing a temp file beside it and renaming it over the old one, so a reader
+ * (or a drill killed with SIGKILL) only ever sees a whole journal.
  */
 public final class JournalFile {
 
@@ -33,7 +33,8 @@ public final class JournalFile {
       try {
         Jsons.MAPPER.writeValue(temp.toFile(), journal.json());
         try {
-          Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          Files.move(
+              temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
           Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
         }
@@ -47,19 +48,29 @@ public final class JournalFile {
 
   public Journal read() throws IOException {
     if (!Files.isRegularFile(path)) {
-      throw new IOException(path + (Files.exists(path) ? ": not a file" : ": no such file")
-          + " (expected a firedrill journal)");
+      throw new IOException(
+          path
+              + (Files.exists(path) ? ": not a file" : ": no such file")
+              + " (expected a firedrill journal)");
     }
     JsonNode node;
     try {
       node = Jsons.MAPPER.readTree(path.toFile());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      String where = e.getLocation() == null ? ""
-          : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-      throw new IOException(path + ": not a firedrill journal: expected JSON, " + e.getOriginalMessage() + where);
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " (line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr()
+                  + ")";
+      throw new IOException(
+          path + ": not a firedrill journal: expected JSON, " + e.getOriginalMessage() + where);
     }
     if (!(node instanceof ObjectNode object) || !node.has("firedrill_journal")) {
-      throw new IOException(path + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
+      throw new IOException(
+          path + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
     }
     return Journal.of(object);
   }

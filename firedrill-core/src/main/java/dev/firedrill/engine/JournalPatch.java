@@ -19,8 +19,12 @@ public record JournalPatch(Optional<ReceiverTally> receiver, List<String> marker
     }
 
     public static ReceiverTally of(WebhookReceiver receiver) {
-      return new ReceiverTally(receiver.notifications().size(), receiver.rejectedCount(), receiver.rejections().stream()
-          .map(r -> r.receivedAt() + " " + r.status() + " " + r.reason()).toList());
+      return new ReceiverTally(
+          receiver.notifications().size(),
+          receiver.rejectedCount(),
+          receiver.rejections().stream()
+              .map(r -> r.receivedAt() + " " + r.status() + " " + r.reason())
+              .toList());
     }
   }
 

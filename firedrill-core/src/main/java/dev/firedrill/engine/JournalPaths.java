@@ -14,7 +14,8 @@ public final class JournalPaths {
   /** The default journals directory; the detection history lives there too. */
   public static final Path DIRECTORY = Path.of("journals");
 
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   private JournalPaths() {}
 
@@ -28,12 +29,17 @@ public final class JournalPaths {
     return DIRECTORY.resolve(experimentId + "-simulated-" + STAMP.format(at) + ".json");
   }
 
-  /** {@code journals/demo-<UTC time>}: a demo's own directory, for its experiment copy, journal and lab logs. */
+  /**
+   * {@code journals/demo-<UTC time>}: a demo's own directory, for its experiment copy, journal and
+   * lab logs.
+   */
   public static Path demoDirectory(Instant at) {
     return DIRECTORY.resolve("demo-" + STAMP.format(at));
   }
 
-  /** {@code <directory>/<id>.journal.json}: the journal of a drill that has a directory to itself. */
+  /**
+   * {@code <directory>/<id>.journal.json}: the journal of a drill that has a directory to itself.
+   */
   public static Path inDirectory(Path directory, String experimentId) {
     return directory.resolve(experimentId + ".journal.json");
   }
@@ -41,7 +47,8 @@ public final class JournalPaths {
   /** {@code drills/x.journal.json} with {@code suffix} ".html" is {@code drills/x.journal.html}. */
   public static Path beside(Path journal, String suffix) {
     String name = journal.getFileName().toString();
-    String stem = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+    String stem =
+        name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
     return journal.resolveSibling(stem + suffix);
   }
 }

@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 /**
  * Keeps the journal current milestone by milestone, and writes it to its file after each one, so
  * that a drill killed at any moment leaves the evidence up to its last step (a fault is journaled
- * as needing a revert before its injection starts). A file that cannot be written is reported
- * once, to {@code unwritable}, and never stops the drill or its rollback.
+ * as needing a revert before its injection starts). A file that cannot be written is reported once,
+ * to {@code unwritable}, and never stops the drill or its rollback.
  */
 final class JournalRecorder implements DrillObserver {
 
@@ -58,7 +58,13 @@ final class JournalRecorder implements DrillObserver {
       journal.time("aborted_at", a.at());
       journal.text("abort_reason", a.reason());
     } else if (m instanceof Milestone.FaultReverted r) {
-      journal.faultRevert(r.index(), r.at(), r.reverted(), r.attempts(), r.detail(), r.manualCommand().orElse(null));
+      journal.faultRevert(
+          r.index(),
+          r.at(),
+          r.reverted(),
+          r.attempts(),
+          r.detail(),
+          r.manualCommand().orElse(null));
     } else if (m instanceof Milestone.RolledBack r) {
       journal.time("rollback_done_at", r.at());
     } else if (m instanceof Milestone.Recovered r) {

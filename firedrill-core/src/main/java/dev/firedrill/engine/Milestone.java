@@ -19,8 +19,8 @@ import java.util.Optional;
  * What a drill did, as data: the one report of each step, for the journal, the console, the live
  * status and the sinks that mark the experiment in other signals (annotations, gauges, spans,
  * logs). Each carries the instant it happened on the drill's clock ({@code at}) and how long after
- * the drill began ({@code offset}, on the clock's monotonic time: what the console prints as
- * {@code +12.0s}).
+ * the drill began ({@code offset}, on the clock's monotonic time: what the console prints as {@code
+ * +12.0s}).
  *
  * <p>{@link Planned} always comes first. A refused plan ends with {@link Refused}; every other
  * drill goes on with {@link DrillStarted} and ends with {@link DrillFinished}.
@@ -31,9 +31,17 @@ public sealed interface Milestone {
 
   Duration offset();
 
-  /** The plan, found without side effects: each fault's exact actions, the error budget, any refusals. */
-  record Planned(List<FaultActions> faults, Optional<ErrorBudget> budget, List<String> refusals, Instant at,
-      Duration offset) implements Milestone {
+  /**
+   * The plan, found without side effects: each fault's exact actions, the error budget, any
+   * refusals.
+   */
+  record Planned(
+      List<FaultActions> faults,
+      Optional<ErrorBudget> budget,
+      List<String> refusals,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public Planned {
       faults = List.copyOf(faults);
       budget = budget == null ? Optional.empty() : budget;
@@ -65,24 +73,36 @@ public sealed interface Milestone {
    * One measurement, taken between {@code startedAt} and {@code at}; its readings carry value,
    * range and status, and those with status breach are the guard breaches.
    */
-  record Measured(Phase phase, Instant startedAt, Measurement measurement, Instant at, Duration offset)
+  record Measured(
+      Phase phase, Instant startedAt, Measurement measurement, Instant at, Duration offset)
       implements Milestone {}
 
-  /** Before injection: the expected alerts are defined and quiet; the intervals their floors use and whence. */
+  /**
+   * Before injection: the expected alerts are defined and quiet; the intervals their floors use and
+   * whence.
+   */
   record DetectionIntervals(String text, Instant at, Duration offset) implements Milestone {}
 
   /** Before injection: the error budget with the share that remains of it now. */
   record BudgetChecked(ErrorBudget budget, Instant at, Duration offset) implements Milestone {}
 
   /** Fault {@code index} (in the experiment's order) is about to be injected. */
-  record FaultInjecting(int index, FaultSpec spec, Instant at, Duration offset) implements Milestone {}
+  record FaultInjecting(int index, FaultSpec spec, Instant at, Duration offset)
+      implements Milestone {}
 
   /**
    * Fault {@code index} is on, having taken its planned {@code actions}, or its injection failed
    * with {@code failure}; {@code state} is what a later cleanup needs to revert it.
    */
-  record FaultInjected(int index, FaultSpec spec, List<String> actions, Map<String, Object> state,
-      Optional<String> failure, Instant at, Duration offset) implements Milestone {
+  record FaultInjected(
+      int index,
+      FaultSpec spec,
+      List<String> actions,
+      Map<String, Object> state,
+      Optional<String> failure,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public FaultInjected {
       actions = List.copyOf(actions);
       // A fault's state may hold nulls, which Map.copyOf refuses.
@@ -100,8 +120,15 @@ public sealed interface Milestone {
    * seen in this drill) to {@code state}. {@code activeAt} is Prometheus's, where it reports one;
    * {@code injectedAt} is the instant the drill's "after injection" times count from.
    */
-  record AlertStateChanged(String alert, AlertState state, Optional<AlertState> previous,
-      Optional<Instant> activeAt, Instant injectedAt, Instant at, Duration offset) implements Milestone {
+  record AlertStateChanged(
+      String alert,
+      AlertState state,
+      Optional<AlertState> previous,
+      Optional<Instant> activeAt,
+      Instant injectedAt,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public AlertStateChanged {
       Objects.requireNonNull(alert, "alert");
       Objects.requireNonNull(state, "state");
@@ -111,35 +138,59 @@ public sealed interface Milestone {
 
     /** The alert became active here: first seen, or seen again after it had resolved. */
     public boolean activation() {
-      return state != AlertState.RESOLVED && previous.map(p -> p == AlertState.RESOLVED).orElse(true);
+      return state != AlertState.RESOLVED
+          && previous.map(p -> p == AlertState.RESOLVED).orElse(true);
     }
   }
 
-  /** Alertmanager holds an expected alert, started at {@code startsAt}, routed to {@code receivers}. */
-  record AlertRouted(String alert, Instant startsAt, List<String> receivers, Instant injectedAt, Instant at,
-      Duration offset) implements Milestone {
+  /**
+   * Alertmanager holds an expected alert, started at {@code startsAt}, routed to {@code receivers}.
+   */
+  record AlertRouted(
+      String alert,
+      Instant startsAt,
+      List<String> receivers,
+      Instant injectedAt,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public AlertRouted {
       receivers = List.copyOf(receivers);
     }
   }
 
   /** firedrill's webhook receiver got an expected alert's first firing notification. */
-  record AlertNotified(String alert, String receiver, Instant receivedAt, Instant startsAt, Instant injectedAt,
-      Instant at, Duration offset) implements Milestone {}
+  record AlertNotified(
+      String alert,
+      String receiver,
+      Instant receivedAt,
+      Instant startsAt,
+      Instant injectedAt,
+      Instant at,
+      Duration offset)
+      implements Milestone {}
 
   /** The drill stops early; the rollback follows at once. */
   record Aborted(String reason, Instant at, Duration offset) implements Milestone {}
 
   /** Fault {@code index} is about to be reverted. */
-  record FaultReverting(int index, FaultSpec spec, Instant at, Duration offset) implements Milestone {}
+  record FaultReverting(int index, FaultSpec spec, Instant at, Duration offset)
+      implements Milestone {}
 
   /**
    * Fault {@code index} was reverted and verified gone after {@code attempts} ({@code detail} is
-   * the verification), or still needs a human: then {@code detail} says why and
-   * {@code manualCommand} what to run.
+   * the verification), or still needs a human: then {@code detail} says why and {@code
+   * manualCommand} what to run.
    */
-  record FaultReverted(int index, FaultSpec spec, int attempts, String detail, Optional<String> manualCommand,
-      Instant at, Duration offset) implements Milestone {
+  record FaultReverted(
+      int index,
+      FaultSpec spec,
+      int attempts,
+      String detail,
+      Optional<String> manualCommand,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public FaultReverted {
       manualCommand = manualCommand == null ? Optional.empty() : manualCommand;
     }
@@ -152,18 +203,28 @@ public sealed interface Milestone {
   /** Every started fault was reverted or given up on. */
   record RolledBack(Instant at, Duration offset) implements Milestone {}
 
-  /** After the rollback, a measurement was back within steady state {@code after} the rollback began. */
+  /**
+   * After the rollback, a measurement was back within steady state {@code after} the rollback
+   * began.
+   */
   record Recovered(Duration after, Instant at, Duration offset) implements Milestone {}
 
   /** The expected alerts, judged: the detection table's rows and the observability verdict. */
-  record AlertsJudged(ObservabilityResult result, Instant at, Duration offset) implements Milestone {}
+  record AlertsJudged(ObservabilityResult result, Instant at, Duration offset)
+      implements Milestone {}
 
   /**
    * The drill ended with its system verdict; {@code abortReason} is set when it was aborted, and
    * {@code manualCommands} holds the reverts that failed, for a human to run.
    */
-  record DrillFinished(Verdict verdict, String reason, Optional<String> abortReason, List<String> manualCommands,
-      Instant at, Duration offset) implements Milestone {
+  record DrillFinished(
+      Verdict verdict,
+      String reason,
+      Optional<String> abortReason,
+      List<String> manualCommands,
+      Instant at,
+      Duration offset)
+      implements Milestone {
     public DrillFinished {
       abortReason = abortReason == null ? Optional.empty() : abortReason;
       manualCommands = List.copyOf(manualCommands);
@@ -175,8 +236,8 @@ public sealed interface Milestone {
   }
 
   /**
-   * The journal file could not be written ({@code message} says where and why); the drill goes
-   * on, and this is said once. Only the observers hear it, not the journal.
+   * The journal file could not be written ({@code message} says where and why); the drill goes on,
+   * and this is said once. Only the observers hear it, not the journal.
    */
   record JournalUnwritable(String message, Instant at, Duration offset) implements Milestone {}
 }

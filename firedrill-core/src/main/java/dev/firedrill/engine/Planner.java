@@ -1,7 +1,6 @@
 package dev.firedrill.engine;
 
 import dev.firedrill.experiment.BlastRadius;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
@@ -9,6 +8,7 @@ import dev.firedrill.fault.FaultChecks;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.FaultRefusedException;
 import dev.firedrill.guard.ErrorBudget;
+import dev.firedrill.time.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -61,19 +61,28 @@ public final class Planner {
     return "method.faults[" + index + "] (" + spec.kind() + "): " + e.getMessage();
   }
 
-  /** The refusals of the experiment as a whole: its durations, its abort section, its budget, its queries. */
+  /**
+   * The refusals of the experiment as a whole: its durations, its abort section, its budget, its
+   * queries.
+   */
   private static List<String> experimentRefusals(Experiment experiment) {
     List<String> refusals = new ArrayList<>();
     BlastRadius blast = experiment.blastRadius();
     var method = experiment.method();
     if (method.duration().compareTo(blast.maxDuration()) > 0) {
-      refusals.add("method.duration " + Durations.format(method.duration()) + " is above blast_radius.max_duration "
-          + Durations.format(blast.maxDuration()));
+      refusals.add(
+          "method.duration "
+              + Durations.format(method.duration())
+              + " is above blast_radius.max_duration "
+              + Durations.format(blast.maxDuration()));
     }
     if (experiment.steadyState().interval().compareTo(method.duration()) > 0) {
-      refusals.add("steady_state.interval " + Durations.format(experiment.steadyState().interval())
-          + " is longer than method.duration " + Durations.format(method.duration())
-          + ": no measurement would be taken while the faults are on");
+      refusals.add(
+          "steady_state.interval "
+              + Durations.format(experiment.steadyState().interval())
+              + " is longer than method.duration "
+              + Durations.format(method.duration())
+              + ": no measurement would be taken while the faults are on");
     }
     if (experiment.abort().rules().isEmpty() && experiment.abort().burnRate().isEmpty()) {
       refusals.add("abort has neither rules nor burn_rate: nothing could stop the drill early");
@@ -86,7 +95,17 @@ public final class Planner {
   /** The budget needs an objective, which only the burn-rate guard gives. */
   public static Optional<ErrorBudget> budget(Experiment experiment) {
     BlastRadius blast = experiment.blastRadius();
-    return experiment.abort().burnRate().map(guard -> new ErrorBudget(guard.objective(), guard.window(),
-        blast.trafficShare(), experiment.method().duration(), blast.budgetCeiling(), OptionalDouble.empty()));
+    return experiment
+        .abort()
+        .burnRate()
+        .map(
+            guard ->
+                new ErrorBudget(
+                    guard.objective(),
+                    guard.window(),
+                    blast.trafficShare(),
+                    experiment.method().duration(),
+                    blast.budgetCeiling(),
+                    OptionalDouble.empty()));
   }
 }

@@ -34,7 +34,8 @@ public final class PrometheusMeasurer implements Measurer {
   public Measurement measure() throws InterruptedException {
     List<Reading> readings = new ArrayList<>();
     for (Sli sli : experiment.steadyState().slis()) {
-      readings.add(read(sli.name(), sli.query(), sli.rangeText(), value -> sli.within(value), "", 1));
+      readings.add(
+          read(sli.name(), sli.query(), sli.rangeText(), value -> sli.within(value), "", 1));
     }
     Optional<Reading> burn = experiment.abort().burnRate().map(this::readBurnRate);
     if (Thread.currentThread().isInterrupted()) {
@@ -45,14 +46,34 @@ public final class PrometheusMeasurer implements Measurer {
 
   @Override
   public Optional<Reading> remainingBudget() {
-    return experiment.abort().burnRate().flatMap(guard -> guard.remainingBudget()
-        .map(query -> read("remaining_budget", query, "0..1", share -> share >= 0 && share <= 1, "", 1)));
+    return experiment
+        .abort()
+        .burnRate()
+        .flatMap(
+            guard ->
+                guard
+                    .remainingBudget()
+                    .map(
+                        query ->
+                            read(
+                                "remaining_budget",
+                                query,
+                                "0..1",
+                                share -> share >= 0 && share <= 1,
+                                "",
+                                1)));
   }
 
   private Reading readBurnRate(BurnRateGuard guard) {
     String expectation = "<= " + Numbers.format(guard.max());
-    String context = "error ratio %s against an objective of " + Numbers.format(guard.objective() * 100) + "%%";
-    return read("burn_rate", guard.errorRatioQuery(), expectation, burn -> burn <= guard.max(), context,
+    String context =
+        "error ratio %s against an objective of " + Numbers.format(guard.objective() * 100) + "%%";
+    return read(
+        "burn_rate",
+        guard.errorRatioQuery(),
+        expectation,
+        burn -> burn <= guard.max(),
+        context,
         1 / (1 - guard.objective()));
   }
 
@@ -61,7 +82,13 @@ public final class PrometheusMeasurer implements Measurer {
   }
 
   /** One query, one reading; {@code scale} turns the query's value into the reading's value. */
-  private Reading read(String name, String query, String expectation, Range range, String detailFormat, double scale) {
+  private Reading read(
+      String name,
+      String query,
+      String expectation,
+      Range range,
+      String detailFormat,
+      double scale) {
     QueryResult result;
     try {
       result = client.query(query);
@@ -82,9 +109,14 @@ public final class PrometheusMeasurer implements Measurer {
       return Reading.noData(name, expectation, "NaN for " + query + ", nothing to divide by");
     }
     double scaled = value * scale;
-    String detail = detailFormat.isEmpty() ? "" : String.format(detailFormat, Numbers.format(value));
-    return new Reading(name, range.within(scaled) ? Reading.Status.OK : Reading.Status.BREACH,
-        OptionalDouble.of(scaled), expectation, detail);
+    String detail =
+        detailFormat.isEmpty() ? "" : String.format(detailFormat, Numbers.format(value));
+    return new Reading(
+        name,
+        range.within(scaled) ? Reading.Status.OK : Reading.Status.BREACH,
+        OptionalDouble.of(scaled),
+        expectation,
+        detail);
   }
 
   /** One sample or a scalar: none is no data, several is an error naming the label sets. */
@@ -97,9 +129,14 @@ public final class PrometheusMeasurer implements Measurer {
         return OptionalDouble.empty();
       }
       if (vector.samples().size() > 1) {
-        throw new IllegalStateException("expected one sample or a scalar, got " + vector.samples().size()
-            + " series: " + vector.samples().stream().map(s -> Labels.format(s.labels()))
-                .collect(Collectors.joining(", ")) + "; aggregate them, for example with sum()");
+        throw new IllegalStateException(
+            "expected one sample or a scalar, got "
+                + vector.samples().size()
+                + " series: "
+                + vector.samples().stream()
+                    .map(s -> Labels.format(s.labels()))
+                    .collect(Collectors.joining(", "))
+                + "; aggregate them, for example with sum()");
       }
       return OptionalDouble.of(vector.samples().get(0).value());
     }

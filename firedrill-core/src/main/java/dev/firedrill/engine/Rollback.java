@@ -11,10 +11,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Reverts started faults in reverse order, each on its own: one failed undo never skips the
- * others. Each revert is verified against the system and retried; when it still fails, the
- * manual command is kept for the drill's result and its last milestone. Interrupts are held until
- * it is done.
+ * Reverts started faults in reverse order, each on its own: one failed undo never skips the others.
+ * Each revert is verified against the system and retried; when it still fails, the manual command
+ * is kept for the drill's result and its last milestone. Interrupts are held until it is done.
  */
 final class Rollback {
 
@@ -57,8 +56,15 @@ final class Rollback {
         fault.revert();
         Verification verification = fault.verify();
         if (verification.reverted()) {
-          observer.on(new Milestone.FaultReverted(index, fault.spec(), attempt, verification.detail(), Optional.empty(),
-              clock.now(), offset.get()));
+          observer.on(
+              new Milestone.FaultReverted(
+                  index,
+                  fault.spec(),
+                  attempt,
+                  verification.detail(),
+                  Optional.empty(),
+                  clock.now(),
+                  offset.get()));
           return interrupted;
         }
         detail = "still present after revert: " + verification.detail();
@@ -73,8 +79,9 @@ final class Rollback {
     }
     String manual = fault.manualRevertCommand();
     manualCommands.add(manual);
-    observer.on(new Milestone.FaultReverted(index, fault.spec(), ATTEMPTS, detail, Optional.of(manual), clock.now(),
-        offset.get()));
+    observer.on(
+        new Milestone.FaultReverted(
+            index, fault.spec(), ATTEMPTS, detail, Optional.of(manual), clock.now(), offset.get()));
     return interrupted;
   }
 

@@ -34,7 +34,8 @@ public interface StopSignal {
   }
 
   static StopSignal abortFile(Path file) {
-    return () -> Files.exists(file) ? Optional.of("abort file " + file + " exists") : Optional.empty();
+    return () ->
+        Files.exists(file) ? Optional.of("abort file " + file + " exists") : Optional.empty();
   }
 
   static StopSignal anyOf(StopSignal first, StopSignal second) {

@@ -1,10 +1,10 @@
 package dev.firedrill.engine;
 
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.experiment.SteadyState;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -40,57 +40,99 @@ public final class VerdictRules {
   public Decision decide(Evidence evidence) {
     String recovered = recoveredText(evidence);
     if (evidence.injectFailure().isPresent()) {
-      return new Decision(Verdict.FAILED, "a fault could not be injected: " + evidence.injectFailure().get() + "; " + recovered);
+      return new Decision(
+          Verdict.FAILED,
+          "a fault could not be injected: " + evidence.injectFailure().get() + "; " + recovered);
     }
     if (evidence.abortReason().isPresent()) {
       return new Decision(Verdict.ABORTED, evidence.abortReason().get() + "; " + recovered);
     }
-    Optional<Measurement> breach = evidence.during().stream()
-        .filter(m -> m.readings().anyMatch(r -> r.status() == Reading.Status.BREACH)).findFirst();
+    Optional<Measurement> breach =
+        evidence.during().stream()
+            .filter(m -> m.readings().anyMatch(r -> r.status() == Reading.Status.BREACH))
+            .findFirst();
     if (breach.isPresent()) {
-      return new Decision(Verdict.DEVIATED, "hypothesis broken while the faults were on, first at "
-          + offset(evidence, breach.get()) + ": " + breach.get().text() + "; " + recovered);
+      return new Decision(
+          Verdict.DEVIATED,
+          "hypothesis broken while the faults were on, first at "
+              + offset(evidence, breach.get())
+              + ": "
+              + breach.get().text()
+              + "; "
+              + recovered);
     }
-    Optional<Measurement> dark = evidence.during().stream().filter(m -> failingNoData(m).isPresent()).findFirst();
+    Optional<Measurement> dark =
+        evidence.during().stream().filter(m -> failingNoData(m).isPresent()).findFirst();
     if (dark.isPresent()) {
-      return new Decision(Verdict.DEVIATED, failingNoData(dark.get()).get().name() + " had no data at "
-          + offset(evidence, dark.get()) + " and missing data is failure; " + recovered);
+      return new Decision(
+          Verdict.DEVIATED,
+          failingNoData(dark.get()).get().name()
+              + " had no data at "
+              + offset(evidence, dark.get())
+              + " and missing data is failure; "
+              + recovered);
     }
     if (evidence.recoveredAfter().isEmpty()) {
-      Optional<Measurement> lastAfter = evidence.after().isEmpty() ? Optional.empty()
-          : Optional.of(evidence.after().get(evidence.after().size() - 1));
-      if (lastAfter.isPresent() && lastAfter.get().readings().anyMatch(r -> r.status() == Reading.Status.BREACH)) {
-        return new Decision(Verdict.DEVIATED, "the system did not return to steady state within "
-            + Durations.format(evidence.recoveryLimit()) + " of the rollback: " + lastAfter.get().text());
+      Optional<Measurement> lastAfter =
+          evidence.after().isEmpty()
+              ? Optional.empty()
+              : Optional.of(evidence.after().get(evidence.after().size() - 1));
+      if (lastAfter.isPresent()
+          && lastAfter.get().readings().anyMatch(r -> r.status() == Reading.Status.BREACH)) {
+        return new Decision(
+            Verdict.DEVIATED,
+            "the system did not return to steady state within "
+                + Durations.format(evidence.recoveryLimit())
+                + " of the rollback: "
+                + lastAfter.get().text());
       }
-      return new Decision(Verdict.INCONCLUSIVE, "no measurement after the rollback was fully within steady state"
-          + lastAfter.map(m -> " (last: " + m.text() + ")").orElse(""));
+      return new Decision(
+          Verdict.INCONCLUSIVE,
+          "no measurement after the rollback was fully within steady state"
+              + lastAfter.map(m -> " (last: " + m.text() + ")").orElse(""));
     }
     if (evidence.during().isEmpty()) {
-      return new Decision(Verdict.INCONCLUSIVE, "no measurement was taken while the faults were on; " + recovered);
+      return new Decision(
+          Verdict.INCONCLUSIVE, "no measurement was taken while the faults were on; " + recovered);
     }
     long blind = evidence.during().stream().filter(m -> !m.withinSteadyState()).count();
     if (blind > 0) {
-      return new Decision(Verdict.INCONCLUSIVE, blind + " of " + evidence.during().size()
-          + " measurements while the faults were on had no data or errors; nothing broke, but nothing was proven either; "
-          + recovered);
+      return new Decision(
+          Verdict.INCONCLUSIVE,
+          blind
+              + " of "
+              + evidence.during().size()
+              + " measurements while the faults were on had no data or errors; nothing broke, but nothing was proven either; "
+              + recovered);
     }
-    return new Decision(Verdict.HELD, evidence.during().size() + " measurement" + (evidence.during().size() == 1 ? "" : "s")
-        + " while the faults were on within steady state; " + recovered);
+    return new Decision(
+        Verdict.HELD,
+        evidence.during().size()
+            + " measurement"
+            + (evidence.during().size() == 1 ? "" : "s")
+            + " while the faults were on within steady state; "
+            + recovered);
   }
 
   /** A reading with no data whose SLI says missing data is failure. */
   private Optional<Reading> failingNoData(Measurement measurement) {
     return measurement.slis().stream()
         .filter(r -> r.status() == Reading.Status.NO_DATA)
-        .filter(r -> steadyState.sli(r.name()) == null || steadyState.sli(r.name()).missing() == Missing.FAIL)
+        .filter(
+            r ->
+                steadyState.sli(r.name()) == null
+                    || steadyState.sli(r.name()).missing() == Missing.FAIL)
         .findFirst();
   }
 
   private static String recoveredText(Evidence evidence) {
-    return evidence.recoveredAfter()
+    return evidence
+        .recoveredAfter()
         .map(d -> "recovered " + Durations.seconds(d) + " after the rollback")
-        .orElse("not back in steady state within " + Durations.format(evidence.recoveryLimit()) + " of the rollback");
+        .orElse(
+            "not back in steady state within "
+                + Durations.format(evidence.recoveryLimit())
+                + " of the rollback");
   }
 
   private static String offset(Evidence evidence, Measurement measurement) {

@@ -6,7 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** The conditions that stop the method early. */
-public record Abort(List<AbortRule> rules, Optional<BurnRateGuard> burnRate, int probeErrors, Optional<Path> abortFile) {
+public record Abort(
+    List<AbortRule> rules,
+    Optional<BurnRateGuard> burnRate,
+    int probeErrors,
+    Optional<Path> abortFile) {
 
   public static final int DEFAULT_PROBE_ERRORS = 3;
 

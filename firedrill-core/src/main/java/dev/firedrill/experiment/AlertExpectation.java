@@ -52,7 +52,8 @@ public record AlertExpectation(
   /** Whether an alert with these labels is the one this expectation is about. */
   public boolean matches(Map<String, String> labels) {
     return alert.equals(labels.get("alertname"))
-        && matchers.entrySet().stream().allMatch(m -> m.getValue().equals(labels.getOrDefault(m.getKey(), "")));
+        && matchers.entrySet().stream()
+            .allMatch(m -> m.getValue().equals(labels.getOrDefault(m.getKey(), "")));
   }
 
   /** {@code CheckoutErrorBudgetBurn{service="checkout"}}, as the table and messages name it. */
@@ -61,17 +62,22 @@ public record AlertExpectation(
   }
 
   /**
-   * An alert and its matchers as PromQL writes a selector: a label name that is not a classic
-   * one (Prometheus 3's UTF-8 names, such as {@code service.name}) quoted, values escaped.
-   * Classic names print as before, so that history keeps matching older runs.
+   * An alert and its matchers as PromQL writes a selector: a label name that is not a classic one
+   * (Prometheus 3's UTF-8 names, such as {@code service.name}) quoted, values escaped. Classic
+   * names print as before, so that history keeps matching older runs.
    */
   public static String describe(String alert, Map<String, String> matchers) {
     if (matchers.isEmpty()) {
       return alert;
     }
     StringBuilder text = new StringBuilder(alert).append('{');
-    new TreeMap<>(matchers).forEach((k, v) -> text.append(text.charAt(text.length() - 1) == '{' ? "" : ",")
-        .append(CLASSIC_NAME.matcher(k).matches() ? k : quoted(k)).append('=').append(quoted(v)));
+    new TreeMap<>(matchers)
+        .forEach(
+            (k, v) ->
+                text.append(text.charAt(text.length() - 1) == '{' ? "" : ",")
+                    .append(CLASSIC_NAME.matcher(k).matches() ? k : quoted(k))
+                    .append('=')
+                    .append(quoted(v)));
     return text.append('}').toString();
   }
 

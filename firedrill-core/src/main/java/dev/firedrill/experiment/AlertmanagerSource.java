@@ -5,7 +5,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 
-/** The Alertmanager the drill reads alerts and their receivers from ({@code /api/v2/alerts}), and how to reach it. */
+/**
+ * The Alertmanager the drill reads alerts and their receivers from ({@code /api/v2/alerts}), and
+ * how to reach it.
+ */
 public record AlertmanagerSource(URI url, Duration timeout, HttpSettings http) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);

@@ -8,7 +8,11 @@ import java.util.Objects;
  * the error budget, and per-fault-kind limits.
  */
 public record BlastRadius(
-    double trafficShare, Duration maxDuration, double budgetCeiling, int maxProcesses, int maxWorkers) {
+    double trafficShare,
+    Duration maxDuration,
+    double budgetCeiling,
+    int maxProcesses,
+    int maxWorkers) {
 
   public static final double DEFAULT_BUDGET_CEILING = 0.05;
   public static final int DEFAULT_MAX_PROCESSES = 1;

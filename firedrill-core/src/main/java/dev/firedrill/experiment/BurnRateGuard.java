@@ -5,9 +5,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Aborts when the error budget burns faster than {@code max} times the sustainable rate.
- * burn = error ratio / (1 - objective). {@code remainingBudget}, when given, is a query for the
- * share of the window's budget that is left (0..1).
+ * Aborts when the error budget burns faster than {@code max} times the sustainable rate. burn =
+ * error ratio / (1 - objective). {@code remainingBudget}, when given, is a query for the share of
+ * the window's budget that is left (0..1).
  */
 public record BurnRateGuard(
     double objective,

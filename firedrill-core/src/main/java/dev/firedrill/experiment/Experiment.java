@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * One drill: the steady state to keep, the faults to inject, the limits it must stay inside, and
- * the alerts the faults should fire. No part is ever null. Files come in through
- * {@link ExperimentLoader}, which checks them; code builds one with {@link #builder}.
+ * the alerts the faults should fire. No part is ever null. Files come in through {@link
+ * ExperimentLoader}, which checks them; code builds one with {@link #builder}.
  */
 public record Experiment(
     String id,
@@ -38,16 +38,19 @@ public record Experiment(
   }
 
   /**
-   * An experiment for code (tests, tools) to fill in. Where to measure, the steady state, the method,
-   * the abort conditions and the blast radius have no default, because a drill is defined by them;
-   * the rest default to what a file without them means. It checks nothing beyond that: the loader
-   * is where input is validated.
+   * An experiment for code (tests, tools) to fill in. Where to measure, the steady state, the
+   * method, the abort conditions and the blast radius have no default, because a drill is defined
+   * by them; the rest default to what a file without them means. It checks nothing beyond that: the
+   * loader is where input is validated.
    */
   public static Builder builder(String id) {
     return new Builder(id);
   }
 
-  /** Fills an {@link Experiment} part by part; {@link #build} fails naming the first required part not given. */
+  /**
+   * Fills an {@link Experiment} part by part; {@link #build} fails naming the first required part
+   * not given.
+   */
   public static final class Builder {
     private final String id;
     private String title;
@@ -128,8 +131,19 @@ public record Experiment(
     }
 
     public Experiment build() {
-      return new Experiment(id, title == null ? id : title, owner, prometheus, steadyState, hypothesis, method, abort,
-          blastRadius, alertmanager, receiver, markers);
+      return new Experiment(
+          id,
+          title == null ? id : title,
+          owner,
+          prometheus,
+          steadyState,
+          hypothesis,
+          method,
+          abort,
+          blastRadius,
+          alertmanager,
+          receiver,
+          markers);
     }
   }
 }

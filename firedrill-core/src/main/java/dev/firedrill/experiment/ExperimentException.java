@@ -1,7 +1,6 @@
 package dev.firedrill.experiment;
 
 import dev.firedrill.yaml.Problem;
-
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,8 +1,7 @@
 package dev.firedrill.experiment;
 
-import dev.firedrill.yaml.Problem;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
@@ -27,9 +26,13 @@ import java.util.regex.Pattern;
  */
 public final class ExperimentLoader {
 
-  /** JSON or YAML by the file's name; one document; typed scalars; malformed text explained, excerpts hidden. */
+  /**
+   * JSON or YAML by the file's name; one document; typed scalars; malformed text explained,
+   * excerpts hidden.
+   */
   private static final SourceTree.Options READING =
       new SourceTree.Options(true, true, SourceTree.Scalars.TYPED, true);
+
   private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]*");
 
   /** Found once, on first use: see {@link FaultSpecReader#installed()}. */
@@ -69,7 +72,9 @@ public final class ExperimentLoader {
     } catch (MalformedInputException e) {
       throw unreadable(name, "not UTF-8 text");
     } catch (IOException e) {
-      throw unreadable(name, Files.isDirectory(file) ? "a directory, not a file" : String.valueOf(e.getMessage()));
+      throw unreadable(
+          name,
+          Files.isDirectory(file) ? "a directory, not a file" : String.valueOf(e.getMessage()));
     }
     return load(name, content);
   }
@@ -80,11 +85,14 @@ public final class ExperimentLoader {
     if (tree.malformed() != null) {
       throw new ExperimentException(List.of(tree.malformed()));
     }
-    Node.Context context = new Node.Context(fileName, tree.positions(), new ArrayList<>(tree.problems()));
+    Node.Context context =
+        new Node.Context(fileName, tree.positions(), new ArrayList<>(tree.problems()));
     Experiment experiment;
     try {
       experiment = new ExperimentLoader(context).experiment(new Node(context, "", tree.root()));
-    } catch (IllegalArgumentException e) { // a model check the loader missed: still a problem, not a crash
+    } catch (
+        IllegalArgumentException
+            e) { // a model check the loader missed: still a problem, not a crash
       context.add("", String.valueOf(e.getMessage()));
       experiment = null;
     }
@@ -97,12 +105,14 @@ public final class ExperimentLoader {
   }
 
   /**
-   * Reads one entry of {@code method.faults} on its own with {@code reader}, as a journal keeps each
-   * fault: in the file's own words. {@code source} names it in problems, which have no line: the entry
-   * is a tree already.
+   * Reads one entry of {@code method.faults} on its own with {@code reader}, as a journal keeps
+   * each fault: in the file's own words. {@code source} names it in problems, which have no line:
+   * the entry is a tree already.
    */
-  public static FaultSpec fault(String source, JsonNode entry, FaultSpecReader reader) throws ExperimentException {
-    Node.Context context = new Node.Context(source, Map.of("", new SourceTree.Position(0, 0)), new ArrayList<>());
+  public static FaultSpec fault(String source, JsonNode entry, FaultSpecReader reader)
+      throws ExperimentException {
+    Node.Context context =
+        new Node.Context(source, Map.of("", new SourceTree.Position(0, 0)), new ArrayList<>());
     Node node = new Node(context, "", entry).object();
     FaultSpec spec;
     try {
@@ -122,8 +132,9 @@ public final class ExperimentLoader {
   }
 
   private Experiment experiment(Node root) {
-    String expected = "expected an experiment: a mapping with id, title, prometheus, steady_state, method,"
-        + " abort and blast_radius";
+    String expected =
+        "expected an experiment: a mapping with id, title, prometheus, steady_state, method,"
+            + " abort and blast_radius";
     if (!root.present()) {
       root.problem(expected + "; the file is empty");
       return null;
@@ -131,29 +142,59 @@ public final class ExperimentLoader {
     if (!root.json.isObject()) {
       return root.fail(expected);
     }
-    String id = root.get("id").required("an experiment needs an id such as checkout-latency")
-        .text(ID, "expected an id of lowercase letters, digits, '.', '_' and '-', such as checkout-latency");
-    String title = root.get("title").required("an experiment needs a title that says what the drill shows").text();
+    String id =
+        root.get("id")
+            .required("an experiment needs an id such as checkout-latency")
+            .text(
+                ID,
+                "expected an id of lowercase letters, digits, '.', '_' and '-', such as checkout-latency");
+    String title =
+        root.get("title")
+            .required("an experiment needs a title that says what the drill shows")
+            .text();
     String owner = root.get("owner").text();
-    PrometheusSource prometheus = clients.prometheus(
-        root.section("prometheus", "an experiment needs a prometheus section with the url of Prometheus"));
-    SteadyState steadyState = slis.steadyState(root.section("steady_state",
-        "a steady state is measured, not assumed; an experiment needs steady_state with at least one SLI"));
+    PrometheusSource prometheus =
+        clients.prometheus(
+            root.section(
+                "prometheus",
+                "an experiment needs a prometheus section with the url of Prometheus"));
+    SteadyState steadyState =
+        slis.steadyState(
+            root.section(
+                "steady_state",
+                "a steady state is measured, not assumed; an experiment needs steady_state with at least one SLI"));
     boolean routable = root.get("alertmanager").present() || root.get("receiver").present();
     Hypothesis hypothesis = hypotheses.hypothesis(root.section("hypothesis", null), routable);
-    Method method = method(
-        root.section("method", "an experiment needs a method: a duration and at least one fault"));
+    Method method =
+        method(
+            root.section(
+                "method", "an experiment needs a method: a duration and at least one fault"));
     Abort abort = slis.abort(root.section("abort", "an experiment needs an abort section"));
-    BlastRadius blastRadius = blastRadius(root.section("blast_radius",
-        "an experiment needs a blast_radius section: how much the drill may break"));
+    BlastRadius blastRadius =
+        blastRadius(
+            root.section(
+                "blast_radius",
+                "an experiment needs a blast_radius section: how much the drill may break"));
     Optional<AlertmanagerSource> alertmanager =
         Optional.ofNullable(clients.alertmanager(root.section("alertmanager", null)));
-    Optional<ReceiverSpec> receiver = Optional.ofNullable(clients.receiver(root.section("receiver", null)));
+    Optional<ReceiverSpec> receiver =
+        Optional.ofNullable(clients.receiver(root.section("receiver", null)));
     Markers markers = clients.markers(root.section("markers", null));
     root.rejectUnknownKeys(null);
     return context.clean()
-        ? new Experiment(id, title, owner == null ? "" : owner, prometheus, steadyState, hypothesis, method, abort,
-            blastRadius, alertmanager, receiver, markers)
+        ? new Experiment(
+            id,
+            title,
+            owner == null ? "" : owner,
+            prometheus,
+            steadyState,
+            hypothesis,
+            method,
+            abort,
+            blastRadius,
+            alertmanager,
+            receiver,
+            markers)
         : null;
   }
 
@@ -161,12 +202,16 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    Duration duration = section.get("duration").required("expected how long the faults stay on, such as 10m")
-        .duration(true);
+    Duration duration =
+        section
+            .get("duration")
+            .required("expected how long the faults stay on, such as 10m")
+            .duration(true);
     Node faultsNode = section.get("faults");
     List<Node> items = faultsNode.list();
     if (items != null && items.isEmpty()) {
-      faultsNode.problem("missing; a drill needs at least one fault, such as process-kill or cpu-burn");
+      faultsNode.problem(
+          "missing; a drill needs at least one fault, such as process-kill or cpu-burn");
     }
     List<FaultSpec> faults = new ArrayList<>();
     for (Node item : items == null ? List.<Node>of() : items) {
@@ -184,16 +229,24 @@ public final class ExperimentLoader {
     if (section == null) {
       return null;
     }
-    Double trafficShare = section.get("traffic_share")
-        .required("expected the share of traffic the faults may touch, such as 0.05 or \"5%\"").share();
-    Duration maxDuration = section.get("max_duration").required("expected the longest the drill may run, such as 15m")
-        .duration(true);
+    Double trafficShare =
+        section
+            .get("traffic_share")
+            .required("expected the share of traffic the faults may touch, such as 0.05 or \"5%\"")
+            .share();
+    Duration maxDuration =
+        section
+            .get("max_duration")
+            .required("expected the longest the drill may run, such as 15m")
+            .duration(true);
     Double budgetCeiling = section.get("budget_ceiling").share();
     Integer maxProcesses = section.get("max_processes").integer(1);
     Integer maxWorkers = section.get("max_workers").integer(1);
     section.rejectUnknownKeys(null);
     return context.clean()
-        ? new BlastRadius(trafficShare, maxDuration,
+        ? new BlastRadius(
+            trafficShare,
+            maxDuration,
             budgetCeiling == null ? BlastRadius.DEFAULT_BUDGET_CEILING : budgetCeiling,
             maxProcesses == null ? BlastRadius.DEFAULT_MAX_PROCESSES : maxProcesses,
             maxWorkers == null ? BlastRadius.DEFAULT_MAX_WORKERS : maxWorkers)

@@ -1,7 +1,5 @@
 package dev.firedrill.experiment;
 
-import dev.firedrill.time.Durations;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -10,11 +8,11 @@ import java.util.Optional;
 
 /**
  * A fault as the experiment file describes it: a record per family of kinds (the http-* kinds share
- * {@link HttpToxic}). How a kind is read, written to the journal, checked and built is its
- * {@code dev.firedrill.fault.FaultKind}'s business; a record without one is caught by FaultKindsTest.
+ * {@link HttpToxic}). How a kind is read, written to the journal, checked and built is its {@code
+ * dev.firedrill.fault.FaultKind}'s business; a record without one is caught by FaultKindsTest.
  */
-public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic,
-    FaultSpec.ExporterDown {
+public sealed interface FaultSpec
+    permits FaultSpec.ProcessKill, FaultSpec.CpuBurn, FaultSpec.HttpToxic, FaultSpec.ExporterDown {
 
   /** A share is a fraction of what a fault touches: more than none, at most all. */
   private static void requireShare(double share) {
@@ -33,15 +31,15 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
   String target();
 
   /**
-   * What the fault touches as one short name, for labels and tags: a proxy's name, a process
-   * match, {@code localhost} for this host.
+   * What the fault touches as one short name, for labels and tags: a proxy's name, a process match,
+   * {@code localhost} for this host.
    */
   String targetName();
 
   /**
    * Signals processes whose {@code /proc/PID/cmdline} contains {@code match}. With a share (a
-   * fraction in (0, 1]) the selection rounds up (at least one process); the limit in the blast radius
-   * does not round.
+   * fraction in (0, 1]) the selection rounds up (at least one process); the limit in the blast
+   * radius does not round.
    */
   record ProcessKill(String match, String signal, Optional<Double> share, Optional<Duration> ttl)
       implements FaultSpec {
@@ -95,12 +93,18 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
   }
 
   /**
-   * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}), acting
-   * on a {@code share} (a fraction in (0, 1]) of the requests through the proxy named {@code proxyName};
-   * the proxy removes it by itself when its ttl ends.
+   * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}),
+   * acting on a {@code share} (a fraction in (0, 1]) of the requests through the proxy named {@code
+   * proxyName}; the proxy removes it by itself when its ttl ends.
    */
-  record HttpToxic(URI proxy, String proxyName, double share, Effect effect, Optional<Duration> ttl,
-      Optional<String> adminTokenEnv) implements FaultSpec {
+  record HttpToxic(
+      URI proxy,
+      String proxyName,
+      double share,
+      Effect effect,
+      Optional<Duration> ttl,
+      Optional<String> adminTokenEnv)
+      implements FaultSpec {
 
     public static final String DEFAULT_PROXY_NAME = "payments";
     public static final double DEFAULT_SHARE = 1;
@@ -171,7 +175,10 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
       }
     }
 
-    /** Holds the request; after {@code timeout} the connection closes; zero holds until the toxic goes. */
+    /**
+     * Holds the request; after {@code timeout} the connection closes; zero holds until the toxic
+     * goes.
+     */
     public record Timeout(Duration timeout) implements Effect {
       public Timeout {
         timeout = timeout == null ? Duration.ZERO : timeout;
@@ -185,11 +192,16 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
   }
 
   /**
-   * A service's metrics endpoint stops answering: every scrape through the fault proxy named
-   * {@code proxyName} (one that sits between Prometheus and the exporter) fails, with a 503 or a TCP
+   * A service's metrics endpoint stops answering: every scrape through the fault proxy named {@code
+   * proxyName} (one that sits between Prometheus and the exporter) fails, with a 503 or a TCP
    * reset, for the whole fault. It is a toxic at 100%, on scrapes only: it touches no user traffic.
    */
-  record ExporterDown(URI proxy, String proxyName, Mode mode, Optional<Duration> ttl, Optional<String> adminTokenEnv)
+  record ExporterDown(
+      URI proxy,
+      String proxyName,
+      Mode mode,
+      Optional<Duration> ttl,
+      Optional<String> adminTokenEnv)
       implements FaultSpec {
 
     /** How a scrape fails. */
@@ -230,7 +242,10 @@ public sealed interface FaultSpec permits FaultSpec.ProcessKill, FaultSpec.CpuBu
 
     /** The toxic that does it: every request through the proxy fails, as {@link #mode} says. */
     public HttpToxic toxic() {
-      HttpToxic.Effect effect = mode == Mode.ERROR ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS) : new HttpToxic.Reset();
+      HttpToxic.Effect effect =
+          mode == Mode.ERROR
+              ? new HttpToxic.Error(HttpToxic.DEFAULT_STATUS)
+              : new HttpToxic.Reset();
       return new HttpToxic(proxy, proxyName, HttpToxic.DEFAULT_SHARE, effect, ttl, adminTokenEnv);
     }
   }

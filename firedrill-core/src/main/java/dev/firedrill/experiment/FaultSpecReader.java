@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * Reads one entry of {@code method.faults}. The fault kinds live above this package (each also builds
- * its fault), so the loader finds their reader as a service: {@code dev.firedrill.fault.FaultKinds}
- * provides it, and finds the kinds themselves as services of their own.
+ * Reads one entry of {@code method.faults}. The fault kinds live above this package (each also
+ * builds its fault), so the loader finds their reader as a service: {@code
+ * dev.firedrill.fault.FaultKinds} provides it, and finds the kinds themselves as services of their
+ * own.
  */
 public interface FaultSpecReader {
 
@@ -16,13 +17,22 @@ public interface FaultSpecReader {
    */
   FaultSpec read(Node entry);
 
-  /** The one reader on the class path; none or two is a packaging mistake, not a problem of the file. */
+  /**
+   * The one reader on the class path; none or two is a packaging mistake, not a problem of the
+   * file.
+   */
   static FaultSpecReader installed() {
-    List<FaultSpecReader> readers = ServiceLoader.load(FaultSpecReader.class, FaultSpecReader.class.getClassLoader())
-        .stream().map(ServiceLoader.Provider::get).toList();
+    List<FaultSpecReader> readers =
+        ServiceLoader.load(FaultSpecReader.class, FaultSpecReader.class.getClassLoader()).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
     if (readers.size() != 1) {
-      throw new IllegalStateException("expected one " + FaultSpecReader.class.getName() + " on the class path (listed"
-          + " in META-INF/services, as the fault module does), found " + readers.size());
+      throw new IllegalStateException(
+          "expected one "
+              + FaultSpecReader.class.getName()
+              + " on the class path (listed"
+              + " in META-INF/services, as the fault module does), found "
+              + readers.size());
     }
     return readers.get(0);
   }

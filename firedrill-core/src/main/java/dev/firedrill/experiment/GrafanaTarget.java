@@ -7,10 +7,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The Grafana that gets the drill's annotation: on a dashboard (and panel) when given, otherwise
- * an organization annotation. Its credentials are named by {@code http}, never written in it.
+ * The Grafana that gets the drill's annotation: on a dashboard (and panel) when given, otherwise an
+ * organization annotation. Its credentials are named by {@code http}, never written in it.
  */
-public record GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Integer> panelId, HttpSettings http,
+public record GrafanaTarget(
+    URI url,
+    Optional<String> dashboardUid,
+    Optional<Integer> panelId,
+    HttpSettings http,
     Duration timeout) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
@@ -24,8 +28,17 @@ public record GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Int
   }
 
   /** A Grafana reached with at most a bearer token. */
-  public GrafanaTarget(URI url, Optional<String> dashboardUid, Optional<Integer> panelId, TokenSource token,
+  public GrafanaTarget(
+      URI url,
+      Optional<String> dashboardUid,
+      Optional<Integer> panelId,
+      TokenSource token,
       Duration timeout) {
-    this(url, dashboardUid, panelId, HttpSettings.bearer(token == null ? Optional.empty() : token.secret()), timeout);
+    this(
+        url,
+        dashboardUid,
+        panelId,
+        HttpSettings.bearer(token == null ? Optional.empty() : token.secret()),
+        timeout);
   }
 }

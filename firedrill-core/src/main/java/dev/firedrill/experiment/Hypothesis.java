@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What the drill expects: of the system, a description and how long it may take to return to
- * steady state; of the observability stack, the alerts the fault should fire or must not.
+ * What the drill expects: of the system, a description and how long it may take to return to steady
+ * state; of the observability stack, the alerts the fault should fire or must not.
  */
 public record Hypothesis(String description, Duration recovery, List<AlertExpectation> alerts) {
 

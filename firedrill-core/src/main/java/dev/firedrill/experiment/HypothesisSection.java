@@ -9,11 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** hypothesis: what the drill is expected to show, and the alerts expected to fire or stay silent. */
+/**
+ * hypothesis: what the drill is expected to show, and the alerts expected to fire or stay silent.
+ */
 final class HypothesisSection {
 
   /** Any text that is valid UTF-8: no unpaired surrogate, no NUL. */
-  private static final Pattern UTF8_NAME = Pattern.compile("(?:[^\\x00\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+");
+  private static final Pattern UTF8_NAME =
+      Pattern.compile("(?:[^\\x00\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+");
+
   private static final List<String> EXPECT = List.of("firing", "silent");
 
   private final Node.Context context;
@@ -22,7 +26,10 @@ final class HypothesisSection {
     this.context = context;
   }
 
-  /** {@code routable}: the file says where routing can be read (Alertmanager or firedrill's receiver). */
+  /**
+   * {@code routable}: the file says where routing can be read (Alertmanager or firedrill's
+   * receiver).
+   */
   Hypothesis hypothesis(Node section, boolean routable) {
     if (section == null) {
       return new Hypothesis(null, null);
@@ -45,14 +52,22 @@ final class HypothesisSection {
     if (item == null) {
       return null;
     }
-    // Prometheus 3 takes any UTF-8 alert and label name; only an empty one (or broken text) is refused.
-    String alert = item.get("alert").required("expected the name of an alerting rule, such as CheckoutErrorBudgetBurn")
-        .text(UTF8_NAME, "expected an alert name of valid UTF-8 text, such as CheckoutErrorBudgetBurn");
+    // Prometheus 3 takes any UTF-8 alert and label name; only an empty one (or broken text) is
+    // refused.
+    String alert =
+        item.get("alert")
+            .required("expected the name of an alerting rule, such as CheckoutErrorBudgetBurn")
+            .text(
+                UTF8_NAME,
+                "expected an alert name of valid UTF-8 text, such as CheckoutErrorBudgetBurn");
     Map<String, String> matchers = new LinkedHashMap<>();
     Map<String, Node> members = item.get("matchers").members();
-    for (Map.Entry<String, Node> member : members == null ? Map.<String, Node>of().entrySet() : members.entrySet()) {
+    for (Map.Entry<String, Node> member :
+        members == null ? Map.<String, Node>of().entrySet() : members.entrySet()) {
       if (member.getKey().isEmpty() || !UTF8_NAME.matcher(member.getKey()).matches()) {
-        member.getValue().problem("expected a non-empty label name of valid UTF-8 text, such as service");
+        member
+            .getValue()
+            .problem("expected a non-empty label name of valid UTF-8 text, such as service");
       }
       String value = member.getValue().json.isValueNode() ? member.getValue().json.asText() : null;
       if (value == null) {
@@ -61,14 +76,18 @@ final class HypothesisSection {
         matchers.put(member.getKey(), value);
       }
     }
-    String expect = item.get("expect").choice("expectation", EXPECT, text -> text.toLowerCase(Locale.ROOT));
-    Duration within = item.get("within")
-        .required("expected how long after injection the alert may take, such as 2m").duration(true);
+    String expect =
+        item.get("expect").choice("expectation", EXPECT, text -> text.toLowerCase(Locale.ROOT));
+    Duration within =
+        item.get("within")
+            .required("expected how long after injection the alert may take, such as 2m")
+            .duration(true);
     Node receiverNode = item.get("receiver");
     String receiver = receiverNode.text();
     if (receiver != null && !routable) {
-      receiverNode.problem("expected alertmanager.url or receiver.listen: routing is read from Alertmanager's "
-          + "/api/v2/alerts or from the webhooks firedrill receives");
+      receiverNode.problem(
+          "expected alertmanager.url or receiver.listen: routing is read from Alertmanager's "
+              + "/api/v2/alerts or from the webhooks firedrill receives");
     }
     String runbook = item.get("runbook_url").text();
     String dashboard = item.get("dashboard").text();
@@ -77,9 +96,14 @@ final class HypothesisSection {
     if (!context.clean()) {
       return null;
     }
-    return new AlertExpectation(alert, matchers,
-        expect == null ? null : AlertExpectation.Expect.valueOf(expect.toUpperCase(Locale.ROOT)), within,
-        Optional.ofNullable(receiver), Optional.ofNullable(runbook), Optional.ofNullable(dashboard),
+    return new AlertExpectation(
+        alert,
+        matchers,
+        expect == null ? null : AlertExpectation.Expect.valueOf(expect.toUpperCase(Locale.ROOT)),
+        within,
+        Optional.ofNullable(receiver),
+        Optional.ofNullable(runbook),
+        Optional.ofNullable(dashboard),
         Boolean.TRUE.equals(checkLinks));
   }
 }

@@ -11,7 +11,8 @@ import java.util.Optional;
  * has read the 0 or {@code scrapeWait} has passed; and/or pushed to a Pushgateway, whose group is
  * deleted at the end.
  */
-public record MetricsExport(Optional<String> listen, Duration scrapeWait, Optional<URI> pushgateway) {
+public record MetricsExport(
+    Optional<String> listen, Duration scrapeWait, Optional<URI> pushgateway) {
 
   public static final Duration DEFAULT_SCRAPE_WAIT = Duration.ofSeconds(30);
 

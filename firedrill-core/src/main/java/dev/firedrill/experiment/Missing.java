@@ -1,6 +1,8 @@
 package dev.firedrill.experiment;
 
-/** What a query that returns no data means. Missing data is failure unless the file says otherwise. */
+/**
+ * What a query that returns no data means. Missing data is failure unless the file says otherwise.
+ */
 public enum Missing {
   FAIL("fail"),
   INCONCLUSIVE("inconclusive");

@@ -1,12 +1,10 @@
 package dev.firedrill.experiment;
 
-import dev.firedrill.time.Durations;
-
-import dev.firedrill.yaml.Problem;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.NearestName;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -28,9 +26,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A place in the experiment file being read: a JSON pointer and the value there (null when
- * absent). Conversions return null when the value is absent or wrong; a wrong value is recorded
- * as a problem. An object node remembers the keys it was asked for, to report the others.
+ * A place in the experiment file being read: a JSON pointer and the value there (null when absent).
+ * Conversions return null when the value is absent or wrong; a wrong value is recorded as a
+ * problem. An object node remembers the keys it was asked for, to report the others.
  *
  * <p>Public for the fault kinds ({@code dev.firedrill.fault.FaultKind}), which read their own entry
  * of {@code method.faults}; they live above this package, since they also build the faults.
@@ -49,7 +47,9 @@ public final class Node {
       this.problems = problems;
     }
 
-    /** Records a problem at the pointer, or at its nearest ancestor when it is absent from the file. */
+    /**
+     * Records a problem at the pointer, or at its nearest ancestor when it is absent from the file.
+     */
     void add(String pointer, String message) {
       String at = pointer;
       while (!positions.containsKey(at)) {
@@ -65,19 +65,28 @@ public final class Node {
   }
 
   static final String DURATION = Durations.EXPECTED;
+
   /** What every share in the file must be. */
   public static final String SHARE = "expected a share in (0, 1], such as 0.05 or \"5%\"";
+
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
-  private static final Pattern PERCENT = Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
+  private static final Pattern NUMBER =
+      Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+  private static final Pattern PERCENT =
+      Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
+
   /** Values under these pointers are never echoed: they may be a secret put in the wrong place. */
-  private static final Pattern QUIET = Pattern.compile("/prometheus/(?!url$|timeout$).*"
-      + "|/(alertmanager|markers/grafana)/(bearer_token_|basic_auth|headers|tls).*");
+  private static final Pattern QUIET =
+      Pattern.compile(
+          "/prometheus/(?!url$|timeout$).*"
+              + "|/(alertmanager|markers/grafana)/(bearer_token_|basic_auth|headers|tls).*");
 
   final Context context;
   final String pointer;
+
   /** The value, or null when absent. YAML {@code key:} with no value is a null node, and absent. */
   final JsonNode json;
+
   private final Set<String> keys = new LinkedHashSet<>();
 
   Node(Context context, String pointer, JsonNode json) {
@@ -195,8 +204,8 @@ public final class Node {
   }
 
   /**
-   * A share of what something touches: a fraction ({@code 0.2}) or a percentage string
-   * ({@code "20%"}); a bare number above 1 is refused with the two readings it may have meant.
+   * A share of what something touches: a fraction ({@code 0.2}) or a percentage string ({@code
+   * "20%"}); a bare number above 1 is refused with the two readings it may have meant.
    */
   public Double share() {
     Double value = fraction();
@@ -204,15 +213,23 @@ public final class Node {
       return value;
     }
     if (!percentString() && value > 1 && value <= 100) {
-      problem(SHARE + ", got " + raw() + "; did you mean \"" + raw() + "%\" or " + Numbers.format(value / 100) + "?");
+      problem(
+          SHARE
+              + ", got "
+              + raw()
+              + "; did you mean \""
+              + raw()
+              + "%\" or "
+              + Numbers.format(value / 100)
+              + "?");
       return null;
     }
     return fail(SHARE);
   }
 
   /**
-   * An http or https URL with a host, such as {@code example}. Credentials in it are refused without
-   * echoing them; {@code credentialsHint} says where they go instead.
+   * An http or https URL with a host, such as {@code example}. Credentials in it are refused
+   * without echoing them; {@code credentialsHint} says where they go instead.
    */
   public URI url(String example, String credentialsHint) {
     String text = text();
@@ -229,8 +246,10 @@ public final class Node {
       problem("credentials in the URL are refused; " + credentialsHint);
       return null;
     }
-    if (uri == null || uri.getHost() == null
-        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+    if (uri == null
+        || uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme())
+            || "https".equalsIgnoreCase(uri.getScheme()))) {
       return fail("expected an http or https URL such as " + example);
     }
     return uri;
@@ -248,7 +267,10 @@ public final class Node {
     return json.isBoolean() ? Boolean.valueOf(json.asBoolean()) : fail("expected true or false");
   }
 
-  /** The members of a mapping, each as a node of its own, all claimed; null when absent or not a mapping. */
+  /**
+   * The members of a mapping, each as a node of its own, all claimed; null when absent or not a
+   * mapping.
+   */
   Map<String, Node> members() {
     if (!present() || object() == null) {
       return null;
@@ -290,7 +312,8 @@ public final class Node {
     try {
       duration = Durations.parse(json.asText());
     } catch (Durations.Invalid e) {
-      // Prometheus's grammar: 30s1h is refused, and the hint says why (the plain "expected" would not).
+      // Prometheus's grammar: 30s1h is refused, and the hint says why (the plain "expected" would
+      // not).
       problem(DURATION + ", got " + describe() + e.hint());
       return null;
     }
@@ -321,11 +344,20 @@ public final class Node {
     if (names.contains(value)) {
       return value;
     }
-    problem("unknown " + what + " " + quote(json.asText()) + "; " + suggest(value, names, "expected one of: "));
+    problem(
+        "unknown "
+            + what
+            + " "
+            + quote(json.asText())
+            + "; "
+            + suggest(value, names, "expected one of: "));
     return null;
   }
 
-  /** Records every key of this object nobody asked for; {@code hint} may explain a key, or return null. */
+  /**
+   * Records every key of this object nobody asked for; {@code hint} may explain a key, or return
+   * null.
+   */
   public void rejectUnknownKeys(Function<String, String> hint) {
     if (json == null || !json.isObject()) {
       return;
@@ -334,7 +366,10 @@ public final class Node {
       String key = names.next();
       if (!keys.contains(key)) {
         String explained = hint == null ? null : hint.apply(key);
-        problemAt(key, "unknown key; " + (explained != null ? explained : suggest(key, keys, "valid keys here: ")));
+        problemAt(
+            key,
+            "unknown key; "
+                + (explained != null ? explained : suggest(key, keys, "valid keys here: ")));
       }
     }
   }
@@ -348,13 +383,19 @@ public final class Node {
     return NearestName.suggest(value, candidates, otherwise);
   }
 
-  /** The value as a message shows it; nothing from under {@code /prometheus} except url and timeout. */
+  /**
+   * The value as a message shows it; nothing from under {@code /prometheus} except url and timeout.
+   */
   String describe() {
     if (!present()) {
       return "nothing";
     }
-    String kind = json.isObject() ? "a mapping" : json.isArray() ? "a list"
-        : json.isTextual() ? "a string" : json.isNumber() ? "a number" : "a boolean";
+    String kind =
+        json.isObject()
+            ? "a mapping"
+            : json.isArray()
+                ? "a list"
+                : json.isTextual() ? "a string" : json.isNumber() ? "a number" : "a boolean";
     if (QUIET.matcher(pointer).matches() || json.isContainerNode()) {
       return kind;
     }

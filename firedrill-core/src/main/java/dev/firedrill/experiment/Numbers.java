@@ -2,7 +2,9 @@ package dev.firedrill.experiment;
 
 import java.math.BigDecimal;
 
-/** Prints numbers the way an SRE writes them: no trailing zeros, no exponent for everyday values. */
+/**
+ * Prints numbers the way an SRE writes them: no trailing zeros, no exponent for everyday values.
+ */
 public final class Numbers {
 
   private Numbers() {}

@@ -13,8 +13,8 @@ import java.util.Optional;
  * ruler), with the same HTTP settings; {@code intervals} stand in for a server that does not
  * publish {@code /api/v1/status/config}.
  */
-public record PrometheusSource(URI url, Duration timeout, HttpSettings http, Optional<URI> rulesUrl,
-    Intervals intervals) {
+public record PrometheusSource(
+    URI url, Duration timeout, HttpSettings http, Optional<URI> rulesUrl, Intervals intervals) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -26,10 +26,16 @@ public record PrometheusSource(URI url, Duration timeout, HttpSettings http, Opt
     intervals = intervals == null ? Intervals.DEFAULTS : intervals;
   }
 
-  /** A Prometheus with at most a bearer token, the default intervals and no separate rules source. */
+  /**
+   * A Prometheus with at most a bearer token, the default intervals and no separate rules source.
+   */
   public PrometheusSource(URI url, Duration timeout, TokenSource bearerToken) {
-    this(url, timeout, HttpSettings.bearer(bearerToken == null ? Optional.empty() : bearerToken.secret()),
-        Optional.empty(), Intervals.DEFAULTS);
+    this(
+        url,
+        timeout,
+        HttpSettings.bearer(bearerToken == null ? Optional.empty() : bearerToken.secret()),
+        Optional.empty(),
+        Intervals.DEFAULTS);
   }
 
   /**
@@ -37,14 +43,19 @@ public record PrometheusSource(URI url, Duration timeout, HttpSettings http, Opt
    * only when the server has no configuration to read them from. Prometheus's own defaults, as the
    * model of prometheus.yml has them.
    */
-  public record Intervals(Duration scrapeInterval, Duration evaluationInterval, Duration queryOffset) {
+  public record Intervals(
+      Duration scrapeInterval, Duration evaluationInterval, Duration queryOffset) {
 
-    public static final Intervals DEFAULTS = new Intervals(GlobalConfig.DEFAULT_SCRAPE_INTERVAL,
-        GlobalConfig.DEFAULT_EVALUATION_INTERVAL, GlobalConfig.DEFAULT_RULE_QUERY_OFFSET);
+    public static final Intervals DEFAULTS =
+        new Intervals(
+            GlobalConfig.DEFAULT_SCRAPE_INTERVAL,
+            GlobalConfig.DEFAULT_EVALUATION_INTERVAL,
+            GlobalConfig.DEFAULT_RULE_QUERY_OFFSET);
 
     public Intervals {
       scrapeInterval = scrapeInterval == null ? DEFAULTS.scrapeInterval : scrapeInterval;
-      evaluationInterval = evaluationInterval == null ? DEFAULTS.evaluationInterval : evaluationInterval;
+      evaluationInterval =
+          evaluationInterval == null ? DEFAULTS.evaluationInterval : evaluationInterval;
       queryOffset = queryOffset == null ? DEFAULTS.queryOffset : queryOffset;
     }
   }

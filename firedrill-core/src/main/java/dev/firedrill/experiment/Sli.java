@@ -7,7 +7,8 @@ import java.util.OptionalDouble;
  * A service level indicator measured as one PromQL instant query, with the range that counts as
  * steady. {@code min} and {@code max} are inclusive bounds; at least one is set.
  */
-public record Sli(String name, String query, OptionalDouble min, OptionalDouble max, Missing missing) {
+public record Sli(
+    String name, String query, OptionalDouble min, OptionalDouble max, Missing missing) {
 
   public Sli {
     Objects.requireNonNull(name, "name");
@@ -25,7 +26,8 @@ public record Sli(String name, String query, OptionalDouble min, OptionalDouble 
     if (Double.isNaN(value)) {
       return false;
     }
-    return (min.isEmpty() || value >= min.getAsDouble()) && (max.isEmpty() || value <= max.getAsDouble());
+    return (min.isEmpty() || value >= min.getAsDouble())
+        && (max.isEmpty() || value <= max.getAsDouble());
   }
 
   /**
@@ -48,6 +50,8 @@ public record Sli(String name, String query, OptionalDouble min, OptionalDouble 
     if (min.isPresent() && max.isPresent()) {
       return Numbers.format(min.getAsDouble()) + ".." + Numbers.format(max.getAsDouble());
     }
-    return max.isPresent() ? "<= " + Numbers.format(max.getAsDouble()) : ">= " + Numbers.format(min.getAsDouble());
+    return max.isPresent()
+        ? "<= " + Numbers.format(max.getAsDouble())
+        : ">= " + Numbers.format(min.getAsDouble());
   }
 }

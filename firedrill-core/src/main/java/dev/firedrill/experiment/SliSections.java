@@ -11,13 +11,16 @@ import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** steady_state and abort, read in that order: the abort rules name the SLIs of the steady state. */
+/**
+ * steady_state and abort, read in that order: the abort rules name the SLIs of the steady state.
+ */
 final class SliSections {
 
   private static final Pattern SLI_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final List<String> MISSING = List.of("fail", "inconclusive");
 
   private final Node.Context context;
+
   /** The SLI names of the steady state, for the abort rules. */
   private final Set<String> sliNames = new LinkedHashSet<>();
 
@@ -51,9 +54,12 @@ final class SliSections {
       return null;
     }
     Node nameNode = item.get("name").required("expected a name such as error_ratio");
-    String name = nameNode.text(SLI_NAME,
-        "expected a name of letters, digits and '_' that does not start with a digit, such as error_ratio");
-    String written = nameNode.present() && nameNode.json.isTextual() ? nameNode.json.asText() : null;
+    String name =
+        nameNode.text(
+            SLI_NAME,
+            "expected a name of letters, digits and '_' that does not start with a digit, such as error_ratio");
+    String written =
+        nameNode.present() && nameNode.json.isTextual() ? nameNode.json.asText() : null;
     if (written != null && !sliNames.add(written)) {
       nameNode.problem("duplicate SLI name " + Node.quote(written) + "; SLI names must be unique");
     }
@@ -66,7 +72,8 @@ final class SliSections {
       item.problemAt("max", "missing; an SLI needs max, min or both");
     }
     if (min != null && max != null && min > max) {
-      minNode.problem("expected min <= max, got min " + minNode.raw() + " above max " + maxNode.raw());
+      minNode.problem(
+          "expected min <= max, got min " + minNode.raw() + " above max " + maxNode.raw());
     }
     Missing missing = missing(item.get("missing"));
     item.rejectUnknownKeys(null);
@@ -95,8 +102,11 @@ final class SliSections {
     Path abortFile = section.get("abort_file").path();
     section.rejectUnknownKeys(null);
     return context.clean()
-        ? new Abort(rules, Optional.ofNullable(burnRate),
-            probeErrors == null ? Abort.DEFAULT_PROBE_ERRORS : probeErrors, Optional.ofNullable(abortFile))
+        ? new Abort(
+            rules,
+            Optional.ofNullable(burnRate),
+            probeErrors == null ? Abort.DEFAULT_PROBE_ERRORS : probeErrors,
+            Optional.ofNullable(abortFile))
         : null;
   }
 
@@ -107,8 +117,11 @@ final class SliSections {
     Node sliNode = item.get("sli").required("an abort rule needs the name of the SLI it watches");
     String sli = sliNode.text();
     if (sli != null && !sliNames.isEmpty() && !sliNames.contains(sli)) {
-      sliNode.problem("no SLI named " + Node.quote(sli) + " in steady_state; "
-          + Node.suggest(sli, sliNames, "the SLIs are: "));
+      sliNode.problem(
+          "no SLI named "
+              + Node.quote(sli)
+              + " in steady_state; "
+              + Node.suggest(sli, sliNames, "the SLIs are: "));
     }
     Node above = item.get("above");
     Node below = item.get("below");
@@ -117,29 +130,39 @@ final class SliSections {
     if (above.present() && below.present()) {
       below.problem("expected above or below, not both");
     } else if (!above.present() && !below.present()) {
-      item.problemAt("above", "missing; an abort rule needs above or below: the threshold that stops the drill");
+      item.problemAt(
+          "above",
+          "missing; an abort rule needs above or below: the threshold that stops the drill");
     }
     Integer consecutive = item.get("for").integer(1);
     item.rejectUnknownKeys(null);
     if (!context.clean()) {
       return null;
     }
-    return new AbortRule(sli, aboveValue != null ? AbortRule.Direction.ABOVE : AbortRule.Direction.BELOW,
-        aboveValue != null ? aboveValue : belowValue, consecutive == null ? 1 : consecutive);
+    return new AbortRule(
+        sli,
+        aboveValue != null ? AbortRule.Direction.ABOVE : AbortRule.Direction.BELOW,
+        aboveValue != null ? aboveValue : belowValue,
+        consecutive == null ? 1 : consecutive);
   }
 
   private BurnRateGuard burnRate(Node section) {
     if (section == null) {
       return null;
     }
-    Node objectiveNode = section.get("objective").required("expected the SLO objective, such as 0.999 or \"99.9%\"");
+    Node objectiveNode =
+        section.get("objective").required("expected the SLO objective, such as 0.999 or \"99.9%\"");
     Double objective = objectiveNode.fraction();
     if (objective != null && !(objective > 0 && objective < 1)) {
-      objective = objectiveNode.fail("expected an objective strictly between 0 and 1, such as 0.999 or \"99.9%\"");
+      objective =
+          objectiveNode.fail(
+              "expected an objective strictly between 0 and 1, such as 0.999 or \"99.9%\"");
     }
     Duration window = section.get("window").duration(true);
-    String errorRatio = section.get("error_ratio").required("expected a PromQL query for the error ratio").text();
-    Node maxNode = section.get("max").required("expected the highest burn rate allowed, such as 14.4");
+    String errorRatio =
+        section.get("error_ratio").required("expected a PromQL query for the error ratio").text();
+    Node maxNode =
+        section.get("max").required("expected the highest burn rate allowed, such as 14.4");
     Double max = maxNode.number();
     if (max != null && max <= 0) {
       max = maxNode.fail("expected a burn rate greater than 0, such as 14.4");
@@ -148,7 +171,8 @@ final class SliSections {
     String remaining = section.get("remaining_budget").text();
     section.rejectUnknownKeys(null);
     return context.clean()
-        ? new BurnRateGuard(objective, window, errorRatio, max, missing, Optional.ofNullable(remaining))
+        ? new BurnRateGuard(
+            objective, window, errorRatio, max, missing, Optional.ofNullable(remaining))
         : null;
   }
 

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where a secret comes from. The file names the place, never the secret, so that an experiment
- * file and its journal can be shared. A file is read on every {@link #resolve}, so a rotated
- * secret is picked up.
+ * Where a secret comes from. The file names the place, never the secret, so that an experiment file
+ * and its journal can be shared. A file is read on every {@link #resolve}, so a rotated secret is
+ * picked up.
  */
 public sealed interface TokenSource extends Secret {
 
@@ -45,10 +45,12 @@ public sealed interface TokenSource extends Secret {
 
   record FromEnv(String variable) implements TokenSource {
     @Override
-    public Optional<String> resolve(Map<String, String> environment, String what) throws IOException {
+    public Optional<String> resolve(Map<String, String> environment, String what)
+        throws IOException {
       String value = environment.get(variable);
       if (value == null || value.isBlank()) {
-        throw new IOException("environment variable " + variable + " is not set (expected " + what + ")");
+        throw new IOException(
+            "environment variable " + variable + " is not set (expected " + what + ")");
       }
       return Optional.of(value.strip());
     }
@@ -61,7 +63,8 @@ public sealed interface TokenSource extends Secret {
 
   record FromFile(Path path) implements TokenSource {
     @Override
-    public Optional<String> resolve(Map<String, String> environment, String what) throws IOException {
+    public Optional<String> resolve(Map<String, String> environment, String what)
+        throws IOException {
       String noun = what.endsWith("password") ? "password" : "token";
       try {
         String value = Files.readString(path, StandardCharsets.UTF_8).strip();

@@ -26,7 +26,8 @@ public final class CpuBurnFault implements Fault {
     this.context = context;
   }
 
-  static CpuBurnFault restore(FaultSpec.CpuBurn spec, FaultContext context, Map<String, Object> state)
+  static CpuBurnFault restore(
+      FaultSpec.CpuBurn spec, FaultContext context, Map<String, Object> state)
       throws FaultException {
     CpuBurnFault fault = new CpuBurnFault(spec, context);
     List<?> recorded = StateValues.list(state.get("workers"), "workers");
@@ -46,9 +47,19 @@ public final class CpuBurnFault implements Fault {
     Duration ttl = check();
     String noun = spec.workers() == 1 ? "worker" : "workers";
     String exits = spec.workers() == 1 ? "which exits" : "each exits";
-    return List.of("start " + spec.workers() + " cpu-burn " + noun + " (java ... "
-        + CpuBurnWorker.class.getSimpleName() + " " + String.join(" ", workerArgs(ttl)) + "), "
-        + exits + " by itself after " + format(ttl));
+    return List.of(
+        "start "
+            + spec.workers()
+            + " cpu-burn "
+            + noun
+            + " (java ... "
+            + CpuBurnWorker.class.getSimpleName()
+            + " "
+            + String.join(" ", workerArgs(ttl))
+            + "), "
+            + exits
+            + " by itself after "
+            + format(ttl));
   }
 
   private Duration check() throws FaultException {
@@ -64,23 +75,37 @@ public final class CpuBurnFault implements Fault {
   public void inject() throws FaultException {
     Duration ttl = check();
     if (!workers().isEmpty()) {
-      throw new FaultException("cpu-burn: already injected (workers PIDs " + Terminator.pids(workers())
-          + "); expected one inject per fault");
+      throw new FaultException(
+          "cpu-burn: already injected (workers PIDs "
+              + Terminator.pids(workers())
+              + "); expected one inject per fault");
     }
-    List<String> command = context.launcher().command(JVM_OPTIONS, CpuBurnWorker.class, workerArgs(ttl));
+    List<String> command =
+        context.launcher().command(JVM_OPTIONS, CpuBurnWorker.class, workerArgs(ttl));
     for (int i = 0; i < spec.workers(); i++) {
       Process process;
       try {
         process = WorkerLauncher.detached(command).start();
       } catch (IOException e) {
-        throw new FaultException("cpu-burn: cannot start worker " + (i + 1) + " of "
-            + spec.workers() + " with " + command.get(0) + ": " + e.getMessage(), e);
+        throw new FaultException(
+            "cpu-burn: cannot start worker "
+                + (i + 1)
+                + " of "
+                + spec.workers()
+                + " with "
+                + command.get(0)
+                + ": "
+                + e.getMessage(),
+            e);
       }
       Optional<ProcessInfo> started =
           context.processes().find(process.pid()).filter(ProcessInfo::alive);
       if (started.isEmpty()) {
-        throw new FaultException("cpu-burn: worker PID " + process.pid()
-            + " exited at once; expected it to run for " + format(ttl));
+        throw new FaultException(
+            "cpu-burn: worker PID "
+                + process.pid()
+                + " exited at once; expected it to run for "
+                + format(ttl));
       }
       // Recorded before the next start, so a failure half-way still reverts what runs.
       synchronized (workers) {
@@ -94,8 +119,8 @@ public final class CpuBurnFault implements Fault {
     List<ProcessId> ids = workers();
     List<ProcessId> left = new Terminator(context.processes(), context.clock()).terminate(ids);
     if (!left.isEmpty()) {
-      throw new FaultException("cpu-burn: workers still alive after SIGTERM and SIGKILL: PIDs "
-          + Terminator.pids(left));
+      throw new FaultException(
+          "cpu-burn: workers still alive after SIGTERM and SIGKILL: PIDs " + Terminator.pids(left));
     }
   }
 
@@ -104,9 +129,10 @@ public final class CpuBurnFault implements Fault {
     List<ProcessId> ids = workers();
     List<ProcessId> alive = ids.stream().filter(context.processes()::alive).toList();
     if (alive.isEmpty()) {
-      return Verification.reverted(ids.isEmpty()
-          ? "no cpu-burn worker was started"
-          : "no cpu-burn worker alive (PIDs " + Terminator.pids(ids) + ")");
+      return Verification.reverted(
+          ids.isEmpty()
+              ? "no cpu-burn worker was started"
+              : "no cpu-burn worker alive (PIDs " + Terminator.pids(ids) + ")");
     }
     return Verification.remaining("cpu-burn workers still alive: PIDs " + Terminator.pids(alive));
   }

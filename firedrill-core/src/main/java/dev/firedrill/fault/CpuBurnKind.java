@@ -29,8 +29,11 @@ public final class CpuBurnKind implements FaultKind<FaultSpec.CpuBurn> {
 
   @Override
   public FaultSpec.CpuBurn read(Node entry, Optional<Duration> ttl) {
-    Integer workers = entry.get("workers")
-        .required("cpu-burn needs workers: how many busy processes to start, at least 1").integer(1);
+    Integer workers =
+        entry
+            .get("workers")
+            .required("cpu-burn needs workers: how many busy processes to start, at least 1")
+            .integer(1);
     return entry.clean() ? new FaultSpec.CpuBurn(workers, ttl) : null;
   }
 
@@ -42,11 +45,15 @@ public final class CpuBurnKind implements FaultKind<FaultSpec.CpuBurn> {
   @Override
   public void check(FaultSpec.CpuBurn spec, BlastRadius blast) throws FaultRefusedException {
     if (spec.workers() < 1) {
-      throw new FaultRefusedException("cpu-burn: workers " + spec.workers() + " is not a count; expected at least 1");
+      throw new FaultRefusedException(
+          "cpu-burn: workers " + spec.workers() + " is not a count; expected at least 1");
     }
     if (spec.workers() > blast.maxWorkers()) {
-      throw new FaultRefusedException("cpu-burn: " + spec.workers() + " workers exceed blast_radius max_workers "
-          + blast.maxWorkers());
+      throw new FaultRefusedException(
+          "cpu-burn: "
+              + spec.workers()
+              + " workers exceed blast_radius max_workers "
+              + blast.maxWorkers());
     }
   }
 

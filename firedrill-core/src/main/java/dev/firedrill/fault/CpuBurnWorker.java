@@ -3,8 +3,8 @@ package dev.firedrill.fault;
 import java.math.BigDecimal;
 
 /**
- * A standalone busy process: spins one thread until its deadline, then exits by itself, so the
- * burn ends on time even when firedrill was killed. {@code --experiment} only labels it for ps.
+ * A standalone busy process: spins one thread until its deadline, then exits by itself, so the burn
+ * ends on time even when firedrill was killed. {@code --experiment} only labels it for ps.
  */
 public final class CpuBurnWorker {
 

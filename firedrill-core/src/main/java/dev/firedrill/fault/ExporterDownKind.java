@@ -13,8 +13,8 @@ import java.util.Optional;
 
 /**
  * exporter-down: every scrape through the fault proxy in front of a metrics endpoint fails. A toxic
- * at 100% on scrapes only, so the blast radius's traffic share does not limit it: the ttl checks are
- * all it gets.
+ * at 100% on scrapes only, so the blast radius's traffic share does not limit it: the ttl checks
+ * are all it gets.
  */
 public final class ExporterDownKind implements FaultKind<ExporterDown> {
 
@@ -37,27 +37,45 @@ public final class ExporterDownKind implements FaultKind<ExporterDown> {
 
   @Override
   public ExporterDown read(Node entry, Optional<Duration> ttl) {
-    URI proxy = FaultFields.proxy(entry, name(), "the URL of the admin API of the fault proxy in front of the metrics"
-        + " endpoint", "http://127.0.0.1:18475");
-    String proxyName = FaultFields.proxyName(entry.get("proxy_name").required("exporter-down needs proxy_name: the"
-        + " name of the fault proxy that Prometheus scrapes the service through, such as payments-metrics"),
-        "payments-metrics");
+    URI proxy =
+        FaultFields.proxy(
+            entry,
+            name(),
+            "the URL of the admin API of the fault proxy in front of the metrics" + " endpoint",
+            "http://127.0.0.1:18475");
+    String proxyName =
+        FaultFields.proxyName(
+            entry
+                .get("proxy_name")
+                .required(
+                    "exporter-down needs proxy_name: the"
+                        + " name of the fault proxy that Prometheus scrapes the service through, such as payments-metrics"),
+            "payments-metrics");
     String mode = entry.get("mode").choice("mode", MODES, text -> text.toLowerCase(Locale.ROOT));
     String tokenEnv = FaultFields.adminTokenEnv(entry);
     return entry.clean()
-        ? new ExporterDown(proxy, proxyName,
-            mode == null ? null : ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)), ttl,
+        ? new ExporterDown(
+            proxy,
+            proxyName,
+            mode == null ? null : ExporterDown.Mode.valueOf(mode.toUpperCase(Locale.ROOT)),
+            ttl,
             Optional.ofNullable(tokenEnv))
         : null;
   }
 
-  /** The keys of the http-* kinds that someone may expect here, with why exporter-down has none of them. */
+  /**
+   * The keys of the http-* kinds that someone may expect here, with why exporter-down has none of
+   * them.
+   */
   @Override
   public String explainUnknownKey(String key, String owners) {
     return switch (key) {
       case "share", "percent" -> owners + ": exporter-down fails every scrape";
-      case "status" -> owners + ": exporter-down answers " + FaultSpec.HttpToxic.DEFAULT_STATUS
-          + " (mode: error) or resets the connection (mode: reset)";
+      case "status" ->
+          owners
+              + ": exporter-down answers "
+              + FaultSpec.HttpToxic.DEFAULT_STATUS
+              + " (mode: error) or resets the connection (mode: reset)";
       default -> owners;
     };
   }
@@ -72,11 +90,13 @@ public final class ExporterDownKind implements FaultKind<ExporterDown> {
 
   @Override
   public Fault create(ExporterDown spec, FaultContext context, int index) {
-    return new HttpToxicFault(spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
+    return new HttpToxicFault(
+        spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
   }
 
   @Override
-  public Fault restore(ExporterDown spec, FaultContext context, Map<String, Object> state) throws FaultException {
+  public Fault restore(ExporterDown spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
     return HttpToxicFault.restore(spec, context, state);
   }
 }

@@ -13,8 +13,8 @@ public interface Fault {
   FaultSpec spec();
 
   /**
-   * The exact actions {@link #inject()} would take, as text, with no side effects (reading
-   * {@code /proc} is allowed). Throws {@link FaultRefusedException} when the blast radius forbids it.
+   * The exact actions {@link #inject()} would take, as text, with no side effects (reading {@code
+   * /proc} is allowed). Throws {@link FaultRefusedException} when the blast radius forbids it.
    */
   List<String> plan() throws FaultException;
 
@@ -24,7 +24,9 @@ public interface Fault {
   /** Undoes the fault. Idempotent: reverting twice, or reverting what never started, is fine. */
   void revert() throws FaultException;
 
-  /** Checks against the system, not against this object's memory, that nothing of the fault remains. */
+  /**
+   * Checks against the system, not against this object's memory, that nothing of the fault remains.
+   */
   Verification verify();
 
   /** The command a human runs when {@link #revert()} keeps failing. Never contains a secret. */

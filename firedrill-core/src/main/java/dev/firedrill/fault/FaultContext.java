@@ -30,26 +30,43 @@ public record FaultContext(
   }
 
   /** With this process's environment. */
-  public FaultContext(String experimentId, BlastRadius blastRadius, Duration methodDuration, ProcessTable processes,
-      WorkerLauncher launcher, Clock clock) {
+  public FaultContext(
+      String experimentId,
+      BlastRadius blastRadius,
+      Duration methodDuration,
+      ProcessTable processes,
+      WorkerLauncher launcher,
+      Clock clock) {
     this(experimentId, blastRadius, methodDuration, processes, launcher, clock, System.getenv());
   }
 
   /** The same context reading tokens from {@code environment}. */
   public FaultContext withEnvironment(Map<String, String> environment) {
-    return new FaultContext(experimentId, blastRadius, methodDuration, processes, launcher, clock, environment);
+    return new FaultContext(
+        experimentId, blastRadius, methodDuration, processes, launcher, clock, environment);
   }
 
   /** Never the environment's values: they may hold tokens. */
   @Override
   public String toString() {
-    return "FaultContext[experimentId=" + experimentId + ", blastRadius=" + blastRadius + ", methodDuration="
-        + methodDuration + "]";
+    return "FaultContext[experimentId="
+        + experimentId
+        + ", blastRadius="
+        + blastRadius
+        + ", methodDuration="
+        + methodDuration
+        + "]";
   }
 
   /** The host's real processes, this JVM's own java and classes, the system clock. */
-  public static FaultContext onThisHost(String experimentId, BlastRadius blastRadius, Duration methodDuration) {
-    return new FaultContext(experimentId, blastRadius, methodDuration, ProcessTable.system(),
-        WorkerLauncher.current(), Clock.system());
+  public static FaultContext onThisHost(
+      String experimentId, BlastRadius blastRadius, Duration methodDuration) {
+    return new FaultContext(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        ProcessTable.system(),
+        WorkerLauncher.current(),
+        Clock.system());
   }
 }

@@ -1,6 +1,8 @@
 package dev.firedrill.fault;
 
-/** A fault could not be planned, injected or reverted. The message is one line, naming what failed. */
+/**
+ * A fault could not be planned, injected or reverted. The message is one line, naming what failed.
+ */
 public class FaultException extends Exception {
   private static final long serialVersionUID = 1L;
 

@@ -10,20 +10,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Everything firedrill knows about one fault kind, in one place: its name and keys in the experiment
- * file, how its entry is read and written back (the journal keeps it in the file's words), what the
- * file alone makes it refuse, and the {@link Fault} it becomes. {@link FaultKinds} finds the kinds with
- * {@link java.util.ServiceLoader}: a kind is listed in {@code META-INF/services/dev.firedrill.fault.FaultKind}
- * of its jar, so a family with heavy dependencies can live in a module of its own.
+ * Everything firedrill knows about one fault kind, in one place: its name and keys in the
+ * experiment file, how its entry is read and written back (the journal keeps it in the file's
+ * words), what the file alone makes it refuse, and the {@link Fault} it becomes. {@link FaultKinds}
+ * finds the kinds with {@link java.util.ServiceLoader}: a kind is listed in {@code
+ * META-INF/services/dev.firedrill.fault.FaultKind} of its jar, so a family with heavy dependencies
+ * can live in a module of its own.
  *
- * <p>A provider needs a public constructor without arguments. Several kinds may share one spec record:
- * the http-* kinds are all {@link FaultSpec.HttpToxic}, told apart by its effect.
+ * <p>A provider needs a public constructor without arguments. Several kinds may share one spec
+ * record: the http-* kinds are all {@link FaultSpec.HttpToxic}, told apart by its effect.
  *
  * @param <S> the record of this kind's specs
  */
 public interface FaultKind<S extends FaultSpec> {
 
-  /** The kind as files, journals and messages write it, such as {@code process-kill}; its specs' kind(). */
+  /**
+   * The kind as files, journals and messages write it, such as {@code process-kill}; its specs'
+   * kind().
+   */
   String name();
 
   /** The record of its specs. */
@@ -42,8 +46,8 @@ public interface FaultKind<S extends FaultSpec> {
   S read(Node entry, Optional<Duration> ttl);
 
   /**
-   * Why {@code key}, one of other kinds' keys, is not one of its own; {@code owners} says whose it is
-   * ("latency applies to http-latency, not http-error").
+   * Why {@code key}, one of other kinds' keys, is not one of its own; {@code owners} says whose it
+   * is ("latency applies to http-latency, not http-error").
    */
   default String explainUnknownKey(String key, String owners) {
     return owners;
@@ -56,17 +60,22 @@ public interface FaultKind<S extends FaultSpec> {
   void write(S spec, ObjectNode node);
 
   /**
-   * What the file alone makes it refuse, against the blast radius, after the ttl checks every
-   * kind shares ({@link FaultChecks}); no process table, no network.
+   * What the file alone makes it refuse, against the blast radius, after the ttl checks every kind
+   * shares ({@link FaultChecks}); no process table, no network.
    */
   default void check(S spec, BlastRadius blast) throws FaultRefusedException {}
 
-  /** The fault in words for {@code plan}, such as {@code 20% of calls to payments answered 503}, when it has them. */
+  /**
+   * The fault in words for {@code plan}, such as {@code 20% of calls to payments answered 503},
+   * when it has them.
+   */
   default Optional<String> words(S spec) {
     return Optional.empty();
   }
 
-  /** A fresh fault; {@code index}, its place in {@code method.faults}, names what it leaves behind. */
+  /**
+   * A fresh fault; {@code index}, its place in {@code method.faults}, names what it leaves behind.
+   */
   Fault create(S spec, FaultContext context, int index);
 
   /** Rebuilds a fault from the {@link Fault#state()} a journal recorded, so it can be reverted. */

@@ -3,7 +3,10 @@ package dev.firedrill.fault;
 import dev.firedrill.experiment.FaultSpec;
 import java.util.Map;
 
-/** Turns fault specs into faults, fresh for a drill or rebuilt from a journal for cleanup, by their kind. */
+/**
+ * Turns fault specs into faults, fresh for a drill or rebuilt from a journal for cleanup, by their
+ * kind.
+ */
 public final class Faults {
 
   private Faults() {}
@@ -13,7 +16,10 @@ public final class Faults {
     return create(spec, context, 0);
   }
 
-  /** {@code index} is the fault's place in {@code method.faults}; it names what the fault leaves behind. */
+  /**
+   * {@code index} is the fault's place in {@code method.faults}; it names what the fault leaves
+   * behind.
+   */
   public static Fault create(FaultSpec spec, FaultContext context, int index) {
     return FaultKinds.installed().create(spec, context, index);
   }

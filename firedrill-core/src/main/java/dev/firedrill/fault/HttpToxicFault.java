@@ -17,9 +17,9 @@ import java.util.Optional;
 
 /**
  * A toxic on a fault proxy (firedrill's, or Toxiproxy with the same admin API). The toxic carries
- * its ttl, so the proxy removes it by itself even when firedrill is killed; revert deletes it early.
- * It serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the proxy
- * Prometheus scrapes a service through, which touches no user traffic.
+ * its ttl, so the proxy removes it by itself even when firedrill is killed; revert deletes it
+ * early. It serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the
+ * proxy Prometheus scrapes a service through, which touches no user traffic.
  */
 public final class HttpToxicFault implements Fault {
 
@@ -27,8 +27,10 @@ public final class HttpToxicFault implements Fault {
 
   /** The fault as the file says it; its kind names it in every message. */
   private final FaultSpec spec;
+
   /** The toxic it adds. */
   private final FaultSpec.HttpToxic toxicSpec;
+
   private final FaultContext context;
   private final String toxic;
 
@@ -40,24 +42,29 @@ public final class HttpToxicFault implements Fault {
     this(spec, spec.toxic(), context, toxic);
   }
 
-  private HttpToxicFault(FaultSpec spec, FaultSpec.HttpToxic toxicSpec, FaultContext context, String toxic) {
+  private HttpToxicFault(
+      FaultSpec spec, FaultSpec.HttpToxic toxicSpec, FaultContext context, String toxic) {
     this.spec = spec;
     this.toxicSpec = toxicSpec;
     this.context = context;
     this.toxic = toxic;
   }
 
-  /** {@code firedrill-<experiment id>-<index>}: a journal and a proxy listing name the same toxic. */
+  /**
+   * {@code firedrill-<experiment id>-<index>}: a journal and a proxy listing name the same toxic.
+   */
   static String toxicName(String experimentId, int index) {
     return "firedrill-" + experimentId + "-" + index;
   }
 
-  static HttpToxicFault restore(FaultSpec.HttpToxic spec, FaultContext context, Map<String, Object> state)
+  static HttpToxicFault restore(
+      FaultSpec.HttpToxic spec, FaultContext context, Map<String, Object> state)
       throws FaultException {
     return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
   }
 
-  static HttpToxicFault restore(FaultSpec.ExporterDown spec, FaultContext context, Map<String, Object> state)
+  static HttpToxicFault restore(
+      FaultSpec.ExporterDown spec, FaultContext context, Map<String, Object> state)
       throws FaultException {
     return new HttpToxicFault(spec, context, StateValues.text(state.get("toxic"), "toxic"));
   }
@@ -79,17 +86,23 @@ public final class HttpToxicFault implements Fault {
     List<String> plan = new ArrayList<>();
     plan.add("POST " + toxicsUrl() + " " + body(ttl));
     if (spec instanceof FaultSpec.ExporterDown down) {
-      plan.add("every scrape through proxy " + down.proxyName() + " fails ("
-          + (down.mode() == FaultSpec.ExporterDown.Mode.ERROR ? "answered " + FaultSpec.HttpToxic.DEFAULT_STATUS
-              : "connection reset") + ") until the toxic goes; no user traffic goes through it, so blast_radius"
-          + " traffic_share does not limit it");
+      plan.add(
+          "every scrape through proxy "
+              + down.proxyName()
+              + " fails ("
+              + (down.mode() == FaultSpec.ExporterDown.Mode.ERROR
+                  ? "answered " + FaultSpec.HttpToxic.DEFAULT_STATUS
+                  : "connection reset")
+              + ") until the toxic goes; no user traffic goes through it, so blast_radius"
+              + " traffic_share does not limit it");
     }
     plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
     return List.copyOf(plan);
   }
 
   private Duration check() throws FaultException {
-    // exporter-down touches scrapes only: the traffic share of the blast radius is about user traffic
+    // exporter-down touches scrapes only: the traffic share of the blast radius is about user
+    // traffic
     return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
   }
 
@@ -127,13 +140,25 @@ public final class HttpToxicFault implements Fault {
     Duration ttl = check();
     ProxyAdminClient.Answer answer = client().post(toxicsUrl(), body(ttl));
     if (answer.status() == 409) {
-      throw new FaultException(spec.kind() + ": toxic " + toxic + " already exists on proxy " + toxicSpec.proxyName()
-          + " at " + toxicSpec.proxy() + " (left by an earlier drill of this experiment?); remove it with: "
-          + manualRevertCommand());
+      throw new FaultException(
+          spec.kind()
+              + ": toxic "
+              + toxic
+              + " already exists on proxy "
+              + toxicSpec.proxyName()
+              + " at "
+              + toxicSpec.proxy()
+              + " (left by an earlier drill of this experiment?); remove it with: "
+              + manualRevertCommand());
     }
     if (answer.status() != 200 && answer.status() != 201) {
-      throw new FaultException(spec.kind() + ": POST " + toxicsUrl() + " answered " + answer.describe()
-          + "; expected 200 with the toxic");
+      throw new FaultException(
+          spec.kind()
+              + ": POST "
+              + toxicsUrl()
+              + " answered "
+              + answer.describe()
+              + "; expected 200 with the toxic");
     }
   }
 
@@ -141,8 +166,13 @@ public final class HttpToxicFault implements Fault {
   public void revert() throws FaultException {
     ProxyAdminClient.Answer answer = client().delete(toxicUrl());
     if (answer.status() != 204 && answer.status() != 200 && answer.status() != 404) {
-      throw new FaultException(spec.kind() + ": DELETE " + toxicUrl() + " answered " + answer.describe()
-          + "; expected 204, or 404 when it is already gone");
+      throw new FaultException(
+          spec.kind()
+              + ": DELETE "
+              + toxicUrl()
+              + " answered "
+              + answer.describe()
+              + "; expected 204, or 404 when it is already gone");
     }
   }
 
@@ -155,24 +185,34 @@ public final class HttpToxicFault implements Fault {
       return Verification.remaining(e.getMessage());
     }
     if (answer.status() == 404) {
-      return Verification.reverted("toxic " + toxic + " is not on proxy " + toxicSpec.proxyName() + " (404)");
+      return Verification.reverted(
+          "toxic " + toxic + " is not on proxy " + toxicSpec.proxyName() + " (404)");
     }
     if (answer.status() == 200) {
       String left = "";
       try {
         var node = JSON.readTree(answer.body());
-        left = node.hasNonNull("ttl_remaining") ? ", ttl_remaining " + node.get("ttl_remaining").asText() : "";
+        left =
+            node.hasNonNull("ttl_remaining")
+                ? ", ttl_remaining " + node.get("ttl_remaining").asText()
+                : "";
       } catch (IOException e) {
         // the status says enough
       }
-      return Verification.remaining("toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
+      return Verification.remaining(
+          "toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
     }
-    return Verification.remaining("GET " + toxicUrl() + " answered " + answer.describe() + "; expected 404");
+    return Verification.remaining(
+        "GET " + toxicUrl() + " answered " + answer.describe() + "; expected 404");
   }
 
   @Override
   public String manualRevertCommand() {
-    String auth = toxicSpec.adminTokenEnv().map(variable -> "-H \"Authorization: Bearer $" + variable + "\" ").orElse("");
+    String auth =
+        toxicSpec
+            .adminTokenEnv()
+            .map(variable -> "-H \"Authorization: Bearer $" + variable + "\" ")
+            .orElse("");
     return "curl -X DELETE " + auth + toxicUrl();
   }
 

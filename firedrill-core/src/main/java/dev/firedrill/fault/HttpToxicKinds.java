@@ -2,11 +2,11 @@ package dev.firedrill.fault;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.BlastRadius;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.FaultSpec.HttpToxic;
 import dev.firedrill.experiment.Node;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.experiment.Shares;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +14,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The http-* kinds: a toxic on a fault proxy, acting on a share of the requests through it. They share
- * one spec record, {@link HttpToxic}, and everything but their effect; each kind is one class below,
- * listed on its own in META-INF/services.
+ * The http-* kinds: a toxic on a fault proxy, acting on a share of the requests through it. They
+ * share one spec record, {@link HttpToxic}, and everything but their effect; each kind is one class
+ * below, listed on its own in META-INF/services.
  *
  * @param <E> the kind's effect
  */
-public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implements FaultKind<HttpToxic> {
+public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
+    implements FaultKind<HttpToxic> {
 
-  private static final List<String> KEYS = List.of("proxy", "proxy_name", "share", "percent", "admin_token_env");
+  private static final List<String> KEYS =
+      List.of("proxy", "proxy_name", "share", "percent", "admin_token_env");
 
   private final String name;
   private final Class<E> effectType;
@@ -62,13 +64,20 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
 
   @Override
   public final HttpToxic read(Node entry, Optional<Duration> ttl) {
-    var proxy = FaultFields.proxy(entry, name, "the URL of the fault proxy's admin API", "http://127.0.0.1:8474");
+    var proxy =
+        FaultFields.proxy(
+            entry, name, "the URL of the fault proxy's admin API", "http://127.0.0.1:8474");
     String proxyName = FaultFields.proxyName(entry.get("proxy_name"), "payments");
     Double share = FaultFields.share(entry, "requests");
     String tokenEnv = FaultFields.adminTokenEnv(entry);
     E effect = readEffect(entry);
     return entry.clean()
-        ? new HttpToxic(proxy, proxyName, share == null ? HttpToxic.DEFAULT_SHARE : share, effect, ttl,
+        ? new HttpToxic(
+            proxy,
+            proxyName,
+            share == null ? HttpToxic.DEFAULT_SHARE : share,
+            effect,
+            ttl,
             Optional.ofNullable(tokenEnv))
         : null;
   }
@@ -86,26 +95,40 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
   public final void check(HttpToxic spec, BlastRadius blast) throws FaultRefusedException {
     double allowed = blast.trafficShare();
     if (spec.share() > allowed) {
-      throw new FaultRefusedException(name + ": share " + Shares.words(spec.share())
-          + " of requests exceeds blast_radius traffic_share " + Shares.words(allowed)
-          + "; expected a share of at most " + Numbers.format(allowed) + " (\"" + Shares.words(allowed) + "\")");
+      throw new FaultRefusedException(
+          name
+              + ": share "
+              + Shares.words(spec.share())
+              + " of requests exceeds blast_radius traffic_share "
+              + Shares.words(allowed)
+              + "; expected a share of at most "
+              + Numbers.format(allowed)
+              + " (\""
+              + Shares.words(allowed)
+              + "\")");
     }
   }
 
   /** {@code 20% of calls to payments answered 503 without reaching payments}. */
   @Override
   public final Optional<String> words(HttpToxic spec) {
-    return Optional.of(Shares.words(spec.share()) + " of calls to " + spec.proxyName() + " "
-        + effectWords(effectType.cast(spec.effect()), spec.proxyName()));
+    return Optional.of(
+        Shares.words(spec.share())
+            + " of calls to "
+            + spec.proxyName()
+            + " "
+            + effectWords(effectType.cast(spec.effect()), spec.proxyName()));
   }
 
   @Override
   public final Fault create(HttpToxic spec, FaultContext context, int index) {
-    return new HttpToxicFault(spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
+    return new HttpToxicFault(
+        spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
   }
 
   @Override
-  public final Fault restore(HttpToxic spec, FaultContext context, Map<String, Object> state) throws FaultException {
+  public final Fault restore(HttpToxic spec, FaultContext context, Map<String, Object> state)
+      throws FaultException {
     return HttpToxicFault.restore(spec, context, state);
   }
 
@@ -117,8 +140,11 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
 
     @Override
     HttpToxic.Latency readEffect(Node entry) {
-      Duration latency = entry.get("latency").required("http-latency needs latency: the delay to add, such as 200ms")
-          .duration(true);
+      Duration latency =
+          entry
+              .get("latency")
+              .required("http-latency needs latency: the delay to add, such as 200ms")
+              .duration(true);
       Duration jitter = entry.get("jitter").duration(false);
       return latency == null ? null : new HttpToxic.Latency(latency, jitter);
     }
@@ -131,7 +157,8 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
 
     @Override
     String effectWords(HttpToxic.Latency effect, String proxyName) {
-      return "delayed " + Durations.format(effect.latency())
+      return "delayed "
+          + Durations.format(effect.latency())
           + (effect.jitter().isZero() ? "" : " \u00b1 " + Durations.format(effect.jitter()));
     }
   }
@@ -183,7 +210,10 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
     }
   }
 
-  /** http-timeout: the request is held, then its connection closed; a zero timeout holds it until the toxic goes. */
+  /**
+   * http-timeout: the request is held, then its connection closed; a zero timeout holds it until
+   * the toxic goes.
+   */
   public static final class TimeoutKind extends HttpToxicKinds<HttpToxic.Timeout> {
     public TimeoutKind() {
       super("http-timeout", HttpToxic.Timeout.class, "timeout");
@@ -201,7 +231,8 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect> implemen
 
     @Override
     String effectWords(HttpToxic.Timeout effect, String proxyName) {
-      return effect.timeout().isZero() ? "held until the toxic goes"
+      return effect.timeout().isZero()
+          ? "held until the toxic goes"
           : "held " + Durations.format(effect.timeout()) + ", then closed";
     }
   }

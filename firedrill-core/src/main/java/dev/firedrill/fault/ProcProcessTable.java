@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** {@link ProcessTable} over a Linux {@code /proc}; the root is a parameter so tests can feed odd stat lines. */
+/**
+ * {@link ProcessTable} over a Linux {@code /proc}; the root is a parameter so tests can feed odd
+ * stat lines.
+ */
 public final class ProcProcessTable implements ProcessTable {
 
   private static final long KILL_COMMAND_SECONDS = 10;
@@ -51,11 +54,15 @@ public final class ProcProcessTable implements ProcessTable {
     }
   }
 
-  /** Parses after the last ')' because the command name in field 2 may itself hold spaces and parens. */
+  /**
+   * Parses after the last ')' because the command name in field 2 may itself hold spaces and
+   * parens.
+   */
   static ProcessInfo parse(long pid, String stat, byte[] cmdline) {
     int close = stat.lastIndexOf(')');
     if (close < 0) {
-      throw new IllegalArgumentException("stat of PID " + pid + ": expected \"(comm)\", got " + stat);
+      throw new IllegalArgumentException(
+          "stat of PID " + pid + ": expected \"(comm)\", got " + stat);
     }
     String[] fields = stat.substring(close + 1).trim().split("\\s+");
     // fields[0] is field 3 (state), so field N sits at index N - 3.
@@ -95,8 +102,12 @@ public final class ProcProcessTable implements ProcessTable {
       return false;
     }
     if (id.pid() == ProcessHandle.current().pid()) {
-      throw new FaultException("refusing to send " + signal.sigName() + " to PID " + id.pid()
-          + ": that is firedrill itself");
+      throw new FaultException(
+          "refusing to send "
+              + signal.sigName()
+              + " to PID "
+              + id.pid()
+              + ": that is firedrill itself");
     }
     return switch (signal) {
       case TERM, KILL -> viaHandle(id, signal);
@@ -109,10 +120,15 @@ public final class ProcProcessTable implements ProcessTable {
     if (handle.isEmpty()) {
       return false;
     }
-    boolean requested = signal == Signal.KILL ? handle.get().destroyForcibly() : handle.get().destroy();
+    boolean requested =
+        signal == Signal.KILL ? handle.get().destroyForcibly() : handle.get().destroy();
     if (!requested && alive(id)) {
-      throw new FaultException("cannot send " + signal.sigName() + " to PID " + id.pid()
-          + ": the kernel refused (is it another user's process?)");
+      throw new FaultException(
+          "cannot send "
+              + signal.sigName()
+              + " to PID "
+              + id.pid()
+              + ": the kernel refused (is it another user's process?)");
     }
     return requested;
   }
@@ -120,16 +136,19 @@ public final class ProcProcessTable implements ProcessTable {
   private boolean viaKillCommand(ProcessId id, Signal signal) throws FaultException {
     List<String> command = List.of("kill", "-s", signal.name(), Long.toString(id.pid()));
     try {
-      Process kill = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      Process kill =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
       String output;
       try (InputStream out = kill.getInputStream()) {
         output = new String(out.readNBytes(4096), StandardCharsets.UTF_8).strip();
       }
       if (!kill.waitFor(KILL_COMMAND_SECONDS, TimeUnit.SECONDS)) {
         kill.destroyForcibly();
-        throw new FaultException(String.join(" ", command) + ": did not finish within "
-            + KILL_COMMAND_SECONDS + "s");
+        throw new FaultException(
+            String.join(" ", command) + ": did not finish within " + KILL_COMMAND_SECONDS + "s");
       }
       if (kill.exitValue() == 0) {
         return true;
@@ -137,8 +156,12 @@ public final class ProcProcessTable implements ProcessTable {
       if (!alive(id)) {
         return false;
       }
-      throw new FaultException(String.join(" ", command) + ": exit " + kill.exitValue() + ": "
-          + output.replace('\n', ' '));
+      throw new FaultException(
+          String.join(" ", command)
+              + ": exit "
+              + kill.exitValue()
+              + ": "
+              + output.replace('\n', ' '));
     } catch (IOException e) {
       throw new FaultException(String.join(" ", command) + ": cannot run: " + e.getMessage(), e);
     } catch (InterruptedException e) {

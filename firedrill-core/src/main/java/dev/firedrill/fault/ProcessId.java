@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A process as firedrill names it: the PID plus its start time in clock ticks (field 22 of
- * {@code /proc/PID/stat}). The kernel recycles PIDs, so a PID alone could name a stranger.
+ * A process as firedrill names it: the PID plus its start time in clock ticks (field 22 of {@code
+ * /proc/PID/stat}). The kernel recycles PIDs, so a PID alone could name a stranger.
  */
 public record ProcessId(long pid, long startTicks) {
 

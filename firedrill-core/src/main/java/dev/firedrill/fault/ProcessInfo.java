@@ -18,7 +18,9 @@ public record ProcessInfo(long pid, long ppid, long startTicks, char state, List
     return String.join(" ", args);
   }
 
-  /** A zombie (Z) or dead (X) process still has a /proc entry but can no longer run or be undone. */
+  /**
+   * A zombie (Z) or dead (X) process still has a /proc entry but can no longer run or be undone.
+   */
   public boolean alive() {
     return state != 'Z' && state != 'X';
   }

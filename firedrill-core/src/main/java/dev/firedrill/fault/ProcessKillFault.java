@@ -37,7 +37,8 @@ public final class ProcessKillFault implements Fault {
     this.restored = restored;
   }
 
-  static ProcessKillFault restore(FaultSpec.ProcessKill spec, FaultContext context, Map<String, Object> state)
+  static ProcessKillFault restore(
+      FaultSpec.ProcessKill spec, FaultContext context, Map<String, Object> state)
       throws FaultException {
     ProcessKillFault fault = new ProcessKillFault(spec, context, true);
     fault.recordedSignal = Signal.parseFaultSignal(StateValues.text(state.get("signal"), "signal"));
@@ -60,31 +61,40 @@ public final class ProcessKillFault implements Fault {
   public synchronized List<String> plan() throws FaultException {
     Signal signal = Signal.parseFaultSignal(spec.signal());
     Duration ttl = FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
-    planned = new ProcessSelector(context.processes(), ProcessHandle.current().pid())
-        .select(spec, context.blastRadius().maxProcesses());
+    planned =
+        new ProcessSelector(context.processes(), ProcessHandle.current().pid())
+            .select(spec, context.blastRadius().maxProcesses());
     List<String> actions = new ArrayList<>();
     if (signal == Signal.STOP) {
-      actions.add("start a watchdog that sends SIGCONT to PID "
-          + String.join(", ", planned.stream().map(p -> Long.toString(p.pid())).toList())
-          + " after " + format(ttl) + ", even if firedrill dies");
+      actions.add(
+          "start a watchdog that sends SIGCONT to PID "
+              + String.join(", ", planned.stream().map(p -> Long.toString(p.pid())).toList())
+              + " after "
+              + format(ttl)
+              + ", even if firedrill dies");
     }
     for (ProcessInfo process : planned) {
-      actions.add("send " + signal.sigName() + " to PID " + process.pid() + " (" + shown(process) + ")");
+      actions.add(
+          "send " + signal.sigName() + " to PID " + process.pid() + " (" + shown(process) + ")");
     }
     return List.copyOf(actions);
   }
 
   private static String shown(ProcessInfo process) {
     String command = process.commandLine();
-    return command.length() <= SHOWN_COMMAND ? command : command.substring(0, SHOWN_COMMAND - 3) + "...";
+    return command.length() <= SHOWN_COMMAND
+        ? command
+        : command.substring(0, SHOWN_COMMAND - 3) + "...";
   }
 
   /** Signals exactly what {@link #plan()} listed, skipping any process that has since gone. */
   @Override
   public synchronized void inject() throws FaultException {
     if (restored || recordedSignal != null) {
-      throw new FaultException("process-kill: already injected" + (restored ? " (restored from the journal)" : "")
-          + "; expected one inject per fault");
+      throw new FaultException(
+          "process-kill: already injected"
+              + (restored ? " (restored from the journal)" : "")
+              + "; expected one inject per fault");
     }
     if (planned == null) {
       plan();
@@ -95,8 +105,9 @@ public final class ProcessKillFault implements Fault {
     List<ProcessId> ids = planned.stream().map(ProcessInfo::id).toList();
     if (signal == Signal.STOP) {
       String seconds = BigDecimal.valueOf(ttl.toMillis(), 3).stripTrailingZeros().toPlainString();
-      watchdog = new WatchdogStarter(context)
-          .start(WatchdogStarter.args(seconds, context.experimentId(), ids));
+      watchdog =
+          new WatchdogStarter(context)
+              .start(WatchdogStarter.args(seconds, context.experimentId(), ids));
     }
     for (ProcessId id : ids) {
       // Recorded before the signal, so a failure half-way still reverts what was paused.
@@ -122,18 +133,23 @@ public final class ProcessKillFault implements Fault {
       Waits.until(context.clock(), RESUME_LIMIT, () -> stillStopped().isEmpty());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FaultException("process-kill: interrupted while resuming PIDs " + Terminator.pids(targets), e);
+      throw new FaultException(
+          "process-kill: interrupted while resuming PIDs " + Terminator.pids(targets), e);
     }
     List<ProcessId> stopped = stillStopped();
     if (!failures.isEmpty() || !stopped.isEmpty()) {
       // The watchdog stays: it is the last guard for whatever we could not resume.
-      throw new FaultException("process-kill: still stopped after SIGCONT: PIDs " + Terminator.pids(stopped)
-          + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)));
+      throw new FaultException(
+          "process-kill: still stopped after SIGCONT: PIDs "
+              + Terminator.pids(stopped)
+              + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)));
     }
     if (watchdog != null) {
-      List<ProcessId> left = new Terminator(context.processes(), context.clock()).terminate(List.of(watchdog));
+      List<ProcessId> left =
+          new Terminator(context.processes(), context.clock()).terminate(List.of(watchdog));
       if (!left.isEmpty()) {
-        throw new FaultException("process-kill: watchdog PID " + watchdog.pid() + " still alive after SIGKILL");
+        throw new FaultException(
+            "process-kill: watchdog PID " + watchdog.pid() + " still alive after SIGKILL");
       }
     }
   }
@@ -148,15 +164,23 @@ public final class ProcessKillFault implements Fault {
   public synchronized Verification verify() {
     Signal signal = recordedSignal != null ? recordedSignal : parsedOrNull();
     if (signal != Signal.STOP) {
-      String sent = targets.isEmpty() ? "no process was signalled"
-          : (signal == null ? "signal" : signal.sigName()) + " sent to PID " + Terminator.pids(targets);
-      return Verification.reverted("nothing to undo: " + sent
-          + "; a supervisor restarts the process, or nothing does; the after-measurement shows which");
+      String sent =
+          targets.isEmpty()
+              ? "no process was signalled"
+              : (signal == null ? "signal" : signal.sigName())
+                  + " sent to PID "
+                  + Terminator.pids(targets);
+      return Verification.reverted(
+          "nothing to undo: "
+              + sent
+              + "; a supervisor restarts the process, or nothing does; the after-measurement shows which");
     }
     List<ProcessId> stopped = stillStopped();
     if (stopped.isEmpty()) {
-      return Verification.reverted(targets.isEmpty() ? "no process was stopped"
-          : "no process left stopped: PID " + Terminator.pids(targets) + " running or gone");
+      return Verification.reverted(
+          targets.isEmpty()
+              ? "no process was stopped"
+              : "no process left stopped: PID " + Terminator.pids(targets) + " running or gone");
     }
     return Verification.remaining("still stopped (state T): PID " + Terminator.pids(stopped));
   }
@@ -173,10 +197,14 @@ public final class ProcessKillFault implements Fault {
   public synchronized String manualRevertCommand() {
     Signal signal = recordedSignal != null ? recordedSignal : parsedOrNull();
     if (signal != Signal.STOP) {
-      return "# nothing to undo: " + (signal == null ? "the signal" : signal.sigName()) + " cannot be taken back";
+      return "# nothing to undo: "
+          + (signal == null ? "the signal" : signal.sigName())
+          + " cannot be taken back";
     }
-    List<ProcessId> ids = !targets.isEmpty() ? targets
-        : planned == null ? List.of() : planned.stream().map(ProcessInfo::id).toList();
+    List<ProcessId> ids =
+        !targets.isEmpty()
+            ? targets
+            : planned == null ? List.of() : planned.stream().map(ProcessInfo::id).toList();
     return ids.isEmpty() ? "# no process was stopped" : "kill -s CONT " + Terminator.pids(ids);
   }
 

@@ -15,7 +15,9 @@ public final class ProcessKillKind implements FaultKind<FaultSpec.ProcessKill> {
 
   /** A match shorter than this could hit half the host. */
   static final int MIN_MATCH = 4;
-  private static final List<String> SIGNALS = List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
+
+  private static final List<String> SIGNALS =
+      List.of("KILL", "TERM", "INT", "HUP", "QUIT", "STOP", "USR1", "USR2");
 
   @Override
   public String name() {
@@ -34,11 +36,17 @@ public final class ProcessKillKind implements FaultKind<FaultSpec.ProcessKill> {
 
   @Override
   public FaultSpec.ProcessKill read(Node entry, Optional<Duration> ttl) {
-    String match = entry.get("match")
-        .required("process-kill needs match: text to look for in the command line of the processes").text();
+    String match =
+        entry
+            .get("match")
+            .required(
+                "process-kill needs match: text to look for in the command line of the processes")
+            .text();
     String signal = entry.get("signal").choice("signal", SIGNALS, ProcessKillKind::signal);
     Double share = FaultFields.share(entry, "processes");
-    return entry.clean() ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(share), ttl) : null;
+    return entry.clean()
+        ? new FaultSpec.ProcessKill(match, signal, Optional.ofNullable(share), ttl)
+        : null;
   }
 
   /** {@code sigterm}, {@code SIGTERM} and {@code term} are all {@code TERM}. */
@@ -58,8 +66,14 @@ public final class ProcessKillKind implements FaultKind<FaultSpec.ProcessKill> {
   public void check(FaultSpec.ProcessKill spec, BlastRadius blast) throws FaultRefusedException {
     String match = spec.match() == null ? "" : spec.match();
     if (match.strip().length() < MIN_MATCH) {
-      throw new FaultRefusedException("process-kill: match \"" + match + "\" is " + match.strip().length()
-          + " characters; expected at least " + MIN_MATCH + " so it cannot hit half the host");
+      throw new FaultRefusedException(
+          "process-kill: match \""
+              + match
+              + "\" is "
+              + match.strip().length()
+              + " characters; expected at least "
+              + MIN_MATCH
+              + " so it cannot hit half the host");
     }
   }
 

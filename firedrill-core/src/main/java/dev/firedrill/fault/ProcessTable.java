@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** The host's processes. Every signal names a (PID, start time) pair, so a recycled PID is never hit. */
+/**
+ * The host's processes. Every signal names a (PID, start time) pair, so a recycled PID is never
+ * hit.
+ */
 public interface ProcessTable {
 
   /** Every process readable now; processes that vanish during the scan are left out. */

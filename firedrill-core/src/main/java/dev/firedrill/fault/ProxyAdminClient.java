@@ -21,8 +21,8 @@ final class ProxyAdminClient {
 
   static final Duration TIMEOUT = Duration.ofSeconds(5);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT)
-      .version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
 
   /** What the admin API answered: its status and body. */
   record Answer(int status, String body) {
@@ -53,8 +53,12 @@ final class ProxyAdminClient {
   }
 
   Answer post(URI url, String json) throws FaultException {
-    return send("POST", url, HttpRequest.newBuilder(url).POST(HttpRequest.BodyPublishers.ofString(json))
-        .header("Content-Type", "application/json"));
+    return send(
+        "POST",
+        url,
+        HttpRequest.newBuilder(url)
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .header("Content-Type", "application/json"));
   }
 
   Answer delete(URI url) throws FaultException {
@@ -66,16 +70,32 @@ final class ProxyAdminClient {
     token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
     Propagation.injectCurrent(request);
     try {
-      HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(response.statusCode(), response.body());
     } catch (ConnectException e) {
-      throw new FaultException(kind + ": cannot reach the proxy admin API at " + url + " (connection refused)", e);
+      throw new FaultException(
+          kind + ": cannot reach the proxy admin API at " + url + " (connection refused)", e);
     } catch (HttpTimeoutException e) {
-      throw new FaultException(kind + ": the proxy admin API at " + url + " did not answer " + method
-          + " within " + TIMEOUT.toSeconds() + "s", e);
+      throw new FaultException(
+          kind
+              + ": the proxy admin API at "
+              + url
+              + " did not answer "
+              + method
+              + " within "
+              + TIMEOUT.toSeconds()
+              + "s",
+          e);
     } catch (IOException e) {
-      throw new FaultException(kind + ": cannot reach the proxy admin API at " + url + " ("
-          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")", e);
+      throw new FaultException(
+          kind
+              + ": cannot reach the proxy admin API at "
+              + url
+              + " ("
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+              + ")",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FaultException(kind + ": interrupted during " + method + " " + url, e);

@@ -12,7 +12,8 @@ final class Waits {
   private Waits() {}
 
   /** Polls until {@code done} holds or {@code limit} passes; returns whether it held. */
-  static boolean until(Clock clock, Duration limit, BooleanSupplier done) throws InterruptedException {
+  static boolean until(Clock clock, Duration limit, BooleanSupplier done)
+      throws InterruptedException {
     long deadline = clock.nanoTime() + limit.toNanos();
     while (!done.getAsBoolean()) {
       if (clock.nanoTime() - deadline >= 0) {

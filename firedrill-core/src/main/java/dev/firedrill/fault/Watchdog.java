@@ -30,7 +30,7 @@ public final class Watchdog {
       switch (args[i]) {
         case "--seconds" -> seconds = new BigDecimal(args[i + 1]);
         case "--target" -> targets.add(parseTarget(args[i + 1]));
-        default -> { }
+        default -> {}
       }
     }
     if (seconds == null || targets.isEmpty()) {
@@ -58,7 +58,8 @@ public final class Watchdog {
   private static ProcessId parseTarget(String text) {
     String[] parts = text.split(":");
     if (parts.length != 2) {
-      throw new IllegalArgumentException("--target: expected <pid>:<start-ticks>, got \"" + text + "\"");
+      throw new IllegalArgumentException(
+          "--target: expected <pid>:<start-ticks>, got \"" + text + "\"");
     }
     return new ProcessId(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
   }

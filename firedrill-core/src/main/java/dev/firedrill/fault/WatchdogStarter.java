@@ -22,7 +22,8 @@ final class WatchdogStarter {
   }
 
   static List<String> args(String seconds, String experimentId, List<ProcessId> targets) {
-    List<String> args = new ArrayList<>(List.of("--seconds", seconds, "--experiment", experimentId));
+    List<String> args =
+        new ArrayList<>(List.of("--seconds", seconds, "--experiment", experimentId));
     for (ProcessId target : targets) {
       args.add("--target");
       args.add(target.pid() + ":" + target.startTicks());
@@ -34,27 +35,39 @@ final class WatchdogStarter {
     List<String> command = context.launcher().command(JVM_OPTIONS, Watchdog.class, args);
     Process process;
     try {
-      process = WorkerLauncher.detached(command).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+      process =
+          WorkerLauncher.detached(command).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
     } catch (IOException e) {
-      throw new FaultException("process-kill: cannot start the watchdog with " + command.get(0)
-          + ": " + e.getMessage(), e);
+      throw new FaultException(
+          "process-kill: cannot start the watchdog with " + command.get(0) + ": " + e.getMessage(),
+          e);
     }
     Optional<ProcessId> id = context.processes().find(process.pid()).map(ProcessInfo::id);
     try (InputStream out = process.getInputStream()) {
       StringBuilder seen = new StringBuilder();
-      boolean ready = Waits.until(context.clock(), READY_LIMIT,
-          () -> readAvailable(out, seen).contains(Watchdog.READY) || !process.isAlive());
+      boolean ready =
+          Waits.until(
+              context.clock(),
+              READY_LIMIT,
+              () -> readAvailable(out, seen).contains(Watchdog.READY) || !process.isAlive());
       if (ready && seen.toString().contains(Watchdog.READY) && id.isPresent()) {
         return id.get();
       }
       process.destroyForcibly();
-      throw new FaultException("process-kill: the watchdog (PID " + process.pid() + ") did not report \""
-          + Watchdog.READY + "\" within " + READY_LIMIT.toSeconds() + "s"
-          + (process.isAlive() ? "" : "; it exited")
-          + "; nothing was paused without a guard");
+      throw new FaultException(
+          "process-kill: the watchdog (PID "
+              + process.pid()
+              + ") did not report \""
+              + Watchdog.READY
+              + "\" within "
+              + READY_LIMIT.toSeconds()
+              + "s"
+              + (process.isAlive() ? "" : "; it exited")
+              + "; nothing was paused without a guard");
     } catch (IOException e) {
       process.destroyForcibly();
-      throw new FaultException("process-kill: cannot read the watchdog's output: " + e.getMessage(), e);
+      throw new FaultException(
+          "process-kill: cannot read the watchdog's output: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();

@@ -9,8 +9,11 @@ import java.util.List;
 public record WorkerLauncher(String javaExecutable, String classpath) {
 
   public static WorkerLauncher current() {
-    String java = ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     return new WorkerLauncher(java, System.getProperty("java.class.path"));
   }
 

@@ -35,17 +35,35 @@ public final class AbortGuards {
   }
 
   private Optional<AbortDecision> burnRate(Measurement latest) {
-    return abort.burnRate().flatMap(guard -> latest.burnRate().flatMap(reading -> {
-      if (reading.status() == Reading.Status.BREACH) {
-        return Optional.of(new AbortDecision("burn rate " + Numbers.format(reading.value().getAsDouble())
-            + " above " + Numbers.format(guard.max()) + " (" + reading.detail() + ")"));
-      }
-      if (reading.status() == Reading.Status.NO_DATA && guard.missing() == Missing.FAIL) {
-        return Optional.of(new AbortDecision("burn-rate guard has no data (" + reading.detail()
-            + "); missing data is failure unless abort.burn_rate.missing is inconclusive"));
-      }
-      return Optional.empty();
-    }));
+    return abort
+        .burnRate()
+        .flatMap(
+            guard ->
+                latest
+                    .burnRate()
+                    .flatMap(
+                        reading -> {
+                          if (reading.status() == Reading.Status.BREACH) {
+                            return Optional.of(
+                                new AbortDecision(
+                                    "burn rate "
+                                        + Numbers.format(reading.value().getAsDouble())
+                                        + " above "
+                                        + Numbers.format(guard.max())
+                                        + " ("
+                                        + reading.detail()
+                                        + ")"));
+                          }
+                          if (reading.status() == Reading.Status.NO_DATA
+                              && guard.missing() == Missing.FAIL) {
+                            return Optional.of(
+                                new AbortDecision(
+                                    "burn-rate guard has no data ("
+                                        + reading.detail()
+                                        + "); missing data is failure unless abort.burn_rate.missing is inconclusive"));
+                          }
+                          return Optional.empty();
+                        }));
   }
 
   private Optional<AbortDecision> rules(List<Measurement> during) {
@@ -54,14 +72,31 @@ public final class AbortGuards {
         continue;
       }
       List<Measurement> tail = during.subList(during.size() - rule.consecutive(), during.size());
-      boolean breachedThroughout = tail.stream().allMatch(m -> m.sli(rule.sli())
-          .filter(r -> r.value().isPresent() && rule.breachedBy(r.value().getAsDouble()))
-          .isPresent());
+      boolean breachedThroughout =
+          tail.stream()
+              .allMatch(
+                  m ->
+                      m.sli(rule.sli())
+                          .filter(
+                              r ->
+                                  r.value().isPresent() && rule.breachedBy(r.value().getAsDouble()))
+                          .isPresent());
       if (breachedThroughout) {
-        double value = tail.get(tail.size() - 1).sli(rule.sli()).orElseThrow().value().getAsDouble();
-        return Optional.of(new AbortDecision(rule.sli() + " " + Numbers.format(value) + " " + rule.direction().symbol()
-            + " " + Numbers.format(rule.threshold()) + " in " + rule.consecutive() + " measurement"
-            + (rule.consecutive() == 1 ? "" : "s in a row")));
+        double value =
+            tail.get(tail.size() - 1).sli(rule.sli()).orElseThrow().value().getAsDouble();
+        return Optional.of(
+            new AbortDecision(
+                rule.sli()
+                    + " "
+                    + Numbers.format(value)
+                    + " "
+                    + rule.direction().symbol()
+                    + " "
+                    + Numbers.format(rule.threshold())
+                    + " in "
+                    + rule.consecutive()
+                    + " measurement"
+                    + (rule.consecutive() == 1 ? "" : "s in a row")));
       }
     }
     return Optional.empty();
@@ -72,12 +107,19 @@ public final class AbortGuards {
     return abort.rules().stream()
         .map(AbortRule::sli)
         .distinct()
-        .filter(name -> steadyState.sli(name) != null && steadyState.sli(name).missing() == Missing.FAIL)
+        .filter(
+            name ->
+                steadyState.sli(name) != null && steadyState.sli(name).missing() == Missing.FAIL)
         .flatMap(name -> latest.sli(name).stream())
         .filter(r -> r.status() == Reading.Status.NO_DATA)
         .findFirst()
-        .map(r -> new AbortDecision(r.name() + " has no data (" + r.detail()
-            + "); an abort rule watches it and missing data is failure"));
+        .map(
+            r ->
+                new AbortDecision(
+                    r.name()
+                        + " has no data ("
+                        + r.detail()
+                        + "); an abort rule watches it and missing data is failure"));
   }
 
   private Optional<AbortDecision> probeErrors(List<Measurement> during) {
@@ -89,10 +131,19 @@ public final class AbortGuards {
     if (!tail.stream().allMatch(Measurement::hasProbeError)) {
       return Optional.empty();
     }
-    String last = tail.get(tail.size() - 1).readings()
-        .filter(r -> r.status() == Reading.Status.ERROR)
-        .findFirst().map(Reading::detail).orElse("");
-    return Optional.of(new AbortDecision(limit + " probe error" + (limit == 1 ? "" : "s in a row")
-        + "; the drill cannot see the system: " + last));
+    String last =
+        tail.get(tail.size() - 1)
+            .readings()
+            .filter(r -> r.status() == Reading.Status.ERROR)
+            .findFirst()
+            .map(Reading::detail)
+            .orElse("");
+    return Optional.of(
+        new AbortDecision(
+            limit
+                + " probe error"
+                + (limit == 1 ? "" : "s in a row")
+                + "; the drill cannot see the system: "
+                + last));
   }
 }

@@ -8,7 +8,8 @@ import java.util.OptionalDouble;
  * One measured value of an SLI or guard at one moment. {@code value} is present for ok and breach,
  * and absent for no-data and error; {@code expectation} is the range it was held to, for messages.
  */
-public record Reading(String name, Status status, OptionalDouble value, String expectation, String detail) {
+public record Reading(
+    String name, Status status, OptionalDouble value, String expectation, String detail) {
 
   public enum Status {
     OK("ok"),
@@ -34,12 +35,19 @@ public record Reading(String name, Status status, OptionalDouble value, String e
     expectation = expectation == null ? "" : expectation;
     detail = detail == null ? "" : detail;
     if ((status == Status.OK || status == Status.BREACH) != value.isPresent()) {
-      throw new IllegalArgumentException(status.text() + " reading of " + name + " must " + (value.isPresent() ? "not " : "") + "carry a value");
+      throw new IllegalArgumentException(
+          status.text()
+              + " reading of "
+              + name
+              + " must "
+              + (value.isPresent() ? "not " : "")
+              + "carry a value");
     }
   }
 
   public static Reading of(String name, double value, boolean within, String expectation) {
-    return new Reading(name, within ? Status.OK : Status.BREACH, OptionalDouble.of(value), expectation, "");
+    return new Reading(
+        name, within ? Status.OK : Status.BREACH, OptionalDouble.of(value), expectation, "");
   }
 
   public static Reading noData(String name, String expectation, String detail) {
@@ -50,7 +58,10 @@ public record Reading(String name, Status status, OptionalDouble value, String e
     return new Reading(name, Status.ERROR, OptionalDouble.empty(), expectation, detail);
   }
 
-  /** How the console prints it: {@code error_ratio 0.001 <= 0.005}, {@code p95 no data (empty result)}. */
+  /**
+   * How the console prints it: {@code error_ratio 0.001 <= 0.005}, {@code p95 no data (empty
+   * result)}.
+   */
   public String text() {
     return switch (status) {
       case OK -> name + " " + Numbers.format(value.getAsDouble()) + " " + expectation;

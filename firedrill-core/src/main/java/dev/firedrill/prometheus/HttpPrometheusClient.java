@@ -1,10 +1,10 @@
 package dev.firedrill.prometheus;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.time.Durations;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ConnectException;
@@ -49,11 +49,12 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   /**
-   * A client whose connection, headers and credentials come from {@code endpoint} (see
-   * {@link HttpEndpoint#open}); {@code baseUrl} may carry a path prefix such as Mimir's
-   * {@code /prometheus}.
+   * A client whose connection, headers and credentials come from {@code endpoint} (see {@link
+   * HttpEndpoint#open}); {@code baseUrl} may carry a path prefix such as Mimir's {@code
+   * /prometheus}.
    */
-  public HttpPrometheusClient(URI baseUrl, Duration timeout, HttpEndpoint endpoint, Consumer<String> warnings) {
+  public HttpPrometheusClient(
+      URI baseUrl, Duration timeout, HttpEndpoint endpoint, Consumer<String> warnings) {
     this.server = ServerAddress.of(baseUrl);
     checkTimeout(timeout);
     this.timeout = timeout;
@@ -103,22 +104,26 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   /**
-   * VictoriaMetrics answers {@code /api/v1/rules} with no groups when it proxies to no vmalert,
-   * and says so under {@code /vmalert/}: asked only after an empty rule list, to name the cause.
+   * VictoriaMetrics answers {@code /api/v1/rules} with no groups when it proxies to no vmalert, and
+   * says so under {@code /vmalert/}: asked only after an empty rule list, to name the cause.
    */
   @Override
   public Optional<String> whyNoRules() {
-    HttpRequest.Builder request = HttpRequest.newBuilder(server.api("../../vmalert/api/v1/rules"))
-        .timeout(timeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", "firedrill")
-        .GET();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(server.api("../../vmalert/api/v1/rules"))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "firedrill")
+            .GET();
     try {
       HttpResponse<String> response = exchange(request, "GET /vmalert/api/v1/rules");
       String body = response.body() == null ? "" : response.body();
       return body.contains("-vmalert.proxyURL")
-          ? Optional.of("VictoriaMetrics at " + server() + " proxies no vmalert, so it lists no rules:"
-              + " start it with -vmalert.proxyURL set to vmalert's URL, or set prometheus.rules_url to vmalert")
+          ? Optional.of(
+              "VictoriaMetrics at "
+                  + server()
+                  + " proxies no vmalert, so it lists no rules:"
+                  + " start it with -vmalert.proxyURL set to vmalert's URL, or set prometheus.rules_url to vmalert")
           : Optional.empty();
     } catch (PrometheusException e) {
       return Optional.empty();
@@ -131,8 +136,14 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
     try {
       return PrometheusConfig.parse(yaml);
     } catch (IllegalArgumentException e) {
-      throw fail("Prometheus at " + server() + " answered GET " + apiPath("status/config")
-          + " with a config firedrill cannot read: " + e.getMessage(), null);
+      throw fail(
+          "Prometheus at "
+              + server()
+              + " answered GET "
+              + apiPath("status/config")
+              + " with a config firedrill cannot read: "
+              + e.getMessage(),
+          null);
     }
   }
 
@@ -144,19 +155,29 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
 
   private <T> T get(String endpoint, DataReader<T> reader) throws PrometheusException {
     String subject = "GET " + apiPath(endpoint);
-    HttpRequest.Builder request = HttpRequest.newBuilder(server.api(endpoint))
-        .timeout(timeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", "firedrill")
-        .GET();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(server.api(endpoint))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "firedrill")
+            .GET();
     HttpResponse<String> response = exchange(request, subject);
-    ResponseParser.Data data = (ResponseParser.Data) envelope(subject, response.statusCode(), response.body(),
-        ResponseParser::parseData);
+    ResponseParser.Data data =
+        (ResponseParser.Data)
+            envelope(subject, response.statusCode(), response.body(), ResponseParser::parseData);
     try {
       return reader.read(data.data());
     } catch (ResponseParser.Malformed e) {
-      throw fail("Prometheus at " + server() + " answered HTTP " + response.statusCode() + " to " + subject
-          + " with an unexpected response: " + e.getMessage(), null);
+      throw fail(
+          "Prometheus at "
+              + server()
+              + " answered HTTP "
+              + response.statusCode()
+              + " to "
+              + subject
+              + " with an unexpected response: "
+              + e.getMessage(),
+          null);
     }
   }
 
@@ -166,8 +187,8 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   /**
-   * An instant query evaluated at {@code at} rather than at the server's "now" (the API's
-   * {@code time} parameter, in Unix seconds with up to nanosecond decimals).
+   * An instant query evaluated at {@code at} rather than at the server's "now" (the API's {@code
+   * time} parameter, in Unix seconds with up to nanosecond decimals).
    */
   public QueryResult query(String promql, Instant at) throws PrometheusException {
     Objects.requireNonNull(promql, "promql");
@@ -178,25 +199,36 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
 
   /** {@code at} as the API's {@code time} parameter: Unix seconds, decimals only when needed. */
   static String unixSeconds(Instant at) {
-    return BigDecimal.valueOf(at.getEpochSecond()).add(BigDecimal.valueOf(at.getNano(), 9))
-        .stripTrailingZeros().toPlainString();
+    return BigDecimal.valueOf(at.getEpochSecond())
+        .add(BigDecimal.valueOf(at.getNano(), 9))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   private HttpResponse<String> send(String promql, Instant at) throws PrometheusException {
-    String form = "query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
-        + (at == null ? "" : "&time=" + unixSeconds(at))
-        + "&timeout=" + timeout.toMillis() + "ms";
-    HttpRequest.Builder request = HttpRequest.newBuilder(server.queryEndpoint())
-        .timeout(timeout)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .header("Accept", "application/json")
-        .header("User-Agent", "firedrill")
-        .POST(HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8));
+    String form =
+        "query="
+            + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+            + (at == null ? "" : "&time=" + unixSeconds(at))
+            + "&timeout="
+            + timeout.toMillis()
+            + "ms";
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(server.queryEndpoint())
+            .timeout(timeout)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Accept", "application/json")
+            .header("User-Agent", "firedrill")
+            .POST(HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8));
     return exchange(request, "query " + quote(promql));
   }
 
-  /** Sends the request; {@code subject} names it in messages ({@code query "up"}, {@code GET /api/v1/rules}). */
-  private HttpResponse<String> exchange(HttpRequest.Builder request, String subject) throws PrometheusException {
+  /**
+   * Sends the request; {@code subject} names it in messages ({@code query "up"}, {@code GET
+   * /api/v1/rules}).
+   */
+  private HttpResponse<String> exchange(HttpRequest.Builder request, String subject)
+      throws PrometheusException {
     try {
       endpoint.authorize(request);
     } catch (HttpSettingsException e) {
@@ -204,13 +236,16 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
     }
     Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
-        endpoint.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        endpoint
+            .client()
+            .sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw fail("interrupted while waiting for Prometheus at " + server() + " to answer " + subject, e);
+      throw fail(
+          "interrupted while waiting for Prometheus at " + server() + " to answer " + subject, e);
     } catch (TimeoutException e) {
       future.cancel(true);
       throw timedOut(subject, e);
@@ -219,61 +254,107 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
       if (has(cause, HttpTimeoutException.class)) {
         throw timedOut(subject, cause);
       }
-      throw fail("cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for " + subject, cause);
+      throw fail(
+          "cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for " + subject,
+          cause);
     }
   }
 
   private QueryResult interpret(String promql, int status, String body) throws PrometheusException {
     String subject = "query " + quote(promql);
-    ResponseParser.Success success = (ResponseParser.Success) envelope(subject, status, body, ResponseParser::parse);
-    success.warnings().forEach(w -> warnings.accept(redact("Prometheus at " + server() + " warned about " + subject + ": " + w)));
+    ResponseParser.Success success =
+        (ResponseParser.Success) envelope(subject, status, body, ResponseParser::parse);
+    success
+        .warnings()
+        .forEach(
+            w ->
+                warnings.accept(
+                    redact("Prometheus at " + server() + " warned about " + subject + ": " + w)));
     return success.result();
   }
 
   @FunctionalInterface
   private interface EnvelopeParser {
-    ResponseParser.Envelope parse(String body) throws ResponseParser.NotJson, ResponseParser.Malformed;
+    ResponseParser.Envelope parse(String body)
+        throws ResponseParser.NotJson, ResponseParser.Malformed;
   }
 
   /** The success envelope, or the one-line failure for a status, a body or an error envelope. */
-  private ResponseParser.Envelope envelope(String subject, int status, String body, EnvelopeParser parser)
-      throws PrometheusException {
+  private ResponseParser.Envelope envelope(
+      String subject, int status, String body, EnvelopeParser parser) throws PrometheusException {
     String prefix = "Prometheus at " + server() + " ";
     ResponseParser.Envelope envelope;
     try {
       envelope = parser.parse(body);
     } catch (ResponseParser.NotJson e) {
       if (body == null || body.isBlank()) {
-        throw fail(prefix + "answered HTTP " + status + " to " + subject + " with an empty body", null);
+        throw fail(
+            prefix + "answered HTTP " + status + " to " + subject + " with an empty body", null);
       }
       if (status / 100 == 2) {
-        throw fail(prefix + "answered HTTP " + status + " to " + subject
-            + " with a body that is not JSON: " + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
+        throw fail(
+            prefix
+                + "answered HTTP "
+                + status
+                + " to "
+                + subject
+                + " with a body that is not JSON: "
+                + OneLine.shortened(body, OneLine.BODY_LIMIT),
+            null);
       }
-      throw fail(prefix + "answered HTTP " + status + " to " + subject + ": "
-          + OneLine.shortened(body, OneLine.BODY_LIMIT), null);
+      throw fail(
+          prefix
+              + "answered HTTP "
+              + status
+              + " to "
+              + subject
+              + ": "
+              + OneLine.shortened(body, OneLine.BODY_LIMIT),
+          null);
     } catch (ResponseParser.Malformed e) {
-      throw fail(prefix + "answered HTTP " + status + " to " + subject
-          + " with an unexpected response: " + e.getMessage(), null);
+      throw fail(
+          prefix
+              + "answered HTTP "
+              + status
+              + " to "
+              + subject
+              + " with an unexpected response: "
+              + e.getMessage(),
+          null);
     }
     if (envelope instanceof ResponseParser.Failure failure) {
       if (status == 400 || status == 422 || status / 100 == 2) {
         throw fail(prefix + "refused " + subject + ": " + failure.describe(), null);
       }
-      throw fail(prefix + "answered HTTP " + status + " to " + subject + ": " + failure.describe(), null);
+      throw fail(
+          prefix + "answered HTTP " + status + " to " + subject + ": " + failure.describe(), null);
     }
     if (status / 100 != 2) {
-      throw fail(prefix + "answered HTTP " + status + " to " + subject
-          + " with a success envelope (expected 2xx)", null);
+      throw fail(
+          prefix
+              + "answered HTTP "
+              + status
+              + " to "
+              + subject
+              + " with a success envelope (expected 2xx)",
+          null);
     }
-    List<String> dataWarnings = envelope instanceof ResponseParser.Data data ? data.warnings() : List.of();
-    dataWarnings.forEach(w -> warnings.accept(redact(prefix + "warned about " + subject + ": " + w)));
+    List<String> dataWarnings =
+        envelope instanceof ResponseParser.Data data ? data.warnings() : List.of();
+    dataWarnings.forEach(
+        w -> warnings.accept(redact(prefix + "warned about " + subject + ": " + w)));
     return envelope;
   }
 
   private PrometheusException timedOut(String subject, Throwable cause) {
-    return fail("Prometheus at " + server() + ": " + subject + " timed out after "
-        + Durations.format(timeout), cause);
+    return fail(
+        "Prometheus at "
+            + server()
+            + ": "
+            + subject
+            + " timed out after "
+            + Durations.format(timeout),
+        cause);
   }
 
   private PrometheusException fail(String message, Throwable cause) {
@@ -304,9 +385,11 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
       return "connection refused";
     }
     if (has(cause, javax.net.ssl.SSLException.class)) {
-      return "TLS failed: " + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());
+      return "TLS failed: "
+          + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());
     }
-    if (cause instanceof IOException && cause.getMessage() != null
+    if (cause instanceof IOException
+        && cause.getMessage() != null
         && cause.getMessage().contains("header parser received no bytes")) {
       return "connection closed without a response";
     }

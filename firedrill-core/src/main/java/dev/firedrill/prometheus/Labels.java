@@ -10,9 +10,10 @@ public final class Labels {
   private Labels() {}
 
   public static String format(Map<String, String> labels) {
-    return new TreeMap<>(labels).entrySet().stream()
-        .map(e -> e.getKey() + "=\"" + escape(e.getValue()) + "\"")
-        .collect(Collectors.joining(", ", "{", "}"));
+    return new TreeMap<>(labels)
+        .entrySet().stream()
+            .map(e -> e.getKey() + "=\"" + escape(e.getValue()) + "\"")
+            .collect(Collectors.joining(", ", "{", "}"));
   }
 
   private static String escape(String value) {

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * The part of Prometheus's HTTP API that alert detection reads, beside {@link PrometheusClient}'s
- * queries: active alerts, rule state, and the loaded configuration (for detection floors).
- * Each failure is a {@link PrometheusException} with one line naming the server and the request.
+ * queries: active alerts, rule state, and the loaded configuration (for detection floors). Each
+ * failure is a {@link PrometheusException} with one line naming the server and the request.
  */
 public interface PrometheusAlertsApi {
 

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** Reads Prometheus's JSON envelope. Problems are thrown as {@link Malformed} naming what was expected. */
+/**
+ * Reads Prometheus's JSON envelope. Problems are thrown as {@link Malformed} naming what was
+ * expected.
+ */
 final class ResponseParser {
 
   /** What the envelope says, before the caller decides what the HTTP status means. */
@@ -111,14 +114,18 @@ final class ResponseParser {
     JsonNode data = root.path("data");
     String type = text(data, "resultType", "data.resultType");
     JsonNode result = data.path("result");
-    QueryResult parsed = switch (type) {
-      case "scalar" -> new QueryResult.Scalar(at(result, "scalar"), value(result, "scalar"));
-      case "string" -> new QueryResult.Text(at(result, "string"), stringValue(result));
-      case "vector" -> vector(result);
-      case "matrix" -> matrix(result);
-      default -> throw new Malformed(
-          "\"data.resultType\" is \"" + type + "\" (expected scalar, string, vector or matrix)");
-    };
+    QueryResult parsed =
+        switch (type) {
+          case "scalar" -> new QueryResult.Scalar(at(result, "scalar"), value(result, "scalar"));
+          case "string" -> new QueryResult.Text(at(result, "string"), stringValue(result));
+          case "vector" -> vector(result);
+          case "matrix" -> matrix(result);
+          default ->
+              throw new Malformed(
+                  "\"data.resultType\" is \""
+                      + type
+                      + "\" (expected scalar, string, vector or matrix)");
+        };
     return new Success(parsed, warnings(root));
   }
 
@@ -130,7 +137,9 @@ final class ResponseParser {
       if (pair.isMissingNode() && sample.has("histogram")) {
         throw new Malformed("a vector sample is a native histogram (expected a float sample)");
       }
-      samples.add(new QueryResult.Sample(labels(sample), at(pair, "vector sample"), value(pair, "vector sample")));
+      samples.add(
+          new QueryResult.Sample(
+              labels(sample), at(pair, "vector sample"), value(pair, "vector sample")));
     }
     return new QueryResult.Vector(samples);
   }
@@ -159,7 +168,10 @@ final class ResponseParser {
       throw new Malformed("a sample has no \"metric\" object (expected its labels)");
     }
     Map<String, String> labels = new LinkedHashMap<>();
-    metric.properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+    metric
+        .properties()
+        .iterator()
+        .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
     return labels;
   }
 
@@ -167,7 +179,8 @@ final class ResponseParser {
     requirePair(pair, what);
     JsonNode time = pair.get(0);
     if (!time.isNumber()) {
-      throw new Malformed("a " + what + " has timestamp " + time + " (expected seconds as a number)");
+      throw new Malformed(
+          "a " + what + " has timestamp " + time + " (expected seconds as a number)");
     }
     BigDecimal millis = time.decimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_UP);
     return Instant.ofEpochMilli(millis.longValueExact());
@@ -181,8 +194,14 @@ final class ResponseParser {
       case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
       case "-Inf" -> Double.NEGATIVE_INFINITY;
       default -> {
-        if (!pair.get(1).isTextual() && !pair.get(1).isNumber() || !NUMBER.matcher(text).matches()) {
-          throw new Malformed("a " + what + " has value " + pair.get(1) + " (expected a number, NaN, +Inf or -Inf)");
+        if (!pair.get(1).isTextual() && !pair.get(1).isNumber()
+            || !NUMBER.matcher(text).matches()) {
+          throw new Malformed(
+              "a "
+                  + what
+                  + " has value "
+                  + pair.get(1)
+                  + " (expected a number, NaN, +Inf or -Inf)");
         }
         yield Double.parseDouble(text);
       }
@@ -196,13 +215,19 @@ final class ResponseParser {
 
   private static void requirePair(JsonNode pair, String what) throws Malformed {
     if (!pair.isArray() || pair.size() != 2) {
-      throw new Malformed("a " + what + " is " + OneLine.shortened(pair.toString(), 80) + " (expected [seconds, \"value\"])");
+      throw new Malformed(
+          "a "
+              + what
+              + " is "
+              + OneLine.shortened(pair.toString(), 80)
+              + " (expected [seconds, \"value\"])");
     }
   }
 
   private static void requireArray(JsonNode node, String what) throws Malformed {
     if (!node.isArray()) {
-      throw new Malformed(what + " is " + OneLine.shortened(node.toString(), 80) + " (expected a JSON array)");
+      throw new Malformed(
+          what + " is " + OneLine.shortened(node.toString(), 80) + " (expected a JSON array)");
     }
   }
 

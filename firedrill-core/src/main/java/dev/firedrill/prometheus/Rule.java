@@ -30,9 +30,18 @@ public sealed interface Rule {
    * @param duration its {@code for}
    * @param state {@code inactive}, {@code pending} or {@code firing}: the most urgent of its alerts
    */
-  record Alerting(String name, String query, Duration duration, Map<String, String> labels,
-      Map<String, String> annotations, String health, Optional<String> lastError,
-      Optional<Instant> lastEvaluation, String state, List<PrometheusAlert> alerts) implements Rule {
+  record Alerting(
+      String name,
+      String query,
+      Duration duration,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      String health,
+      Optional<String> lastError,
+      Optional<Instant> lastEvaluation,
+      String state,
+      List<PrometheusAlert> alerts)
+      implements Rule {
 
     public Alerting {
       Objects.requireNonNull(name, "name");
@@ -49,8 +58,14 @@ public sealed interface Rule {
   }
 
   /** A recording rule. */
-  record Recording(String name, String query, Map<String, String> labels, String health,
-      Optional<String> lastError, Optional<Instant> lastEvaluation) implements Rule {
+  record Recording(
+      String name,
+      String query,
+      Map<String, String> labels,
+      String health,
+      Optional<String> lastError,
+      Optional<Instant> lastEvaluation)
+      implements Rule {
 
     public Recording {
       Objects.requireNonNull(name, "name");

@@ -14,20 +14,25 @@ record ServerAddress(URI queryEndpoint, String display) {
 
   static ServerAddress of(URI baseUrl) {
     if (baseUrl == null) {
-      throw new IllegalArgumentException("Prometheus URL is missing (expected e.g. http://127.0.0.1:9090)");
+      throw new IllegalArgumentException(
+          "Prometheus URL is missing (expected e.g. http://127.0.0.1:9090)");
     }
     if (baseUrl.getRawUserInfo() != null
         || baseUrl.getRawAuthority() != null && baseUrl.getRawAuthority().contains("@")) {
       throw new IllegalArgumentException(CREDENTIALS_REFUSED);
     }
-    String scheme = baseUrl.getScheme() == null ? null : baseUrl.getScheme().toLowerCase(Locale.ROOT);
+    String scheme =
+        baseUrl.getScheme() == null ? null : baseUrl.getScheme().toLowerCase(Locale.ROOT);
     String host = baseUrl.getHost();
     if (!"http".equals(scheme) && !"https".equals(scheme) || host == null || host.isEmpty()) {
       throw new IllegalArgumentException(
-          "Prometheus URL \"" + safeText(baseUrl) + "\" is not usable (expected http:// or https:// with a host, e.g. http://127.0.0.1:9090)");
+          "Prometheus URL \""
+              + safeText(baseUrl)
+              + "\" is not usable (expected http:// or https:// with a host, e.g. http://127.0.0.1:9090)");
     }
     String path = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath();
-    String origin = scheme + "://" + host + (baseUrl.getPort() == -1 ? "" : ":" + baseUrl.getPort());
+    String origin =
+        scheme + "://" + host + (baseUrl.getPort() == -1 ? "" : ":" + baseUrl.getPort());
     String prefix = path.endsWith("/") ? path : path + "/";
     String display = origin + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     return new ServerAddress(URI.create(origin + prefix + "api/v1/query"), display);

@@ -34,8 +34,12 @@ class JournalPatchTest {
   void theReceiversTallyAndTheMarkersNotesReachTheJournalOnDisk() throws IOException {
     JournalFile file = new JournalFile(dir.resolve("drill.json"));
     Journal journal = journal();
-    JournalPatch patch = new JournalPatch(Optional.of(new JournalPatch.ReceiverTally(3, 1,
-        List.of("2026-11-29T10:00:01Z 401 missing bearer token"))), List.of("grafana: annotation refused (500)"));
+    JournalPatch patch =
+        new JournalPatch(
+            Optional.of(
+                new JournalPatch.ReceiverTally(
+                    3, 1, List.of("2026-11-29T10:00:01Z 401 missing bearer token"))),
+            List.of("grafana: annotation refused (500)"));
 
     patch.applyTo(journal, file);
 
@@ -44,7 +48,8 @@ class JournalPatchTest {
     assertThat(written.path("receiver").path("rejected").asLong()).isEqualTo(1);
     assertThat(written.path("receiver").path("rejections").get(0).asText())
         .isEqualTo("2026-11-29T10:00:01Z 401 missing bearer token");
-    assertThat(written.path("marker_notes").get(0).asText()).isEqualTo("grafana: annotation refused (500)");
+    assertThat(written.path("marker_notes").get(0).asText())
+        .isEqualTo("grafana: annotation refused (500)");
     assertThat(written.path("verdict").asText()).isEqualTo("held");
   }
 
@@ -64,13 +69,23 @@ class JournalPatchTest {
   void theTallyOfAReceiverCountsWhatItTookAndSaysWhenAndWhyItRefused() throws Exception {
     VirtualClock clock = VirtualClock.at("2026-11-29T10:00:01Z");
     try (WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults(), clock)) {
-      HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(receiver.url())
-          .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("[1, 2]")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> refused =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(receiver.url())
+                      .timeout(Duration.ofSeconds(10))
+                      .POST(HttpRequest.BodyPublishers.ofString("[1, 2]"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(refused.statusCode()).isEqualTo(400);
 
-      assertThat(JournalPatch.ReceiverTally.of(receiver)).isEqualTo(new JournalPatch.ReceiverTally(0, 1, List.of(
-          "2026-11-29T10:00:01Z 400 the body is not a JSON object (expected an Alertmanager webhook payload)")));
+      assertThat(JournalPatch.ReceiverTally.of(receiver))
+          .isEqualTo(
+              new JournalPatch.ReceiverTally(
+                  0,
+                  1,
+                  List.of(
+                      "2026-11-29T10:00:01Z 400 the body is not a JSON object (expected an Alertmanager webhook payload)")));
     }
   }
 }

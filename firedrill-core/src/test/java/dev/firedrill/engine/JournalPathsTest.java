@@ -12,7 +12,8 @@ class JournalPathsTest {
 
   @Test
   void defaultJournalsNameTheExperimentAndTheUtcSecond() {
-    assertThat(JournalPaths.run("payments-outage", AT)).isEqualTo(Path.of("journals/payments-outage-20261129-100005.json"));
+    assertThat(JournalPaths.run("payments-outage", AT))
+        .isEqualTo(Path.of("journals/payments-outage-20261129-100005.json"));
     assertThat(JournalPaths.simulation("payments-outage", AT))
         .isEqualTo(Path.of("journals/payments-outage-simulated-20261129-100005.json"));
     assertThat(JournalPaths.demoDirectory(AT)).isEqualTo(Path.of("journals/demo-20261129-100005"));
@@ -22,8 +23,10 @@ class JournalPathsTest {
 
   @Test
   void aFileBesideAJournalDropsItsJsonExtension() {
-    assertThat(JournalPaths.beside(Path.of("/j/payments.journal.json"), ".html")).isEqualTo(Path.of("/j/payments.journal.html"));
+    assertThat(JournalPaths.beside(Path.of("/j/payments.journal.json"), ".html"))
+        .isEqualTo(Path.of("/j/payments.journal.html"));
     assertThat(JournalPaths.beside(Path.of("/j/run"), ".html")).isEqualTo(Path.of("/j/run.html"));
-    assertThat(JournalPaths.beside(Path.of("journals/x-1.json"), ".events.jsonl")).isEqualTo(Path.of("journals/x-1.events.jsonl"));
+    assertThat(JournalPaths.beside(Path.of("journals/x-1.json"), ".events.jsonl"))
+        .isEqualTo(Path.of("journals/x-1.events.jsonl"));
   }
 }

@@ -20,88 +20,191 @@ class VerdictRulesTest {
   private static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
   private static final Duration RECOVERY = Duration.ofMinutes(1);
 
-  private final VerdictRules rules = new VerdictRules(new SteadyState(Duration.ofSeconds(5), List.of(
-      new Sli("errors", "q", OptionalDouble.empty(), OptionalDouble.of(0.01), Missing.FAIL),
-      new Sli("latency", "q", OptionalDouble.empty(), OptionalDouble.of(0.3), Missing.INCONCLUSIVE))));
+  private final VerdictRules rules =
+      new VerdictRules(
+          new SteadyState(
+              Duration.ofSeconds(5),
+              List.of(
+                  new Sli(
+                      "errors", "q", OptionalDouble.empty(), OptionalDouble.of(0.01), Missing.FAIL),
+                  new Sli(
+                      "latency",
+                      "q",
+                      OptionalDouble.empty(),
+                      OptionalDouble.of(0.3),
+                      Missing.INCONCLUSIVE))));
 
   private static Measurement at(int seconds, Reading errors, Reading latency) {
     return new Measurement(START.plusSeconds(seconds), List.of(errors, latency), Optional.empty());
   }
 
   private static Measurement ok(int seconds) {
-    return at(seconds, Reading.of("errors", 0.001, true, "<= 0.01"), Reading.of("latency", 0.1, true, "<= 0.3"));
+    return at(
+        seconds,
+        Reading.of("errors", 0.001, true, "<= 0.01"),
+        Reading.of("latency", 0.1, true, "<= 0.3"));
   }
 
-  private VerdictRules.Decision decide(Optional<String> injectFailure, Optional<String> abort, List<Measurement> during,
-      List<Measurement> after, Optional<Duration> recovered) {
-    return rules.decide(new VerdictRules.Evidence(START, injectFailure, abort, during, after, recovered, RECOVERY));
+  private VerdictRules.Decision decide(
+      Optional<String> injectFailure,
+      Optional<String> abort,
+      List<Measurement> during,
+      List<Measurement> after,
+      Optional<Duration> recovered) {
+    return rules.decide(
+        new VerdictRules.Evidence(START, injectFailure, abort, during, after, recovered, RECOVERY));
   }
 
   @Test
   void aFaultThatCouldNotBeInjectedIsFailedWhateverElseHappened() {
-    var decision = decide(Optional.of("cpu-burn: no java"), Optional.of("burn rate 20 above 14.4"), List.of(), List.of(ok(1)),
-        Optional.of(Duration.ZERO));
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.FAILED,
-        "a fault could not be injected: cpu-burn: no java; recovered 0.0s after the rollback"));
+    var decision =
+        decide(
+            Optional.of("cpu-burn: no java"),
+            Optional.of("burn rate 20 above 14.4"),
+            List.of(),
+            List.of(ok(1)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.FAILED,
+                "a fault could not be injected: cpu-burn: no java; recovered 0.0s after the rollback"));
   }
 
   @Test
   void anAbortOutranksABreach() {
-    Measurement breach = at(5, Reading.of("errors", 0.2, false, "<= 0.01"), Reading.of("latency", 0.1, true, "<= 0.3"));
-    var decision = decide(Optional.empty(), Optional.of("burn rate 20 above 14.4"), List.of(breach), List.of(ok(9)),
-        Optional.of(Duration.ofMillis(2500)));
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.ABORTED,
-        "burn rate 20 above 14.4; recovered 2.5s after the rollback"));
+    Measurement breach =
+        at(
+            5,
+            Reading.of("errors", 0.2, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.of("burn rate 20 above 14.4"),
+            List.of(breach),
+            List.of(ok(9)),
+            Optional.of(Duration.ofMillis(2500)));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.ABORTED, "burn rate 20 above 14.4; recovered 2.5s after the rollback"));
   }
 
   @Test
   void aBreachDuringTheFaultIsDeviation() {
-    Measurement breach = at(10, Reading.of("errors", 0.02, false, "<= 0.01"), Reading.of("latency", 0.1, true, "<= 0.3"));
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(ok(5), breach), List.of(ok(15)),
-        Optional.of(Duration.ZERO));
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.DEVIATED,
-        "hypothesis broken while the faults were on, first at +10.0s: errors 0.02 outside <= 0.01, latency 0.1 <= 0.3;"
-            + " recovered 0.0s after the rollback"));
+    Measurement breach =
+        at(
+            10,
+            Reading.of("errors", 0.02, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(ok(5), breach),
+            List.of(ok(15)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.DEVIATED,
+                "hypothesis broken while the faults were on, first at +10.0s: errors 0.02 outside <= 0.01, latency 0.1 <= 0.3;"
+                    + " recovered 0.0s after the rollback"));
   }
 
   @Test
   void noDataOnAnSliWhereMissingIsFailureIsDeviation() {
-    Measurement dark = at(5, Reading.noData("errors", "<= 0.01", "empty result for q"), Reading.of("latency", 0.1, true, "<= 0.3"));
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(dark), List.of(ok(10)), Optional.of(Duration.ZERO));
+    Measurement dark =
+        at(
+            5,
+            Reading.noData("errors", "<= 0.01", "empty result for q"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(dark),
+            List.of(ok(10)),
+            Optional.of(Duration.ZERO));
     assertThat(decision.verdict()).isEqualTo(Verdict.DEVIATED);
-    assertThat(decision.reason()).isEqualTo("errors had no data at +5.0s and missing data is failure; recovered 0.0s after the rollback");
+    assertThat(decision.reason())
+        .isEqualTo(
+            "errors had no data at +5.0s and missing data is failure; recovered 0.0s after the rollback");
   }
 
   @Test
   void noDataWhereMissingIsInconclusiveIsInconclusive() {
-    Measurement dark = at(5, Reading.of("errors", 0.001, true, "<= 0.01"), Reading.noData("latency", "<= 0.3", "empty result"));
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(dark, ok(10)), List.of(ok(15)), Optional.of(Duration.ZERO));
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.INCONCLUSIVE,
-        "1 of 2 measurements while the faults were on had no data or errors; nothing broke, but nothing was proven either;"
-            + " recovered 0.0s after the rollback"));
+    Measurement dark =
+        at(
+            5,
+            Reading.of("errors", 0.001, true, "<= 0.01"),
+            Reading.noData("latency", "<= 0.3", "empty result"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(dark, ok(10)),
+            List.of(ok(15)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.INCONCLUSIVE,
+                "1 of 2 measurements while the faults were on had no data or errors; nothing broke, but nothing was proven either;"
+                    + " recovered 0.0s after the rollback"));
   }
 
   @Test
   void notRecoveringInTimeIsDeviationWhenTheLastMeasurementBreaches() {
-    Measurement stillBad = at(70, Reading.of("errors", 0.05, false, "<= 0.01"), Reading.of("latency", 0.1, true, "<= 0.3"));
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(ok(5)), List.of(stillBad), Optional.empty());
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.DEVIATED,
-        "the system did not return to steady state within 1m of the rollback: errors 0.05 outside <= 0.01, latency 0.1 <= 0.3"));
+    Measurement stillBad =
+        at(
+            70,
+            Reading.of("errors", 0.05, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(ok(5)),
+            List.of(stillBad),
+            Optional.empty());
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.DEVIATED,
+                "the system did not return to steady state within 1m of the rollback: errors 0.05 outside <= 0.01, latency 0.1 <= 0.3"));
   }
 
   @Test
   void notRecoveringForLackOfDataIsInconclusive() {
-    Measurement dark = at(70, Reading.error("errors", "<= 0.01", "cannot reach Prometheus"), Reading.of("latency", 0.1, true, "<= 0.3"));
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(ok(5)), List.of(dark), Optional.empty());
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.INCONCLUSIVE,
-        "no measurement after the rollback was fully within steady state (last: errors error: cannot reach Prometheus, latency 0.1 <= 0.3)"));
+    Measurement dark =
+        at(
+            70,
+            Reading.error("errors", "<= 0.01", "cannot reach Prometheus"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(Optional.empty(), Optional.empty(), List.of(ok(5)), List.of(dark), Optional.empty());
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.INCONCLUSIVE,
+                "no measurement after the rollback was fully within steady state (last: errors error: cannot reach Prometheus, latency 0.1 <= 0.3)"));
   }
 
   @Test
   void heldNeedsEveryMeasurementWithinAndARecovery() {
-    var decision = decide(Optional.empty(), Optional.empty(), List.of(ok(5), ok(10)), List.of(ok(11)),
-        Optional.of(Duration.ofSeconds(1)));
-    assertThat(decision).isEqualTo(new VerdictRules.Decision(Verdict.HELD,
-        "2 measurements while the faults were on within steady state; recovered 1.0s after the rollback"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(ok(5), ok(10)),
+            List.of(ok(11)),
+            Optional.of(Duration.ofSeconds(1)));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.HELD,
+                "2 measurements while the faults were on within steady state; recovered 1.0s after the rollback"));
   }
 }

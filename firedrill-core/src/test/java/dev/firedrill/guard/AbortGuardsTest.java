@@ -18,20 +18,39 @@ import org.junit.jupiter.api.Test;
 
 class AbortGuardsTest {
 
-  private static final SteadyState STEADY = new SteadyState(Duration.ofSeconds(5), List.of(
-      new Sli("error_ratio", "q", OptionalDouble.empty(), OptionalDouble.of(0.01), Missing.FAIL),
-      new Sli("availability", "q", OptionalDouble.of(0.99), OptionalDouble.empty(), Missing.INCONCLUSIVE)));
+  private static final SteadyState STEADY =
+      new SteadyState(
+          Duration.ofSeconds(5),
+          List.of(
+              new Sli(
+                  "error_ratio",
+                  "q",
+                  OptionalDouble.empty(),
+                  OptionalDouble.of(0.01),
+                  Missing.FAIL),
+              new Sli(
+                  "availability",
+                  "q",
+                  OptionalDouble.of(0.99),
+                  OptionalDouble.empty(),
+                  Missing.INCONCLUSIVE)));
 
   private final List<Measurement> during = new ArrayList<>();
 
   private AbortGuards guards(Missing burnMissing, AbortRule... rules) {
-    BurnRateGuard burn = new BurnRateGuard(0.999, Duration.ofDays(30), "q", 14.4, burnMissing, Optional.empty());
-    return new AbortGuards(new Abort(List.of(rules), Optional.of(burn), 2, Optional.empty()), STEADY);
+    BurnRateGuard burn =
+        new BurnRateGuard(0.999, Duration.ofDays(30), "q", 14.4, burnMissing, Optional.empty());
+    return new AbortGuards(
+        new Abort(List.of(rules), Optional.of(burn), 2, Optional.empty()), STEADY);
   }
 
   private void add(Reading errorRatio, Reading burn) {
     Reading availability = Reading.of("availability", 1, true, ">= 0.99");
-    during.add(new Measurement(Instant.EPOCH.plusSeconds(during.size() * 5L), List.of(errorRatio, availability), Optional.of(burn)));
+    during.add(
+        new Measurement(
+            Instant.EPOCH.plusSeconds(during.size() * 5L),
+            List.of(errorRatio, availability),
+            Optional.of(burn)));
   }
 
   private static Reading ratio(double value) {
@@ -39,28 +58,39 @@ class AbortGuardsTest {
   }
 
   private static Reading burn(double value) {
-    return new Reading("burn_rate", value <= 14.4 ? Reading.Status.OK : Reading.Status.BREACH, OptionalDouble.of(value),
-        "<= 14.4", "error ratio x against an objective of 99.9%");
+    return new Reading(
+        "burn_rate",
+        value <= 14.4 ? Reading.Status.OK : Reading.Status.BREACH,
+        OptionalDouble.of(value),
+        "<= 14.4",
+        "error ratio x against an objective of 99.9%");
   }
 
   @Test
   void aRuleNeedsItsCountOfConsecutiveBreaches() {
-    AbortGuards guards = guards(Missing.FAIL, new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2));
+    AbortGuards guards =
+        guards(Missing.FAIL, new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2));
     add(ratio(0.06), burn(1));
     assertThat(guards.check(during)).isEmpty();
     add(ratio(0.001), burn(1));
     add(ratio(0.07), burn(1));
     assertThat(guards.check(during)).isEmpty();
     add(ratio(0.08), burn(1));
-    assertThat(guards.check(during)).contains(new AbortDecision("error_ratio 0.08 > 0.05 in 2 measurements in a row"));
+    assertThat(guards.check(during))
+        .contains(new AbortDecision("error_ratio 0.08 > 0.05 in 2 measurements in a row"));
   }
 
   @Test
   void aBelowRuleAbortsOnLowValues() {
-    AbortGuards guards = guards(Missing.FAIL, new AbortRule("availability", AbortRule.Direction.BELOW, 0.9, 1));
-    during.add(new Measurement(Instant.EPOCH, List.of(ratio(0.001), Reading.of("availability", 0.5, false, ">= 0.99")),
-        Optional.of(burn(1))));
-    assertThat(guards.check(during)).contains(new AbortDecision("availability 0.5 < 0.9 in 1 measurement"));
+    AbortGuards guards =
+        guards(Missing.FAIL, new AbortRule("availability", AbortRule.Direction.BELOW, 0.9, 1));
+    during.add(
+        new Measurement(
+            Instant.EPOCH,
+            List.of(ratio(0.001), Reading.of("availability", 0.5, false, ">= 0.99")),
+            Optional.of(burn(1))));
+    assertThat(guards.check(during))
+        .contains(new AbortDecision("availability 0.5 < 0.9 in 1 measurement"));
   }
 
   @Test
@@ -69,24 +99,32 @@ class AbortGuardsTest {
     add(ratio(0.001), burn(14.4));
     assertThat(guards.check(during)).isEmpty();
     add(ratio(0.02), burn(20));
-    assertThat(guards.check(during)).contains(
-        new AbortDecision("burn rate 20 above 14.4 (error ratio x against an objective of 99.9%)"));
+    assertThat(guards.check(during))
+        .contains(
+            new AbortDecision(
+                "burn rate 20 above 14.4 (error ratio x against an objective of 99.9%)"));
   }
 
   @Test
   void missingGuardDataIsFailureUnlessDeclaredInconclusive() {
     add(ratio(0.001), Reading.noData("burn_rate", "<= 14.4", "empty result for q"));
-    assertThat(guards(Missing.FAIL).check(during)).contains(new AbortDecision(
-        "burn-rate guard has no data (empty result for q); missing data is failure unless abort.burn_rate.missing is inconclusive"));
+    assertThat(guards(Missing.FAIL).check(during))
+        .contains(
+            new AbortDecision(
+                "burn-rate guard has no data (empty result for q); missing data is failure unless abort.burn_rate.missing is inconclusive"));
     assertThat(guards(Missing.INCONCLUSIVE).check(during)).isEmpty();
   }
 
   @Test
   void anSliWatchedByARuleThatGoesDarkAborts() {
-    AbortGuards guards = guards(Missing.INCONCLUSIVE, new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 3));
+    AbortGuards guards =
+        guards(
+            Missing.INCONCLUSIVE, new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 3));
     add(Reading.noData("error_ratio", "<= 0.01", "empty result for q"), burn(1));
-    assertThat(guards.check(during)).contains(new AbortDecision(
-        "error_ratio has no data (empty result for q); an abort rule watches it and missing data is failure"));
+    assertThat(guards.check(during))
+        .contains(
+            new AbortDecision(
+                "error_ratio has no data (empty result for q); an abort rule watches it and missing data is failure"));
   }
 
   @Test
@@ -98,7 +136,9 @@ class AbortGuardsTest {
     add(down, burn(1));
     assertThat(guards.check(during)).isEmpty();
     add(down, burn(1));
-    assertThat(guards.check(during)).contains(new AbortDecision(
-        "2 probe errors in a row; the drill cannot see the system: cannot reach Prometheus"));
+    assertThat(guards.check(during))
+        .contains(
+            new AbortDecision(
+                "2 probe errors in a row; the drill cannot see the system: cannot reach Prometheus"));
   }
 }

@@ -3,14 +3,14 @@ package dev.firedrill.embedded;
 import dev.firedrill.embedded.api.ApiServer;
 import dev.firedrill.embedded.api.BuildInfo;
 import dev.firedrill.embedded.api.QueryEngine;
-import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
-import dev.firedrill.promconfig.Config;
 import dev.firedrill.embedded.drive.RealTimeDriver;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.drive.Scheduled;
 import dev.firedrill.embedded.drive.VirtualDriver;
+import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
@@ -32,14 +32,19 @@ public final class EmbeddedPrometheus implements AutoCloseable {
 
   /** Prometheus's default {@code --storage.tsdb.retention.time} for this use: two hours. */
   public static final Duration DEFAULT_RETENTION = Duration.ofHours(2);
+
   /** How often samples past the retention are dropped. */
   static final Duration TRUNCATION_INTERVAL = Duration.ofMinutes(1);
 
   /**
-   * How to run it. {@code configYaml} is the config file's text, shown by {@code /api/v1/status/config};
-   * {@code listen} is the API's address (port 0 for any free port).
+   * How to run it. {@code configYaml} is the config file's text, shown by {@code
+   * /api/v1/status/config}; {@code listen} is the API's address (port 0 for any free port).
    */
-  public record Settings(Config config, String configYaml, Duration retention, InetSocketAddress listen,
+  public record Settings(
+      Config config,
+      String configYaml,
+      Duration retention,
+      InetSocketAddress listen,
       Engine.Options engine) {
     public Settings {
       Objects.requireNonNull(config, "config");
@@ -47,13 +52,18 @@ public final class EmbeddedPrometheus implements AutoCloseable {
       Objects.requireNonNull(listen, "listen");
       Objects.requireNonNull(engine, "engine");
       if (retention.isNegative() || retention.isZero()) {
-        throw new IllegalArgumentException("retention " + retention + " is not positive (expected a duration such as 2h)");
+        throw new IllegalArgumentException(
+            "retention " + retention + " is not positive (expected a duration such as 2h)");
       }
     }
 
     /** 127.0.0.1 on {@code port}, the default retention and Prometheus's engine defaults. */
     public static Settings of(Config config, String configYaml, int port) {
-      return new Settings(config, configYaml, DEFAULT_RETENTION, new InetSocketAddress("127.0.0.1", port),
+      return new Settings(
+          config,
+          configYaml,
+          DEFAULT_RETENTION,
+          new InetSocketAddress("127.0.0.1", port),
           Engine.Options.evaluatingEvery(config.global().evaluationInterval()));
     }
   }
@@ -62,7 +72,10 @@ public final class EmbeddedPrometheus implements AutoCloseable {
    * The rule groups as the rule manager runs them, their state, and the notifier that sends their
    * alerts (closed after the groups stop).
    */
-  public record Rules(List<? extends Recurring> groups, Supplier<List<GroupSnapshot>> status, AutoCloseable notifier) {
+  public record Rules(
+      List<? extends Recurring> groups,
+      Supplier<List<GroupSnapshot>> status,
+      AutoCloseable notifier) {
     public Rules {
       groups = List.copyOf(groups);
       Objects.requireNonNull(status, "status");
@@ -71,8 +84,8 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /**
-   * What turns a config into running parts: the scraper and the rule manager (with its notifier).
-   * A config they cannot run is an {@link IllegalArgumentException} with one line naming the file.
+   * What turns a config into running parts: the scraper and the rule manager (with its notifier). A
+   * config they cannot run is an {@link IllegalArgumentException} with one line naming the file.
    */
   public interface Components {
 
@@ -88,8 +101,13 @@ public final class EmbeddedPrometheus implements AutoCloseable {
 
   private final Storage storage;
   private final ApiServer api;
-  /** What runs the scrapes and evaluations: a real-time driver, or the work's place on a virtual one. */
+
+  /**
+   * What runs the scrapes and evaluations: a real-time driver, or the work's place on a virtual
+   * one.
+   */
   private final AutoCloseable work;
+
   private final AutoCloseable notifier;
 
   private EmbeddedPrometheus(Assembly assembly, AutoCloseable work) {
@@ -100,18 +118,19 @@ public final class EmbeddedPrometheus implements AutoCloseable {
   }
 
   /** Starts scraping, evaluating and serving the API in real time on {@code clock}. */
-  public static EmbeddedPrometheus start(Settings settings, Components components, Clock clock) throws IOException {
+  public static EmbeddedPrometheus start(Settings settings, Components components, Clock clock)
+      throws IOException {
     Assembly assembly = Assembly.of(settings, components, clock);
     return new EmbeddedPrometheus(assembly, RealTimeDriver.start(clock, assembly.work()));
   }
 
   /**
-   * Assembles it on the driver's clock and serves the API (its default query time is the virtual now);
-   * nothing is scraped or evaluated until the clock moves, which runs every scrape, evaluation and
-   * truncation due on the way, in time order with whatever else is on the driver.
+   * Assembles it on the driver's clock and serves the API (its default query time is the virtual
+   * now); nothing is scraped or evaluated until the clock moves, which runs every scrape,
+   * evaluation and truncation due on the way, in time order with whatever else is on the driver.
    */
-  public static EmbeddedPrometheus simulate(Settings settings, Components components, VirtualDriver driver)
-      throws IOException {
+  public static EmbeddedPrometheus simulate(
+      Settings settings, Components components, VirtualDriver driver) throws IOException {
     Assembly assembly = Assembly.of(settings, components, driver.clock());
     return new EmbeddedPrometheus(assembly, driver.add(assembly.work()));
   }
@@ -143,7 +162,9 @@ public final class EmbeddedPrometheus implements AutoCloseable {
         part.close();
       } catch (Exception e) {
         if (failed == null) {
-          failed = new IllegalStateException("cannot stop the embedded Prometheus: " + e.getMessage(), e);
+          failed =
+              new IllegalStateException(
+                  "cannot stop the embedded Prometheus: " + e.getMessage(), e);
         }
       }
     }
@@ -156,17 +177,34 @@ public final class EmbeddedPrometheus implements AutoCloseable {
    * The parts built from the settings, work in the order it runs when instants coincide. The API
    * listens first: its URL is the rules' external URL, and its rule state is read once rules exist.
    */
-  private record Assembly(Storage storage, ApiServer api, List<Recurring> work, AutoCloseable notifier) {
+  private record Assembly(
+      Storage storage, ApiServer api, List<Recurring> work, AutoCloseable notifier) {
 
     static Assembly of(Settings settings, Components components, Clock clock) throws IOException {
       Storage storage = new MemoryStorage();
-      AtomicReference<Rules> rules = new AtomicReference<>(new Rules(List.of(), List::of, () -> {}));
-      ApiServer api = ApiServer.start(settings.listen(), new ApiServer.Parts(QueryEngine.over(storage, settings.engine()),
-          storage, () -> rules.get().status().get(), settings::configYaml, BuildInfo.firedrill(), clock));
+      AtomicReference<Rules> rules =
+          new AtomicReference<>(new Rules(List.of(), List::of, () -> {}));
+      ApiServer api =
+          ApiServer.start(
+              settings.listen(),
+              new ApiServer.Parts(
+                  QueryEngine.over(storage, settings.engine()),
+                  storage,
+                  () -> rules.get().status().get(),
+                  settings::configYaml,
+                  BuildInfo.firedrill(),
+                  clock));
       List<Recurring> work = new ArrayList<>();
       try {
-        rules.set(components.rules(settings.config(), storage, new Engine(storage, settings.engine()), clock, api.url()));
-        // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its samples.
+        rules.set(
+            components.rules(
+                settings.config(),
+                storage,
+                new Engine(storage, settings.engine()),
+                clock,
+                api.url()));
+        // Scrapes before rule groups: a group evaluating at the instant of a scrape sees its
+        // samples.
         work.addAll(components.scrapes(settings.config(), storage, clock));
       } catch (RuntimeException e) {
         try (api) {
@@ -178,8 +216,12 @@ public final class EmbeddedPrometheus implements AutoCloseable {
       }
       work.addAll(rules.get().groups());
       Duration retention = settings.retention();
-      work.add(new Scheduled("retention", TRUNCATION_INTERVAL, Duration.ZERO,
-          at -> storage.truncateBefore(at.minus(retention).toEpochMilli())));
+      work.add(
+          new Scheduled(
+              "retention",
+              TRUNCATION_INTERVAL,
+              Duration.ZERO,
+              at -> storage.truncateBefore(at.minus(retention).toEpochMilli())));
       return new Assembly(storage, api, work, rules.get().notifier());
     }
   }

@@ -1,10 +1,10 @@
 package dev.firedrill.embedded;
 
-import dev.firedrill.promconfig.Config;
-import dev.firedrill.promconfig.RuleFileGlob;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.rules.RuleManager;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.RuleFileGlob;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -30,7 +30,8 @@ public final class RuleEvaluations implements Recurring {
       try {
         files.addAll(RuleFileGlob.expand(pattern));
       } catch (IOException e) {
-        throw new IllegalArgumentException(config.source() + ": rule_files " + pattern + ": cannot list: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            config.source() + ": rule_files " + pattern + ": cannot list: " + e.getMessage(), e);
       }
     }
     return files;
@@ -41,14 +42,19 @@ public final class RuleEvaluations implements Recurring {
     return "rule groups";
   }
 
-  /** Before the manager's first evaluation it has no schedule: that evaluation, at {@code t}, makes it. */
+  /**
+   * Before the manager's first evaluation it has no schedule: that evaluation, at {@code t}, makes
+   * it.
+   */
   @Override
   public Instant nextAtOrAfter(Instant t) {
     long next = manager.nextDueMs();
     if (next == Long.MIN_VALUE) {
       return t;
     }
-    return next == Long.MAX_VALUE ? Instant.MAX : Instant.ofEpochMilli(Math.max(next, t.toEpochMilli()));
+    return next == Long.MAX_VALUE
+        ? Instant.MAX
+        : Instant.ofEpochMilli(Math.max(next, t.toEpochMilli()));
   }
 
   @Override

@@ -1,8 +1,5 @@
 package dev.firedrill.embedded;
 
-import dev.firedrill.promconfig.AlertmanagerConfig;
-import dev.firedrill.promconfig.Config;
-import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.notify.Notifier;
@@ -14,6 +11,9 @@ import dev.firedrill.embedded.rules.RuleManager;
 import dev.firedrill.embedded.scrape.ScrapeTarget;
 import dev.firedrill.embedded.scrape.Scraper;
 import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promconfig.AlertmanagerConfig;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.StaticConfig;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import java.net.URI;
@@ -22,7 +22,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The embedded parts from a config: the scraper's targets, the rule manager over the rule files, the notifier. */
+/**
+ * The embedded parts from a config: the scraper's targets, the rule manager over the rule files,
+ * the notifier.
+ */
 public final class StandardComponents implements EmbeddedPrometheus.Components {
 
   /** Prometheus's {@code --rules.alert.resend-delay} default. */
@@ -42,28 +45,30 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
     scraper.sync(targets, clock.now().toEpochMilli());
     List<Recurring> work = new ArrayList<>();
     for (ScrapeTarget target : targets) {
-      work.add(new Recurring() {
-        @Override
-        public String name() {
-          return "scrape " + target;
-        }
+      work.add(
+          new Recurring() {
+            @Override
+            public String name() {
+              return "scrape " + target;
+            }
 
-        @Override
-        public Instant nextAtOrAfter(Instant t) {
-          return Instant.ofEpochMilli(target.nextScrapeAtOrAfter(t.toEpochMilli()));
-        }
+            @Override
+            public Instant nextAtOrAfter(Instant t) {
+              return Instant.ofEpochMilli(target.nextScrapeAtOrAfter(t.toEpochMilli()));
+            }
 
-        @Override
-        public void run(Instant at) throws InterruptedException {
-          scraper.scrapeOnce(target, at.toEpochMilli());
-        }
-      });
+            @Override
+            public void run(Instant at) throws InterruptedException {
+              scraper.scrapeOnce(target, at.toEpochMilli());
+            }
+          });
     }
     return work;
   }
 
   @Override
-  public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
+  public EmbeddedPrometheus.Rules rules(
+      Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
     List<RuleGroupSpec> specs;
     try {
       specs = RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config));
@@ -77,27 +82,48 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
       sink = started;
       notifier = started;
     }
-    RuleManager manager = new RuleManager(specs, new RuleManager.Options(config.global().evaluationInterval().toMillis(),
-        resendDelay.toMillis(), config.global().externalLabels().toMap(), externalUrl.toString()),
-        new EngineRuleQuery(engine), storage, sink, clock::nanoTime);
+    RuleManager manager =
+        new RuleManager(
+            specs,
+            new RuleManager.Options(
+                config.global().evaluationInterval().toMillis(),
+                resendDelay.toMillis(),
+                config.global().externalLabels().toMap(),
+                externalUrl.toString()),
+            new EngineRuleQuery(engine),
+            storage,
+            sink,
+            clock::nanoTime);
     List<Recurring> groups = specs.isEmpty() ? List.of() : List.of(new RuleEvaluations(manager));
     return new EmbeddedPrometheus.Rules(groups, manager::groups, notifier);
   }
 
-  /** Every Alertmanager of every {@code alertmanagers} entry; one timeout for all, the longest written. */
+  /**
+   * Every Alertmanager of every {@code alertmanagers} entry; one timeout for all, the longest
+   * written.
+   */
   private static Notifier.Options notifierOptions(Config config) {
     List<URI> urls = new ArrayList<>();
     Duration timeout = Duration.ZERO;
     for (AlertmanagerConfig alertmanagers : config.alertmanagers()) {
       timeout = alertmanagers.timeout().compareTo(timeout) > 0 ? alertmanagers.timeout() : timeout;
-      String prefix = alertmanagers.pathPrefix().endsWith("/")
-          ? alertmanagers.pathPrefix().substring(0, alertmanagers.pathPrefix().length() - 1) : alertmanagers.pathPrefix();
+      String prefix =
+          alertmanagers.pathPrefix().endsWith("/")
+              ? alertmanagers.pathPrefix().substring(0, alertmanagers.pathPrefix().length() - 1)
+              : alertmanagers.pathPrefix();
       for (StaticConfig group : alertmanagers.staticConfigs()) {
-        group.targets().forEach(target -> urls.add(URI.create(alertmanagers.scheme() + "://" + target + prefix)));
+        group
+            .targets()
+            .forEach(
+                target -> urls.add(URI.create(alertmanagers.scheme() + "://" + target + prefix)));
       }
     }
     Notifier.Options defaults = Notifier.Options.defaults(urls);
-    return new Notifier.Options(urls, timeout, defaults.queueCapacity(), defaults.maxBatchSize(),
+    return new Notifier.Options(
+        urls,
+        timeout,
+        defaults.queueCapacity(),
+        defaults.maxBatchSize(),
         config.global().externalLabels().toMap());
   }
 }

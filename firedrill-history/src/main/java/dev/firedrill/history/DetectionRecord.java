@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * One expected alert in one run, as the history keeps it. {@code alertKey} is the alert with its
- * matchers ({@code CheckoutErrorBudgetBurn{service="checkout"}}): the identity runs are compared by.
- * {@code routing} is the receiver check's text ({@code yes}, {@code NO}, {@code -}); {@code held}
- * is this alert's result, {@code verdict} the drill's.
+ * matchers ({@code CheckoutErrorBudgetBurn{service="checkout"}}): the identity runs are compared
+ * by. {@code routing} is the receiver check's text ({@code yes}, {@code NO}, {@code -}); {@code
+ * held} is this alert's result, {@code verdict} the drill's.
  */
 public record DetectionRecord(
     String runId,
@@ -49,7 +49,10 @@ public record DetectionRecord(
     return ROUTED_WRONG.equals(routing);
   }
 
-  /** The receivers as one text, sorted so that runs compare equal whatever order the stack listed them in. */
+  /**
+   * The receivers as one text, sorted so that runs compare equal whatever order the stack listed
+   * them in.
+   */
   public String receiversText() {
     return String.join(", ", receivers.stream().sorted().toList());
   }

@@ -1,6 +1,9 @@
 package dev.firedrill.history;
 
-/** The history store or a journal could not be read or written; the message is one line naming which. */
+/**
+ * The history store or a journal could not be read or written; the message is one line naming
+ * which.
+ */
 public final class HistoryException extends Exception {
   private static final long serialVersionUID = 1L;
 

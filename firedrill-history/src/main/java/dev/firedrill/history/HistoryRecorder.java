@@ -16,7 +16,8 @@ public final class HistoryRecorder {
   private HistoryRecorder() {}
 
   /** Empty when the drill watched no alerts. */
-  public static Optional<Outcome> record(StoreLocation location, JsonNode journal, String journalPath) {
+  public static Optional<Outcome> record(
+      StoreLocation location, JsonNode journal, String journalPath) {
     try {
       List<DetectionRecord> records = JournalRows.of(journal, journalPath);
       if (records.isEmpty()) {
@@ -25,14 +26,26 @@ public final class HistoryRecorder {
       try (HistoryStore store = HistoryStore.open(location)) {
         store.append(records);
       }
-      return Optional.of(new Outcome("detection history: " + records.size() + " alert" + (records.size() == 1 ? ""
-          : "s") + " recorded in " + location.name(), false));
+      return Optional.of(
+          new Outcome(
+              "detection history: "
+                  + records.size()
+                  + " alert"
+                  + (records.size() == 1 ? "" : "s")
+                  + " recorded in "
+                  + location.name(),
+              false));
     } catch (HistoryException e) {
       return Optional.of(warning(e.getMessage()));
     } catch (RuntimeException | LinkageError e) {
-      // A driver that breaks in its own way (a native library that will not load) must not fail a finished drill.
-      return Optional.of(warning("cannot record in the detection history " + location.name() + ": "
-          + location.redact(String.valueOf(e.getMessage()))));
+      // A driver that breaks in its own way (a native library that will not load) must not fail a
+      // finished drill.
+      return Optional.of(
+          warning(
+              "cannot record in the detection history "
+                  + location.name()
+                  + ": "
+                  + location.redact(String.valueOf(e.getMessage()))));
     }
   }
 

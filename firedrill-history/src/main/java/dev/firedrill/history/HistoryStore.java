@@ -20,8 +20,8 @@ import java.util.Optional;
 
 /**
  * The detection history over JDBC: opened (and its tables created on first use), appended to one
- * run at a time in a transaction, queried oldest run first. Every failure is a
- * {@link HistoryException} whose one line names the store, never its password.
+ * run at a time in a transaction, queried oldest run first. Every failure is a {@link
+ * HistoryException} whose one line names the store, never its password.
  */
 public final class HistoryStore implements AutoCloseable {
 
@@ -39,8 +39,13 @@ public final class HistoryStore implements AutoCloseable {
       try {
         Files.createDirectories(parent.get());
       } catch (FileAlreadyExistsException e) {
-        throw new HistoryException("cannot open the detection history " + location.name() + ": "
-            + e.getFile() + " is not a directory", e);
+        throw new HistoryException(
+            "cannot open the detection history "
+                + location.name()
+                + ": "
+                + e.getFile()
+                + " is not a directory",
+            e);
       } catch (IOException e) {
         throw failure(location, "cannot open", e);
       }
@@ -60,7 +65,10 @@ public final class HistoryStore implements AutoCloseable {
     }
   }
 
-  /** Appends the rows in one transaction; returns how many were new (a run already recorded adds none). */
+  /**
+   * Appends the rows in one transaction; returns how many were new (a run already recorded adds
+   * none).
+   */
   public int append(List<DetectionRecord> records) throws HistoryException {
     try {
       connection.setAutoCommit(false);
@@ -101,9 +109,13 @@ public final class HistoryStore implements AutoCloseable {
     }
   }
 
-  /** Every row, oldest run first; {@code alert} matches the alert's name or its name with matchers. */
-  public List<DetectionRecord> query(Optional<String> alert, Optional<String> experiment) throws HistoryException {
-    StringBuilder sql = new StringBuilder("SELECT " + Schema.COLUMNS + " FROM firedrill_detection WHERE 1 = 1");
+  /**
+   * Every row, oldest run first; {@code alert} matches the alert's name or its name with matchers.
+   */
+  public List<DetectionRecord> query(Optional<String> alert, Optional<String> experiment)
+      throws HistoryException {
+    StringBuilder sql =
+        new StringBuilder("SELECT " + Schema.COLUMNS + " FROM firedrill_detection WHERE 1 = 1");
     alert.ifPresent(a -> sql.append(" AND (alert = ? OR alert_key = ?)"));
     experiment.ifPresent(e -> sql.append(" AND experiment = ?"));
     sql.append(" ORDER BY run_at_ms, run_id, alert_key");
@@ -151,8 +163,13 @@ public final class HistoryStore implements AutoCloseable {
       }
       Optional<Integer> other = versions.stream().filter(v -> v != Schema.VERSION).findFirst();
       if (other.isPresent()) {
-        throw new HistoryException("detection history " + location.name() + " has schema version "
-            + other.get() + "; this firedrill reads version " + Schema.VERSION);
+        throw new HistoryException(
+            "detection history "
+                + location.name()
+                + " has schema version "
+                + other.get()
+                + "; this firedrill reads version "
+                + Schema.VERSION);
       }
       for (String table : Schema.TABLES) {
         statement.execute(table);
@@ -195,10 +212,12 @@ public final class HistoryStore implements AutoCloseable {
   }
 
   private static HistoryException failure(StoreLocation location, String what, Exception e) {
-    String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst()
-        .orElse("");
-    return new HistoryException(what + " the detection history " + location.name() + ": "
-        + location.redact(reason), e);
+    String reason =
+        e.getMessage() == null
+            ? e.getClass().getSimpleName()
+            : e.getMessage().lines().findFirst().orElse("");
+    return new HistoryException(
+        what + " the detection history " + location.name() + ": " + location.redact(reason), e);
   }
 
   private static void closeQuietly(Connection connection) {

@@ -11,8 +11,9 @@ import java.util.Optional;
 /** The history as text: per alert, one line per run, oldest first. */
 public final class HistoryTable {
 
-  private static final String[] HEADER =
-      {"date (UTC)", "experiment", "fired", "detect", "notify", "routing", "result"};
+  private static final String[] HEADER = {
+    "date (UTC)", "experiment", "fired", "detect", "notify", "routing", "result"
+  };
 
   private HistoryTable() {}
 
@@ -28,14 +29,17 @@ public final class HistoryTable {
       List<String[]> cells = new ArrayList<>();
       cells.add(HEADER);
       for (DetectionRecord r : alert.getValue()) {
-        cells.add(new String[] {
-            RegressionCheck.date(r.runAt()),
-            r.experiment(),
-            (r.fired() ? "yes" : "no") + (r.expectedToFire() ? "" : " (expect " + r.expect() + ")"),
-            time(r.timeToDetect()),
-            time(r.timeToNotify()),
-            routing(r),
-            r.held() ? "held" : "FAILED"});
+        cells.add(
+            new String[] {
+              RegressionCheck.date(r.runAt()),
+              r.experiment(),
+              (r.fired() ? "yes" : "no")
+                  + (r.expectedToFire() ? "" : " (expect " + r.expect() + ")"),
+              time(r.timeToDetect()),
+              time(r.timeToNotify()),
+              routing(r),
+              r.held() ? "held" : "FAILED"
+            });
       }
       lines.addAll(align(cells));
     }
@@ -44,7 +48,9 @@ public final class HistoryTable {
 
   private static String routing(DetectionRecord r) {
     String seen = r.receivers().isEmpty() ? "-" : r.receiversText();
-    return r.misrouted() ? seen + r.expectedReceiver().map(e -> " (expected " + e + ")").orElse(" (wrong)") : seen;
+    return r.misrouted()
+        ? seen + r.expectedReceiver().map(e -> " (expected " + e + ")").orElse(" (wrong)")
+        : seen;
   }
 
   private static List<String> align(List<String[]> cells) {
@@ -58,8 +64,11 @@ public final class HistoryTable {
     for (String[] line : cells) {
       StringBuilder text = new StringBuilder("  ");
       for (int i = 0; i < line.length; i++) {
-        text.append(i == 0 ? "" : "  ").append(i == line.length - 1 ? line[i]
-            : line[i] + " ".repeat(widths[i] - line[i].length()));
+        text.append(i == 0 ? "" : "  ")
+            .append(
+                i == line.length - 1
+                    ? line[i]
+                    : line[i] + " ".repeat(widths[i] - line[i].length()));
       }
       lines.add(text.toString());
     }

@@ -13,14 +13,18 @@ import java.util.Optional;
 
 /**
  * Compares each alert's latest run with its earlier runs of the same experiment (another
- * experiment's fault is another test). The baseline for time to detect is the median of the
- * earlier runs in which the alert fired: one slow quarter neither hides nor invents a regression.
+ * experiment's fault is another test). The baseline for time to detect is the median of the earlier
+ * runs in which the alert fired: one slow quarter neither hides nor invents a regression.
  */
 public final class RegressionCheck {
 
-  static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+  static final DateTimeFormatter DATE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
 
-  /** {@code alerts}: alerts in the history; {@code compared}: those with earlier runs to compare with. */
+  /**
+   * {@code alerts}: alerts in the history; {@code compared}: those with earlier runs to compare
+   * with.
+   */
   public record Outcome(List<Regression> regressions, int alerts, int compared, int runs) {
     public Outcome {
       regressions = List.copyOf(regressions);
@@ -56,42 +60,80 @@ public final class RegressionCheck {
     return new Outcome(regressions, byAlert.size(), compared, (int) runCount);
   }
 
-  private static Optional<Regression> stoppedFiring(DetectionRecord latest, List<DetectionRecord> earlier) {
+  private static Optional<Regression> stoppedFiring(
+      DetectionRecord latest, List<DetectionRecord> earlier) {
     long fired = earlier.stream().filter(DetectionRecord::fired).count();
     if (!latest.expectedToFire() || latest.fired() || fired == 0) {
       return Optional.empty();
     }
-    return Optional.of(new Regression(latest.alertKey(), latest.experiment(), Regression.Kind.STOPPED_FIRING,
-        "did not fire in the run of " + date(latest.runAt()) + "; fired in " + fired + " of " + earlier.size()
-            + " earlier run" + plural(earlier.size())));
+    return Optional.of(
+        new Regression(
+            latest.alertKey(),
+            latest.experiment(),
+            Regression.Kind.STOPPED_FIRING,
+            "did not fire in the run of "
+                + date(latest.runAt())
+                + "; fired in "
+                + fired
+                + " of "
+                + earlier.size()
+                + " earlier run"
+                + plural(earlier.size())));
   }
 
-  private static Optional<Regression> routing(DetectionRecord latest, List<DetectionRecord> earlier) {
-    String seen = latest.receivers().isEmpty() ? "no receiver seen" : "routed to " + latest.receiversText();
+  private static Optional<Regression> routing(
+      DetectionRecord latest, List<DetectionRecord> earlier) {
+    String seen =
+        latest.receivers().isEmpty() ? "no receiver seen" : "routed to " + latest.receiversText();
     if (latest.misrouted()) {
-      return Optional.of(new Regression(latest.alertKey(), latest.experiment(), Regression.Kind.MISROUTED,
-          seen + latest.expectedReceiver().map(e -> ", expected " + e).orElse("") + " (run of "
-              + date(latest.runAt()) + ")"));
+      return Optional.of(
+          new Regression(
+              latest.alertKey(),
+              latest.experiment(),
+              Regression.Kind.MISROUTED,
+              seen
+                  + latest.expectedReceiver().map(e -> ", expected " + e).orElse("")
+                  + " (run of "
+                  + date(latest.runAt())
+                  + ")"));
     }
     // Routed as the experiment expects is right, whatever an earlier (misrouted) run did.
     if (latest.receivers().isEmpty() || DetectionRecord.ROUTED_RIGHT.equals(latest.routing())) {
       return Optional.empty();
     }
-    Optional<DetectionRecord> before = earlier.stream().filter(r -> !r.receivers().isEmpty() && !r.misrouted())
-        .reduce((first, second) -> second);
+    Optional<DetectionRecord> before =
+        earlier.stream()
+            .filter(r -> !r.receivers().isEmpty() && !r.misrouted())
+            .reduce((first, second) -> second);
     if (before.isEmpty() || before.get().receiversText().equals(latest.receiversText())) {
       return Optional.empty();
     }
-    return Optional.of(new Regression(latest.alertKey(), latest.experiment(), Regression.Kind.ROUTING_CHANGED,
-        seen + " in the run of " + date(latest.runAt()) + ", to " + before.get().receiversText()
-            + " in the run of " + date(before.get().runAt())));
+    return Optional.of(
+        new Regression(
+            latest.alertKey(),
+            latest.experiment(),
+            Regression.Kind.ROUTING_CHANGED,
+            seen
+                + " in the run of "
+                + date(latest.runAt())
+                + ", to "
+                + before.get().receiversText()
+                + " in the run of "
+                + date(before.get().runAt())));
   }
 
-  private static Optional<Regression> slower(DetectionRecord latest, List<DetectionRecord> earlier,
-      Tolerance tolerance) {
-    List<Duration> times = earlier.stream().filter(DetectionRecord::fired)
-        .flatMap(r -> r.timeToDetect().stream()).sorted().toList();
-    if (!latest.expectedToFire() || !latest.fired() || latest.timeToDetect().isEmpty() || times.isEmpty()) {
+  private static Optional<Regression> slower(
+      DetectionRecord latest, List<DetectionRecord> earlier, Tolerance tolerance) {
+    List<Duration> times =
+        earlier.stream()
+            .filter(DetectionRecord::fired)
+            .flatMap(r -> r.timeToDetect().stream())
+            .sorted()
+            .toList();
+    if (!latest.expectedToFire()
+        || !latest.fired()
+        || latest.timeToDetect().isEmpty()
+        || times.isEmpty()) {
       return Optional.empty();
     }
     Duration baseline = median(times);
@@ -100,15 +142,31 @@ public final class RegressionCheck {
     if (now.compareTo(allowed) <= 0) {
       return Optional.empty();
     }
-    return Optional.of(new Regression(latest.alertKey(), latest.experiment(), Regression.Kind.SLOWER,
-        Durations.seconds(now) + " in the run of " + date(latest.runAt()) + ", over the " + Durations.seconds(allowed)
-            + " allowed: median " + Durations.seconds(baseline) + " of " + times.size() + " earlier run"
-            + plural(times.size()) + " plus " + tolerance.text()));
+    return Optional.of(
+        new Regression(
+            latest.alertKey(),
+            latest.experiment(),
+            Regression.Kind.SLOWER,
+            Durations.seconds(now)
+                + " in the run of "
+                + date(latest.runAt())
+                + ", over the "
+                + Durations.seconds(allowed)
+                + " allowed: median "
+                + Durations.seconds(baseline)
+                + " of "
+                + times.size()
+                + " earlier run"
+                + plural(times.size())
+                + " plus "
+                + tolerance.text()));
   }
 
   static Duration median(List<Duration> sorted) {
     int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : sorted.get(n / 2 - 1).plus(sorted.get(n / 2)).dividedBy(2);
+    return n % 2 == 1
+        ? sorted.get(n / 2)
+        : sorted.get(n / 2 - 1).plus(sorted.get(n / 2)).dividedBy(2);
   }
 
   static String date(Instant at) {

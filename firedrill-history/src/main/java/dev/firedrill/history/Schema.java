@@ -8,13 +8,17 @@ import java.util.List;
  */
 final class Schema {
 
-  /** Bumped with every change to the tables; a store of another version is refused, not guessed at. */
+  /**
+   * Bumped with every change to the tables; a store of another version is refused, not guessed at.
+   */
   static final int VERSION = 1;
 
-  static final String VERSION_TABLE = "CREATE TABLE IF NOT EXISTS firedrill_schema (version INTEGER NOT NULL)";
+  static final String VERSION_TABLE =
+      "CREATE TABLE IF NOT EXISTS firedrill_schema (version INTEGER NOT NULL)";
 
-  static final List<String> TABLES = List.of(
-      """
+  static final List<String> TABLES =
+      List.of(
+          """
       CREATE TABLE IF NOT EXISTS firedrill_detection (
         run_id TEXT NOT NULL,
         alert_key TEXT NOT NULL,
@@ -32,14 +36,20 @@ final class Schema {
         verdict TEXT NOT NULL,
         journal TEXT NOT NULL,
         PRIMARY KEY (run_id, alert_key))""",
-      "CREATE INDEX IF NOT EXISTS firedrill_detection_alert ON firedrill_detection (alert, run_at_ms)");
+          "CREATE INDEX IF NOT EXISTS firedrill_detection_alert ON firedrill_detection (alert, run_at_ms)");
 
-  static final String COLUMNS = "run_id, alert_key, run_at_ms, experiment, alert, expect, fired, detect_ms, "
-      + "notify_ms, receivers, expected_receiver, routing, held, verdict, journal";
+  static final String COLUMNS =
+      "run_id, alert_key, run_at_ms, experiment, alert, expect, fired, detect_ms, "
+          + "notify_ms, receivers, expected_receiver, routing, held, verdict, journal";
 
-  /** ON CONFLICT ... DO NOTHING: SQLite since 3.24, PostgreSQL since 9.5; a run recorded twice stays one. */
-  static final String INSERT = "INSERT INTO firedrill_detection (" + COLUMNS
-      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, alert_key) DO NOTHING";
+  /**
+   * ON CONFLICT ... DO NOTHING: SQLite since 3.24, PostgreSQL since 9.5; a run recorded twice stays
+   * one.
+   */
+  static final String INSERT =
+      "INSERT INTO firedrill_detection ("
+          + COLUMNS
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, alert_key) DO NOTHING";
 
   private Schema() {}
 }

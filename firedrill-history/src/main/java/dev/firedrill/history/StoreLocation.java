@@ -34,12 +34,14 @@ public final class StoreLocation {
   }
 
   /**
-   * The option's value, else {@code FIREDRILL_HISTORY}, else {@code history.sqlite} in
-   * {@code defaultDirectory}. A value that is not a JDBC URL is a SQLite file's path.
+   * The option's value, else {@code FIREDRILL_HISTORY}, else {@code history.sqlite} in {@code
+   * defaultDirectory}. A value that is not a JDBC URL is a SQLite file's path.
    */
-  public static StoreLocation resolve(Optional<String> option, Path defaultDirectory, Map<String, String> env)
+  public static StoreLocation resolve(
+      Optional<String> option, Path defaultDirectory, Map<String, String> env)
       throws HistoryException {
-    Optional<String> given = option.or(() -> Optional.ofNullable(env.get(ENV)).filter(v -> !v.isBlank()));
+    Optional<String> given =
+        option.or(() -> Optional.ofNullable(env.get(ENV)).filter(v -> !v.isBlank()));
     String where = option.isPresent() ? "--history" : ENV;
     if (given.isEmpty()) {
       return sqlite(defaultDirectory.resolve(DEFAULT_FILE), env);
@@ -51,13 +53,17 @@ public final class StoreLocation {
     if (value.startsWith(SQLITE)) {
       String path = value.substring(SQLITE.length());
       if (path.isEmpty() || path.startsWith(":memory:") || path.startsWith("file:")) {
-        throw new HistoryException(where + " " + value + ": expected jdbc:sqlite:FILE with a plain file path");
+        throw new HistoryException(
+            where + " " + value + ": expected jdbc:sqlite:FILE with a plain file path");
       }
       return sqlite(path(path, where), env);
     }
     if (value.startsWith("jdbc:")) {
-      throw new HistoryException(where + " " + strip(value)
-          + ": unsupported database (expected jdbc:sqlite:FILE, jdbc:postgresql://HOST[:PORT]/DB or a file path)");
+      throw new HistoryException(
+          where
+              + " "
+              + strip(value)
+              + ": unsupported database (expected jdbc:sqlite:FILE, jdbc:postgresql://HOST[:PORT]/DB or a file path)");
     }
     return sqlite(path(value, where), env);
   }
@@ -102,19 +108,28 @@ public final class StoreLocation {
     properties.setProperty("connectTimeout", "5");
     properties.setProperty("loginTimeout", "10");
     properties.setProperty("socketTimeout", "30");
-    Optional.ofNullable(env.get(USER_ENV)).or(() -> Optional.ofNullable(env.get("PGUSER")))
-        .filter(u -> !u.isBlank()).ifPresent(user -> properties.setProperty("user", user));
+    Optional.ofNullable(env.get(USER_ENV))
+        .or(() -> Optional.ofNullable(env.get("PGUSER")))
+        .filter(u -> !u.isBlank())
+        .ifPresent(user -> properties.setProperty("user", user));
     Optional<String> password = password();
     password.ifPresent(p -> properties.setProperty("password", p));
     return properties;
   }
 
-  /** To keep a driver's message from ever carrying the password, whatever the driver decides to echo. */
+  /**
+   * To keep a driver's message from ever carrying the password, whatever the driver decides to
+   * echo.
+   */
   String redact(String message) {
     String text = message == null ? "" : message;
     try {
       Optional<String> password = file.isPresent() ? Optional.empty() : password();
-      return password.filter(p -> !p.isEmpty()).map(p -> text.replace(p, "***")).orElse(text).replace(url, name());
+      return password
+          .filter(p -> !p.isEmpty())
+          .map(p -> text.replace(p, "***"))
+          .orElse(text)
+          .replace(url, name());
     } catch (HistoryException e) {
       return text.replace(url, name());
     }
@@ -126,8 +141,11 @@ public final class StoreLocation {
       try {
         return Optional.of(Files.readString(Path.of(passwordFile)).strip());
       } catch (IOException | InvalidPathException e) {
-        throw new HistoryException(PASSWORD_FILE_ENV + " names " + passwordFile
-            + ", which cannot be read (expected a file holding the password)");
+        throw new HistoryException(
+            PASSWORD_FILE_ENV
+                + " names "
+                + passwordFile
+                + ", which cannot be read (expected a file holding the password)");
       }
     }
     return Optional.ofNullable(env.get("PGPASSWORD")).filter(p -> !p.isEmpty());

@@ -16,7 +16,8 @@ import java.util.Optional;
 public record Tolerance(Optional<BigDecimal> percent, Optional<Duration> absolute) {
 
   public static final String DEFAULT_TEXT = "50%,2s";
-  private static final String EXPECTED = "expected a percentage (50%), a duration (2s) or both (50%,2s)";
+  private static final String EXPECTED =
+      "expected a percentage (50%), a duration (2s) or both (50%,2s)";
 
   public static Tolerance parse(String text) {
     Optional<BigDecimal> percent = Optional.empty();
@@ -26,7 +27,8 @@ public record Tolerance(Optional<BigDecimal> percent, Optional<Duration> absolut
         try {
           BigDecimal value = new BigDecimal(part.substring(0, part.length() - 1));
           if (value.signum() < 0) {
-            throw new IllegalArgumentException("\"" + text + "\": a tolerance cannot be negative; " + EXPECTED);
+            throw new IllegalArgumentException(
+                "\"" + text + "\": a tolerance cannot be negative; " + EXPECTED);
           }
           percent = Optional.of(value);
         } catch (NumberFormatException e) {
@@ -49,7 +51,12 @@ public record Tolerance(Optional<BigDecimal> percent, Optional<Duration> absolut
   public Duration allowed(Duration baseline) {
     Duration allowed = baseline;
     if (percent.isPresent()) {
-      long extra = percent.get().multiply(BigDecimal.valueOf(baseline.toMillis())).movePointLeft(2).longValue();
+      long extra =
+          percent
+              .get()
+              .multiply(BigDecimal.valueOf(baseline.toMillis()))
+              .movePointLeft(2)
+              .longValue();
       allowed = Duration.ofMillis(baseline.toMillis() + extra);
     }
     if (absolute.isPresent() && baseline.plus(absolute.get()).compareTo(allowed) > 0) {

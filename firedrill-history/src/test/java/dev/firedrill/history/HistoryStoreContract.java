@@ -27,10 +27,23 @@ abstract class HistoryStoreContract {
   void aRowComesBackAsItWasWrittenWithEmptyFieldsKept() throws Exception {
     StoreLocation location = newStore();
     DetectionRecord full = Rows.fired(0, 0.7);
-    DetectionRecord bare = new DetectionRecord("payments-latency@2026-01-02T00:00:00Z",
-        Instant.parse("2026-01-02T00:00:00.123Z"), "payments-latency", "CheckoutOrdersPending",
-        "CheckoutOrdersPending", "silent", false, Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
-        "-", true, "held", "/j/latency.json");
+    DetectionRecord bare =
+        new DetectionRecord(
+            "payments-latency@2026-01-02T00:00:00Z",
+            Instant.parse("2026-01-02T00:00:00.123Z"),
+            "payments-latency",
+            "CheckoutOrdersPending",
+            "CheckoutOrdersPending",
+            "silent",
+            false,
+            Optional.empty(),
+            Optional.empty(),
+            List.of(),
+            Optional.empty(),
+            "-",
+            true,
+            "held",
+            "/j/latency.json");
 
     try (HistoryStore store = HistoryStore.open(location)) {
       assertThat(store.append(List.of(full, bare))).isEqualTo(2);
@@ -46,7 +59,8 @@ abstract class HistoryStoreContract {
       store.append(List.of(Rows.fired(0, 1)));
       store.append(List.of(Rows.fired(1, 2)));
 
-      assertThat(store.query(Optional.empty(), Optional.empty())).extracting(r -> r.timeToDetect().get())
+      assertThat(store.query(Optional.empty(), Optional.empty()))
+          .extracting(r -> r.timeToDetect().get())
           .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
     }
   }
@@ -65,16 +79,32 @@ abstract class HistoryStoreContract {
   @Test
   void theFiltersPickAnAlertByNameOrByNameWithMatchersAndAnExperiment() throws Exception {
     StoreLocation location = newStore();
-    DetectionRecord other = new DetectionRecord("payments-latency@x", Instant.parse("2026-01-05T00:00:00Z"),
-        "payments-latency", "CheckoutOrdersPending", "CheckoutOrdersPending", "firing", true,
-        Optional.of(Duration.ofSeconds(6)), Optional.empty(), List.of("team-payments"), Optional.empty(), "-", true,
-        "held", "/j/x.json");
+    DetectionRecord other =
+        new DetectionRecord(
+            "payments-latency@x",
+            Instant.parse("2026-01-05T00:00:00Z"),
+            "payments-latency",
+            "CheckoutOrdersPending",
+            "CheckoutOrdersPending",
+            "firing",
+            true,
+            Optional.of(Duration.ofSeconds(6)),
+            Optional.empty(),
+            List.of("team-payments"),
+            Optional.empty(),
+            "-",
+            true,
+            "held",
+            "/j/x.json");
     try (HistoryStore store = HistoryStore.open(location)) {
       store.append(List.of(Rows.fired(0, 1), other));
 
-      assertThat(store.query(Optional.of(Rows.ALERT), Optional.empty())).containsExactly(Rows.fired(0, 1));
-      assertThat(store.query(Optional.of(Rows.KEY), Optional.empty())).containsExactly(Rows.fired(0, 1));
-      assertThat(store.query(Optional.empty(), Optional.of("payments-latency"))).containsExactly(other);
+      assertThat(store.query(Optional.of(Rows.ALERT), Optional.empty()))
+          .containsExactly(Rows.fired(0, 1));
+      assertThat(store.query(Optional.of(Rows.KEY), Optional.empty()))
+          .containsExactly(Rows.fired(0, 1));
+      assertThat(store.query(Optional.empty(), Optional.of("payments-latency")))
+          .containsExactly(other);
       assertThat(store.query(Optional.of(Rows.ALERT), Optional.of("payments-latency"))).isEmpty();
       // A name that reads like SQL is a value like any other.
       assertThat(store.query(Optional.of("x' OR '1'='1"), Optional.empty())).isEmpty();
@@ -90,7 +120,8 @@ abstract class HistoryStoreContract {
     try (HistoryStore store = HistoryStore.open(location)) {
       assertThat(store.query(Optional.empty(), Optional.empty())).containsExactly(Rows.fired(0, 1));
     }
-    try (Connection connection = connect(location); Statement statement = connection.createStatement();
+    try (Connection connection = connect(location);
+        Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("SELECT version FROM firedrill_schema")) {
       assertThat(rows.next()).isTrue();
       assertThat(rows.getInt(1)).isEqualTo(Schema.VERSION);
@@ -102,12 +133,17 @@ abstract class HistoryStoreContract {
   void aStoreOfAnotherSchemaVersionIsRefusedByName() throws Exception {
     StoreLocation location = newStore();
     HistoryStore.open(location).close();
-    try (Connection connection = connect(location); Statement statement = connection.createStatement()) {
+    try (Connection connection = connect(location);
+        Statement statement = connection.createStatement()) {
       statement.executeUpdate("UPDATE firedrill_schema SET version = 99");
     }
 
-    assertThatThrownBy(() -> HistoryStore.open(location)).isInstanceOf(HistoryException.class)
-        .hasMessage("detection history " + location.name() + " has schema version 99; this firedrill reads version 1");
+    assertThatThrownBy(() -> HistoryStore.open(location))
+        .isInstanceOf(HistoryException.class)
+        .hasMessage(
+            "detection history "
+                + location.name()
+                + " has schema version 99; this firedrill reads version 1");
   }
 
   @Test
@@ -115,12 +151,16 @@ abstract class HistoryStoreContract {
     StoreLocation location = newStore();
     var journal = Journals.outage();
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(location, journal, "/j/outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(location, journal, "/j/outage.json");
 
-    assertThat(outcome).contains(new HistoryRecorder.Outcome("detection history: 3 alerts recorded in "
-        + location.name(), false));
+    assertThat(outcome)
+        .contains(
+            new HistoryRecorder.Outcome(
+                "detection history: 3 alerts recorded in " + location.name(), false));
     try (HistoryStore store = HistoryStore.open(location)) {
-      assertThat(store.query(Optional.empty(), Optional.empty())).isEqualTo(JournalRows.of(journal, "/j/outage.json"));
+      assertThat(store.query(Optional.empty(), Optional.empty()))
+          .isEqualTo(JournalRows.of(journal, "/j/outage.json"));
     }
   }
 

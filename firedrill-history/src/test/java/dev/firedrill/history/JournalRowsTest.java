@@ -19,30 +19,74 @@ class JournalRowsTest {
 
     String run = "payments-outage@2026-11-29T21:20:02.362825345Z";
     Instant injected = Instant.parse("2026-11-29T21:20:02.606Z");
-    assertThat(rows).containsExactly(
-        new DetectionRecord(run, injected, "payments-outage", "CheckoutErrorBudgetBurn",
-            "CheckoutErrorBudgetBurn{service=\"checkout\"}", "firing", true, Optional.of(Duration.ofMillis(700)),
-            Optional.of(Duration.ofMillis(1029)), List.of("team-checkout"), Optional.of("team-checkout"), "yes", true,
-            "aborted", "journals/payments-outage.json"),
-        new DetectionRecord(run, injected, "payments-outage", "CheckoutOrdersPending", "CheckoutOrdersPending",
-            "firing", true, Optional.of(Duration.ofMillis(5700)), Optional.empty(), List.of("team-payments"),
-            Optional.of("team-payments"), "yes", true, "aborted", "journals/payments-outage.json"),
-        new DetectionRecord(run, injected, "payments-outage", "PaymentsDown", "PaymentsDown", "silent", false,
-            Optional.empty(), Optional.empty(), List.of(), Optional.empty(), "-", true, "aborted",
-            "journals/payments-outage.json"));
+    assertThat(rows)
+        .containsExactly(
+            new DetectionRecord(
+                run,
+                injected,
+                "payments-outage",
+                "CheckoutErrorBudgetBurn",
+                "CheckoutErrorBudgetBurn{service=\"checkout\"}",
+                "firing",
+                true,
+                Optional.of(Duration.ofMillis(700)),
+                Optional.of(Duration.ofMillis(1029)),
+                List.of("team-checkout"),
+                Optional.of("team-checkout"),
+                "yes",
+                true,
+                "aborted",
+                "journals/payments-outage.json"),
+            new DetectionRecord(
+                run,
+                injected,
+                "payments-outage",
+                "CheckoutOrdersPending",
+                "CheckoutOrdersPending",
+                "firing",
+                true,
+                Optional.of(Duration.ofMillis(5700)),
+                Optional.empty(),
+                List.of("team-payments"),
+                Optional.of("team-payments"),
+                "yes",
+                true,
+                "aborted",
+                "journals/payments-outage.json"),
+            new DetectionRecord(
+                run,
+                injected,
+                "payments-outage",
+                "PaymentsDown",
+                "PaymentsDown",
+                "silent",
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                Optional.empty(),
+                "-",
+                true,
+                "aborted",
+                "journals/payments-outage.json"));
   }
 
   @Test
   void aJournalWrittenBeforeTheReceiversFieldsReadsWithoutReceivers() throws Exception {
     List<DetectionRecord> rows = JournalRows.of(Journals.latency(), "latency.json");
 
-    assertThat(rows).extracting(DetectionRecord::alertKey, DetectionRecord::expect, DetectionRecord::fired,
-            DetectionRecord::receivers, DetectionRecord::expectedReceiver)
+    assertThat(rows)
+        .extracting(
+            DetectionRecord::alertKey,
+            DetectionRecord::expect,
+            DetectionRecord::fired,
+            DetectionRecord::receivers,
+            DetectionRecord::expectedReceiver)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("CheckoutErrorBudgetBurn", "silent", false, List.of(),
-                Optional.empty()),
-            org.assertj.core.groups.Tuple.tuple("CheckoutOrdersPending", "silent", false, List.of(),
-                Optional.empty()));
+            org.assertj.core.groups.Tuple.tuple(
+                "CheckoutErrorBudgetBurn", "silent", false, List.of(), Optional.empty()),
+            org.assertj.core.groups.Tuple.tuple(
+                "CheckoutOrdersPending", "silent", false, List.of(), Optional.empty()));
   }
 
   @Test
@@ -55,7 +99,8 @@ class JournalRowsTest {
 
   @Test
   void somethingElseIsRefusedByName() {
-    ObjectNode notAJournal = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("hello", 1);
+    ObjectNode notAJournal =
+        new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("hello", 1);
     ObjectNode noStart = (ObjectNode) Journals.outage().deepCopy();
     noStart.remove("started_at");
 

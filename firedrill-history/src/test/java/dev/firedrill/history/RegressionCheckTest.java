@@ -17,53 +17,74 @@ class RegressionCheckTest {
 
   @Test
   void anAlertThatFiredBeforeAndNotNowStoppedFiring() {
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 5), Rows.missed(1), Rows.fired(2, 5), Rows.missed(3)), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(Rows.fired(0, 5), Rows.missed(1), Rows.fired(2, 5), Rows.missed(3)), DEFAULT);
 
-    assertThat(lines(outcome)).containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
-        + "stopped firing: did not fire in the run of 2026-01-04 10:00; fired in 2 of 3 earlier runs");
+    assertThat(lines(outcome))
+        .containsExactly(
+            "CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
+                + "stopped firing: did not fire in the run of 2026-01-04 10:00; fired in 2 of 3 earlier runs");
   }
 
   @Test
   void anAlertThatNeverFiredHasNotStoppedFiring() {
-    assertThat(RegressionCheck.check(List.of(Rows.missed(0), Rows.missed(1)), DEFAULT).regressions()).isEmpty();
+    assertThat(
+            RegressionCheck.check(List.of(Rows.missed(0), Rows.missed(1)), DEFAULT).regressions())
+        .isEmpty();
   }
 
   @Test
   void aReceiverOtherThanTheExpectedOneIsMisrouted() {
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 5), Rows.routedTo(1, "team-payments", "NO")), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(Rows.fired(0, 5), Rows.routedTo(1, "team-payments", "NO")), DEFAULT);
 
-    assertThat(lines(outcome)).containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
-        + "misrouted: routed to team-payments, expected team-checkout (run of 2026-01-02 10:00)");
+    assertThat(lines(outcome))
+        .containsExactly(
+            "CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
+                + "misrouted: routed to team-payments, expected team-checkout (run of 2026-01-02 10:00)");
   }
 
   @Test
   void aReceiverOtherThanBeforeIsARoutingChangeWhenNoneIsExpected() {
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.routedTo(0, "team-checkout", "-"), Rows.routedTo(1, "team-checkout", "-"),
-            Rows.routedTo(2, "default", "-")), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(
+                Rows.routedTo(0, "team-checkout", "-"),
+                Rows.routedTo(1, "team-checkout", "-"),
+                Rows.routedTo(2, "default", "-")),
+            DEFAULT);
 
-    assertThat(lines(outcome)).containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
-        + "routing changed: routed to default in the run of 2026-01-03 10:00, to team-checkout in the run of "
-        + "2026-01-02 10:00");
+    assertThat(lines(outcome))
+        .containsExactly(
+            "CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
+                + "routing changed: routed to default in the run of 2026-01-03 10:00, to team-checkout in the run of "
+                + "2026-01-02 10:00");
   }
 
   @Test
   void aTimeToDetectBeyondTheToleranceOverTheMedianRegressed() {
-    // Median of 10, 12 and 60 is 12: the one slow run neither moves the baseline nor hides the regression.
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 18.1)), DEFAULT);
+    // Median of 10, 12 and 60 is 12: the one slow run neither moves the baseline nor hides the
+    // regression.
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 18.1)),
+            DEFAULT);
 
-    assertThat(lines(outcome)).containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
-        + "time to detect grew: 18.1s in the run of 2026-01-04 10:00, over the 18.0s allowed: median 12.0s of 3 "
-        + "earlier runs plus 50% or 2s, whichever is larger");
+    assertThat(lines(outcome))
+        .containsExactly(
+            "CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
+                + "time to detect grew: 18.1s in the run of 2026-01-04 10:00, over the 18.0s allowed: median 12.0s of 3 "
+                + "earlier runs plus 50% or 2s, whichever is larger");
   }
 
   @Test
   void aTimeToDetectWithinTheToleranceIsNoRegression() {
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 18)), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 18)),
+            DEFAULT);
 
     assertThat(outcome.regressions()).isEmpty();
     assertThat(outcome).isEqualTo(new RegressionCheck.Outcome(List.of(), 1, 1, 4));
@@ -76,49 +97,76 @@ class RegressionCheckTest {
 
     assertThat(RegressionCheck.check(within, DEFAULT).regressions()).isEmpty();
     assertThat(RegressionCheck.check(within, Tolerance.parse("50%")).regressions()).hasSize(1);
-    assertThat(lines(RegressionCheck.check(beyond, DEFAULT))).containsExactly("CheckoutErrorBudgetBurn"
-        + "{service=\"checkout\"} in payments-outage: time to detect grew: 2.8s in the run of 2026-01-02 10:00, "
-        + "over the 2.7s allowed: median 0.7s of 1 earlier run plus 50% or 2s, whichever is larger");
+    assertThat(lines(RegressionCheck.check(beyond, DEFAULT)))
+        .containsExactly(
+            "CheckoutErrorBudgetBurn"
+                + "{service=\"checkout\"} in payments-outage: time to detect grew: 2.8s in the run of 2026-01-02 10:00, "
+                + "over the 2.7s allowed: median 0.7s of 1 earlier run plus 50% or 2s, whichever is larger");
   }
 
   @Test
   void anAbsoluteToleranceAlone() {
     List<DetectionRecord> runs = List.of(Rows.fired(0, 30), Rows.fired(1, 32), Rows.fired(2, 33.5));
 
-    assertThat(RegressionCheck.check(runs, Tolerance.parse("2s")).regressions()).extracting(Regression::figures)
-        .containsExactly("33.5s in the run of 2026-01-03 10:00, over the 33.0s allowed: median 31.0s of 2 earlier "
-            + "runs plus 2s");
+    assertThat(RegressionCheck.check(runs, Tolerance.parse("2s")).regressions())
+        .extracting(Regression::figures)
+        .containsExactly(
+            "33.5s in the run of 2026-01-03 10:00, over the 33.0s allowed: median 31.0s of 2 earlier "
+                + "runs plus 2s");
     assertThat(RegressionCheck.check(runs, Tolerance.parse("3s")).regressions()).isEmpty();
   }
 
   @Test
   void onlyTheLatestRunIsJudged() {
     // The second run was slow and misrouted; the latest is back to normal.
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 5), Rows.row(1, true, Optional.of(Rows.seconds(50)), List.of("default"), "NO", false),
-            Rows.fired(2, 5)), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(
+                Rows.fired(0, 5),
+                Rows.row(1, true, Optional.of(Rows.seconds(50)), List.of("default"), "NO", false),
+                Rows.fired(2, 5)),
+            DEFAULT);
 
     assertThat(outcome.regressions()).isEmpty();
   }
 
   @Test
   void anotherExperimentsRunsAreAnotherBaseline() {
-    DetectionRecord slowElsewhere = new DetectionRecord("cpu@1", Rows.fired(1, 1).runAt(), "cpu-burn", Rows.ALERT,
-        Rows.KEY, "firing", true, Optional.of(Rows.seconds(90)), Optional.empty(), List.of("team-checkout"),
-        Optional.of("team-checkout"), "yes", true, "held", "/j/cpu.json");
+    DetectionRecord slowElsewhere =
+        new DetectionRecord(
+            "cpu@1",
+            Rows.fired(1, 1).runAt(),
+            "cpu-burn",
+            Rows.ALERT,
+            Rows.KEY,
+            "firing",
+            true,
+            Optional.of(Rows.seconds(90)),
+            Optional.empty(),
+            List.of("team-checkout"),
+            Optional.of("team-checkout"),
+            "yes",
+            true,
+            "held",
+            "/j/cpu.json");
 
-    RegressionCheck.Outcome outcome = RegressionCheck.check(List.of(Rows.fired(0, 5), slowElsewhere), DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(List.of(Rows.fired(0, 5), slowElsewhere), DEFAULT);
 
     assertThat(outcome).isEqualTo(new RegressionCheck.Outcome(List.of(), 2, 0, 2));
   }
 
   @Test
   void everyRegressionOfOneRunIsListed() {
-    RegressionCheck.Outcome outcome = RegressionCheck.check(
-        List.of(Rows.fired(0, 5), Rows.row(1, true, Optional.of(Rows.seconds(30)), List.of("default"), "NO", false)),
-        DEFAULT);
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(
+            List.of(
+                Rows.fired(0, 5),
+                Rows.row(1, true, Optional.of(Rows.seconds(30)), List.of("default"), "NO", false)),
+            DEFAULT);
 
-    assertThat(outcome.regressions()).extracting(Regression::kind)
+    assertThat(outcome.regressions())
+        .extracting(Regression::kind)
         .containsExactly(Regression.Kind.MISROUTED, Regression.Kind.SLOWER);
   }
 

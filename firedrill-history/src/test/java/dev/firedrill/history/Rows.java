@@ -16,7 +16,8 @@ final class Rows {
 
   /** A firing expectation routed to team-checkout, run {@code day} days after 2026-01-01. */
   static DetectionRecord fired(int day, double detectSeconds) {
-    return row(day, true, Optional.of(seconds(detectSeconds)), List.of("team-checkout"), "yes", true);
+    return row(
+        day, true, Optional.of(seconds(detectSeconds)), List.of("team-checkout"), "yes", true);
   }
 
   static DetectionRecord missed(int day) {
@@ -24,15 +25,34 @@ final class Rows {
   }
 
   static DetectionRecord routedTo(int day, String receiver, String routing) {
-    return row(day, true, Optional.of(seconds(5)), List.of(receiver), routing, "yes".equals(routing));
+    return row(
+        day, true, Optional.of(seconds(5)), List.of(receiver), routing, "yes".equals(routing));
   }
 
-  static DetectionRecord row(int day, boolean fired, Optional<Duration> detect, List<String> receivers,
-      String routing, boolean held) {
+  static DetectionRecord row(
+      int day,
+      boolean fired,
+      Optional<Duration> detect,
+      List<String> receivers,
+      String routing,
+      boolean held) {
     Instant at = Instant.parse("2026-01-01T10:00:00Z").plus(Duration.ofDays(day));
-    return new DetectionRecord(EXPERIMENT + "@" + at, at, EXPERIMENT, ALERT, KEY, "firing", fired, detect,
-        fired ? Optional.of(Duration.ofMillis(1029)) : Optional.empty(), receivers, Optional.of("team-checkout"),
-        routing, held, held ? "held" : "deviated", "/journals/" + EXPERIMENT + "-" + day + ".json");
+    return new DetectionRecord(
+        EXPERIMENT + "@" + at,
+        at,
+        EXPERIMENT,
+        ALERT,
+        KEY,
+        "firing",
+        fired,
+        detect,
+        fired ? Optional.of(Duration.ofMillis(1029)) : Optional.empty(),
+        receivers,
+        Optional.of("team-checkout"),
+        routing,
+        held,
+        held ? "held" : "deviated",
+        "/journals/" + EXPERIMENT + "-" + day + ".json");
   }
 
   static Duration seconds(double seconds) {

@@ -20,7 +20,8 @@ class SqliteHistoryStoreTest extends HistoryStoreContract {
 
   @Override
   StoreLocation newStore() throws Exception {
-    return StoreLocation.resolve(Optional.of(dir.resolve("store-" + ++stores + ".sqlite").toString()), dir, Map.of());
+    return StoreLocation.resolve(
+        Optional.of(dir.resolve("store-" + ++stores + ".sqlite").toString()), dir, Map.of());
   }
 
   @Override
@@ -31,7 +32,8 @@ class SqliteHistoryStoreTest extends HistoryStoreContract {
   @Test
   void theFileAndItsDirectoriesAreCreatedOnFirstUse() throws Exception {
     Path file = dir.resolve("journals/nested/history.sqlite");
-    StoreLocation location = StoreLocation.resolve(Optional.empty(), dir.resolve("journals/nested"), Map.of());
+    StoreLocation location =
+        StoreLocation.resolve(Optional.empty(), dir.resolve("journals/nested"), Map.of());
 
     HistoryRecorder.record(location, Journals.outage(), "outage.json");
 
@@ -41,26 +43,42 @@ class SqliteHistoryStoreTest extends HistoryStoreContract {
 
   @Test
   void aCorruptFileIsOneWarningNamingIt() throws Exception {
-    Path file = Files.writeString(dir.resolve("history.sqlite"), "this is no database, ".repeat(100));
+    Path file =
+        Files.writeString(dir.resolve("history.sqlite"), "this is no database, ".repeat(100));
     StoreLocation location = StoreLocation.resolve(Optional.of(file.toString()), dir, Map.of());
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(location, Journals.outage(), "outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(location, Journals.outage(), "outage.json");
 
-    assertThat(outcome).contains(new HistoryRecorder.Outcome("firedrill: warning: cannot open the detection history "
-        + file + ": [SQLITE_NOTADB] File opened that is not a database file (file is not a database) "
-        + "(the drill's verdict stands)", true));
+    assertThat(outcome)
+        .contains(
+            new HistoryRecorder.Outcome(
+                "firedrill: warning: cannot open the detection history "
+                    + file
+                    + ": [SQLITE_NOTADB] File opened that is not a database file (file is not a database) "
+                    + "(the drill's verdict stands)",
+                true));
   }
 
   @Test
   void aFileThatCannotBeCreatedIsOneWarningNamingIt() throws Exception {
-    Path notADirectory = Files.writeString(dir.resolve("journals"), "a file where a directory should be");
+    Path notADirectory =
+        Files.writeString(dir.resolve("journals"), "a file where a directory should be");
     Path file = notADirectory.resolve("history.sqlite");
     StoreLocation location = StoreLocation.resolve(Optional.of(file.toString()), dir, Map.of());
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(location, Journals.outage(), "outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(location, Journals.outage(), "outage.json");
 
-    assertThat(outcome).contains(new HistoryRecorder.Outcome("firedrill: warning: cannot open the detection history "
-        + file + ": " + notADirectory + " is not a directory (the drill's verdict stands)", true));
+    assertThat(outcome)
+        .contains(
+            new HistoryRecorder.Outcome(
+                "firedrill: warning: cannot open the detection history "
+                    + file
+                    + ": "
+                    + notADirectory
+                    + " is not a directory (the drill's verdict stands)",
+                true));
   }
 
   @Test
@@ -69,8 +87,11 @@ class SqliteHistoryStoreTest extends HistoryStoreContract {
     var journal = Journals.outage().deepCopy();
     ((com.fasterxml.jackson.databind.node.ObjectNode) journal).remove("detection");
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(
-        StoreLocation.resolve(Optional.of(file.toString()), dir, Map.of()), journal, "outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(
+            StoreLocation.resolve(Optional.of(file.toString()), dir, Map.of()),
+            journal,
+            "outage.json");
 
     assertThat(outcome).isEmpty();
     assertThat(file).doesNotExist();

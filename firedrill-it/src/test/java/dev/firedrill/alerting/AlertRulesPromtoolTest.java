@@ -25,30 +25,39 @@ class AlertRulesPromtoolTest {
   private static final Path RULES = Path.of("alert-rules");
   private static final Path PROMETHEUS_3_FIXTURES = Path.of("fixtures/testdata/rules/prometheus3");
 
-  /** The promtool of a stack: "2.42" the system's, "3.5" the one bin/install-deps --tests unpacks. */
+  /**
+   * The promtool of a stack: "2.42" the system's, "3.5" the one bin/install-deps --tests unpacks.
+   */
   static Path promtool(String stack) {
     return stack.equals("2.42") ? Stacks.stable().promtool() : Stacks.current().promtool();
   }
 
   private static List<String> yamlFiles(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(Path::toString).filter(f -> f.endsWith(".yml") || f.endsWith(".yaml")).sorted().toList();
+      return files
+          .map(Path::toString)
+          .filter(f -> f.endsWith(".yml") || f.endsWith(".yaml"))
+          .sorted()
+          .toList();
     }
   }
 
   private record Run(int exit, String output) {}
 
-  private static Run run(List<String> command, int seconds) throws IOException, InterruptedException {
+  private static Run run(List<String> command, int seconds)
+      throws IOException, InterruptedException {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     byte[] output = process.getInputStream().readAllBytes();
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError(String.join(" ", command) + " did not finish within " + seconds + " s");
+      throw new AssertionError(
+          String.join(" ", command) + " did not finish within " + seconds + " s");
     }
     return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
   }
 
-  private static String succeed(List<String> command, int seconds) throws IOException, InterruptedException {
+  private static String succeed(List<String> command, int seconds)
+      throws IOException, InterruptedException {
     Run run = run(command, seconds);
     assertThat(run.exit()).as("%s said:%n%s", String.join(" ", command), run.output()).isZero();
     return run.output();
@@ -91,12 +100,16 @@ class AlertRulesPromtoolTest {
 
   @Test
   void promtool35RefusesTheExperimentalFixtureItCannotEnable() throws Exception {
-    // promtool 3.5's --enable-feature knows only promql-experimental-functions and promql-delayed-name-removal,
-    // so the duration expressions (3.4), anchored/smoothed (3.7) and fill (3.10) of this fixture stay refused.
+    // promtool 3.5's --enable-feature knows only promql-experimental-functions and
+    // promql-delayed-name-removal,
+    // so the duration expressions (3.4), anchored/smoothed (3.7) and fill (3.10) of this fixture
+    // stay refused.
     String fixture = PROMETHEUS_3_FIXTURES.resolve("experimental.yml").toString();
     Run run = run(List.of(promtool("3.5").toString(), "check", "rules", fixture), 30);
     assertThat(run.exit()).isNotZero();
-    assertThat(run.output()).contains("parse error: experimental duration expression is not enabled",
-        "unknown function with name \"holt_winters\"");
+    assertThat(run.output())
+        .contains(
+            "parse error: experimental duration expression is not enabled",
+            "unknown function with name \"holt_winters\"");
   }
 }

@@ -3,9 +3,9 @@ package dev.firedrill.alerting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.alerting.routes.RouteTree;
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalAlertmanager;
 import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.RequiredBinary;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
@@ -18,8 +18,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The route tree {@code plan} reads from a running Alertmanager's {@code /api/v2/status} is the one the file
- * gives: real Alertmanager 0.33 with UTF-8 matchers and label names, and 0.25 with classic ones.
+ * The route tree {@code plan} reads from a running Alertmanager's {@code /api/v2/status} is the one
+ * the file gives: real Alertmanager 0.33 with UTF-8 matchers and label names, and 0.25 with classic
+ * ones.
  */
 class AlertmanagerStatusRoutesTest {
 
@@ -30,13 +31,20 @@ class AlertmanagerStatusRoutesTest {
     RouteTree served = served(binary, Files.readString(file));
     RouteTree read = RouteTree.load(file);
     assertThat(served.render()).isEqualTo(read.render());
-    List<Map<String, String>> alerts = List.of(
-        Map.of("service.name", "checkout", "deployment.environment", "prod", "k8s.pod name", "api-7"),
-        Map.of("service.name", "checkout", "été", "oui"),
-        Map.of("a{b}", "c,d"),
-        Map.of("team", "payments", "severity", "critical", "tab\there", "éA"),
-        Map.of("k8s.pod name", "web-2"),
-        Map.of("team", "payments"));
+    List<Map<String, String>> alerts =
+        List.of(
+            Map.of(
+                "service.name",
+                "checkout",
+                "deployment.environment",
+                "prod",
+                "k8s.pod name",
+                "api-7"),
+            Map.of("service.name", "checkout", "été", "oui"),
+            Map.of("a{b}", "c,d"),
+            Map.of("team", "payments", "severity", "critical", "tab\there", "éA"),
+            Map.of("k8s.pod name", "web-2"),
+            Map.of("team", "payments"));
     for (Map<String, String> labels : alerts) {
       assertThat(served.receivers(labels)).as(labels.toString()).isEqualTo(read.receivers(labels));
     }
@@ -48,7 +56,9 @@ class AlertmanagerStatusRoutesTest {
 
   @Test
   void readsTheTreeFromAlertmanager025sStatus() throws Exception {
-    Path binary = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+    Path binary =
+        RequiredBinary.find(
+            "prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
     Path file = Path.of("fixtures/testdata/routes/rich.yml");
     RouteTree served = served(binary, Files.readString(file));
     RouteTree read = RouteTree.load(file);
@@ -59,9 +69,10 @@ class AlertmanagerStatusRoutesTest {
 
   private static RouteTree served(Path binary, String config) throws Exception {
     Path dir = TempDirs.create("firedrill-am-status-");
-    try (LocalAlertmanager alertmanager = LocalAlertmanager.start(binary, Loopback.freePort(), config, dir, false,
-        Clock.system())) {
-      return new AlertmanagerClient(alertmanager.url(), Duration.ofSeconds(5), Optional.empty()).routes();
+    try (LocalAlertmanager alertmanager =
+        LocalAlertmanager.start(binary, Loopback.freePort(), config, dir, false, Clock.system())) {
+      return new AlertmanagerClient(alertmanager.url(), Duration.ofSeconds(5), Optional.empty())
+          .routes();
     } finally {
       TempDirs.delete(dir);
     }

@@ -6,10 +6,10 @@ import dev.firedrill.alerting.receiver.Notification;
 import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.alerting.webhook.WebhookMessage;
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalAlertmanager;
 import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusConfig;
@@ -31,14 +31,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The real chain: Prometheus evaluates an always-firing rule, sends it to a real Alertmanager,
- * whose route sends team=payments to firedrill's webhook receiver. What each API says about the
- * one alert must agree, on both pairs of {@link Stacks}.
+ * whose route sends team=payments to firedrill's webhook receiver. What each API says about the one
+ * alert must agree, on both pairs of {@link Stacks}.
  */
 class RealAlertingStackTest {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  private static final String RULES = """
+  private static final String RULES =
+      """
       groups:
         - name: drill
           interval: 1s
@@ -63,7 +64,8 @@ class RealAlertingStackTest {
 
   @ParameterizedTest
   @MethodSource("dev.firedrill.testing.EachPair#pairs")
-  void aFiringAlertReachesTheReceiverAndEveryApiAgrees(Supplier<Stacks.Pair> stacks) throws Exception {
+  void aFiringAlertReachesTheReceiverAndEveryApiAgrees(Supplier<Stacks.Pair> stacks)
+      throws Exception {
     Stacks.Pair pair = stacks.get();
     Path prometheusBinary = pair.prometheus();
     Path alertmanagerBinary = pair.alertmanager();
@@ -72,7 +74,8 @@ class RealAlertingStackTest {
     Path promDir = TempDirs.create("firedrill-prom-test-");
     try (WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults(), clock)) {
       int amPort = Loopback.freePort();
-      String amConfig = """
+      String amConfig =
+          """
           route:
             receiver: unrouted
             group_by: [alertname]
@@ -88,11 +91,15 @@ class RealAlertingStackTest {
               webhook_configs:
                 - url: '%s'
                   send_resolved: true
-          """.formatted(receiver.url());
-      try (LocalAlertmanager alertmanager = LocalAlertmanager.start(alertmanagerBinary, amPort, amConfig, amDir, false, clock)) {
+          """
+              .formatted(receiver.url());
+      try (LocalAlertmanager alertmanager =
+          LocalAlertmanager.start(alertmanagerBinary, amPort, amConfig, amDir, false, clock)) {
         Path rules = Files.writeString(promDir.resolve("drill-rules.yml"), RULES);
         int promPort = Loopback.freePort();
-        String promConfig = LocalPrometheus.global() + """
+        String promConfig =
+            LocalPrometheus.global()
+                + """
             rule_files:
               - '%s'
             alerting:
@@ -108,40 +115,72 @@ class RealAlertingStackTest {
                 scrape_timeout: 1s
                 static_configs:
                   - targets: ['127.0.0.1:%d']
-            """.formatted(rules, amPort, promPort, amPort);
-        try (LocalPrometheus prometheus = LocalPrometheus.start(prometheusBinary, promPort, promConfig, promDir, false, clock)) {
-          HttpPrometheusClient promClient = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
-          AlertmanagerClient amClient = new AlertmanagerClient(alertmanager.url(), Duration.ofSeconds(5), Optional.empty());
+            """
+                    .formatted(rules, amPort, promPort, amPort);
+        try (LocalPrometheus prometheus =
+            LocalPrometheus.start(prometheusBinary, promPort, promConfig, promDir, false, clock)) {
+          HttpPrometheusClient promClient =
+              new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
+          AlertmanagerClient amClient =
+              new AlertmanagerClient(alertmanager.url(), Duration.ofSeconds(5), Optional.empty());
 
           // 1. The webhook.
-          Notification notification = Poll.until("a firing notification for PaymentsAlwaysFiring at the receiver", WAIT, () ->
-              receiver.notifications().stream()
-                  .filter(n -> n.message().firing() && n.message().alerts().stream().anyMatch(a -> a.alertname().equals("PaymentsAlwaysFiring")))
-                  .findFirst());
+          Notification notification =
+              Poll.until(
+                  "a firing notification for PaymentsAlwaysFiring at the receiver",
+                  WAIT,
+                  () ->
+                      receiver.notifications().stream()
+                          .filter(
+                              n ->
+                                  n.message().firing()
+                                      && n.message().alerts().stream()
+                                          .anyMatch(
+                                              a -> a.alertname().equals("PaymentsAlwaysFiring")))
+                          .findFirst());
           assertThat(receiver.rejections()).isEmpty();
           WebhookMessage message = notification.message();
           assertThat(message.receiver()).isEqualTo("team-payments");
           assertThat(message.status()).isEqualTo("firing");
           assertThat(message.groupLabels()).isEqualTo(Map.of("alertname", "PaymentsAlwaysFiring"));
-          assertThat(message.groupKey()).contains("team=\"payments\"").contains("PaymentsAlwaysFiring");
+          assertThat(message.groupKey())
+              .contains("team=\"payments\"")
+              .contains("PaymentsAlwaysFiring");
           assertThat(message.alerts()).hasSize(1);
           WebhookMessage.Alert webhookAlert = message.alerts().get(0);
           assertThat(webhookAlert.status()).isEqualTo("firing");
-          assertThat(webhookAlert.labels()).isEqualTo(Map.of(
-              "alertname", "PaymentsAlwaysFiring", "team", "payments", "severity", "page"));
-          assertThat(webhookAlert.annotations()).isEqualTo(Map.of(
-              "summary", "always firing", "runbook_url", "https://runbooks.example.com/payments/always"));
+          assertThat(webhookAlert.labels())
+              .isEqualTo(
+                  Map.of(
+                      "alertname", "PaymentsAlwaysFiring", "team", "payments", "severity", "page"));
+          assertThat(webhookAlert.annotations())
+              .isEqualTo(
+                  Map.of(
+                      "summary",
+                      "always firing",
+                      "runbook_url",
+                      "https://runbooks.example.com/payments/always"));
           assertThat(webhookAlert.endsAt()).isEmpty();
           assertThat(webhookAlert.fingerprint()).matches("[0-9a-f]{16}");
           assertThat(webhookAlert.startsAt()).isBefore(notification.receivedAt());
           Duration toNotify = Duration.between(webhookAlert.startsAt(), notification.receivedAt());
-          System.out.println("RealAlertingStackTest " + pair + ": time to notify (receivedAt - startsAt) = "
-              + toNotify.toMillis() + " ms with group_wait 1s");
+          System.out.println(
+              "RealAlertingStackTest "
+                  + pair
+                  + ": time to notify (receivedAt - startsAt) = "
+                  + toNotify.toMillis()
+                  + " ms with group_wait 1s");
           assertThat(toNotify).isLessThan(WAIT);
 
           // 2. Alertmanager's view of the same alert.
-          AlertmanagerAlert amAlert = Poll.until("PaymentsAlwaysFiring in Alertmanager's /api/v2/alerts", WAIT, () ->
-              amClient.alerts().stream().filter(a -> a.alertname().equals("PaymentsAlwaysFiring")).findFirst());
+          AlertmanagerAlert amAlert =
+              Poll.until(
+                  "PaymentsAlwaysFiring in Alertmanager's /api/v2/alerts",
+                  WAIT,
+                  () ->
+                      amClient.alerts().stream()
+                          .filter(a -> a.alertname().equals("PaymentsAlwaysFiring"))
+                          .findFirst());
           assertThat(amAlert.receivers()).containsExactly("team-payments");
           assertThat(amAlert.fingerprint()).isEqualTo(webhookAlert.fingerprint());
           assertThat(amAlert.startsAt()).isEqualTo(webhookAlert.startsAt());
@@ -155,8 +194,11 @@ class RealAlertingStackTest {
 
           // 3. Prometheus's view: alerts, rules, config.
           List<PrometheusAlert> promAlerts = promClient.alerts();
-          PrometheusAlert firing = promAlerts.stream().filter(a -> a.alertname().equals("PaymentsAlwaysFiring"))
-              .findFirst().orElseThrow();
+          PrometheusAlert firing =
+              promAlerts.stream()
+                  .filter(a -> a.alertname().equals("PaymentsAlwaysFiring"))
+                  .findFirst()
+                  .orElseThrow();
           assertThat(firing.state()).isEqualTo("firing");
           assertThat(firing.labels()).isEqualTo(webhookAlert.labels());
           assertThat(firing.annotations()).isEqualTo(webhookAlert.annotations());
@@ -165,9 +207,13 @@ class RealAlertingStackTest {
           // nanoseconds; what reaches Alertmanager (and so the webhook) is cut to milliseconds.
           assertThat(firing.activeAt()).isPresent();
           assertThat(firing.activeAt().get().getNano() % 1_000_000).isNotZero();
-          assertThat(firing.activeAt().get().truncatedTo(ChronoUnit.MILLIS)).isEqualTo(webhookAlert.startsAt());
-          PrometheusAlert pending = promAlerts.stream().filter(a -> a.alertname().equals("SlowToFire"))
-              .findFirst().orElseThrow();
+          assertThat(firing.activeAt().get().truncatedTo(ChronoUnit.MILLIS))
+              .isEqualTo(webhookAlert.startsAt());
+          PrometheusAlert pending =
+              promAlerts.stream()
+                  .filter(a -> a.alertname().equals("SlowToFire"))
+                  .findFirst()
+                  .orElseThrow();
           assertThat(pending.state()).isEqualTo("pending");
           assertThat(pending.value()).isEqualTo("2e+00");
           assertThat(pending.activeAt()).isPresent();
@@ -204,7 +250,8 @@ class RealAlertingStackTest {
           PrometheusConfig config = PrometheusConfig.parse(yaml);
           assertThat(config.scrapeInterval()).isEqualTo(Duration.ofSeconds(1));
           assertThat(config.evaluationInterval()).isEqualTo(Duration.ofSeconds(1));
-          assertThat(config.jobScrapeIntervals()).isEqualTo(Map.of("self", Duration.ofSeconds(1), "slow", Duration.ofSeconds(5)));
+          assertThat(config.jobScrapeIntervals())
+              .isEqualTo(Map.of("self", Duration.ofSeconds(1), "slow", Duration.ofSeconds(5)));
           assertThat(promClient.parsedConfig()).isEqualTo(config);
         }
       }
@@ -213,5 +260,4 @@ class RealAlertingStackTest {
       TempDirs.delete(promDir);
     }
   }
-
 }

@@ -19,20 +19,35 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
   /** The leaf module's packages: what every other module may lean on. */
-  private static final String[] LEAF = {"dev.firedrill.time..", "dev.firedrill.yaml..", "dev.firedrill.http..",
-      "dev.firedrill.net..", "dev.firedrill.format.."};
-  private static final String[] CORE = {"dev.firedrill.experiment..", "dev.firedrill.engine..", "dev.firedrill.guard..",
-      "dev.firedrill.fault..", "dev.firedrill.marker..", "dev.firedrill.prometheus..", "dev.firedrill.alerting"};
+  private static final String[] LEAF = {
+    "dev.firedrill.time..",
+    "dev.firedrill.yaml..",
+    "dev.firedrill.http..",
+    "dev.firedrill.net..",
+    "dev.firedrill.format.."
+  };
+
+  private static final String[] CORE = {
+    "dev.firedrill.experiment..",
+    "dev.firedrill.engine..",
+    "dev.firedrill.guard..",
+    "dev.firedrill.fault..",
+    "dev.firedrill.marker..",
+    "dev.firedrill.prometheus..",
+    "dev.firedrill.alerting"
+  };
 
   private static JavaClasses firedrill;
 
   @BeforeAll
   static void importMainClasses() {
-    firedrill = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        // The modules' test fixtures reach this classpath as test-jars; they are not part of the graph.
-        .withImportOption(location -> !location.contains("-tests.jar"))
-        .importPackages("dev.firedrill");
+    firedrill =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            // The modules' test fixtures reach this classpath as test-jars; they are not part of
+            // the graph.
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("dev.firedrill");
   }
 
   @Test
@@ -47,42 +62,76 @@ class ArchitectureTest {
 
   @Test
   void theLeafDependsOnNoOtherPartOfFiredrill() {
-    noClasses().that().resideInAnyPackage(LEAF).should().dependOnClassesThat(
-            resideInAPackage("dev.firedrill..").and(not(resideInAnyPackage(LEAF))))
+    noClasses()
+        .that()
+        .resideInAnyPackage(LEAF)
+        .should()
+        .dependOnClassesThat(resideInAPackage("dev.firedrill..").and(not(resideInAnyPackage(LEAF))))
         .check(firedrill);
   }
 
   @Test
   void thePromqlEngineNeedsOnlyTheLeaf() {
-    noClasses().that().resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..").should()
-        .dependOnClassesThat(resideInAPackage("dev.firedrill..")
-            .and(not(resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..")))
-            .and(not(resideInAnyPackage(LEAF))))
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.firedrill..")
+                .and(not(resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..")))
+                .and(not(resideInAnyPackage(LEAF))))
         .check(firedrill);
-    noClasses().that().resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..").should()
-        .dependOnClassesThat().resideInAnyPackage("com.fasterxml..", "io.opentelemetry..", "io.prometheus..")
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.firedrill.promql..", "dev.firedrill.regex..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.fasterxml..", "io.opentelemetry..", "io.prometheus..")
         .check(firedrill);
   }
 
   @Test
   void theCoreImportsNeitherTheLabNorTheEmbeddedServersNorTheCli() {
-    noClasses().that().resideInAnyPackage(CORE).should().dependOnClassesThat()
-        .resideInAnyPackage("dev.firedrill.lab..", "dev.firedrill.embedded..", "dev.firedrill.cli..",
-            "dev.firedrill.simulate..", "dev.firedrill.report..", "dev.firedrill.history..", "dev.firedrill.proxy..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.firedrill.lab..",
+            "dev.firedrill.embedded..",
+            "dev.firedrill.cli..",
+            "dev.firedrill.simulate..",
+            "dev.firedrill.report..",
+            "dev.firedrill.history..",
+            "dev.firedrill.proxy..")
         .check(firedrill);
   }
 
   @Test
   void faultsDependOnlyOnTheirSpiAndTheLeaf() {
-    noClasses().that().resideInAPackage("dev.firedrill.fault..").should().dependOnClassesThat()
-        .resideInAnyPackage("dev.firedrill.engine..", "dev.firedrill.guard..", "dev.firedrill.marker..",
-            "dev.firedrill.prometheus..", "dev.firedrill.alerting..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.firedrill.fault..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.firedrill.engine..",
+            "dev.firedrill.guard..",
+            "dev.firedrill.marker..",
+            "dev.firedrill.prometheus..",
+            "dev.firedrill.alerting..")
         .check(firedrill);
   }
 
   @Test
   void onlyTheCliKnowsPicocli() {
-    noClasses().that().resideOutsideOfPackage("dev.firedrill.cli..").should().dependOnClassesThat()
-        .resideInAPackage("picocli..").check(firedrill);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.firedrill.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("picocli..")
+        .check(firedrill);
   }
 }

@@ -26,9 +26,13 @@ final class BenchReport {
 
   /** Prints the block and writes it beside the build's other output; returns the file. */
   Path finish() {
-    line("host: %d cores, java %s, %s %s; load average (1, 5, 15 min) at the end: %s",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        System.getProperty("os.name"), System.getProperty("os.version"), loadAverage());
+    line(
+        "host: %d cores, java %s, %s %s; load average (1, 5, 15 min) at the end: %s",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        System.getProperty("os.name"),
+        System.getProperty("os.version"),
+        loadAverage());
     line("==== end of " + name + " ====");
     System.out.print(text);
     System.out.flush();

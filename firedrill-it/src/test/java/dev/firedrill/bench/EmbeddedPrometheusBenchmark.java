@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalPrometheus;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RequiredBinary;
 import dev.firedrill.time.Clock;
@@ -37,14 +37,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7's benchmark: the embedded Prometheus ({@code firedrill prometheus}, a child JVM) against the
- * real {@code prometheus} in the same run, on the same SLO rules over {@value #SERIES} series with an
- * hour of samples at 15 s. Each server scrapes the exporter on its own cursor: every scrape hands it
- * the next 15 s of the past hour, so both hold the same {@value #STEPS} samples per series after
- * {@value #STEPS} scrapes (the hour runs from 50 minutes ago to 10 minutes ahead). Figures: rule-group evaluation time per cycle (the servers' own
- * {@code evaluationTime}), instant-query latency of the SLO queries, range-query latency over the
- * hour at 15 s steps, and heap per series (Go's heap in use for Prometheus, the JVM's heap after a
- * GC for firedrill); each with the ratio embedded/real, whose target is at most 2.
+ * Issue 7's benchmark: the embedded Prometheus ({@code firedrill prometheus}, a child JVM) against
+ * the real {@code prometheus} in the same run, on the same SLO rules over {@value #SERIES} series
+ * with an hour of samples at 15 s. Each server scrapes the exporter on its own cursor: every scrape
+ * hands it the next 15 s of the past hour, so both hold the same {@value #STEPS} samples per series
+ * after {@value #STEPS} scrapes (the hour runs from 50 minutes ago to 10 minutes ahead). Figures:
+ * rule-group evaluation time per cycle (the servers' own {@code evaluationTime}), instant-query
+ * latency of the SLO queries, range-query latency over the hour at 15 s steps, and heap per series
+ * (Go's heap in use for Prometheus, the JVM's heap after a GC for firedrill); each with the ratio
+ * embedded/real, whose target is at most 2.
  *
  * <p>Run with {@code bin/bench EmbeddedPrometheusBenchmark}.
  */
@@ -55,12 +56,14 @@ class EmbeddedPrometheusBenchmark {
   private static final long STEP_MS = 15_000;
   private static final int QUERY_RUNS = 30;
   private static final int RANGE_RUNS = 8;
-  private static final List<String> SLO_QUERIES = List.of(
-      "sum by (service) (rate(bench_requests_total{code=~\"5..\"}[5m])) / sum by (service) (rate(bench_requests_total[5m]))",
-      "sum by (service) (rate(bench_requests_total[5m]))",
-      "sum by (service, route) (increase(bench_requests_total{code=\"500\"}[1h]))",
-      "histogram_quantile(0.99, sum by (service, le) (rate(bench_latency_seconds_bucket[5m])))");
-  private static final String RULES = """
+  private static final List<String> SLO_QUERIES =
+      List.of(
+          "sum by (service) (rate(bench_requests_total{code=~\"5..\"}[5m])) / sum by (service) (rate(bench_requests_total[5m]))",
+          "sum by (service) (rate(bench_requests_total[5m]))",
+          "sum by (service, route) (increase(bench_requests_total{code=\"500\"}[1h]))",
+          "histogram_quantile(0.99, sum by (service, le) (rate(bench_latency_seconds_bucket[5m])))");
+  private static final String RULES =
+      """
       groups:
         - name: bench-slo
           rules:
@@ -80,19 +83,25 @@ class EmbeddedPrometheusBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final Clock clock = Clock.system();
 
   @Test
   void embeddedAgainstRealPrometheusAtTenThousandSeries(@TempDir Path dir) throws Exception {
     Path binary = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    // Prometheus refuses samples more than an hour older than its newest (its own `up` is "now"), so the
+    // Prometheus refuses samples more than an hour older than its newest (its own `up` is "now"),
+    // so the
     // hour starts 50 minutes ago and ends 10 minutes ahead; queries name their time.
-    long firstStepMs = (clock.now().toEpochMilli() - Duration.ofMinutes(50).toMillis()) / STEP_MS * STEP_MS;
+    long firstStepMs =
+        (clock.now().toEpochMilli() - Duration.ofMinutes(50).toMillis()) / STEP_MS * STEP_MS;
     try (CursorExporter exporter = new CursorExporter(firstStepMs)) {
-      String config = "global:\n  scrape_interval: 250ms\n  scrape_timeout: 250ms\n  evaluation_interval: 1s\n"
-          + "rule_files:\n  - bench-rules.yml\n"
-          + "scrape_configs:\n  - job_name: bench\n    static_configs:\n      - targets: ['" + exporter.target() + "']\n";
+      String config =
+          "global:\n  scrape_interval: 250ms\n  scrape_timeout: 250ms\n  evaluation_interval: 1s\n"
+              + "rule_files:\n  - bench-rules.yml\n"
+              + "scrape_configs:\n  - job_name: bench\n    static_configs:\n      - targets: ['"
+              + exporter.target()
+              + "']\n";
       Path realDir = Files.createDirectories(dir.resolve("real"));
       Path embeddedDir = Files.createDirectories(dir.resolve("embedded"));
       Files.writeString(realDir.resolve("bench-rules.yml"), RULES);
@@ -100,9 +109,17 @@ class EmbeddedPrometheusBenchmark {
       Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
       int embeddedPort = Loopback.freePort();
       URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-      Process embedded = FiredrillJar.startServer(embeddedDir, embeddedUrl, "prometheus", "--config",
-          embeddedDir.resolve("prometheus.yml").toString(), "--listen", "127.0.0.1:" + embeddedPort);
-      try (LocalPrometheus real = LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
+      Process embedded =
+          FiredrillJar.startServer(
+              embeddedDir,
+              embeddedUrl,
+              "prometheus",
+              "--config",
+              embeddedDir.resolve("prometheus.yml").toString(),
+              "--listen",
+              "127.0.0.1:" + embeddedPort);
+      try (LocalPrometheus real =
+          LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         URI realUrl = real.url();
         double realHeapBefore = goHeapInUse(realUrl);
         double embeddedHeapBefore = jvmHeapUsed(embedded.pid());
@@ -110,37 +127,72 @@ class EmbeddedPrometheusBenchmark {
         awaitAllSteps(exporter, Duration.ofMinutes(4));
         String lastTimestamp = String.valueOf((firstStepMs + (STEPS - 1) * STEP_MS) / 1000.0);
         for (URI url : List.of(realUrl, embeddedUrl)) {
-          JsonNode count = get(url, "/api/v1/query?query=" + encode("count({__name__=~\"bench_.*\"})") + "&time=" + lastTimestamp);
+          JsonNode count =
+              get(
+                  url,
+                  "/api/v1/query?query="
+                      + encode("count({__name__=~\"bench_.*\"})")
+                      + "&time="
+                      + lastTimestamp);
           assertThat(count.path("data").path("result").get(0).path("value").get(1).asText())
-              .as("series held by " + url).isEqualTo(String.valueOf(SERIES));
+              .as("series held by " + url)
+              .isEqualTo(String.valueOf(SERIES));
         }
         clock.sleep(Duration.ofSeconds(3));
 
         BenchReport report = new BenchReport("embedded-prometheus");
-        report.line("%d series (%d counters, %d histogram buckets), %d samples each at 15 s (one hour); real %s",
-            SERIES, CursorExporter.COUNTERS, SERIES - CursorExporter.COUNTERS, STEPS, version(realUrl));
+        report.line(
+            "%d series (%d counters, %d histogram buckets), %d samples each at 15 s (one hour); real %s",
+            SERIES,
+            CursorExporter.COUNTERS,
+            SERIES - CursorExporter.COUNTERS,
+            STEPS,
+            version(realUrl));
         Map<String, double[]> figures = new LinkedHashMap<>();
-        figures.put("rule group evaluation per cycle (ms)", new double[] {
-            ruleEvaluationMs(realUrl), ruleEvaluationMs(embeddedUrl)});
+        figures.put(
+            "rule group evaluation per cycle (ms)",
+            new double[] {ruleEvaluationMs(realUrl), ruleEvaluationMs(embeddedUrl)});
         for (int i = 0; i < SLO_QUERIES.size(); i++) {
-          String query = "/api/v1/query?query=" + encode(SLO_QUERIES.get(i)) + "&time=" + lastTimestamp;
-          figures.put("instant SLO query " + (i + 1) + " p50 (ms)", new double[] {
-              latencyMs(realUrl, query, QUERY_RUNS), latencyMs(embeddedUrl, query, QUERY_RUNS)});
+          String query =
+              "/api/v1/query?query=" + encode(SLO_QUERIES.get(i)) + "&time=" + lastTimestamp;
+          figures.put(
+              "instant SLO query " + (i + 1) + " p50 (ms)",
+              new double[] {
+                latencyMs(realUrl, query, QUERY_RUNS), latencyMs(embeddedUrl, query, QUERY_RUNS)
+              });
         }
         for (int i = 0; i < 2; i++) {
-          String query = "/api/v1/query_range?query=" + encode(SLO_QUERIES.get(i)) + "&start="
-              + (firstStepMs / 1000.0) + "&end=" + lastTimestamp + "&step=15";
-          figures.put("range query " + (i + 1) + ", 1 h at 15 s, p50 (ms)", new double[] {
-              latencyMs(realUrl, query, RANGE_RUNS), latencyMs(embeddedUrl, query, RANGE_RUNS)});
+          String query =
+              "/api/v1/query_range?query="
+                  + encode(SLO_QUERIES.get(i))
+                  + "&start="
+                  + (firstStepMs / 1000.0)
+                  + "&end="
+                  + lastTimestamp
+                  + "&step=15";
+          figures.put(
+              "range query " + (i + 1) + ", 1 h at 15 s, p50 (ms)",
+              new double[] {
+                latencyMs(realUrl, query, RANGE_RUNS), latencyMs(embeddedUrl, query, RANGE_RUNS)
+              });
         }
-        figures.put("heap per series, " + STEPS + " samples each (bytes)", new double[] {
-            (goHeapInUse(realUrl) - realHeapBefore) / SERIES, (jvmHeapUsed(embedded.pid()) - embeddedHeapBefore) / SERIES});
+        figures.put(
+            "heap per series, " + STEPS + " samples each (bytes)",
+            new double[] {
+              (goHeapInUse(realUrl) - realHeapBefore) / SERIES,
+              (jvmHeapUsed(embedded.pid()) - embeddedHeapBefore) / SERIES
+            });
         String worst = null;
         double worstRatio = 0;
         for (Map.Entry<String, double[]> figure : figures.entrySet()) {
           double[] values = figure.getValue();
           double ratio = values[1] / values[0];
-          report.line("%-48s real %10.2f  embedded %10.2f  ratio %5.2f %s", figure.getKey(), values[0], values[1], ratio,
+          report.line(
+              "%-48s real %10.2f  embedded %10.2f  ratio %5.2f %s",
+              figure.getKey(),
+              values[0],
+              values[1],
+              ratio,
               ratio <= 2 ? "(within 2x)" : "(OVER 2x)");
           if (ratio > worstRatio) {
             worstRatio = ratio;
@@ -155,11 +207,18 @@ class EmbeddedPrometheusBenchmark {
     }
   }
 
-  private void awaitAllSteps(CursorExporter exporter, Duration timeout) throws InterruptedException {
+  private void awaitAllSteps(CursorExporter exporter, Duration timeout)
+      throws InterruptedException {
     long deadline = clock.nanoTime() + timeout.toNanos();
     while (!exporter.everyClientDone(2)) {
       if (clock.nanoTime() - deadline > 0) {
-        fail("the servers did not scrape all " + STEPS + " steps within " + timeout.toSeconds() + "s: " + exporter.cursors);
+        fail(
+            "the servers did not scrape all "
+                + STEPS
+                + " steps within "
+                + timeout.toSeconds()
+                + "s: "
+                + exporter.cursors);
       }
       clock.sleep(Duration.ofMillis(500));
     }
@@ -176,21 +235,27 @@ class EmbeddedPrometheusBenchmark {
     return BenchReport.median(times);
   }
 
-  private double latencyMs(URI url, String pathAndQuery, int runs) throws IOException, InterruptedException {
+  private double latencyMs(URI url, String pathAndQuery, int runs)
+      throws IOException, InterruptedException {
     get(url, pathAndQuery);
     List<Double> times = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
       long start = clock.nanoTime();
       JsonNode answer = get(url, pathAndQuery);
       times.add((clock.nanoTime() - start) / 1e6);
-      assertThat(answer.path("status").asText()).as(url + pathAndQuery + ": " + answer).isEqualTo("success");
+      assertThat(answer.path("status").asText())
+          .as(url + pathAndQuery + ": " + answer)
+          .isEqualTo("success");
     }
     return BenchReport.median(times);
   }
 
   private double goHeapInUse(URI url) throws IOException, InterruptedException {
-    String metrics = http.send(HttpRequest.newBuilder(url.resolve("/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    String metrics =
+        http.send(
+                HttpRequest.newBuilder(url.resolve("/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
     for (String line : metrics.split("\n")) {
       if (line.startsWith("go_memstats_heap_inuse_bytes ")) {
         return Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
@@ -225,7 +290,10 @@ class EmbeddedPrometheusBenchmark {
   }
 
   private JsonNode get(URI base, String pathAndQuery) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(60)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+            .timeout(Duration.ofSeconds(60))
+            .build();
     return JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
   }
 
@@ -234,14 +302,16 @@ class EmbeddedPrometheusBenchmark {
   }
 
   /**
-   * Serves each client (told apart by User-Agent) the next 15 s step of the past hour at each scrape,
-   * and the last step again once all {@value #STEPS} are out; nothing until {@link #serveData}, so
-   * the servers' heap can be read empty first.
+   * Serves each client (told apart by User-Agent) the next 15 s step of the past hour at each
+   * scrape, and the last step again once all {@value #STEPS} are out; nothing until {@link
+   * #serveData}, so the servers' heap can be read empty first.
    */
   static final class CursorExporter implements AutoCloseable {
 
     static final int COUNTERS = 8_800;
-    private static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    private static final double[] BUCKETS = {
+      0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+    };
 
     private final HttpServer server;
     private final long firstStepMs;
@@ -250,7 +320,8 @@ class EmbeddedPrometheusBenchmark {
 
     CursorExporter(long firstStepMs) throws IOException {
       this.firstStepMs = firstStepMs;
-      this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      this.server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       server.createContext("/metrics", this::serve);
       server.start();
     }
@@ -281,7 +352,9 @@ class EmbeddedPrometheusBenchmark {
       }
     }
 
-    /** 10 services × 22 routes × 4 codes × 10 pods counters, and 10 services × 10 pods × 12 buckets. */
+    /**
+     * 10 services × 22 routes × 4 codes × 10 pods counters, and 10 services × 10 pods × 12 buckets.
+     */
     private String exposition(int step) {
       long ts = firstStepMs + step * STEP_MS;
       StringBuilder out = new StringBuilder(1 << 20);
@@ -292,9 +365,19 @@ class EmbeddedPrometheusBenchmark {
           for (String code : codes) {
             for (int pod = 0; pod < 10; pod++) {
               long value = (long) step * (1 + i % 7) * (code.equals("200") ? 50 : 1) + i % 3;
-              out.append("bench_requests_total{service=\"s").append(service).append("\",route=\"/r").append(route)
-                  .append("\",code=\"").append(code).append("\",pod=\"p").append(pod).append("\"} ")
-                  .append(value).append(' ').append(ts).append('\n');
+              out.append("bench_requests_total{service=\"s")
+                  .append(service)
+                  .append("\",route=\"/r")
+                  .append(route)
+                  .append("\",code=\"")
+                  .append(code)
+                  .append("\",pod=\"p")
+                  .append(pod)
+                  .append("\"} ")
+                  .append(value)
+                  .append(' ')
+                  .append(ts)
+                  .append('\n');
               i++;
             }
           }
@@ -306,8 +389,17 @@ class EmbeddedPrometheusBenchmark {
           for (int b = 0; b <= BUCKETS.length; b++) {
             cumulative += (long) step * (12 - b) * (1 + (service + pod) % 3);
             String le = b == BUCKETS.length ? "+Inf" : String.valueOf(BUCKETS[b]);
-            out.append("bench_latency_seconds_bucket{service=\"s").append(service).append("\",pod=\"p").append(pod)
-                .append("\",le=\"").append(le).append("\"} ").append(cumulative).append(' ').append(ts).append('\n');
+            out.append("bench_latency_seconds_bucket{service=\"s")
+                .append(service)
+                .append("\",pod=\"p")
+                .append(pod)
+                .append("\",le=\"")
+                .append(le)
+                .append("\"} ")
+                .append(cumulative)
+                .append(' ')
+                .append(ts)
+                .append('\n');
           }
         }
       }

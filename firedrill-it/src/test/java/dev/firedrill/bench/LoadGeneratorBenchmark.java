@@ -39,12 +39,17 @@ class LoadGeneratorBenchmark {
     Process server = startTarget();
     try {
       URI url = URI.create("http://127.0.0.1:" + port(server) + "/");
-      LoadGenerator.http(LoadPlan.of(url, 1000, Duration.ofSeconds(2)), new LoadMetrics()).run(); // JIT warm-up
-      System.out.printf(Locale.ROOT, "%nLoadGeneratorBenchmark: %d cores, load average %.2f before the runs, %s%n",
-          Runtime.getRuntime().availableProcessors(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+      LoadGenerator.http(LoadPlan.of(url, 1000, Duration.ofSeconds(2)), new LoadMetrics())
+          .run(); // JIT warm-up
+      System.out.printf(
+          Locale.ROOT,
+          "%nLoadGeneratorBenchmark: %d cores, load average %.2f before the runs, %s%n",
+          Runtime.getRuntime().availableProcessors(),
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
           System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-      System.out.println("target/s  achieved/s  achieved/target  sent   ok     other  p50      p99      "
-          + "send-lag-p99  send-lag-max  cpu-cores");
+      System.out.println(
+          "target/s  achieved/s  achieved/target  sent   ok     other  p50      p99      "
+              + "send-lag-p99  send-lag-max  cpu-cores");
       for (double rate : List.of(1000.0, 5000.0)) {
         measure(LoadPlan.of(url, rate, LENGTH));
       }
@@ -65,9 +70,20 @@ class LoadGeneratorBenchmark {
     double wall = System.nanoTime() - wallBefore;
     double cores = (os.getProcessCpuTime() - cpuBefore) / wall;
     long other = result.sent() - result.count(Outcome.OK);
-    System.out.printf(Locale.ROOT, "%-9.0f %-11.1f %-16.4f %-6d %-6d %-6d %-8s %-8s %-13s %-13s %.2f%n",
-        plan.rate(), result.achievedRate(), result.achievedRate() / plan.rate(), result.sent(), result.count(Outcome.OK),
-        other, ms(result.p50()), ms(result.p99()), ms(result.sendLagP99()), ms(result.sendLagMax()), cores);
+    System.out.printf(
+        Locale.ROOT,
+        "%-9.0f %-11.1f %-16.4f %-6d %-6d %-6d %-8s %-8s %-13s %-13s %.2f%n",
+        plan.rate(),
+        result.achievedRate(),
+        result.achievedRate() / plan.rate(),
+        result.sent(),
+        result.count(Outcome.OK),
+        other,
+        ms(result.p50()),
+        ms(result.p99()),
+        ms(result.sendLagP99()),
+        ms(result.sendLagMax()),
+        cores);
   }
 
   private static String ms(Duration duration) {
@@ -75,15 +91,19 @@ class LoadGeneratorBenchmark {
   }
 
   private static Process startTarget() throws IOException {
-    List<String> command = WorkerLauncher.current().command(List.of("-Xmx256m"), LoadTarget.class, List.of());
+    List<String> command =
+        WorkerLauncher.current().command(List.of("-Xmx256m"), LoadTarget.class, List.of());
     return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
   private static int port(Process server) throws IOException {
-    BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    String line = lines.readLine(); // the target prints its port first; it exits at once if it cannot start
+    BufferedReader lines =
+        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+    String line =
+        lines.readLine(); // the target prints its port first; it exits at once if it cannot start
     if (line == null || !line.startsWith("port ")) {
-      throw new IllegalStateException("the load target printed \"" + line + "\" (expected \"port N\")");
+      throw new IllegalStateException(
+          "the load target printed \"" + line + "\" (expected \"port N\")");
     }
     return Integer.parseInt(line.substring(5).trim());
   }

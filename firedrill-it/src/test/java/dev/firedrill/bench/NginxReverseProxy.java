@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 final class NginxReverseProxy implements AutoCloseable {
 
   static final Path BINARY = Path.of("/usr/sbin/nginx");
-  private static final long TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux x86 and arm64 build
+  private static final long TICKS_PER_SECOND =
+      100; // USER_HZ, 100 on every Linux x86 and arm64 build
 
   private final Process master;
   private final int port;
@@ -39,7 +40,9 @@ final class NginxReverseProxy implements AutoCloseable {
       port = probe.getLocalPort();
     }
     Path conf = dir.resolve("nginx.conf");
-    Files.writeString(conf, """
+    Files.writeString(
+        conf,
+        """
         daemon off;
         master_process on;
         worker_processes %d;
@@ -63,16 +66,34 @@ final class NginxReverseProxy implements AutoCloseable {
             }
           }
         }
-        """.formatted(Runtime.getRuntime().availableProcessors(), dir, dir, dir, dir, dir, dir, dir,
-        upstream.getPort(), port));
-    Process master = new ProcessBuilder(BINARY.toString(), "-p", dir.toString(), "-c", conf.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        """
+            .formatted(
+                Runtime.getRuntime().availableProcessors(),
+                dir,
+                dir,
+                dir,
+                dir,
+                dir,
+                dir,
+                dir,
+                upstream.getPort(),
+                port));
+    Process master =
+        new ProcessBuilder(BINARY.toString(), "-p", dir.toString(), "-c", conf.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("nginx.out").toFile())
+            .start();
     NginxReverseProxy nginx = new NginxReverseProxy(master, port);
     Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
     while (true) {
       if (!master.isAlive()) {
-        throw new IOException("nginx exited with " + master.exitValue() + ": "
-            + Files.readString(dir.resolve("nginx.out")).strip() + " " + errorLog(dir));
+        throw new IOException(
+            "nginx exited with "
+                + master.exitValue()
+                + ": "
+                + Files.readString(dir.resolve("nginx.out")).strip()
+                + " "
+                + errorLog(dir));
       }
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
@@ -80,7 +101,8 @@ final class NginxReverseProxy implements AutoCloseable {
       } catch (IOException notYet) {
         if (Instant.now().isAfter(deadline)) {
           nginx.close();
-          throw new IOException("nginx did not listen on 127.0.0.1:" + port + " within 10 s " + errorLog(dir));
+          throw new IOException(
+              "nginx did not listen on 127.0.0.1:" + port + " within 10 s " + errorLog(dir));
         }
         TimeUnit.MILLISECONDS.sleep(50);
       }
@@ -99,7 +121,8 @@ final class NginxReverseProxy implements AutoCloseable {
   /** CPU time (user and system) of the master and its workers so far, in nanoseconds. */
   long cpuNanos() throws IOException {
     long ticks = 0;
-    for (ProcessHandle process : Stream.concat(Stream.of(master.toHandle()), master.descendants()).toList()) {
+    for (ProcessHandle process :
+        Stream.concat(Stream.of(master.toHandle()), master.descendants()).toList()) {
       Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
       String text;
       try {
@@ -107,7 +130,8 @@ final class NginxReverseProxy implements AutoCloseable {
       } catch (IOException gone) {
         continue;
       }
-      // Fields after the command (which may hold spaces), from the state on: utime and stime are the 12th and 13th.
+      // Fields after the command (which may hold spaces), from the state on: utime and stime are
+      // the 12th and 13th.
       List<String> fields = List.of(text.substring(text.lastIndexOf(')') + 2).split(" "));
       ticks += Long.parseLong(fields.get(11)) + Long.parseLong(fields.get(12));
     }

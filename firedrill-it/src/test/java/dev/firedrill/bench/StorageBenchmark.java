@@ -30,9 +30,20 @@ class StorageBenchmark {
     BenchReport report = new BenchReport("storage");
     LabelSet[] labels = new LabelSet[SERIES];
     for (int i = 0; i < SERIES; i++) {
-      labels[i] = LabelSet.of("__name__", "http_requests_total", "job", "api", "instance", "10.0.0." + (i % 100) + ":8080",
-          "method", i % 2 == 0 ? "GET" : "POST", "code", String.valueOf(200 + i % 7 * 50),
-          "handler", "/api/v1/h" + i / 100);
+      labels[i] =
+          LabelSet.of(
+              "__name__",
+              "http_requests_total",
+              "job",
+              "api",
+              "instance",
+              "10.0.0." + (i % 100) + ":8080",
+              "method",
+              i % 2 == 0 ? "GET" : "POST",
+              "code",
+              String.valueOf(200 + i % 7 * 50),
+              "handler",
+              "/api/v1/h" + i / 100);
     }
     long before = heapUsed();
     MemoryStorage storage = new MemoryStorage();
@@ -47,13 +58,19 @@ class StorageBenchmark {
     }
     long full = heapUsed();
     report.line("series: %d, samples per series: %d", SERIES, SAMPLES);
-    report.line("heap per series with one sample (fixed overhead, label strings shared with the caller's): %d B",
+    report.line(
+        "heap per series with one sample (fixed overhead, label strings shared with the caller's): %d B",
         (oneSample - before) / SERIES);
-    report.line("heap per sample beyond the first: %.1f B", (full - oneSample) / (double) SERIES / (SAMPLES - 1));
+    report.line(
+        "heap per sample beyond the first: %.1f B",
+        (full - oneSample) / (double) SERIES / (SAMPLES - 1));
     report.line("heap per series after 2 h at 15 s: %d B", (full - before) / SERIES);
 
-    List<LabelMatcher> matchers = List.of(LabelMatcher.of(Type.EQUAL, "__name__", "http_requests_total"),
-        LabelMatcher.of(Type.EQUAL, "instance", "10.0.0.7:8080"), LabelMatcher.of(Type.REGEX, "code", "5.."));
+    List<LabelMatcher> matchers =
+        List.of(
+            LabelMatcher.of(Type.EQUAL, "__name__", "http_requests_total"),
+            LabelMatcher.of(Type.EQUAL, "instance", "10.0.0.7:8080"),
+            LabelMatcher.of(Type.REGEX, "code", "5.."));
     long maxT = (SAMPLES - 1) * 15_000L;
     int found = storage.select(matchers, maxT - 300_000, maxT).size();
     long[] nanos = new long[5000];
@@ -63,8 +80,9 @@ class StorageBenchmark {
       nanos[r] = System.nanoTime() - start;
     }
     Arrays.sort(nanos);
-    report.line("select of %d series out of %d (3 matchers, 5 min of samples): p50 %.1f us, p99 %.1f us", found,
-        SERIES, nanos[nanos.length / 2] / 1e3, nanos[nanos.length * 99 / 100] / 1e3);
+    report.line(
+        "select of %d series out of %d (3 matchers, 5 min of samples): p50 %.1f us, p99 %.1f us",
+        found, SERIES, nanos[nanos.length / 2] / 1e3, nanos[nanos.length * 99 / 100] / 1e3);
     report.finish();
     assertThat(storage.seriesCount()).isEqualTo(SERIES);
     assertThat(found).isEqualTo(14);

@@ -26,17 +26,23 @@ class ValidateColdStartBenchmark {
   @Test
   void validateLargeExperimentInAFreshJvm() throws Exception {
     String jar = System.getenv("FIREDRILL_JAR");
-    assertThat(jar).as("FIREDRILL_JAR (bin/bench runs this through failsafe, which sets it)").isNotBlank();
+    assertThat(jar)
+        .as("FIREDRILL_JAR (bin/bench runs this through failsafe, which sets it)")
+        .isNotBlank();
     Path base = Path.of(System.getProperty("basedir", "."));
     Path fixture = base.resolve(FIXTURE);
     assertThat(fixture).isRegularFile();
     long lines = Files.readAllLines(fixture).size();
-    String java = ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> validate = List.of(java, "-jar", jar, "validate", FIXTURE);
     List<String> version = List.of(java, "-jar", jar, "--version");
 
-    // One warm-up of each: the jar and the JDK's files in the page cache, nothing else carried over.
+    // One warm-up of each: the jar and the JDK's files in the page cache, nothing else carried
+    // over.
     Timed warmValidate = time(validate, base);
     Timed warmVersion = time(version, base);
     assertThat(warmValidate.output()).contains("valid: experiment shop-wide-cpu-pressure");
@@ -54,7 +60,9 @@ class ValidateColdStartBenchmark {
     }
 
     BenchReport report = new BenchReport("ValidateColdStartBenchmark");
-    report.line("command:  java -jar firedrill.jar validate %s  (%d lines; fresh JVM per run)", FIXTURE, lines);
+    report.line(
+        "command:  java -jar firedrill.jar validate %s  (%d lines; fresh JVM per run)",
+        FIXTURE, lines);
     report.line("baseline: java -jar firedrill.jar --version  (same JVM start, no file)");
     report.line("output:   %s", warmValidate.output().strip());
     report.line("runs: %d each, interleaved, after 1 warm-up run each (disk cache only)", RUNS);
@@ -66,13 +74,17 @@ class ValidateColdStartBenchmark {
     double medianValidate = BenchReport.median(validateTimes);
     double medianVersion = BenchReport.median(versionTimes);
     report.line("");
-    report.line("validate:  median %.3f s, max %.3f s, min %.3f s   (target: under 1 s)",
+    report.line(
+        "validate:  median %.3f s, max %.3f s, min %.3f s   (target: under 1 s)",
         medianValidate, BenchReport.max(validateTimes), BenchReport.min(validateTimes));
-    report.line("--version: median %.3f s, max %.3f s, min %.3f s",
+    report.line(
+        "--version: median %.3f s, max %.3f s, min %.3f s",
         medianVersion, BenchReport.max(versionTimes), BenchReport.min(versionTimes));
-    report.line("validation adds %.3f s over JVM start (median against median); ratio validate / --version = %.2f",
+    report.line(
+        "validation adds %.3f s over JVM start (median against median); ratio validate / --version = %.2f",
         medianValidate - medianVersion, medianValidate / medianVersion);
-    report.line("target met (max under 1 s): %s", BenchReport.max(validateTimes) < 1.0 ? "yes" : "NO");
+    report.line(
+        "target met (max under 1 s): %s", BenchReport.max(validateTimes) < 1.0 ? "yes" : "NO");
     report.finish();
   }
 
@@ -81,12 +93,13 @@ class ValidateColdStartBenchmark {
     File out = File.createTempFile("firedrill-bench", ".out");
     try {
       long start = System.nanoTime();
-      Process process = new ProcessBuilder(command)
-          .directory(dir.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectErrorStream(true)
-          .redirectOutput(out)
-          .start();
+      Process process =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectErrorStream(true)
+              .redirectOutput(out)
+              .start();
       boolean done = process.waitFor(60, TimeUnit.SECONDS);
       long end = System.nanoTime();
       if (!done) {

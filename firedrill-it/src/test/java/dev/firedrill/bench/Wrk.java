@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 final class Wrk {
 
   static final Path BINARY = Path.of("/usr/bin/wrk");
-  private static final Pattern PERCENTILE = Pattern.compile("^\\s*(50|99)%\\s+([\\d.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
+  private static final Pattern PERCENTILE =
+      Pattern.compile("^\\s*(50|99)%\\s+([\\d.]+)(us|ms|s)\\s*$", Pattern.MULTILINE);
   private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+([\\d.]+)");
 
   /** What to ask: path, and for a POST its body. */
@@ -31,7 +32,10 @@ final class Wrk {
     this.dir = dir;
   }
 
-  /** The Lua script for {@code request}: as fast as wrk goes, or paced at {@code pacedRate} requests/s. */
+  /**
+   * The Lua script for {@code request}: as fast as wrk goes, or paced at {@code pacedRate}
+   * requests/s.
+   */
   Path script(Request request, int pacedRate) throws IOException {
     StringBuilder lua = new StringBuilder();
     lua.append("wrk.method = \"").append(request.method()).append("\"\n");
@@ -40,7 +44,8 @@ final class Wrk {
       lua.append("wrk.headers[\"Content-Type\"] = \"application/json\"\n");
     }
     if (pacedRate > 0) {
-      lua.append("""
+      lua.append(
+          """
           local ffi = require("ffi")
           ffi.cdef[[
             typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
@@ -63,17 +68,35 @@ final class Wrk {
             if wait <= 0 then return 0 end
             return math.floor(wait + 0.5)
           end
-          """.formatted(pacedRate));
+          """
+              .formatted(pacedRate));
     }
-    return Files.writeString(Files.createTempFile(dir, pacedRate > 0 ? "paced" : "fast", ".lua"), lua);
+    return Files.writeString(
+        Files.createTempFile(dir, pacedRate > 0 ? "paced" : "fast", ".lua"), lua);
   }
 
-  /** Runs wrk against {@code url}; fails on wrk's own failure and on any socket error or non-2xx answer. */
-  Result run(URI url, int connections, int seconds, Path script) throws IOException, InterruptedException {
-    List<String> command = List.of(BINARY.toString(), "-t", "1", "-c", Integer.toString(connections),
-        "-d", seconds + "s", "--latency", "-s", script.toString(), url.toString());
+  /**
+   * Runs wrk against {@code url}; fails on wrk's own failure and on any socket error or non-2xx
+   * answer.
+   */
+  Result run(URI url, int connections, int seconds, Path script)
+      throws IOException, InterruptedException {
+    List<String> command =
+        List.of(
+            BINARY.toString(),
+            "-t",
+            "1",
+            "-c",
+            Integer.toString(connections),
+            "-d",
+            seconds + "s",
+            "--latency",
+            "-s",
+            script.toString(),
+            url.toString());
     Path out = Files.createTempFile(dir, "wrk", ".txt");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
     if (!process.waitFor(seconds + 30L, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("wrk did not finish within " + (seconds + 30) + " s: " + command);
@@ -86,11 +109,13 @@ final class Wrk {
     double p99 = Double.NaN;
     Matcher percentile = PERCENTILE.matcher(text);
     while (percentile.find()) {
-      double millis = Double.parseDouble(percentile.group(2)) * switch (percentile.group(3)) {
-        case "us" -> 0.001;
-        case "ms" -> 1;
-        default -> 1000;
-      };
+      double millis =
+          Double.parseDouble(percentile.group(2))
+              * switch (percentile.group(3)) {
+                case "us" -> 0.001;
+                case "ms" -> 1;
+                default -> 1000;
+              };
       if (percentile.group(1).equals("50")) {
         p50 = millis;
       } else {

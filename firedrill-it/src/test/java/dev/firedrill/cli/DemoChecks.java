@@ -31,15 +31,27 @@ abstract class DemoChecks {
   /** What the demo says it runs, the start of each of its two stack lines. */
   abstract String[] stackLines();
 
-  /** Added to the demo's environment: where it finds the binaries ({@code FIREDRILL_PROMETHEUS}, ...). */
+  /**
+   * Added to the demo's environment: where it finds the binaries ({@code FIREDRILL_PROMETHEUS},
+   * ...).
+   */
   Map<String, String> environment() {
     return Map.of();
   }
 
   private FiredrillJar.Run demo(String experiment) throws Exception {
     Path repo = Path.of("").toAbsolutePath();
-    return FiredrillJar.run(repo, LIMIT, environment(), "demo", "--stack", stack(), "--dir", dir.toString(),
-        "--experiment", repo.resolve(experiment).toString());
+    return FiredrillJar.run(
+        repo,
+        LIMIT,
+        environment(),
+        "demo",
+        "--stack",
+        stack(),
+        "--dir",
+        dir.toString(),
+        "--experiment",
+        repo.resolve(experiment).toString());
   }
 
   private JsonNode journal(String id) throws Exception {
@@ -52,10 +64,15 @@ abstract class DemoChecks {
 
     assertThat(run.exit()).as(run.output()).isZero();
     assertThat(run.output()).contains(stackLines());
-    assertThat(run.output()).contains("demo: prometheus on http://127.0.0.1:", "demo: alertmanager on http://127.0.0.1:",
-        " inject http-latency: ", " verdict held: ", " verdict observability held: 2 expected alerts behaved as expected",
-        "demo: payments-latency ended held (exit 0)",
-        "demo: journal " + dir.resolve("payments-latency.journal.json"));
+    assertThat(run.output())
+        .contains(
+            "demo: prometheus on http://127.0.0.1:",
+            "demo: alertmanager on http://127.0.0.1:",
+            " inject http-latency: ",
+            " verdict held: ",
+            " verdict observability held: 2 expected alerts behaved as expected",
+            "demo: payments-latency ended held (exit 0)",
+            "demo: journal " + dir.resolve("payments-latency.journal.json"));
     JsonNode journal = journal("payments-latency");
     assertThat(journal.path("verdict").asText()).isEqualTo("held");
     assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
@@ -75,7 +92,10 @@ abstract class DemoChecks {
     assertThat(page.path("alert").asText()).isEqualTo("CheckoutErrorBudgetBurn");
     assertThat(page.path("held").asBoolean()).as(page.toString()).isTrue();
     assertThat(page.path("receiver").asText()).isEqualTo("yes");
-    assertThat(run.output()).contains(" detect alert ", " detect CheckoutErrorBudgetBurn{service=\"checkout\"}  firing 30s  yes");
+    assertThat(run.output())
+        .contains(
+            " detect alert ",
+            " detect CheckoutErrorBudgetBurn{service=\"checkout\"}  firing 30s  yes");
     assertThat(journal.path("faults").get(0).path("revert").path("ok").asBoolean()).isTrue();
     assertLabStopped(run.output());
     assertTheDrillLeftItsEvidence(run.output());
@@ -83,30 +103,46 @@ abstract class DemoChecks {
 
   /** The outage drill's report, event log, spans and history rows, beside its journal. */
   private void assertTheDrillLeftItsEvidence(String output) throws Exception {
-    assertThat(dir.resolve("payments-outage.journal.html")).content().contains("id=\"fault-window\"");
-    assertThat(dir.resolve("payments-outage.journal.events.jsonl")).content()
+    assertThat(dir.resolve("payments-outage.journal.html"))
+        .content()
+        .contains("id=\"fault-window\"");
+    assertThat(dir.resolve("payments-outage.journal.events.jsonl"))
+        .content()
         .contains("\"event\":\"abort\"", "\"experiment_id\":\"payments-outage\"");
-    assertThat(dir.resolve("payments-outage.journal.spans.jsonl")).content().contains("\"name\":\"drill payments-outage\"");
+    assertThat(dir.resolve("payments-outage.journal.spans.jsonl"))
+        .content()
+        .contains("\"name\":\"drill payments-outage\"");
     assertThat(output).contains("demo: detection history: 3 alerts recorded in ");
-    FiredrillJar.Run history = FiredrillJar.run(dir, LIMIT, "history", "--history", dir.resolve("history.sqlite").toString(),
-        "--alert", "CheckoutErrorBudgetBurn");
+    FiredrillJar.Run history =
+        FiredrillJar.run(
+            dir,
+            LIMIT,
+            "history",
+            "--history",
+            dir.resolve("history.sqlite").toString(),
+            "--alert",
+            "CheckoutErrorBudgetBurn");
     assertThat(history.exit()).as(history.output()).isZero();
     assertThat(history.output()).contains("payments-outage", "team-checkout");
   }
 
   /** Nothing listens on the ports the demo announced, and no process names the demo's directory. */
   private void assertLabStopped(String output) {
-    Matcher started = Pattern.compile("demo: ([\\w-]+) on http://127\\.0\\.0\\.1:(\\d+)").matcher(output);
+    Matcher started =
+        Pattern.compile("demo: ([\\w-]+) on http://127\\.0\\.0\\.1:(\\d+)").matcher(output);
     int components = 0;
     while (started.find()) {
       components++;
       assertThat(Loopback.inUse(Integer.parseInt(started.group(2))))
-          .as("%s's port %s is still in use after the demo", started.group(1), started.group(2)).isFalse();
+          .as("%s's port %s is still in use after the demo", started.group(1), started.group(2))
+          .isFalse();
     }
     assertThat(components).as("components the demo announced").isEqualTo(7);
     String marker = dir.toString();
-    assertThat(ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false)))
+    assertThat(
+            ProcessHandle.allProcesses()
+                .filter(
+                    p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false)))
         .as("processes still running with %s on their command line", marker)
         .isEmpty();
   }

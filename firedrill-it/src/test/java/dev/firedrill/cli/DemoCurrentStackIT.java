@@ -25,12 +25,18 @@ class DemoCurrentStackIT extends DemoChecks {
 
   @Override
   Map<String, String> environment() {
-    return Map.of("FIREDRILL_PROMETHEUS", pair.prometheus().toString(),
-        "FIREDRILL_ALERTMANAGER", pair.alertmanager().toString());
+    return Map.of(
+        "FIREDRILL_PROMETHEUS",
+        pair.prometheus().toString(),
+        "FIREDRILL_ALERTMANAGER",
+        pair.alertmanager().toString());
   }
 
   @Override
   String[] stackLines() {
-    return new String[] {"demo: Prometheus: real, " + pair.prometheus(), "demo: Alertmanager: real, " + pair.alertmanager()};
+    return new String[] {
+      "demo: Prometheus: real, " + pair.prometheus(),
+      "demo: Alertmanager: real, " + pair.alertmanager()
+    };
   }
 }

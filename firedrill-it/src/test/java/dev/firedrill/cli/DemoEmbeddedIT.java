@@ -1,6 +1,8 @@
 package dev.firedrill.cli;
 
-/** {@code firedrill demo --stack embedded}: Java alone, what a machine without the binaries runs. */
+/**
+ * {@code firedrill demo --stack embedded}: Java alone, what a machine without the binaries runs.
+ */
 class DemoEmbeddedIT extends DemoChecks {
 
   @Override
@@ -10,6 +12,9 @@ class DemoEmbeddedIT extends DemoChecks {
 
   @Override
   String[] stackLines() {
-    return new String[] {"demo: Prometheus: embedded (--stack embedded)", "demo: Alertmanager: embedded (--stack embedded)"};
+    return new String[] {
+      "demo: Prometheus: embedded (--stack embedded)",
+      "demo: Alertmanager: embedded (--stack embedded)"
+    };
   }
 }

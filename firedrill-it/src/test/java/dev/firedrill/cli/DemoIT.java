@@ -9,7 +9,8 @@ class DemoIT extends DemoChecks {
   @BeforeAll
   static void binaries() {
     RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+    RequiredBinary.find(
+        "prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
   }
 
   @Override

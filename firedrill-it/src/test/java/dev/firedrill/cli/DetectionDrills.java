@@ -21,10 +21,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Alert detection measured against the whole lab on one {@link Stacks.Pair}: the real Prometheus (1 s
- * scrape and evaluation, resend delay 1 s) and Alertmanager (group_wait 1 s) with the repo's rules
- * and route tree, and firedrill's own webhook receiver, with payments failing behind the fault
- * proxy. {@link DetectionRealStackTest} runs these drills once per pair.
+ * Alert detection measured against the whole lab on one {@link Stacks.Pair}: the real Prometheus (1
+ * s scrape and evaluation, resend delay 1 s) and Alertmanager (group_wait 1 s) with the repo's
+ * rules and route tree, and firedrill's own webhook receiver, with payments failing behind the
+ * fault proxy. {@link DetectionRealStackTest} runs these drills once per pair.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS) // one lab per pair, so not a static one
 abstract class DetectionDrills {
@@ -62,15 +62,26 @@ abstract class DetectionDrills {
   }
 
   private JsonNode drill(String id, String expectations, int exit) throws Exception {
-    Path file = Files.writeString(dir.resolve(id + ".yaml"), lab.ports().rewrite(PaymentsOutageDrill.experiment(id,
-        "Payments answering 503 pages checkout's team", expectations, Duration.ofSeconds(8))));
+    Path file =
+        Files.writeString(
+            dir.resolve(id + ".yaml"),
+            lab.ports()
+                .rewrite(
+                    PaymentsOutageDrill.experiment(
+                        id,
+                        "Payments answering 503 pages checkout's team",
+                        expectations,
+                        Duration.ofSeconds(8))));
     Path journal = dir.resolve(id + ".json");
     CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
     assertThat(run.exit()).as(run.describe()).isEqualTo(exit);
     return new ObjectMapper().readTree(journal.toFile());
   }
 
-  /** The journal's detection row of {@code alert}; VictoriaMetricsDrillTest reads its rows through it too. */
+  /**
+   * The journal's detection row of {@code alert}; VictoriaMetricsDrillTest reads its rows through
+   * it too.
+   */
   static JsonNode row(JsonNode journal, String alert) {
     for (JsonNode row : journal.path("detection").path("alerts")) {
       if (row.path("alert").asText().equals(alert)) {
@@ -82,13 +93,17 @@ abstract class DetectionDrills {
 
   @Test
   void anErrorFaultPagesTheRightTeamWithinThreeSecondsOfItsFloor() throws Exception {
-    JsonNode journal = drill("detect-page", """
+    JsonNode journal =
+        drill(
+            "detect-page",
+            """
             - alert: CheckoutErrorBudgetBurn
               matchers: {service: checkout}
               within: 20s
               receiver: team-checkout
               runbook_url: https://runbooks.example.com/checkout/error-budget-burn
-        """, 1);
+        """,
+            1);
 
     assertThat(journal.path("verdict").asText()).isEqualTo("deviated");
     assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("held");
@@ -104,8 +119,12 @@ abstract class DetectionDrills {
   }
 
   @Test
-  void misroutingAWrongRunbookASilentAlertThatFiresAndAMissedAlertAreEachReported() throws Exception {
-    JsonNode journal = drill("detect-failures", """
+  void misroutingAWrongRunbookASilentAlertThatFiresAndAMissedAlertAreEachReported()
+      throws Exception {
+    JsonNode journal =
+        drill(
+            "detect-failures",
+            """
             - alert: CheckoutErrorBudgetBurn
               matchers: {service: checkout}
               within: 20s
@@ -116,20 +135,26 @@ abstract class DetectionDrills {
               within: 20s
             - alert: CheckoutLatencyHigh
               within: 12s
-        """, 1);
+        """,
+            1);
 
     assertThat(journal.path("detection").path("verdict").asText()).isEqualTo("deviated");
     JsonNode misrouted = row(journal, "CheckoutErrorBudgetBurn");
     assertThat(misrouted.path("held").asBoolean()).isFalse();
-    assertThat(misrouted.path("reason").asText()).isEqualTo("misrouted: routed to team-checkout, expected team-payments; "
-        + "wrong runbook: runbook_url is \"https://runbooks.example.com/checkout/error-budget-burn\", expected "
-        + "\"https://runbooks.example.com/payments/wrong\"");
+    assertThat(misrouted.path("reason").asText())
+        .isEqualTo(
+            "misrouted: routed to team-checkout, expected team-payments; "
+                + "wrong runbook: runbook_url is \"https://runbooks.example.com/checkout/error-budget-burn\", expected "
+                + "\"https://runbooks.example.com/payments/wrong\"");
     JsonNode silent = row(journal, "CheckoutOrdersPending");
     assertThat(silent.path("held").asBoolean()).isFalse();
-    assertThat(silent.path("reason").asText()).matches("fired \\d+\\.\\ds after injection though it must stay silent");
+    assertThat(silent.path("reason").asText())
+        .matches("fired \\d+\\.\\ds after injection though it must stay silent");
     JsonNode missed = row(journal, "CheckoutLatencyHigh");
     assertThat(missed.path("fired").asBoolean()).isFalse();
-    assertThat(missed.path("reason").asText()).isEqualTo("missed: did not fire within 12s; its floor is 10.3s "
-        + "(for: 10s, after the 30s window: a 0.99 quantile needs 0.01 of it slow, 0.3s)");
+    assertThat(missed.path("reason").asText())
+        .isEqualTo(
+            "missed: did not fire within 12s; its floor is 10.3s "
+                + "(for: 10s, after the 30s window: a 0.99 quantile needs 0.01 of it slow, 0.3s)");
   }
 }

@@ -7,7 +7,6 @@ import dev.firedrill.lab.stack.LabStack;
 import dev.firedrill.lab.stack.TempDirs;
 import dev.firedrill.testing.RequiredBinary;
 import dev.firedrill.time.Clock;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,7 +33,9 @@ class LabRestartTest {
   @Test
   void aLabStartsAgainInTheDirectoryOfAStoppedOneAndDropsRuleFilesDeletedSince() throws Exception {
     Path prometheus = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
-    Path alertmanager = RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
+    Path alertmanager =
+        RequiredBinary.find(
+            "prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager");
     Path rules = Files.createDirectories(labDir.resolve("prometheus/alert-rules"));
     Files.writeString(labDir.resolve("prometheus/recording-rules.yml"), "groups: []\n");
     Files.writeString(rules.resolve("lab-alerts.yml"), "groups: []\n");
@@ -42,17 +43,34 @@ class LabRestartTest {
 
     try (LabStack again = start(prometheus, alertmanager)) {
       assertThat(stale).doesNotExist();
-      assertThat(rules.resolve("lab-alerts.yml")).hasSameTextualContentAs(Path.of("alert-rules/lab-alerts.yml"));
-      HttpResponse<String> ready = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(again.prometheusUrl().resolve("/-/ready")).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      assertThat(rules.resolve("lab-alerts.yml"))
+          .hasSameTextualContentAs(Path.of("alert-rules/lab-alerts.yml"));
+      HttpResponse<String> ready =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(again.prometheusUrl().resolve("/-/ready"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(ready.statusCode()).isEqualTo(200);
     }
   }
 
   private LabStack start(Path prometheus, Path alertmanager) throws Exception {
-    return LabStack.start(new LabStack.Settings(LabPorts.free(), Path.of("fixtures/lab"), Path.of("alert-rules"), labDir,
-        LabStackOptions.firedrillCommand(), 20, Duration.ofMinutes(10), Optional.empty(), false),
-        prometheus, alertmanager, Clock.system(), line -> {});
+    return LabStack.start(
+        new LabStack.Settings(
+            LabPorts.free(),
+            Path.of("fixtures/lab"),
+            Path.of("alert-rules"),
+            labDir,
+            LabStackOptions.firedrillCommand(),
+            20,
+            Duration.ofMinutes(10),
+            Optional.empty(),
+            false),
+        prometheus,
+        alertmanager,
+        Clock.system(),
+        line -> {});
   }
 }

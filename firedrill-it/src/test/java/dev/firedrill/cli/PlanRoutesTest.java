@@ -2,10 +2,10 @@ package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalAlertmanager;
 import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.nio.file.Files;
@@ -13,13 +13,14 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code plan} against a real Prometheus 3.5 and Alertmanager 0.33: the expected alerts' routes come from
- * the tree Alertmanager serves on {@code /api/v2/status}, UTF-8 matchers and rule labels included, next
- * to a matcher only the classic parser reads.
+ * {@code plan} against a real Prometheus 3.5 and Alertmanager 0.33: the expected alerts' routes
+ * come from the tree Alertmanager serves on {@code /api/v2/status}, UTF-8 matchers and rule labels
+ * included, next to a matcher only the classic parser reads.
  */
 class PlanRoutesTest {
 
-  private static final String RULES = """
+  private static final String RULES =
+      """
       groups:
         - name: drill
           interval: 1s
@@ -30,7 +31,8 @@ class PlanRoutesTest {
               labels: {team: payments, "service.name": checkout}
       """;
 
-  private static final String ALERTMANAGER = """
+  private static final String ALERTMANAGER =
+      """
       route:
         receiver: default
         group_by: ["service.name"]
@@ -52,11 +54,16 @@ class PlanRoutesTest {
       Path promDir = Files.createDirectories(dir.resolve("prometheus"));
       Path amDir = Files.createDirectories(dir.resolve("alertmanager"));
       String promConfig = LocalPrometheus.global() + "rule_files: ['" + rules + "']\n";
-      try (LocalPrometheus prometheus = LocalPrometheus.start(stack.prometheus(), Loopback.freePort(), promConfig,
-              promDir, false, clock);
-          LocalAlertmanager alertmanager = LocalAlertmanager.start(stack.alertmanager(), Loopback.freePort(),
-              ALERTMANAGER, amDir, false, clock)) {
-        Path experiment = Files.writeString(dir.resolve("plan.yaml"), """
+      try (LocalPrometheus prometheus =
+              LocalPrometheus.start(
+                  stack.prometheus(), Loopback.freePort(), promConfig, promDir, false, clock);
+          LocalAlertmanager alertmanager =
+              LocalAlertmanager.start(
+                  stack.alertmanager(), Loopback.freePort(), ALERTMANAGER, amDir, false, clock)) {
+        Path experiment =
+            Files.writeString(
+                dir.resolve("plan.yaml"),
+                """
             id: plan-routes
             title: plan reads Alertmanager 0.33's routes
             prometheus: {url: '%s', timeout: 2s}
@@ -75,18 +82,22 @@ class PlanRoutesTest {
             abort:
               rules: [{sli: up, below: 1, for: 2}]
             blast_radius: {traffic_share: 1%%, max_duration: 5m, max_workers: 1}
-            """.formatted(prometheus.url(), alertmanager.url()));
+            """
+                    .formatted(prometheus.url(), alertmanager.url()));
 
         CliRun run = CliRun.of("plan", experiment.toString());
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        // Alertmanager serves legacy=a b back as legacy="a b", which both parsers read alike: no warning.
-        assertThat(run.out()).as(run.describe())
+        // Alertmanager serves legacy=a b back as legacy="a b", which both parsers read alike: no
+        // warning.
+        assertThat(run.out())
+            .as(run.describe())
             .doesNotContain("routing: warning")
             .doesNotContain("routing: not checked")
             .contains("alert CheckoutDown: firing within 30s; floor ")
             .contains("; routes to checkout\n")
-            .contains("; routes to checkout, not the expected legacy: the drill will report it misrouted\n");
+            .contains(
+                "; routes to checkout, not the expected legacy: the drill will report it misrouted\n");
       }
     } finally {
       TempDirs.delete(dir);

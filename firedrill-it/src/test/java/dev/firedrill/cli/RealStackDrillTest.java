@@ -7,9 +7,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * The {@link RealStackDrills} against each pair of {@link Stacks}. The two pairs run at the same time
- * (their stacks are on free ports); a pair's own drills run one after another, since they share its
- * service and Prometheus (the class's lock keeps them on one thread).
+ * The {@link RealStackDrills} against each pair of {@link Stacks}. The two pairs run at the same
+ * time (their stacks are on free ports); a pair's own drills run one after another, since they
+ * share its service and Prometheus (the class's lock keeps them on one thread).
  */
 class RealStackDrillTest {
 

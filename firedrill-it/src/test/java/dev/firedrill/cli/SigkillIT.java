@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.Procs;
 import dev.firedrill.testing.Results;
+import dev.firedrill.testing.SyntheticService;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SigkillIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final Duration JOURNAL_LIMIT = Duration.ofSeconds(30);
 
   @RegisterExtension static final DemoStack stack = new DemoStack();
@@ -42,12 +43,15 @@ class SigkillIT {
   @TempDir Path dir;
 
   private Process firedrill;
+
   /** (pid, start ticks) of every process a test must not leave behind. */
   private final List<long[]> leftovers = new ArrayList<>();
 
   @BeforeEach
   void steadyState() {
-    stack.prometheus().awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
+    stack
+        .prometheus()
+        .awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
   }
 
   @AfterEach
@@ -62,10 +66,19 @@ class SigkillIT {
         for (JsonNode fault : JSON.readTree(journal.toFile()).path("faults")) {
           JsonNode state = fault.path("state");
           for (String list : List.of("workers", "targets")) {
-            state.path(list).forEach(id -> leftovers.add(new long[] {id.path("pid").asLong(), id.path("start").asLong()}));
+            state
+                .path(list)
+                .forEach(
+                    id ->
+                        leftovers.add(
+                            new long[] {id.path("pid").asLong(), id.path("start").asLong()}));
           }
           if (state.has("watchdog")) {
-            leftovers.add(new long[] {state.path("watchdog").path("pid").asLong(), state.path("watchdog").path("start").asLong()});
+            leftovers.add(
+                new long[] {
+                  state.path("watchdog").path("pid").asLong(),
+                  state.path("watchdog").path("start").asLong()
+                });
           }
         }
       } catch (IOException e) {
@@ -83,11 +96,15 @@ class SigkillIT {
     fault.put("kind", "cpu-burn");
     fault.put("workers", 2);
     fault.put("ttl", "8s");
-    Path experiment = experiment("sigkill-cpu-burn", "6s", fault, Map.of("max_duration", "10s", "max_workers", 2));
+    Path experiment =
+        experiment(
+            "sigkill-cpu-burn", "6s", fault, Map.of("max_duration", "10s", "max_workers", 2));
     Path journal = dir.resolve("journal.json");
 
     firedrill = firedrill("run", experiment.toString(), "--journal", journal.toString());
-    JsonNode seen = awaitJournal(journal, j -> j.path("faults").path(0).path("state").path("workers").size() == 2);
+    JsonNode seen =
+        awaitJournal(
+            journal, j -> j.path("faults").path(0).path("state").path("workers").size() == 2);
     kill9();
 
     JsonNode after = readWhole(journal);
@@ -99,23 +116,32 @@ class SigkillIT {
     assertThat(recorded.has("revert")).isFalse();
     assertThat(after.has("verdict")).as("verdict in %s", after).isFalse();
     assertThat(after.has("rollback_at")).isFalse();
-    assertThat(recorded.path("state").path("workers")).isEqualTo(seen.path("faults").path(0).path("state").path("workers"));
+    assertThat(recorded.path("state").path("workers"))
+        .isEqualTo(seen.path("faults").path(0).path("state").path("workers"));
 
     List<long[]> workers = new ArrayList<>();
-    recorded.path("state").path("workers").forEach(w -> workers.add(new long[] {w.path("pid").asLong(), w.path("start").asLong()}));
+    recorded
+        .path("state")
+        .path("workers")
+        .forEach(w -> workers.add(new long[] {w.path("pid").asLong(), w.path("start").asLong()}));
     leftovers.addAll(workers);
     for (long[] worker : workers) {
       assertThat(Procs.alive(worker[0], worker[1]))
-          .as("worker PID %d (start %d) runs right after firedrill was killed; /proc says %s",
+          .as(
+              "worker PID %d (start %d) runs right after firedrill was killed; /proc says %s",
               worker[0], worker[1], Procs.stat(worker[0]))
           .isTrue();
     }
     long killedAt = System.nanoTime();
 
-    assertThat(Procs.waitFor(Duration.ofSeconds(8 + 10),
-            () -> workers.stream().noneMatch(w -> Procs.alive(w[0], w[1]))))
-        .as("workers gone within ttl 8s + 10s of the kill").isTrue();
-    System.out.printf("SigkillIT: cpu-burn workers gone %.1f s after firedrill was killed (ttl 8s)%n",
+    assertThat(
+            Procs.waitFor(
+                Duration.ofSeconds(8 + 10),
+                () -> workers.stream().noneMatch(w -> Procs.alive(w[0], w[1]))))
+        .as("workers gone within ttl 8s + 10s of the kill")
+        .isTrue();
+    System.out.printf(
+        "SigkillIT: cpu-burn workers gone %.1f s after firedrill was killed (ttl 8s)%n",
         (System.nanoTime() - killedAt) / 1e9);
 
     FiredrillJar.Run cleanup = run("cleanup", journal.toString());
@@ -126,7 +152,8 @@ class SigkillIT {
     JsonNode cleanedFault = cleaned.path("faults").path(0);
     assertThat(cleanedFault.path("reverted").asBoolean()).isTrue();
     assertThat(cleanedFault.path("revert").path("ok").asBoolean()).isTrue();
-    assertThat(cleanedFault.path("revert").path("detail").asText()).startsWith("cleanup: nothing left to revert");
+    assertThat(cleanedFault.path("revert").path("detail").asText())
+        .startsWith("cleanup: nothing left to revert");
     assertThat(cleanedFault.path("revert").has("at")).isTrue();
 
     FiredrillJar.Run again = run("cleanup", journal.toString());
@@ -145,7 +172,12 @@ class SigkillIT {
     fault.put("match", "sleep " + token);
     fault.put("signal", "STOP");
     fault.put("ttl", "60s");
-    Path experiment = experiment("sigkill-process-stop", "20s", fault, Map.of("max_duration", "60s", "max_processes", 1));
+    Path experiment =
+        experiment(
+            "sigkill-process-stop",
+            "20s",
+            fault,
+            Map.of("max_duration", "60s", "max_processes", 1));
     Path journal = dir.resolve("journal.json");
 
     firedrill = firedrill("run", experiment.toString(), "--journal", journal.toString());
@@ -166,8 +198,12 @@ class SigkillIT {
     long watchdogStart = watchdog.path("start").asLong();
     leftovers.add(new long[] {watchdogPid, watchdogStart});
 
-    assertThat(Procs.state(decoy.pid(), decoy.startTicks())).as("decoy state after the kill").isEqualTo('T');
-    assertThat(Procs.alive(watchdogPid, watchdogStart)).as("the watchdog outlives firedrill").isTrue();
+    assertThat(Procs.state(decoy.pid(), decoy.startTicks()))
+        .as("decoy state after the kill")
+        .isEqualTo('T');
+    assertThat(Procs.alive(watchdogPid, watchdogStart))
+        .as("the watchdog outlives firedrill")
+        .isTrue();
 
     FiredrillJar.Run cleanup = run("cleanup", journal.toString());
     assertThat(cleanup.exit()).as("cleanup output: %s", cleanup.output()).isZero();
@@ -175,20 +211,23 @@ class SigkillIT {
     char state = Procs.state(decoy.pid(), decoy.startTicks());
     assertThat(state).as("decoy state after cleanup").isNotEqualTo('T').isNotEqualTo('-');
     assertThat(Procs.waitFor(Duration.ofSeconds(5), () -> !Procs.alive(watchdogPid, watchdogStart)))
-        .as("cleanup ends the watchdog it no longer needs").isTrue();
+        .as("cleanup ends the watchdog it no longer needs")
+        .isTrue();
 
     JsonNode cleaned = readWhole(journal);
     JsonNode cleanedFault = cleaned.path("faults").path(0);
     assertThat(cleanedFault.path("reverted").asBoolean()).isTrue();
     assertThat(cleanedFault.path("revert").path("ok").asBoolean()).isTrue();
     assertThat(cleanedFault.path("revert").path("attempts").asInt()).isEqualTo(1);
-    assertThat(cleanedFault.path("revert").path("detail").asText()).startsWith("cleanup: no process left stopped");
+    assertThat(cleanedFault.path("revert").path("detail").asText())
+        .startsWith("cleanup: no process left stopped");
     assertNoTempFiles(journal);
   }
 
   // --- helpers ---
 
-  private Path experiment(String id, String duration, Map<String, Object> fault, Map<String, Object> limits)
+  private Path experiment(
+      String id, String duration, Map<String, Object> fault, Map<String, Object> limits)
       throws IOException {
     Map<String, Object> sli = new LinkedHashMap<>();
     sli.put("name", "error_ratio");
@@ -204,7 +243,13 @@ class SigkillIT {
     root.put("steady_state", Map.of("interval", "1s", "slis", List.of(sli)));
     root.put("hypothesis", Map.of("description", "nothing breaks", "recovery", "2s"));
     root.put("method", Map.of("duration", duration, "faults", List.of(fault)));
-    root.put("abort", Map.of("rules", List.of(Map.of("sli", "error_ratio", "above", 0.9, "for", 2)), "probe_errors", 3));
+    root.put(
+        "abort",
+        Map.of(
+            "rules",
+            List.of(Map.of("sli", "error_ratio", "above", 0.9, "for", 2)),
+            "probe_errors",
+            3));
     root.put("blast_radius", blast);
     Path file = dir.resolve(id + ".json");
     JSON.writeValue(file.toFile(), root);
@@ -220,15 +265,17 @@ class SigkillIT {
   }
 
   private void kill9() throws InterruptedException {
-    assertThat(firedrill.isAlive()).as("firedrill still runs when the test kills it; %s", runOutput()).isTrue();
+    assertThat(firedrill.isAlive())
+        .as("firedrill still runs when the test kills it; %s", runOutput())
+        .isTrue();
     firedrill.destroyForcibly(); // SIGKILL on Linux
     assertThat(firedrill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(firedrill.exitValue()).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
   }
 
   /**
-   * Polls the journal every 20 ms until it passes {@code until}; every read on the way must be whole
-   * JSON, since the journal is replaced by rename and never written in place.
+   * Polls the journal every 20 ms until it passes {@code until}; every read on the way must be
+   * whole JSON, since the journal is replaced by rename and never written in place.
    */
   private JsonNode awaitJournal(Path journal, Predicate<JsonNode> until) throws Exception {
     long deadline = System.nanoTime() + JOURNAL_LIMIT.toNanos();
@@ -242,13 +289,21 @@ class SigkillIT {
         }
       }
       if (!firedrill.isAlive()) {
-        fail("firedrill exited with " + firedrill.exitValue() + " before the journal showed the fault's state; "
-            + runOutput());
+        fail(
+            "firedrill exited with "
+                + firedrill.exitValue()
+                + " before the journal showed the fault's state; "
+                + runOutput());
       }
       Thread.sleep(20);
     }
-    return fail("the journal did not show the fault's state within " + JOURNAL_LIMIT.toSeconds() + "s ("
-        + reads + " reads); " + runOutput());
+    return fail(
+        "the journal did not show the fault's state within "
+            + JOURNAL_LIMIT.toSeconds()
+            + "s ("
+            + reads
+            + " reads); "
+            + runOutput());
   }
 
   private static JsonNode readWhole(Path journal) {
@@ -260,7 +315,9 @@ class SigkillIT {
     }
     try {
       JsonNode node = JSON.readTree(text);
-      assertThat(node.path("firedrill_journal").asInt()).as("journal format in %s", text).isEqualTo(1);
+      assertThat(node.path("firedrill_journal").asInt())
+          .as("journal format in %s", text)
+          .isEqualTo(1);
       return node;
     } catch (IOException e) {
       return fail("the journal is not whole JSON: " + e.getMessage() + "\n" + text);
@@ -269,14 +326,21 @@ class SigkillIT {
 
   private static void assertNoTempFiles(Path journal) throws IOException {
     try (Stream<Path> files = Files.list(journal.getParent())) {
-      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".") && n.endsWith(".tmp")))
-          .as("temp files beside %s", journal).isEmpty();
+      assertThat(
+              files
+                  .map(p -> p.getFileName().toString())
+                  .filter(n -> n.startsWith(".") && n.endsWith(".tmp")))
+          .as("temp files beside %s", journal)
+          .isEmpty();
     }
   }
 
   private String runOutput() {
     try {
-      return "stdout: " + read(dir.resolve("run.out")) + "\nstderr: " + read(dir.resolve("run.err"));
+      return "stdout: "
+          + read(dir.resolve("run.out"))
+          + "\nstderr: "
+          + read(dir.resolve("run.err"));
     } catch (IOException e) {
       return "(cannot read firedrill's output: " + e + ")";
     }

@@ -34,39 +34,58 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
-/** The Grafana dashboards in dashboards/: their model, their annotation query, and their PromQL on the lab's rules. */
+/**
+ * The Grafana dashboards in dashboards/: their model, their annotation query, and their PromQL on
+ * the lab's rules.
+ */
 class DashboardsTest {
 
   private static final Path DASHBOARDS = Path.of("dashboards");
   private static final Path LAB_CONFIG = Path.of("fixtures/lab/prometheus.yml");
   private static final String GAUGE = "chaos_experiment_active";
+
   /** The title of every panel that must leave experiment windows out. */
   private static final String LEAVES_OUT = "experiment windows left out";
+
   private static final Duration LAB_SCRAPE_INTERVAL = Duration.ofSeconds(1);
 
-  private static final List<GrafanaDashboard> DASHBOARD_FILES = GrafanaDashboard.loadAll(DASHBOARDS);
+  private static final List<GrafanaDashboard> DASHBOARD_FILES =
+      GrafanaDashboard.loadAll(DASHBOARDS);
 
   @Test
   void theLabDashboardIsThere() {
-    assertThat(DASHBOARD_FILES).extracting(d -> d.root().path("uid").asText()).contains("firedrill-lab");
+    assertThat(DASHBOARD_FILES)
+        .extracting(d -> d.root().path("uid").asText())
+        .contains("firedrill-lab");
   }
 
   @Test
   void everyPanelQueriesPrometheusThroughTheDatasourceVariable() {
     for (GrafanaDashboard dashboard : DASHBOARD_FILES) {
       JsonNode root = dashboard.root();
-      assertThat(root.path("uid").asText()).as("%s: uid", dashboard.name()).matches("[a-zA-Z0-9_-]{1,40}");
+      assertThat(root.path("uid").asText())
+          .as("%s: uid", dashboard.name())
+          .matches("[a-zA-Z0-9_-]{1,40}");
       assertThat(root.path("title").asText()).as("%s: title", dashboard.name()).isNotBlank();
-      assertThat(root.path("schemaVersion").asInt()).as("%s: schemaVersion", dashboard.name()).isGreaterThanOrEqualTo(36);
-      assertThat(root.path("id").isNull()).as("%s: id must be null so that importing creates the dashboard", dashboard.name()).isTrue();
+      assertThat(root.path("schemaVersion").asInt())
+          .as("%s: schemaVersion", dashboard.name())
+          .isGreaterThanOrEqualTo(36);
+      assertThat(root.path("id").isNull())
+          .as("%s: id must be null so that importing creates the dashboard", dashboard.name())
+          .isTrue();
 
       List<JsonNode> datasourceVariables = new ArrayList<>();
-      root.path("templating").path("list").forEach(v -> {
-        if (v.path("type").asText().equals("datasource")) {
-          datasourceVariables.add(v);
-        }
-      });
-      assertThat(datasourceVariables).as("%s: datasource variables", dashboard.name()).singleElement()
+      root.path("templating")
+          .path("list")
+          .forEach(
+              v -> {
+                if (v.path("type").asText().equals("datasource")) {
+                  datasourceVariables.add(v);
+                }
+              });
+      assertThat(datasourceVariables)
+          .as("%s: datasource variables", dashboard.name())
+          .singleElement()
           .satisfies(v -> assertThat(v.path("query").asText()).isEqualTo("prometheus"));
       String uid = "${" + datasourceVariables.get(0).path("name").asText() + "}";
 
@@ -76,7 +95,9 @@ class DashboardsTest {
         String where = dashboard.name() + ", " + GrafanaDashboard.describe(panel);
         assertThat(ids.add(panel.path("id").asInt())).as("%s: duplicate id", where).isTrue();
         assertThat(panel.path("type").asText()).as("%s: type", where).isIn("timeseries", "stat");
-        assertThat(panel.path("gridPos").path("w").asInt()).as("%s: gridPos.w", where).isBetween(1, 24);
+        assertThat(panel.path("gridPos").path("w").asInt())
+            .as("%s: gridPos.w", where)
+            .isBetween(1, 24);
         assertDatasource(panel.path("datasource"), uid, where);
         assertThat(panel.path("targets")).as("%s: targets", where).isNotEmpty();
         for (JsonNode target : panel.path("targets")) {
@@ -90,23 +111,33 @@ class DashboardsTest {
   }
 
   private static void assertDatasource(JsonNode datasource, String uid, String where) {
-    assertThat(datasource.path("type").asText()).as("%s: datasource.type", where).isEqualTo("prometheus");
+    assertThat(datasource.path("type").asText())
+        .as("%s: datasource.type", where)
+        .isEqualTo("prometheus");
     assertThat(datasource.path("uid").asText()).as("%s: datasource.uid", where).isEqualTo(uid);
   }
 
   @Test
   void theAnnotationQuerySelectsTheTagTheAnnotationSinkWrites() {
     for (GrafanaDashboard dashboard : DASHBOARD_FILES) {
-      List<JsonNode> byTag = dashboard.annotations().stream()
-          .filter(a -> a.path("target").path("type").asText().equals("tags"))
-          .toList();
-      assertThat(byTag).as("%s: annotation queries by tag", dashboard.name()).singleElement().satisfies(a -> {
-        assertThat(a.path("datasource").path("type").asText()).isEqualTo("grafana");
-        assertThat(a.path("datasource").path("uid").asText()).isEqualTo("-- Grafana --");
-        assertThat(a.path("enable").asBoolean()).as("enabled").isTrue();
-        // More tags with matchAny false would demand them all; the sink's other tags differ per drill.
-        assertThat(a.path("target").path("tags")).extracting(JsonNode::asText).containsExactly(MarkerTags.CHAOS_TAG);
-      });
+      List<JsonNode> byTag =
+          dashboard.annotations().stream()
+              .filter(a -> a.path("target").path("type").asText().equals("tags"))
+              .toList();
+      assertThat(byTag)
+          .as("%s: annotation queries by tag", dashboard.name())
+          .singleElement()
+          .satisfies(
+              a -> {
+                assertThat(a.path("datasource").path("type").asText()).isEqualTo("grafana");
+                assertThat(a.path("datasource").path("uid").asText()).isEqualTo("-- Grafana --");
+                assertThat(a.path("enable").asBoolean()).as("enabled").isTrue();
+                // More tags with matchAny false would demand them all; the sink's other tags differ
+                // per drill.
+                assertThat(a.path("target").path("tags"))
+                    .extracting(JsonNode::asText)
+                    .containsExactly(MarkerTags.CHAOS_TAG);
+              });
     }
   }
 
@@ -116,8 +147,11 @@ class DashboardsTest {
    */
   @Test
   void panelsThatLeaveExperimentWindowsOutExtendTheGaugePastTheirRateWindow() {
-    Pattern exclusion = Pattern.compile("unless on\\(\\) \\(max\\(max_over_time\\(" + GAUGE + "\\[(\\w+)]\\)\\) > 0\\)");
-    Pattern rateWindows = Pattern.compile(":(?:ratio_)?rate(\\d+[smhd])\\b|rate\\([^\\[]*\\[(\\d+[smhd])]");
+    Pattern exclusion =
+        Pattern.compile(
+            "unless on\\(\\) \\(max\\(max_over_time\\(" + GAUGE + "\\[(\\w+)]\\)\\) > 0\\)");
+    Pattern rateWindows =
+        Pattern.compile(":(?:ratio_)?rate(\\d+[smhd])\\b|rate\\([^\\[]*\\[(\\d+[smhd])]");
     int found = 0;
     for (GrafanaDashboard dashboard : DASHBOARD_FILES) {
       for (JsonNode panel : dashboard.panels()) {
@@ -126,19 +160,28 @@ class DashboardsTest {
         }
         found++;
         for (JsonNode target : panel.path("targets")) {
-          String where = dashboard.name() + ", " + GrafanaDashboard.describe(panel) + ", target " + target.path("refId").asText();
+          String where =
+              dashboard.name()
+                  + ", "
+                  + GrafanaDashboard.describe(panel)
+                  + ", target "
+                  + target.path("refId").asText();
           String expr = target.path("expr").asText();
           Matcher gauge = exclusion.matcher(expr);
-          assertThat(gauge.find()).as("%s reads %s in an unless on() clause: %s", where, GAUGE, expr).isTrue();
+          assertThat(gauge.find())
+              .as("%s reads %s in an unless on() clause: %s", where, GAUGE, expr)
+              .isTrue();
           Duration tail = duration(gauge.group(1));
           Matcher windows = rateWindows.matcher(expr);
           Duration longest = Duration.ZERO;
           while (windows.find()) {
-            Duration window = duration(windows.group(1) != null ? windows.group(1) : windows.group(2));
+            Duration window =
+                duration(windows.group(1) != null ? windows.group(1) : windows.group(2));
             longest = window.compareTo(longest) > 0 ? window : longest;
           }
           assertThat(longest).as("%s: rate window found in %s", where, expr).isPositive();
-          assertThat(tail).as("%s: exclusion after the gauge returns to 0, rate window %s", where, longest)
+          assertThat(tail)
+              .as("%s: exclusion after the gauge returns to 0, rate window %s", where, longest)
               .isGreaterThanOrEqualTo(longest.plus(LAB_SCRAPE_INTERVAL.multipliedBy(2)));
         }
       }
@@ -157,7 +200,10 @@ class DashboardsTest {
     };
   }
 
-  /** One real Prometheus with the lab's rule files, scraping the lab's series from {@link LabSeriesExporter}. */
+  /**
+   * One real Prometheus with the lab's rule files, scraping the lab's series from {@link
+   * LabSeriesExporter}.
+   */
   @Nested
   @TestInstance(TestInstance.Lifecycle.PER_CLASS)
   @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -194,7 +240,8 @@ class DashboardsTest {
       List<String> rules = new ArrayList<>();
       for (JsonNode entry : config.path("rule_files")) {
         Path pattern = LAB_CONFIG.getParent().resolve(entry.asText()).normalize();
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern.getFileName());
+        PathMatcher matcher =
+            FileSystems.getDefault().getPathMatcher("glob:" + pattern.getFileName());
         try (Stream<Path> files = Files.list(pattern.getParent())) {
           for (Path file : files.filter(f -> matcher.matches(f.getFileName())).sorted().toList()) {
             rules.add(Files.readString(file));
@@ -208,7 +255,8 @@ class DashboardsTest {
     @Test
     @Order(1)
     void everyQueryOfEveryDashboardAnswersWithData() {
-      prometheus.awaitQuery("slo:checkout_error_ratio:ratio_rate3d", Results.nonEmptyVector(), WAIT);
+      prometheus.awaitQuery(
+          "slo:checkout_error_ratio:ratio_rate3d", Results.nonEmptyVector(), WAIT);
       int queries = 0;
       for (GrafanaDashboard dashboard : DASHBOARD_FILES) {
         GrafanaVariables variables = dashboard.variables();
@@ -216,7 +264,8 @@ class DashboardsTest {
           String where = dashboard.name() + ", " + query.where();
           String promql = variables.expand(query.expr(), query.where());
           QueryResult result = answer(where, promql);
-          // An annotation query selects moments something happened; with the gauge at 0 nothing has.
+          // An annotation query selects moments something happened; with the gauge at 0 nothing
+          // has.
           if (!query.where().startsWith("annotation") && !Results.nonEmptyVector().test(result)) {
             try {
               prometheus.awaitQuery(promql, Results.nonEmptyVector(), WAIT);
@@ -241,30 +290,46 @@ class DashboardsTest {
     @Test
     @Order(2)
     void theExcludingPanelDropsTheFaultWindowAndTheRateWindowAfterIt() throws PrometheusException {
-      GrafanaDashboard lab = DASHBOARD_FILES.stream()
-          .filter(d -> d.root().path("uid").asText().equals("firedrill-lab")).findFirst().orElseThrow();
-      JsonNode panel = lab.panels().stream()
-          .filter(p -> p.path("title").asText().equals("Error ratio, " + LEAVES_OUT)).findFirst().orElseThrow();
-      String excluding = lab.variables().expand(panel.path("targets").path(0).path("expr").asText(), "excluding panel");
-      Predicate<QueryResult> checkoutRatio = result -> result instanceof QueryResult.Vector vector
-          && vector.samples().stream().anyMatch(s -> "checkout".equals(s.labels().get("service"))
-              && Math.abs(s.value() - CHECKOUT_ERROR_RATIO) < 0.002);
+      GrafanaDashboard lab =
+          DASHBOARD_FILES.stream()
+              .filter(d -> d.root().path("uid").asText().equals("firedrill-lab"))
+              .findFirst()
+              .orElseThrow();
+      JsonNode panel =
+          lab.panels().stream()
+              .filter(p -> p.path("title").asText().equals("Error ratio, " + LEAVES_OUT))
+              .findFirst()
+              .orElseThrow();
+      String excluding =
+          lab.variables()
+              .expand(panel.path("targets").path(0).path("expr").asText(), "excluding panel");
+      Predicate<QueryResult> checkoutRatio =
+          result ->
+              result instanceof QueryResult.Vector vector
+                  && vector.samples().stream()
+                      .anyMatch(
+                          s ->
+                              "checkout".equals(s.labels().get("service"))
+                                  && Math.abs(s.value() - CHECKOUT_ERROR_RATIO) < 0.002);
 
       prometheus.awaitQuery(excluding, checkoutRatio, WAIT);
 
       String neverExported = excluding.replace(GAUGE, GAUGE + "_never_exported");
       assertThat(prometheus.client().query(neverExported))
-          .as("without any %s series nothing is left out: %s", GAUGE, neverExported).matches(checkoutRatio);
+          .as("without any %s series nothing is left out: %s", GAUGE, neverExported)
+          .matches(checkoutRatio);
 
       exporter.setChaosActive(1);
       prometheus.awaitQuery(excluding, Results.emptyVector(), WAIT);
       assertThat(prometheus.client().query("service:http_error_ratio:rate5s{service=\"checkout\"}"))
-          .as("the ratio itself is still there").matches(checkoutRatio);
+          .as("the ratio itself is still there")
+          .matches(checkoutRatio);
 
       exporter.setChaosActive(0);
       prometheus.awaitQuery(GAUGE + " == 0", Results.nonEmptyVector(), WAIT);
       assertThat(prometheus.client().query(excluding))
-          .as("just after the gauge returned to 0, its 1 is still in the max_over_time window").matches(Results.emptyVector());
+          .as("just after the gauge returned to 0, its 1 is still in the max_over_time window")
+          .matches(Results.emptyVector());
 
       prometheus.awaitQuery(excluding, checkoutRatio, WAIT);
     }

@@ -64,21 +64,29 @@ public record GrafanaDashboard(String name, JsonNode root) {
     List<Query> queries = new ArrayList<>();
     for (JsonNode panel : panels()) {
       for (JsonNode target : panel.path("targets")) {
-        queries.add(new Query(describe(panel) + ", target " + target.path("refId").asText(),
-            target.path("expr").asText()));
+        queries.add(
+            new Query(
+                describe(panel) + ", target " + target.path("refId").asText(),
+                target.path("expr").asText()));
       }
     }
     for (JsonNode annotation : annotations()) {
       if (annotation.has("expr")) {
-        queries.add(new Query("annotation \"" + annotation.path("name").asText() + "\"", annotation.path("expr").asText()));
+        queries.add(
+            new Query(
+                "annotation \"" + annotation.path("name").asText() + "\"",
+                annotation.path("expr").asText()));
       }
     }
     for (JsonNode variable : root.path("templating").path("list")) {
       if (variable.path("type").asText().equals("query")) {
-        String definition = variable.path("query").path("query").asText(variable.path("query").asText());
+        String definition =
+            variable.path("query").path("query").asText(variable.path("query").asText());
         Matcher matcher = LABEL_VALUES.matcher(definition);
-        queries.add(new Query("variable " + variable.path("name").asText(),
-            matcher.matches() ? matcher.group(1) : definition));
+        queries.add(
+            new Query(
+                "variable " + variable.path("name").asText(),
+                matcher.matches() ? matcher.group(1) : definition));
       }
     }
     return queries;

@@ -14,14 +14,16 @@ import java.util.regex.Pattern;
  */
 public final class GrafanaVariables {
 
-  // $__rate_interval is max($__interval + scrape interval, 4 x scrape interval) with a 1 s scrape interval.
-  private static final Map<String, String> BUILT_INS = Map.of(
-      "__interval", "1s",
-      "__interval_ms", "1000",
-      "__rate_interval", "4s",
-      "__range", "300s",
-      "__range_s", "300",
-      "__range_ms", "300000");
+  // $__rate_interval is max($__interval + scrape interval, 4 x scrape interval) with a 1 s scrape
+  // interval.
+  private static final Map<String, String> BUILT_INS =
+      Map.of(
+          "__interval", "1s",
+          "__interval_ms", "1000",
+          "__rate_interval", "4s",
+          "__range", "300s",
+          "__range_s", "300",
+          "__range_ms", "300000");
 
   // ${name}, ${name:format}, [[name]] and $name, as Grafana's template service matches them.
   private static final Pattern REFERENCE =
@@ -41,11 +43,18 @@ public final class GrafanaVariables {
       String name = variable.path("name").asText();
       String type = variable.path("type").asText();
       switch (type) {
-        case "datasource" -> { } // only ever a panel's datasource uid, never inside a query
+        case "datasource" -> {} // only ever a panel's datasource uid, never inside a query
         case "constant" -> values.put(name, variable.path("query").asText());
-        case "query", "custom", "interval", "textbox" -> values.put(name, value(dashboard, name, variable));
-        default -> throw new AssertionError(dashboard + ": variable " + name + " has type " + type
-            + ", which this test cannot fill in (expected datasource, constant, query, custom, interval or textbox)");
+        case "query", "custom", "interval", "textbox" ->
+            values.put(name, value(dashboard, name, variable));
+        default ->
+            throw new AssertionError(
+                dashboard
+                    + ": variable "
+                    + name
+                    + " has type "
+                    + type
+                    + ", which this test cannot fill in (expected datasource, constant, query, custom, interval or textbox)");
       }
     }
     return new GrafanaVariables(dashboard, values);
@@ -56,11 +65,14 @@ public final class GrafanaVariables {
     Matcher matcher = REFERENCE.matcher(text);
     StringBuilder out = new StringBuilder();
     while (matcher.find()) {
-      String name = matcher.group(1) != null ? matcher.group(1)
-          : matcher.group(2) != null ? matcher.group(2) : matcher.group(3);
+      String name =
+          matcher.group(1) != null
+              ? matcher.group(1)
+              : matcher.group(2) != null ? matcher.group(2) : matcher.group(3);
       String value = values.get(name);
       if (value == null) {
-        throw new AssertionError(dashboard + ", " + where + ": unknown variable $" + name + " in: " + text);
+        throw new AssertionError(
+            dashboard + ", " + where + ": unknown variable $" + name + " in: " + text);
       }
       matcher.appendReplacement(out, Matcher.quoteReplacement(value));
     }
@@ -74,8 +86,12 @@ public final class GrafanaVariables {
     if (first.equals("$__all")) {
       String all = variable.path("allValue").asText("");
       if (all.isEmpty()) {
-        throw new AssertionError(dashboard + ": variable " + name + " selects All but has no allValue, so its "
-            + "value depends on what Prometheus has; set allValue (e.g. .+)");
+        throw new AssertionError(
+            dashboard
+                + ": variable "
+                + name
+                + " selects All but has no allValue, so its "
+                + "value depends on what Prometheus has; set allValue (e.g. .+)");
       }
       return all;
     }

@@ -73,12 +73,24 @@ final class LabSeriesExporter implements AutoCloseable {
     histogram(out, "payments", seconds, 0.03);
     double orders = ORDERS_PER_SECOND * seconds;
     out.append("# TYPE orders_total counter\n")
-        .append("orders_total{result=\"completed\"} ").append(number(orders)).append('\n')
+        .append("orders_total{result=\"completed\"} ")
+        .append(number(orders))
+        .append('\n')
         .append("# TYPE orders_completed_total counter\n")
-        .append("orders_completed_total ").append(number(orders)).append('\n');
-    chaosActive.ifPresent(value -> out.append("# TYPE chaos_experiment_active gauge\n")
-        .append(String.format(Locale.ROOT, "chaos_experiment_active{experiment=\"%s\",target=\"%s\",fault=\"%s\"} %d\n",
-            EXPERIMENT, TARGET, FAULT, value)));
+        .append("orders_completed_total ")
+        .append(number(orders))
+        .append('\n');
+    chaosActive.ifPresent(
+        value ->
+            out.append("# TYPE chaos_experiment_active gauge\n")
+                .append(
+                    String.format(
+                        Locale.ROOT,
+                        "chaos_experiment_active{experiment=\"%s\",target=\"%s\",fault=\"%s\"} %d\n",
+                        EXPERIMENT,
+                        TARGET,
+                        FAULT,
+                        value)));
     return out.toString();
   }
 
@@ -87,27 +99,48 @@ final class LabSeriesExporter implements AutoCloseable {
     server.stop(0);
   }
 
-  private static void requests(StringBuilder out, String service, double seconds, double errorRatio) {
+  private static void requests(
+      StringBuilder out, String service, double seconds, double errorRatio) {
     double all = REQUESTS_PER_SECOND * seconds;
-    out.append("http_server_requests_total{service=\"").append(service).append("\",route=\"/\",code=\"200\"} ")
-        .append(number(all * (1 - errorRatio))).append('\n')
-        .append("http_server_requests_total{service=\"").append(service).append("\",route=\"/\",code=\"500\"} ")
-        .append(number(all * errorRatio)).append('\n');
+    out.append("http_server_requests_total{service=\"")
+        .append(service)
+        .append("\",route=\"/\",code=\"200\"} ")
+        .append(number(all * (1 - errorRatio)))
+        .append('\n')
+        .append("http_server_requests_total{service=\"")
+        .append(service)
+        .append("\",route=\"/\",code=\"500\"} ")
+        .append(number(all * errorRatio))
+        .append('\n');
   }
 
   private static void histogram(StringBuilder out, String service, double seconds, double latency) {
     double all = REQUESTS_PER_SECOND * seconds;
     String labels = "{service=\"" + service + "\",route=\"/\"";
     for (double bound : BUCKETS) {
-      out.append("http_server_request_duration_seconds_bucket").append(labels).append(",le=\"").append(number(bound))
-          .append("\"} ").append(number(latency <= bound ? all : 0)).append('\n');
+      out.append("http_server_request_duration_seconds_bucket")
+          .append(labels)
+          .append(",le=\"")
+          .append(number(bound))
+          .append("\"} ")
+          .append(number(latency <= bound ? all : 0))
+          .append('\n');
     }
-    out.append("http_server_request_duration_seconds_bucket").append(labels).append(",le=\"+Inf\"} ")
-        .append(number(all)).append('\n')
-        .append("http_server_request_duration_seconds_sum").append(labels).append("} ")
-        .append(number(all * latency)).append('\n')
-        .append("http_server_request_duration_seconds_count").append(labels).append("} ")
-        .append(number(all)).append('\n');
+    out.append("http_server_request_duration_seconds_bucket")
+        .append(labels)
+        .append(",le=\"+Inf\"} ")
+        .append(number(all))
+        .append('\n')
+        .append("http_server_request_duration_seconds_sum")
+        .append(labels)
+        .append("} ")
+        .append(number(all * latency))
+        .append('\n')
+        .append("http_server_request_duration_seconds_count")
+        .append(labels)
+        .append("} ")
+        .append(number(all))
+        .append('\n');
   }
 
   private void serve(HttpExchange exchange) throws IOException {

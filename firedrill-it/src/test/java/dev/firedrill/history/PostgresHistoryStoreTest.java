@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.testing.RealPostgres;
 import dev.firedrill.time.Clock;
-import java.nio.file.Path;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -16,7 +16,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The contract on a real PostgreSQL server, a fresh schema per test, plus the credentials' path. */
+/**
+ * The contract on a real PostgreSQL server, a fresh schema per test, plus the credentials' path.
+ */
 class PostgresHistoryStoreTest extends HistoryStoreContract {
 
   private static RealPostgres postgres;
@@ -35,8 +37,8 @@ class PostgresHistoryStoreTest extends HistoryStoreContract {
 
   @Override
   StoreLocation newStore() throws Exception {
-    return StoreLocation.resolve(Optional.of(postgres.newSchema()), Path.of("unused"),
-        Map.of("PGUSER", RealPostgres.USER));
+    return StoreLocation.resolve(
+        Optional.of(postgres.newSchema()), Path.of("unused"), Map.of("PGUSER", RealPostgres.USER));
   }
 
   @Override
@@ -47,16 +49,31 @@ class PostgresHistoryStoreTest extends HistoryStoreContract {
   }
 
   @Test
-  void theUserComesFromTheEnvironmentAndAnUnknownOneIsAWarningWithoutThePassword() throws Exception {
+  void theUserComesFromTheEnvironmentAndAnUnknownOneIsAWarningWithoutThePassword()
+      throws Exception {
     String url = postgres.newSchema();
-    StoreLocation location = StoreLocation.resolve(Optional.of(url + "&password=in-the-url-42"),
-        Path.of("unused"), Map.of("FIREDRILL_HISTORY_USER", "intruder", "PGUSER", RealPostgres.USER,
-            "PGPASSWORD", "s3cret-pass"));
+    StoreLocation location =
+        StoreLocation.resolve(
+            Optional.of(url + "&password=in-the-url-42"),
+            Path.of("unused"),
+            Map.of(
+                "FIREDRILL_HISTORY_USER",
+                "intruder",
+                "PGUSER",
+                RealPostgres.USER,
+                "PGPASSWORD",
+                "s3cret-pass"));
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(location, Journals.outage(), "outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(location, Journals.outage(), "outage.json");
 
-    assertThat(outcome).contains(new HistoryRecorder.Outcome("firedrill: warning: cannot open the detection history "
-        + postgres.url() + ": FATAL: role \"intruder\" does not exist (the drill's verdict stands)", true));
+    assertThat(outcome)
+        .contains(
+            new HistoryRecorder.Outcome(
+                "firedrill: warning: cannot open the detection history "
+                    + postgres.url()
+                    + ": FATAL: role \"intruder\" does not exist (the drill's verdict stands)",
+                true));
   }
 
   @Test
@@ -66,13 +83,24 @@ class PostgresHistoryStoreTest extends HistoryStoreContract {
       port = socket.getLocalPort();
     }
     String url = "jdbc:postgresql://127.0.0.1:" + port + "/history";
-    StoreLocation location = StoreLocation.resolve(Optional.of(url), Path.of("unused"),
-        Map.of("PGUSER", "firedrill", "PGPASSWORD", "s3cret-pass"));
+    StoreLocation location =
+        StoreLocation.resolve(
+            Optional.of(url),
+            Path.of("unused"),
+            Map.of("PGUSER", "firedrill", "PGPASSWORD", "s3cret-pass"));
 
-    Optional<HistoryRecorder.Outcome> outcome = HistoryRecorder.record(location, Journals.outage(), "outage.json");
+    Optional<HistoryRecorder.Outcome> outcome =
+        HistoryRecorder.record(location, Journals.outage(), "outage.json");
 
-    assertThat(outcome).contains(new HistoryRecorder.Outcome("firedrill: warning: cannot open the detection history "
-        + url + ": Connection to 127.0.0.1:" + port + " refused. Check that the hostname and port are correct and "
-        + "that the postmaster is accepting TCP/IP connections. (the drill's verdict stands)", true));
+    assertThat(outcome)
+        .contains(
+            new HistoryRecorder.Outcome(
+                "firedrill: warning: cannot open the detection history "
+                    + url
+                    + ": Connection to 127.0.0.1:"
+                    + port
+                    + " refused. Check that the hostname and port are correct and "
+                    + "that the postmaster is accepting TCP/IP connections. (the drill's verdict stands)",
+                true));
   }
 }

@@ -1,19 +1,22 @@
 package dev.firedrill.prometheus;
 
-import dev.firedrill.testing.SyntheticService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.RealPrometheus;
 import dev.firedrill.testing.Results;
+import dev.firedrill.testing.SyntheticService;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The client against the real prometheus binary scraping a {@link SyntheticService}. One instance per class. */
+/**
+ * The client against the real prometheus binary scraping a {@link SyntheticService}. One instance
+ * per class.
+ */
 class RealPrometheusQueryTest {
 
   @RegisterExtension static final DemoStack stack = new DemoStack();
@@ -30,17 +33,36 @@ class RealPrometheusQueryTest {
 
   @Test
   void vectorWithLabels() {
-    QueryResult result = prometheus().awaitQuery(
-        "demo_requests_total", r -> r instanceof QueryResult.Vector v && v.samples().size() == 2, WAIT);
+    QueryResult result =
+        prometheus()
+            .awaitQuery(
+                "demo_requests_total",
+                r -> r instanceof QueryResult.Vector v && v.samples().size() == 2,
+                WAIT);
     QueryResult.Vector vector = (QueryResult.Vector) result;
     assertThat(vector.samples())
         .extracting(QueryResult.Sample::labels)
         .containsExactlyInAnyOrder(
-            Map.of("__name__", "demo_requests_total", "code", "200",
-                "instance", stack.exporter().address(), "job", RealPrometheus.JOB),
-            Map.of("__name__", "demo_requests_total", "code", "500",
-                "instance", stack.exporter().address(), "job", RealPrometheus.JOB));
-    assertThat(vector.samples().get(0).at()).isBetween(Instant.now().minusSeconds(10), Instant.now().plusSeconds(10));
+            Map.of(
+                "__name__",
+                "demo_requests_total",
+                "code",
+                "200",
+                "instance",
+                stack.exporter().address(),
+                "job",
+                RealPrometheus.JOB),
+            Map.of(
+                "__name__",
+                "demo_requests_total",
+                "code",
+                "500",
+                "instance",
+                stack.exporter().address(),
+                "job",
+                RealPrometheus.JOB));
+    assertThat(vector.samples().get(0).at())
+        .isBetween(Instant.now().minusSeconds(10), Instant.now().plusSeconds(10));
   }
 
   @Test
@@ -60,16 +82,21 @@ class RealPrometheusQueryTest {
     QueryResult scalar = prometheus().client().query("scalar(vector(2.5))");
     assertThat(scalar).isInstanceOf(QueryResult.Scalar.class);
     assertThat(((QueryResult.Scalar) scalar).value()).isEqualTo(2.5);
-    assertThat(((QueryResult.Scalar) scalar).at()).isBetween(Instant.now().minusSeconds(10), Instant.now().plusSeconds(10));
+    assertThat(((QueryResult.Scalar) scalar).at())
+        .isBetween(Instant.now().minusSeconds(10), Instant.now().plusSeconds(10));
 
-    assertThat(prometheus().client().query("\"hello\"")).isInstanceOfSatisfying(QueryResult.Text.class,
-        text -> assertThat(text.value()).isEqualTo("hello"));
+    assertThat(prometheus().client().query("\"hello\""))
+        .isInstanceOfSatisfying(
+            QueryResult.Text.class, text -> assertThat(text.value()).isEqualTo("hello"));
 
     prometheus().awaitQuery("demo_requests_total{code=\"200\"}", Results.nonEmptyVector(), WAIT);
     assertThat(prometheus().client().query("demo_requests_total{code=\"200\"}[10s]"))
-        .isInstanceOfSatisfying(QueryResult.Matrix.class,
-            matrix -> assertThat(matrix.series()).singleElement()
-                .satisfies(series -> assertThat(series.points()).isNotEmpty()));
+        .isInstanceOfSatisfying(
+            QueryResult.Matrix.class,
+            matrix ->
+                assertThat(matrix.series())
+                    .singleElement()
+                    .satisfies(series -> assertThat(series.points()).isNotEmpty()));
   }
 
   @Test
@@ -88,20 +115,28 @@ class RealPrometheusQueryTest {
   void parseErrorIsOneLineNamingTheQueryAndPrometheussMessage() {
     assertThatThrownBy(() -> prometheus().client().query("rate(x[5m]"))
         .isInstanceOf(PrometheusException.class)
-        .hasMessageStartingWith("Prometheus at " + server() + " refused query \"rate(x[5m]\": bad_data: ")
+        .hasMessageStartingWith(
+            "Prometheus at " + server() + " refused query \"rate(x[5m]\": bad_data: ")
         .hasMessageContaining("parse error")
         .hasMessageNotContaining("\n");
   }
 
   @Test
   void executionErrorIsRefusedWithPrometheussErrorType() {
-    prometheus().awaitQuery("demo_requests_total",
-        r -> r instanceof QueryResult.Vector v && v.samples().size() == 2, WAIT);
+    prometheus()
+        .awaitQuery(
+            "demo_requests_total",
+            r -> r instanceof QueryResult.Vector v && v.samples().size() == 2,
+            WAIT);
     String query = "demo_requests_total + on() demo_requests_total";
     assertThatThrownBy(() -> prometheus().client().query(query))
         .isInstanceOf(PrometheusException.class)
-        .hasMessageStartingWith("Prometheus at " + server() + " refused query \"" + query
-            + "\": execution: found duplicate series for the match group {} on the right hand-side of the operation")
+        .hasMessageStartingWith(
+            "Prometheus at "
+                + server()
+                + " refused query \""
+                + query
+                + "\": execution: found duplicate series for the match group {} on the right hand-side of the operation")
         .hasMessageNotContaining("\n");
   }
 
@@ -121,7 +156,9 @@ class RealPrometheusQueryTest {
     stack.exporter().setLatency(0.3);
     try {
       // 0.3s falls in the (0.25, 0.5] bucket; the 99th percentile interpolates inside it.
-      prometheus().awaitQuery(SyntheticService.P99_LATENCY, Results.valueMatches(v -> v > 0.25 && v <= 0.5), WAIT);
+      prometheus()
+          .awaitQuery(
+              SyntheticService.P99_LATENCY, Results.valueMatches(v -> v > 0.25 && v <= 0.5), WAIT);
     } finally {
       stack.exporter().setLatency(0.05);
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.testing.SyntheticService;
 import dev.firedrill.testing.DemoStack;
 import dev.firedrill.testing.Results;
+import dev.firedrill.testing.SyntheticService;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,7 +49,10 @@ class ProxySigkillIT {
   void start() throws IOException {
     upstream = new Upstream();
     proxy = Proxies.http(upstream.url());
-    stack.prometheus().awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 1e-9), Duration.ofSeconds(30));
+    stack
+        .prometheus()
+        .awaitQuery(
+            SyntheticService.ERROR_RATIO, Results.valueNear(0, 1e-9), Duration.ofSeconds(30));
   }
 
   @AfterEach
@@ -65,15 +68,28 @@ class ProxySigkillIT {
   @Test
   void theToxicOutlivesFiredrillAndExpiresAtItsTtl() throws Exception {
     String jar = System.getenv("FIREDRILL_JAR");
-    assertThat(jar).as("FIREDRILL_JAR (set by failsafe to the shaded jar; run mvn verify)").isNotBlank();
+    assertThat(jar)
+        .as("FIREDRILL_JAR (set by failsafe to the shaded jar; run mvn verify)")
+        .isNotBlank();
     assertThat(Path.of(jar)).as("the packaged jar").exists();
     Path experiment = experiment();
     Path journal = dir.resolve("journal.json");
-    firedrill = new ProcessBuilder(List.of(javaBinary(), "-jar", jar, "run", experiment.toString(),
-        "--journal", journal.toString()))
-        .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
+    firedrill =
+        new ProcessBuilder(
+                List.of(
+                    javaBinary(),
+                    "-jar",
+                    jar,
+                    "run",
+                    experiment.toString(),
+                    "--journal",
+                    journal.toString()))
+            .redirectOutput(dir.resolve("out.txt").toFile())
+            .redirectError(dir.resolve("err.txt").toFile())
+            .start();
 
-    JsonNode seen = awaitJournal(journal, j -> j.path("faults").path(0).path("state").hasNonNull("toxic"));
+    JsonNode seen =
+        awaitJournal(journal, j -> j.path("faults").path(0).path("state").hasNonNull("toxic"));
     long injectedBy = System.nanoTime();
     firedrill.destroyForcibly(); // SIGKILL on Linux
     assertThat(firedrill.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -83,12 +99,22 @@ class ProxySigkillIT {
     assertThat(toxic).isEqualTo("firedrill-proxy-sigkill-0");
     Admin admin = new Admin(proxy.adminUrl());
     Admin.Answer still = admin.get("/proxies/payments/toxics/" + toxic);
-    assertThat(still.status()).as("the toxic right after the kill: %s", still.text()).isEqualTo(200);
+    assertThat(still.status())
+        .as("the toxic right after the kill: %s", still.text())
+        .isEqualTo(200);
     assertThat(still.json().path("ttl").asText()).isEqualTo("8s");
     long start = System.nanoTime();
-    assertThat(CLIENT.send(HttpRequest.newBuilder(proxy.url().resolve("/ok")).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-    assertThat((System.nanoTime() - start) / 1e6).as("latency through the proxy while the toxic holds")
+    assertThat(
+            CLIENT
+                .send(
+                    HttpRequest.newBuilder(proxy.url().resolve("/ok"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .statusCode())
+        .isEqualTo(200);
+    assertThat((System.nanoTime() - start) / 1e6)
+        .as("latency through the proxy while the toxic holds")
         .isGreaterThanOrEqualTo(190.0);
 
     int status = 200;
@@ -98,9 +124,15 @@ class ProxySigkillIT {
     }
     double goneAfter = (System.nanoTime() - injectedBy) / 1e9;
     assertThat(status).as("the toxic %.1f s after the journal showed it", goneAfter).isEqualTo(404);
-    assertThat(goneAfter).as("seconds from the journal showing the toxic to its removal (ttl 8s)").isLessThan(9.5);
-    assertThat(scrape()).as("removed by its ttl, not by a DELETE").contains("firedrill_proxy_toxics_expired_total 1.0");
-    System.out.printf("ProxySigkillIT: toxic %s gone %.1f s after the journal showed it (ttl 8s)%n", toxic, goneAfter);
+    assertThat(goneAfter)
+        .as("seconds from the journal showing the toxic to its removal (ttl 8s)")
+        .isLessThan(9.5);
+    assertThat(scrape())
+        .as("removed by its ttl, not by a DELETE")
+        .contains("firedrill_proxy_toxics_expired_total 1.0");
+    System.out.printf(
+        "ProxySigkillIT: toxic %s gone %.1f s after the journal showed it (ttl 8s)%n",
+        toxic, goneAfter);
 
     JsonNode after = JSON.readTree(journal.toFile());
     assertThat(after.path("faults").path(0).path("reverted").asBoolean()).isFalse();
@@ -108,17 +140,25 @@ class ProxySigkillIT {
   }
 
   private String scrape() throws Exception {
-    URI metrics = URI.create("http://127.0.0.1:" + proxy.metricsAddress().orElseThrow().getPort() + "/metrics");
-    return CLIENT.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    URI metrics =
+        URI.create(
+            "http://127.0.0.1:" + proxy.metricsAddress().orElseThrow().getPort() + "/metrics");
+    return CLIENT
+        .send(
+            HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private JsonNode awaitJournal(Path journal, Predicate<JsonNode> until) throws Exception {
     long deadline = System.nanoTime() + 30_000_000_000L;
     List<String> last = new ArrayList<>();
     while (System.nanoTime() < deadline) {
-      assertThat(firedrill.isAlive()).as("firedrill still running; stderr: %s; stdout: %s",
-          read(dir.resolve("err.txt")), read(dir.resolve("out.txt"))).isTrue();
+      assertThat(firedrill.isAlive())
+          .as(
+              "firedrill still running; stderr: %s; stdout: %s",
+              read(dir.resolve("err.txt")), read(dir.resolve("out.txt")))
+          .isTrue();
       if (Files.exists(journal)) {
         try {
           JsonNode json = JSON.readTree(journal.toFile());
@@ -132,12 +172,16 @@ class ProxySigkillIT {
       }
       Thread.sleep(50);
     }
-    throw new AssertionError("the journal never showed the toxic; last faults: " + last
-        + "; stdout: " + read(dir.resolve("out.txt")));
+    throw new AssertionError(
+        "the journal never showed the toxic; last faults: "
+            + last
+            + "; stdout: "
+            + read(dir.resolve("out.txt")));
   }
 
   private Path experiment() throws IOException {
-    String yaml = """
+    String yaml =
+        """
         id: proxy-sigkill
         title: An http-latency toxic outlives a killed firedrill
         prometheus:
@@ -165,7 +209,8 @@ class ProxySigkillIT {
         blast_radius:
           traffic_share: 100%%
           max_duration: 10s
-        """.formatted(stack.prometheus().url(), SyntheticService.ERROR_RATIO, proxy.adminUrl());
+        """
+            .formatted(stack.prometheus().url(), SyntheticService.ERROR_RATIO, proxy.adminUrl());
     Path file = dir.resolve("proxy-sigkill.yaml");
     Files.writeString(file, yaml);
     return file;

@@ -26,9 +26,12 @@ class HtmlReportBrowserTest {
 
   @BeforeAll
   static void startBrowser() throws Exception {
-    Path chromedriver = RequiredBinary.find("chromedriver", "FIREDRILL_CHROMEDRIVER", "chromium-driver");
+    Path chromedriver =
+        RequiredBinary.find("chromedriver", "FIREDRILL_CHROMEDRIVER", "chromium-driver");
     Path chromium = RequiredBinary.find("chromium", "FIREDRILL_CHROMIUM", "chromium");
-    browser = WebDriver.start(chromedriver, chromium, Files.createDirectories(dir.resolve("profile")), 1100, 1700);
+    browser =
+        WebDriver.start(
+            chromedriver, chromium, Files.createDirectories(dir.resolve("profile")), 1100, 1700);
   }
 
   @AfterAll
@@ -47,7 +50,8 @@ class HtmlReportBrowserTest {
 
     List<String> lines = browser.findAll("#timeline polyline.sli-line");
     assertThat(lines).hasSize(2);
-    assertThat(attributes(lines, "data-sli")).containsExactly("checkout_error_ratio", "orders_completed_ratio");
+    assertThat(attributes(lines, "data-sli"))
+        .containsExactly("checkout_error_ratio", "orders_completed_ratio");
     for (String line : lines) {
       assertVisible(line);
       assertThat(browser.attribute(line, "points").split(" ")).hasSize(8);
@@ -68,15 +72,19 @@ class HtmlReportBrowserTest {
     assertThat(attributes(browser.findAll("#timeline .alert-mark.notified"), "data-alert"))
         .containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\"}");
     assertThat(browser.findAll("#timeline .alert-mark.pending")).hasSize(2);
-    assertThat(browser.findAll("#timeline .alert-lane[data-alert=\"PaymentsDown\"] .alert-mark")).isEmpty();
+    assertThat(browser.findAll("#timeline .alert-lane[data-alert=\"PaymentsDown\"] .alert-mark"))
+        .isEmpty();
     assertThat(browser.findAll("#recovery-curve polyline.recovery-line")).hasSize(3);
     assertVisible(browser.findAll("#recovered-mark").get(0));
     assertThat(browser.findAll("#detection tr")).hasSize(4);
     assertVisible(browser.findAll("#budget-ceiling").get(0));
-    assertThat(browser.script("return performance.getEntriesByType('resource').length").asInt()).isZero();
+    assertThat(browser.script("return performance.getEntriesByType('resource').length").asInt())
+        .isZero();
 
     byte[] png = browser.screenshot();
-    Path shot = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("payments-outage.png");
+    Path shot =
+        Files.createDirectories(Path.of("target", "report-screenshots"))
+            .resolve("payments-outage.png");
     Files.write(shot, png);
     BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
     assertThat(image.getWidth()).isEqualTo(1100);
@@ -88,7 +96,8 @@ class HtmlReportBrowserTest {
     ObjectNode journal = Journals.tree("payments-latency");
     String title = "<script>alert('xss')</script><img src=x onerror=\"alert('img')\">";
     ((ObjectNode) journal.get("experiment")).put("title", title);
-    Path html = Files.writeString(dir.resolve("xss.html"), HtmlReport.render(Journals.record(journal)));
+    Path html =
+        Files.writeString(dir.resolve("xss.html"), HtmlReport.render(Journals.record(journal)));
 
     browser.open(html);
 

@@ -17,11 +17,22 @@ public final class FiredrillChild {
 
   private FiredrillChild() {}
 
-  /** Runs {@code firedrill ARGS} in {@code dir} with {@code env} added, failing the test after {@code limit}. */
-  public static FiredrillJar.Run run(Path dir, Map<String, String> env, Duration limit, String... args)
+  /**
+   * Runs {@code firedrill ARGS} in {@code dir} with {@code env} added, failing the test after
+   * {@code limit}.
+   */
+  public static FiredrillJar.Run run(
+      Path dir, Map<String, String> env, Duration limit, String... args)
       throws IOException, InterruptedException {
-    return FiredrillJar.runToEnd(WorkerLauncher.current().command(
-        List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Main.class, List.of(args)), dir, env, limit,
+    return FiredrillJar.runToEnd(
+        WorkerLauncher.current()
+            .command(
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                Main.class,
+                List.of(args)),
+        dir,
+        env,
+        limit,
         args);
   }
 }

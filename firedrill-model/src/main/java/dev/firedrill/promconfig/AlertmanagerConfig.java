@@ -4,8 +4,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-/** One {@code alerting.alertmanagers} entry; alerts go to {@code scheme://target + pathPrefix + /api/v2/alerts}. */
-public record AlertmanagerConfig(List<StaticConfig> staticConfigs, String pathPrefix, String scheme, Duration timeout,
+/**
+ * One {@code alerting.alertmanagers} entry; alerts go to {@code scheme://target + pathPrefix +
+ * /api/v2/alerts}.
+ */
+public record AlertmanagerConfig(
+    List<StaticConfig> staticConfigs,
+    String pathPrefix,
+    String scheme,
+    Duration timeout,
     String apiVersion) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);

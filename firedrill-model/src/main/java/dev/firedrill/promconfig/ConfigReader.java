@@ -15,24 +15,43 @@ import java.util.Set;
 
 /**
  * The one reader of prometheus.yml, for the embedded Prometheus, {@code rules lint} and a drill's
- * {@code /api/v1/status/config}: the keys of {@link Section} with Prometheus's defaults
- * ({@link GlobalConfig#DEFAULTS}) and its checks (a job needs a unique name, a timeout no longer than
- * its interval, a rule_files glob must be valid). Every problem is collected, each at its JSON
- * pointer and line; {@link Keys} says whether a key outside the model is skipped (Prometheus has
- * hundreds, and its status endpoint renders them all) or refused (a caller that must run every key
- * it is given). What such a caller cannot run among the model's values (https, relabeling labels) it
+ * {@code /api/v1/status/config}: the keys of {@link Section} with Prometheus's defaults ({@link
+ * GlobalConfig#DEFAULTS}) and its checks (a job needs a unique name, a timeout no longer than its
+ * interval, a rule_files glob must be valid). Every problem is collected, each at its JSON pointer
+ * and line; {@link Keys} says whether a key outside the model is skipped (Prometheus has hundreds,
+ * and its status endpoint renders them all) or refused (a caller that must run every key it is
+ * given). What such a caller cannot run among the model's values (https, relabeling labels) it
  * checks on the {@link Config} it gets.
  */
 public final class ConfigReader<P> {
 
-  /** Always YAML, one document, scalars as written (a label value 1 is "1"), parser messages for people. */
-  private static final SourceTree.Options READING = new SourceTree.Options(false, true, SourceTree.Scalars.TEXT, true);
+  /**
+   * Always YAML, one document, scalars as written (a label value 1 is "1"), parser messages for
+   * people.
+   */
+  private static final SourceTree.Options READING =
+      new SourceTree.Options(false, true, SourceTree.Scalars.TEXT, true);
 
-  /** The sections of prometheus.yml the model holds, each with the keys it holds, in Prometheus's order. */
+  /**
+   * The sections of prometheus.yml the model holds, each with the keys it holds, in Prometheus's
+   * order.
+   */
   public enum Section {
     TOP("global", "scrape_configs", "rule_files", "alerting"),
-    GLOBAL("scrape_interval", "scrape_timeout", "evaluation_interval", "rule_query_offset", "external_labels"),
-    SCRAPE("job_name", "scrape_interval", "scrape_timeout", "metrics_path", "scheme", "honor_labels", "static_configs"),
+    GLOBAL(
+        "scrape_interval",
+        "scrape_timeout",
+        "evaluation_interval",
+        "rule_query_offset",
+        "external_labels"),
+    SCRAPE(
+        "job_name",
+        "scrape_interval",
+        "scrape_timeout",
+        "metrics_path",
+        "scheme",
+        "honor_labels",
+        "static_configs"),
     STATIC("targets", "labels"),
     ALERTING("alertmanagers"),
     ALERTMANAGER("static_configs", "path_prefix", "scheme", "timeout", "api_version");
@@ -51,7 +70,10 @@ public final class ConfigReader<P> {
   /** Which keys a reader takes. */
   public sealed interface Keys {
 
-    /** Any key: those the model does not hold are skipped, as a reader of Prometheus's own output must. */
+    /**
+     * Any key: those the model does not hold are skipped, as a reader of Prometheus's own output
+     * must.
+     */
     Keys PROMETHEUS = new Any();
 
     /** The keys of the section a reader takes, in order. */
@@ -65,9 +87,9 @@ public final class ConfigReader<P> {
     }
 
     /**
-     * Only the model's keys, less {@code refused}; every other key is a problem, {@code not supported
-     * by READER (supported keys: ...)}: a setting the user wrote and the reader ignored would make its
-     * result differ from Prometheus's without a word.
+     * Only the model's keys, less {@code refused}; every other key is a problem, {@code not
+     * supported by READER (supported keys: ...)}: a setting the user wrote and the reader ignored
+     * would make its result differ from Prometheus's without a word.
      */
     record Only(String reader, Map<Section, Set<String>> refused) implements Keys {
       public Only {
@@ -84,8 +106,8 @@ public final class ConfigReader<P> {
 
   /**
    * The configuration, null when there is any problem. {@code textProblems} are the YAML's own
-   * (duplicate keys, malformed text), and when there are any the content is not read; {@code problems}
-   * are the content's, in document order.
+   * (duplicate keys, malformed text), and when there are any the content is not read; {@code
+   * problems} are the content's, in document order.
    */
   public record Result<P>(Config config, List<P> textProblems, List<P> problems) {
 
@@ -118,7 +140,12 @@ public final class ConfigReader<P> {
    * @param unstated the global values the text leaves out: {@link GlobalConfig#DEFAULTS} as
    *     Prometheus has them, or a caller's own (a server that publishes no evaluation interval)
    */
-  public static <P> Result<P> read(String source, Path dir, String content, Keys keys, GlobalConfig unstated,
+  public static <P> Result<P> read(
+      String source,
+      Path dir,
+      String content,
+      Keys keys,
+      GlobalConfig unstated,
       SourceTree.Problems<P> factory) {
     SourceTree<P> tree = SourceTree.read(source, content, READING, factory);
     if (!tree.problems().isEmpty()) {
@@ -145,7 +172,9 @@ public final class ConfigReader<P> {
       }
       String earlier = jobPointers.putIfAbsent(job.jobName(), at);
       if (earlier != null) {
-        problem(at + "/job_name", "job name \"" + job.jobName() + "\" is already the job name of " + earlier);
+        problem(
+            at + "/job_name",
+            "job name \"" + job.jobName() + "\" is already the job name of " + earlier);
       }
       jobs.add(job);
     }
@@ -165,7 +194,8 @@ public final class ConfigReader<P> {
     if (alerting != null && mapping(alerting, "/alerting", Section.ALERTING)) {
       List<JsonNode> entries = list(present(alerting, "alertmanagers"), "/alerting/alertmanagers");
       for (int i = 0; i < entries.size(); i++) {
-        AlertmanagerConfig alertmanager = alertmanager(entries.get(i), "/alerting/alertmanagers/" + i);
+        AlertmanagerConfig alertmanager =
+            alertmanager(entries.get(i), "/alerting/alertmanagers/" + i);
         if (alertmanager != null) {
           alertmanagers.add(alertmanager);
         }
@@ -179,12 +209,17 @@ public final class ConfigReader<P> {
       node = null;
     }
     Duration interval = interval(node, "/global", "scrape_interval", unstated.scrapeInterval());
-    // As Prometheus: the 10s default timeout shrinks to a shorter interval; a timeout written is checked.
-    Duration timeout = interval(node, "/global", "scrape_timeout", min(unstated.scrapeTimeout(), interval));
+    // As Prometheus: the 10s default timeout shrinks to a shorter interval; a timeout written is
+    // checked.
+    Duration timeout =
+        interval(node, "/global", "scrape_timeout", min(unstated.scrapeTimeout(), interval));
     checkTimeout(timeout, interval, "/global/scrape_timeout");
-    Duration evaluation = interval(node, "/global", "evaluation_interval", unstated.evaluationInterval());
-    Duration offset = keys.taken(Section.GLOBAL).contains("rule_query_offset")
-        ? offset(node, "/global", "rule_query_offset", unstated.ruleQueryOffset()) : unstated.ruleQueryOffset();
+    Duration evaluation =
+        interval(node, "/global", "evaluation_interval", unstated.evaluationInterval());
+    Duration offset =
+        keys.taken(Section.GLOBAL).contains("rule_query_offset")
+            ? offset(node, "/global", "rule_query_offset", unstated.ruleQueryOffset())
+            : unstated.ruleQueryOffset();
     LabelSet external = labels(present(node, "external_labels"), "/global/external_labels");
     return new GlobalConfig(interval, timeout, evaluation, offset, external);
   }
@@ -207,12 +242,14 @@ public final class ConfigReader<P> {
       return null;
     }
     Duration interval = interval(node, pointer, "scrape_interval", global.scrapeInterval());
-    Duration timeout = interval(node, pointer, "scrape_timeout", min(global.scrapeTimeout(), interval));
+    Duration timeout =
+        interval(node, pointer, "scrape_timeout", min(global.scrapeTimeout(), interval));
     checkTimeout(timeout, interval, pointer + "/scrape_timeout");
     String metricsPath = optionalText(node, pointer, "metrics_path", "/metrics");
     String scheme = optionalText(node, pointer, "scheme", "http");
     boolean honorLabels = bool(node, pointer, "honor_labels");
-    List<StaticConfig> statics = statics(present(node, "static_configs"), pointer + "/static_configs");
+    List<StaticConfig> statics =
+        statics(present(node, "static_configs"), pointer + "/static_configs");
     return new ScrapeConfig(jobName, interval, timeout, metricsPath, scheme, honorLabels, statics);
   }
 
@@ -220,7 +257,8 @@ public final class ConfigReader<P> {
     if (!mapping(node, pointer, Section.ALERTMANAGER)) {
       return null;
     }
-    List<StaticConfig> statics = statics(present(node, "static_configs"), pointer + "/static_configs");
+    List<StaticConfig> statics =
+        statics(present(node, "static_configs"), pointer + "/static_configs");
     String pathPrefix = optionalText(node, pointer, "path_prefix", "/");
     String scheme = optionalText(node, pointer, "scheme", "http");
     Duration timeout = interval(node, pointer, "timeout", AlertmanagerConfig.DEFAULT_TIMEOUT);
@@ -271,8 +309,11 @@ public final class ConfigReader<P> {
 
   private void checkTimeout(Duration timeout, Duration interval, String pointer) {
     if (timeout.compareTo(interval) > 0) {
-      problem(pointer, Durations.format(timeout) + " is longer than the scrape interval "
-          + Durations.format(interval));
+      problem(
+          pointer,
+          Durations.format(timeout)
+              + " is longer than the scrape interval "
+              + Durations.format(interval));
     }
   }
 
@@ -286,7 +327,8 @@ public final class ConfigReader<P> {
     return duration(parent, pointer, key, fallback, false);
   }
 
-  private Duration duration(JsonNode parent, String pointer, String key, Duration fallback, boolean aboveZero) {
+  private Duration duration(
+      JsonNode parent, String pointer, String key, Duration fallback, boolean aboveZero) {
     JsonNode node = present(parent, key);
     String written = node == null ? null : text(node, pointer + "/" + key);
     if (written == null) {
@@ -294,8 +336,14 @@ public final class ConfigReader<P> {
     }
     Duration duration = Durations.parseOrNull(written);
     if (duration == null || (aboveZero && duration.isZero())) {
-      problem(pointer + "/" + key, (aboveZero ? "expected a duration above zero such as 15s, 1m30s or 1h"
-          : "expected a duration such as 0s, 30s or 1m") + ", found \"" + written + "\"");
+      problem(
+          pointer + "/" + key,
+          (aboveZero
+                  ? "expected a duration above zero such as 15s, 1m30s or 1h"
+                  : "expected a duration such as 0s, 30s or 1m")
+              + ", found \""
+              + written
+              + "\"");
       return fallback;
     }
     return duration;
@@ -356,8 +404,13 @@ public final class ConfigReader<P> {
       for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
         String name = names.next();
         if (!taken.contains(name)) {
-          problem(pointer + "/" + SourceTree.escape(name),
-              "not supported by " + only.reader() + " (supported keys: " + String.join(", ", taken) + ")");
+          problem(
+              pointer + "/" + SourceTree.escape(name),
+              "not supported by "
+                  + only.reader()
+                  + " (supported keys: "
+                  + String.join(", ", taken)
+                  + ")");
         }
       }
     }

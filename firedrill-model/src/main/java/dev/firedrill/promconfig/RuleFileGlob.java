@@ -10,9 +10,10 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
- * Go's {@code filepath.Glob}, which Prometheus expands {@code rule_files} with: {@code *}, {@code ?},
- * {@code [a-z]} and {@code [^a-z]} within one path segment, {@code \} quoting; no {@code **} and no
- * braces (Java's glob syntax differs, hence this translation). A pattern matching nothing is no error.
+ * Go's {@code filepath.Glob}, which Prometheus expands {@code rule_files} with: {@code *}, {@code
+ * ?}, {@code [a-z]} and {@code [^a-z]} within one path segment, {@code \} quoting; no {@code **}
+ * and no braces (Java's glob syntax differs, hence this translation). A pattern matching nothing is
+ * no error.
  */
 public final class RuleFileGlob {
 
@@ -22,7 +23,9 @@ public final class RuleFileGlob {
   static String problem(String pattern) {
     for (String segment : segments(Path.of(pattern))) {
       if (hasMeta(segment) && toRegex(segment) == null) {
-        return "syntax error in pattern \"" + segment + "\" (an unclosed or empty [ ], a reversed range, or a trailing \\)";
+        return "syntax error in pattern \""
+            + segment
+            + "\" (an unclosed or empty [ ], a reversed range, or a trailing \\)";
       }
     }
     return null;
@@ -40,7 +43,9 @@ public final class RuleFileGlob {
           next.add(dir.resolve(segment));
         } else if (Files.isDirectory(dir)) {
           try (Stream<Path> entries = Files.list(dir)) {
-            entries.filter(e -> regex.matcher(e.getFileName().toString()).matches()).forEach(next::add);
+            entries
+                .filter(e -> regex.matcher(e.getFileName().toString()).matches())
+                .forEach(next::add);
           }
         }
       }
@@ -56,7 +61,9 @@ public final class RuleFileGlob {
   }
 
   private static boolean hasMeta(String segment) {
-    return segment.indexOf('*') >= 0 || segment.indexOf('?') >= 0 || segment.indexOf('[') >= 0
+    return segment.indexOf('*') >= 0
+        || segment.indexOf('?') >= 0
+        || segment.indexOf('[') >= 0
         || segment.indexOf('\\') >= 0;
   }
 
@@ -81,9 +88,13 @@ public final class RuleFileGlob {
           }
           String body = segment.substring(i + 1, end);
           boolean negated = body.startsWith("^");
-          out.append('[').append(negated ? "^" : "")
-              .append(body.substring(negated ? 1 : 0).replace("\\", "\\\\").replace("[", "\\[")
-                  .replace("&", "\\&"))
+          out.append('[')
+              .append(negated ? "^" : "")
+              .append(
+                  body.substring(negated ? 1 : 0)
+                      .replace("\\", "\\\\")
+                      .replace("[", "\\[")
+                      .replace("&", "\\&"))
               .append(']');
           i = end;
         }

@@ -4,7 +4,10 @@ import dev.firedrill.promql.model.LabelSet;
 import java.util.List;
 import java.util.Objects;
 
-/** A {@code static_configs} entry: its targets as written ({@code host:port}) and the labels they all get. */
+/**
+ * A {@code static_configs} entry: its targets as written ({@code host:port}) and the labels they
+ * all get.
+ */
 public record StaticConfig(List<String> targets, LabelSet labels) {
 
   public StaticConfig {

@@ -9,8 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RuleFileGlobTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void expandsGoGlobsInAnySegmentAndSortsRegularFilesOnly() throws Exception {
@@ -23,8 +22,10 @@ class RuleFileGlobTest {
     Files.writeString(dir.resolve("other/o.yml"), "");
     assertThat(RuleFileGlob.expand(dir + "/team-*/*.yml"))
         .containsExactly(dir.resolve("team-a/a.yml"), dir.resolve("team-b/z.yml"));
-    assertThat(RuleFileGlob.expand(dir + "/team-[^a]/?.yml")).containsExactly(dir.resolve("team-b/z.yml"));
-    assertThat(RuleFileGlob.expand(dir + "/team-a/a.yml")).containsExactly(dir.resolve("team-a/a.yml"));
+    assertThat(RuleFileGlob.expand(dir + "/team-[^a]/?.yml"))
+        .containsExactly(dir.resolve("team-b/z.yml"));
+    assertThat(RuleFileGlob.expand(dir + "/team-a/a.yml"))
+        .containsExactly(dir.resolve("team-a/a.yml"));
     assertThat(RuleFileGlob.expand(dir + "/missing.yml")).isEmpty();
   }
 
@@ -38,8 +39,10 @@ class RuleFileGlobTest {
   @Test
   void malformedPatternsAreNamed() {
     assertThat(RuleFileGlob.problem("/x/[].yml"))
-        .isEqualTo("syntax error in pattern \"[].yml\" (an unclosed or empty [ ], a reversed range, or a trailing \\)");
-    assertThat(RuleFileGlob.problem("/x/[z-a].yml")).startsWith("syntax error in pattern \"[z-a].yml\"");
+        .isEqualTo(
+            "syntax error in pattern \"[].yml\" (an unclosed or empty [ ], a reversed range, or a trailing \\)");
+    assertThat(RuleFileGlob.problem("/x/[z-a].yml"))
+        .startsWith("syntax error in pattern \"[z-a].yml\"");
     assertThat(RuleFileGlob.problem("/x/*.yml")).isNull();
   }
 }

@@ -14,15 +14,27 @@ import java.util.regex.PatternSyntaxException;
 public final class GoRegex {
 
   private static final String WORD = "[0-9A-Za-z_]";
-  private static final String BOUNDARY = "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
-  private static final String NOT_BOUNDARY = "(?:(?<=" + WORD + ")(?=" + WORD + ")|(?<!" + WORD + ")(?!" + WORD + "))";
+  private static final String BOUNDARY =
+      "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
+  private static final String NOT_BOUNDARY =
+      "(?:(?<=" + WORD + ")(?=" + WORD + ")|(?<!" + WORD + ")(?!" + WORD + "))";
   private static final String SPACE_CHARS = "\\t\\n\\f\\r ";
-  private static final Map<String, String> POSIX = Map.ofEntries(
-      Map.entry("alnum", "0-9A-Za-z"), Map.entry("alpha", "A-Za-z"), Map.entry("ascii", "\\x00-\\x7F"),
-      Map.entry("blank", "\\t "), Map.entry("cntrl", "\\x00-\\x1F\\x7F"), Map.entry("digit", "0-9"),
-      Map.entry("graph", "!-~"), Map.entry("lower", "a-z"), Map.entry("print", " -~"),
-      Map.entry("punct", "!-/:-@\\[-`{-~"), Map.entry("space", "\\t\\n\\x0B\\f\\r "), Map.entry("upper", "A-Z"),
-      Map.entry("word", "0-9A-Za-z_"), Map.entry("xdigit", "0-9A-Fa-f"));
+  private static final Map<String, String> POSIX =
+      Map.ofEntries(
+          Map.entry("alnum", "0-9A-Za-z"),
+          Map.entry("alpha", "A-Za-z"),
+          Map.entry("ascii", "\\x00-\\x7F"),
+          Map.entry("blank", "\\t "),
+          Map.entry("cntrl", "\\x00-\\x1F\\x7F"),
+          Map.entry("digit", "0-9"),
+          Map.entry("graph", "!-~"),
+          Map.entry("lower", "a-z"),
+          Map.entry("print", " -~"),
+          Map.entry("punct", "!-/:-@\\[-`{-~"),
+          Map.entry("space", "\\t\\n\\x0B\\f\\r "),
+          Map.entry("upper", "A-Z"),
+          Map.entry("word", "0-9A-Za-z_"),
+          Map.entry("xdigit", "0-9A-Fa-f"));
   private static final Pattern REPEAT = Pattern.compile("\\{(\\d+)(,(\\d*))?\\}");
 
   private final String source;
@@ -41,7 +53,8 @@ public final class GoRegex {
     try {
       return Pattern.compile(translated, Pattern.UNIX_LINES | Pattern.UNICODE_CASE);
     } catch (PatternSyntaxException e) {
-      throw new IllegalArgumentException("invalid regular expression \"" + re + "\": " + e.getDescription());
+      throw new IllegalArgumentException(
+          "invalid regular expression \"" + re + "\": " + e.getDescription());
     }
   }
 
@@ -75,7 +88,10 @@ public final class GoRegex {
           if (m.lookingAt()) {
             int min = Integer.parseInt(m.group(1).length() > 5 ? "100000" : m.group(1));
             String max = m.group(3);
-            if (min > 1000 || (max != null && !max.isEmpty() && (max.length() > 5 || Integer.parseInt(max) > 1000))) {
+            if (min > 1000
+                || (max != null
+                    && !max.isEmpty()
+                    && (max.length() > 5 || Integer.parseInt(max) > 1000))) {
               throw invalid("invalid repeat count");
             }
             if (afterRepeat) {
@@ -122,7 +138,8 @@ public final class GoRegex {
       while (j < source.length() && "imsU-".indexOf(source.charAt(j)) >= 0) {
         j++;
       }
-      if (j >= source.length() || (source.charAt(j) != ')' && source.charAt(j) != ':')
+      if (j >= source.length()
+          || (source.charAt(j) != ')' && source.charAt(j) != ':')
           || (j == i + 2 && source.charAt(j) == ')')) {
         throw invalid("invalid or unsupported Perl syntax");
       }
@@ -193,11 +210,17 @@ public final class GoRegex {
       case '0', '1', '2', '3', '4', '5', '6', '7' -> {
         int j = i + 1;
         int digits = 0;
-        if (c != '0' && (j + 1 >= source.length() || source.charAt(j + 1) < '0' || source.charAt(j + 1) > '7')) {
+        if (c != '0'
+            && (j + 1 >= source.length()
+                || source.charAt(j + 1) < '0'
+                || source.charAt(j + 1) > '7')) {
           throw invalid("back-references are not supported");
         }
         int value = 0;
-        while (j < source.length() && digits < 3 && source.charAt(j) >= '0' && source.charAt(j) <= '7') {
+        while (j < source.length()
+            && digits < 3
+            && source.charAt(j) >= '0'
+            && source.charAt(j) <= '7') {
           value = value * 8 + (source.charAt(j) - '0');
           j++;
           digits++;

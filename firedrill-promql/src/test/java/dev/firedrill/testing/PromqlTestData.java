@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Prometheus's own PromQL test files, read in place and never copied into the project: from
- * {@code FIREDRILL_PROMQLTEST} when set, else {@code ../shared/promqltest} beside the checkout, else
- * a {@code shared/promqltest} beside any folder above it (a clone one level deeper still finds them).
+ * Prometheus's own PromQL test files, read in place and never copied into the project: from {@code
+ * FIREDRILL_PROMQLTEST} when set, else {@code ../shared/promqltest} beside the checkout, else a
+ * {@code shared/promqltest} beside any folder above it (a clone one level deeper still finds them).
  * Missing, the test fails when {@code CI=true} and is skipped with the reason otherwise.
  */
 public final class PromqlTestData {
@@ -28,8 +28,12 @@ public final class PromqlTestData {
       }
       tried.add(dir);
     }
-    String reason = "Prometheus's PromQL test files (" + version + ") are in none of " + tried
-        + " (set FIREDRILL_PROMQLTEST to the promqltest directory; see ../shared/promqltest/README.md)";
+    String reason =
+        "Prometheus's PromQL test files ("
+            + version
+            + ") are in none of "
+            + tried
+            + " (set FIREDRILL_PROMQLTEST to the promqltest directory; see ../shared/promqltest/README.md)";
     if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       Assertions.fail(reason + " (CI=true, so this fails instead of skipping)");
     }
@@ -39,7 +43,9 @@ public final class PromqlTestData {
 
   private static List<Path> candidates() {
     List<Path> candidates = new ArrayList<>();
-    Optional.ofNullable(System.getenv("FIREDRILL_PROMQLTEST")).filter(s -> !s.isBlank()).map(Path::of)
+    Optional.ofNullable(System.getenv("FIREDRILL_PROMQLTEST"))
+        .filter(s -> !s.isBlank())
+        .map(Path::of)
         .ifPresent(candidates::add);
     Path project = Path.of("").toAbsolutePath().normalize();
     for (Path dir = project.getParent(); dir != null; dir = dir.getParent()) {

@@ -15,9 +15,13 @@ import java.util.Set;
 final class AdminJson {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final Set<String> TOXIC_KEYS = Set.of("name", "type", "stream", "toxicity", "attributes", "ttl");
+  private static final Set<String> TOXIC_KEYS =
+      Set.of("name", "type", "stream", "toxicity", "attributes", "ttl");
 
-  /** A request the admin API refuses: its message goes back as {@code {"error": ..., "status": 400}}. */
+  /**
+   * A request the admin API refuses: its message goes back as {@code {"error": ..., "status":
+   * 400}}.
+   */
   static final class Invalid extends Exception {
     private static final long serialVersionUID = 1L;
 
@@ -46,7 +50,8 @@ final class AdminJson {
     toxic.kind().attributes().forEach((key, value) -> attributes.putPOJO(key, value));
     node.put("ttl", Durations.format(toxic.ttl()));
     Duration remaining = active.remaining();
-    node.put("ttl_remaining", Durations.format(Duration.ofSeconds((remaining.toMillis() + 999) / 1000)));
+    node.put(
+        "ttl_remaining", Durations.format(Duration.ofSeconds((remaining.toMillis() + 999) / 1000)));
     node.put("ttl_remaining_ms", remaining.toMillis());
     return node;
   }
@@ -60,7 +65,8 @@ final class AdminJson {
       throw new Invalid("request body is not JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      throw new Invalid("expected a JSON object such as {\"type\": \"latency\", \"attributes\": {\"latency\": 200}, \"ttl\": \"5m\"}");
+      throw new Invalid(
+          "expected a JSON object such as {\"type\": \"latency\", \"attributes\": {\"latency\": 200}, \"ttl\": \"5m\"}");
     }
     unknownKeys(node, TOXIC_KEYS, "");
     String type = text(node, "type", null);
@@ -72,12 +78,15 @@ final class AdminJson {
     }
     ToxicStream stream = ToxicStream.parse(text(node, "stream", "downstream"));
     if (stream == null) {
-      throw new Invalid("stream " + node.get("stream") + " unknown; expected upstream or downstream");
+      throw new Invalid(
+          "stream " + node.get("stream") + " unknown; expected upstream or downstream");
     }
     double toxicity = 1.0;
     if (node.hasNonNull("toxicity")) {
-      if (!node.get("toxicity").isNumber() || !(node.get("toxicity").asDouble() >= 0 && node.get("toxicity").asDouble() <= 1)) {
-        throw new Invalid("toxicity " + node.get("toxicity") + " out of range; expected a number from 0 to 1");
+      if (!node.get("toxicity").isNumber()
+          || !(node.get("toxicity").asDouble() >= 0 && node.get("toxicity").asDouble() <= 1)) {
+        throw new Invalid(
+            "toxicity " + node.get("toxicity") + " out of range; expected a number from 0 to 1");
       }
       toxicity = node.get("toxicity").asDouble();
     }
@@ -87,12 +96,14 @@ final class AdminJson {
     }
     ToxicKind kind = kind(type, attributes);
     if (tcp && kind instanceof ToxicKind.Error) {
-      throw new Invalid("toxic type error answers an HTTP status; this proxy runs in tcp mode (expected --mode http)");
+      throw new Invalid(
+          "toxic type error answers an HTTP status; this proxy runs in tcp mode (expected --mode http)");
     }
     String ttlText = text(node, "ttl", null);
     if (ttlText == null) {
-      throw new Invalid("ttl missing; this proxy removes every toxic by itself when its ttl ends:"
-          + " expected \"ttl\" such as \"5m\"");
+      throw new Invalid(
+          "ttl missing; this proxy removes every toxic by itself when its ttl ends:"
+              + " expected \"ttl\" such as \"5m\"");
     }
     Duration ttl;
     try {
@@ -105,7 +116,8 @@ final class AdminJson {
     }
     String name = text(node, "name", Toxic.defaultName(kind, stream));
     if (!Toxic.NAME.matcher(name).matches()) {
-      throw new Invalid("name \"" + name + "\": expected 1 to 200 letters, digits, '.', '_' or '-'");
+      throw new Invalid(
+          "name \"" + name + "\": expected 1 to 200 letters, digits, '.', '_' or '-'");
     }
     return new Toxic(name, kind, stream, toxicity, ttl);
   }
@@ -114,13 +126,17 @@ final class AdminJson {
     return switch (type) {
       case "latency" -> {
         unknownKeys(attributes, Set.of("latency", "jitter"), "attributes.");
-        yield new ToxicKind.Latency(whole(attributes, "latency", 0, 0), whole(attributes, "jitter", 0, 0));
+        yield new ToxicKind.Latency(
+            whole(attributes, "latency", 0, 0), whole(attributes, "jitter", 0, 0));
       }
       case "error" -> {
         unknownKeys(attributes, Set.of("status"), "attributes.");
         long status = whole(attributes, "status", 503, 400);
         if (status > 599) {
-          throw new Invalid("attributes.status " + status + " out of range; expected an HTTP error status, 400 to 599");
+          throw new Invalid(
+              "attributes.status "
+                  + status
+                  + " out of range; expected an HTTP error status, 400 to 599");
         }
         yield new ToxicKind.Error((int) status);
       }
@@ -139,18 +155,24 @@ final class AdminJson {
         }
         yield new ToxicKind.Bandwidth(whole(attributes, "rate", 0, 1));
       }
-      default -> throw new Invalid("type \"" + type + "\" unknown; expected one of "
-          + String.join(", ", ToxicKind.TYPES));
+      default ->
+          throw new Invalid(
+              "type \""
+                  + type
+                  + "\" unknown; expected one of "
+                  + String.join(", ", ToxicKind.TYPES));
     };
   }
 
-  private static long whole(JsonNode attributes, String key, long fallback, long min) throws Invalid {
+  private static long whole(JsonNode attributes, String key, long fallback, long min)
+      throws Invalid {
     JsonNode value = attributes.get(key);
     if (value == null || value.isNull()) {
       return fallback;
     }
     if (!value.canConvertToExactIntegral() || value.asLong() < min) {
-      throw new Invalid("attributes." + key + " " + value + ": expected a whole number of at least " + min);
+      throw new Invalid(
+          "attributes." + key + " " + value + ": expected a whole number of at least " + min);
     }
     return value.asLong();
   }
@@ -178,8 +200,13 @@ final class AdminJson {
       }
     }
     if (!unknown.isEmpty()) {
-      throw new Invalid("unknown key " + String.join(", ", unknown) + "; expected "
-          + (known.isEmpty() ? "no attributes" : String.join(", ", known.stream().sorted().map(k -> prefix + k).toList())));
+      throw new Invalid(
+          "unknown key "
+              + String.join(", ", unknown)
+              + "; expected "
+              + (known.isEmpty()
+                  ? "no attributes"
+                  : String.join(", ", known.stream().sorted().map(k -> prefix + k).toList())));
     }
   }
 }

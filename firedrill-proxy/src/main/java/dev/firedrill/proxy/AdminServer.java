@@ -13,9 +13,9 @@ import java.security.MessageDigest;
 import java.util.Optional;
 
 /**
- * The admin API, shaped like Toxiproxy's: {@code /proxies}, {@code /proxies/NAME},
- * {@code /proxies/NAME/toxics} and {@code /proxies/NAME/toxics/TOXIC}. With a token, every request
- * needs {@code Authorization: Bearer TOKEN}.
+ * The admin API, shaped like Toxiproxy's: {@code /proxies}, {@code /proxies/NAME}, {@code
+ * /proxies/NAME/toxics} and {@code /proxies/NAME/toxics/TOXIC}. With a token, every request needs
+ * {@code Authorization: Bearer TOKEN}.
  */
 final class AdminServer implements AutoCloseable {
 
@@ -26,21 +26,43 @@ final class AdminServer implements AutoCloseable {
   private final Optional<byte[]> token;
 
   /** Binds {@code address} and serves until {@link #close()}. */
-  AdminServer(InetSocketAddress address, FaultProxy proxy, Optional<String> token) throws IOException {
+  AdminServer(InetSocketAddress address, FaultProxy proxy, Optional<String> token)
+      throws IOException {
     this.proxy = proxy;
     this.token = token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
     String toxics = "/proxies/" + proxy.name() + "/toxics";
-    this.server = LoopbackHttpServer.builder("firedrill-proxy-admin").address(address).ignoreTrailingSlash()
-        .guard(this::authorized)
-        .route(Route.exact("/proxies").get(exchange -> json(exchange, 200, proxiesJson().toString())))
-        .route(Route.exact("/proxies/" + proxy.name()).get(exchange -> json(exchange, 200, proxyJson().toString())))
-        .route(Route.exact(toxics).get(exchange -> json(exchange, 200, toxicsJson().toString())).post(this::add))
-        .route(Route.prefix(toxics + "/").get(this::toxic).delete(this::remove))
-        .notFound(this::notFound)
-        .refusal((exchange, allowed) -> error(exchange, 405, "method " + exchange.getRequestMethod()
-            + " not allowed on " + exchange.getRequestURI().getPath() + "; expected " + String.join(" or ", allowed)))
-        .failure((exchange, e) -> error(exchange, 500, "internal error: " + e.getClass().getSimpleName()))
-        .start();
+    this.server =
+        LoopbackHttpServer.builder("firedrill-proxy-admin")
+            .address(address)
+            .ignoreTrailingSlash()
+            .guard(this::authorized)
+            .route(
+                Route.exact("/proxies")
+                    .get(exchange -> json(exchange, 200, proxiesJson().toString())))
+            .route(
+                Route.exact("/proxies/" + proxy.name())
+                    .get(exchange -> json(exchange, 200, proxyJson().toString())))
+            .route(
+                Route.exact(toxics)
+                    .get(exchange -> json(exchange, 200, toxicsJson().toString()))
+                    .post(this::add))
+            .route(Route.prefix(toxics + "/").get(this::toxic).delete(this::remove))
+            .notFound(this::notFound)
+            .refusal(
+                (exchange, allowed) ->
+                    error(
+                        exchange,
+                        405,
+                        "method "
+                            + exchange.getRequestMethod()
+                            + " not allowed on "
+                            + exchange.getRequestURI().getPath()
+                            + "; expected "
+                            + String.join(" or ", allowed)))
+            .failure(
+                (exchange, e) ->
+                    error(exchange, 500, "internal error: " + e.getClass().getSimpleName()))
+            .start();
   }
 
   InetSocketAddress address() {
@@ -52,7 +74,8 @@ final class AdminServer implements AutoCloseable {
       return true;
     }
     String given = exchange.getRequestHeaders().getFirst("Authorization");
-    if (given != null && MessageDigest.isEqual(token.get(), given.strip().getBytes(StandardCharsets.UTF_8))) {
+    if (given != null
+        && MessageDigest.isEqual(token.get(), given.strip().getBytes(StandardCharsets.UTF_8))) {
       return true;
     }
     exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
@@ -64,16 +87,34 @@ final class AdminServer implements AutoCloseable {
     String path = exchange.getRequestURI().getPath();
     String[] parts = path.replaceAll("/+$", "").split("/"); // "", "proxies", NAME, "toxics", TOXIC
     if (parts.length < 2 || !parts[1].equals("proxies")) {
-      error(exchange, 404, "no such path " + path + "; expected /proxies, /proxies/" + proxy.name()
-          + "/toxics or /proxies/" + proxy.name() + "/toxics/NAME");
+      error(
+          exchange,
+          404,
+          "no such path "
+              + path
+              + "; expected /proxies, /proxies/"
+              + proxy.name()
+              + "/toxics or /proxies/"
+              + proxy.name()
+              + "/toxics/NAME");
     } else if (!parts[2].equals(proxy.name())) {
-      error(exchange, 404, "proxy not found: " + parts[2] + " (this process serves one proxy, " + proxy.name() + ")");
+      error(
+          exchange,
+          404,
+          "proxy not found: "
+              + parts[2]
+              + " (this process serves one proxy, "
+              + proxy.name()
+              + ")");
     } else {
       error(exchange, 404, "no such path " + path);
     }
   }
 
-  /** The toxic {@code /proxies/NAME/toxics/TOXIC} names; null (answered 404) when the path holds more. */
+  /**
+   * The toxic {@code /proxies/NAME/toxics/TOXIC} names; null (answered 404) when the path holds
+   * more.
+   */
   private String toxicName(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath().replaceAll("/+$", "");
     String name = path.substring(path.lastIndexOf('/') + 1);

@@ -10,11 +10,17 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
-/** The toxics one request (HTTP mode) or one connection's chunk (TCP mode) gets, and their effects. */
+/**
+ * The toxics one request (HTTP mode) or one connection's chunk (TCP mode) gets, and their effects.
+ */
 final class Applied {
 
   /** How a hold ended. */
-  enum HoldEnd { RELEASED, TIMED_OUT, CLIENT_GONE }
+  enum HoldEnd {
+    RELEASED,
+    TIMED_OUT,
+    CLIENT_GONE
+  }
 
   /** Whether the client has gone away, checked while holding. */
   interface ClientCheck {
@@ -36,8 +42,12 @@ final class Applied {
     if (active.isEmpty()) {
       return NONE;
     }
-    return select(active, toxic -> toxic.toxicity() >= 1
-        || (toxic.toxicity() > 0 && ThreadLocalRandom.current().nextDouble() < toxic.toxicity()));
+    return select(
+        active,
+        toxic ->
+            toxic.toxicity() >= 1
+                || (toxic.toxicity() > 0
+                    && ThreadLocalRandom.current().nextDouble() < toxic.toxicity()));
   }
 
   static Applied select(List<ActiveToxic> active, Predicate<Toxic> applies) {
@@ -62,7 +72,8 @@ final class Applied {
   /** The first applied toxic of {@code kind}, on {@code stream} (null: any stream). */
   <T extends ToxicKind> Optional<ActiveToxic> first(Class<T> kind, ToxicStream stream) {
     for (ActiveToxic toxic : toxics) {
-      if (kind.isInstance(toxic.toxic().kind()) && (stream == null || toxic.toxic().stream() == stream)) {
+      if (kind.isInstance(toxic.toxic().kind())
+          && (stream == null || toxic.toxic().stream() == stream)) {
         return Optional.of(toxic);
       }
     }
@@ -73,9 +84,12 @@ final class Applied {
   Duration latency(ToxicStream stream) {
     long millis = 0;
     for (ActiveToxic toxic : toxics) {
-      if (toxic.toxic().kind() instanceof ToxicKind.Latency latency && toxic.toxic().stream() == stream) {
-        long jitter = latency.jitter() == 0 ? 0
-            : ThreadLocalRandom.current().nextLong(-latency.jitter(), latency.jitter() + 1);
+      if (toxic.toxic().kind() instanceof ToxicKind.Latency latency
+          && toxic.toxic().stream() == stream) {
+        long jitter =
+            latency.jitter() == 0
+                ? 0
+                : ThreadLocalRandom.current().nextLong(-latency.jitter(), latency.jitter() + 1);
         millis += Math.max(0, latency.latency() + jitter);
       }
     }
@@ -86,8 +100,10 @@ final class Applied {
   long bandwidth(ToxicStream stream) {
     long lowest = 0;
     for (ActiveToxic toxic : toxics) {
-      if (toxic.toxic().kind() instanceof ToxicKind.Bandwidth bandwidth && toxic.toxic().stream() == stream) {
-        lowest = lowest == 0 ? bandwidth.bytesPerSecond() : Math.min(lowest, bandwidth.bytesPerSecond());
+      if (toxic.toxic().kind() instanceof ToxicKind.Bandwidth bandwidth
+          && toxic.toxic().stream() == stream) {
+        lowest =
+            lowest == 0 ? bandwidth.bytesPerSecond() : Math.min(lowest, bandwidth.bytesPerSecond());
       }
     }
     return lowest;

@@ -7,13 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A growable byte buffer, reused from one request to the next on a connection, so a request's
- * head and body reach the upstream in one write and nothing big is allocated per request. Not
+ * A growable byte buffer, reused from one request to the next on a connection, so a request's head
+ * and body reach the upstream in one write and nothing big is allocated per request. Not
  * thread-safe (one per connection thread).
  */
 final class ByteBuf implements Http1Reader.Sink {
 
   private static final int INITIAL = 4 * 1024;
+
   /** Above this, {@link #reset()} drops the array instead of keeping a large body's buffer. */
   private static final int KEEP = 64 * 1024;
 

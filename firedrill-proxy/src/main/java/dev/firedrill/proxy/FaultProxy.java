@@ -38,12 +38,23 @@ public final class FaultProxy implements AutoCloseable {
     try {
       String name = "firedrill-proxy-" + config.name();
       if (config.mode() == ProxyConfig.Mode.HTTP) {
-        HttpProxyHandler handler = new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
-        proxy.loop = new HttpListener(config.listen(), name, config.upstreamAddress(),
-            new Forwarding(config.upstream()), handler, proxy.toxics, proxy.metrics);
+        HttpProxyHandler handler =
+            new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
+        proxy.loop =
+            new HttpListener(
+                config.listen(),
+                name,
+                config.upstreamAddress(),
+                new Forwarding(config.upstream()),
+                handler,
+                proxy.toxics,
+                proxy.metrics);
       } else {
-        proxy.listener = new Listener(config.listen(), name,
-            new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock));
+        proxy.listener =
+            new Listener(
+                config.listen(),
+                name,
+                new TcpProxyHandler(config.upstreamAddress(), proxy.toxics, proxy.metrics, clock));
       }
       proxy.admin = new AdminServer(config.admin(), proxy, config.adminToken());
       if (config.metrics().isPresent()) {

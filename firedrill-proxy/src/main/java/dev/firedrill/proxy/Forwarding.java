@@ -17,9 +17,21 @@ final class Forwarding {
 
   private static final Set<String> SET_BY_PROXY = Set.of("Host", "Content-Length", "Expect");
   private static final Set<String> CONTENT_LENGTH = Set.of("Content-Length");
-  /** Hop-by-hop headers (RFC 9110 7.6.1); the proxy sets its own framing and connection handling. */
-  private static final String[] HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection",
-      "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"};
+
+  /**
+   * Hop-by-hop headers (RFC 9110 7.6.1); the proxy sets its own framing and connection handling.
+   */
+  private static final String[] HOP_BY_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade"
+  };
 
   private final String upstreamAuthority;
   private final String pathPrefix;
@@ -42,8 +54,12 @@ final class Forwarding {
     return parts[2].equals("HTTP/1.1") && !request.hasToken("Connection", "close");
   }
 
-  /** Appends the head sent upstream for {@code request}, whose body (as forwarded) is {@code bodyLength} bytes. */
-  void requestHead(Http1Head request, String[] parts, int bodyLength, ByteBuf wire) throws IOException {
+  /**
+   * Appends the head sent upstream for {@code request}, whose body (as forwarded) is {@code
+   * bodyLength} bytes.
+   */
+  void requestHead(Http1Head request, String[] parts, int bodyLength, ByteBuf wire)
+      throws IOException {
     List<String[]> headers = endToEnd(request, SET_BY_PROXY);
     headers.add(0, new String[] {"Host", upstreamAuthority});
     if (bodyLength > 0 || request.contentLength() >= 0 || request.chunked()) {
@@ -56,8 +72,9 @@ final class Forwarding {
     String path = target;
     if (!target.startsWith("/") && target.contains("://")) { // absolute-form
       URI uri = URI.create(target);
-      path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-          + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      path =
+          (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+              + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
     return pathPrefix + path;
   }
@@ -65,12 +82,18 @@ final class Forwarding {
   /** A response's body as the proxy relays it, and what becomes of both connections after it. */
   record Response(Http1Body body, boolean upstreamReusable, boolean clientOpen) {}
 
-  /** The final response {@code head}'s framing; the head sent to the client is appended to {@code wire}. */
-  static Response responseHead(Http1Head head, boolean headRequest, boolean keepAlive, ByteBuf wire) throws IOException {
+  /**
+   * The final response {@code head}'s framing; the head sent to the client is appended to {@code
+   * wire}.
+   */
+  static Response responseHead(Http1Head head, boolean headRequest, boolean keepAlive, ByteBuf wire)
+      throws IOException {
     String[] parts = head.startParts();
     Http1Body body = Http1Body.ofResponse(head, headRequest);
-    boolean upstreamReusable = !body.isUntilClose() && parts[0].equals("HTTP/1.1")
-        && !head.hasToken("Connection", "close");
+    boolean upstreamReusable =
+        !body.isUntilClose()
+            && parts[0].equals("HTTP/1.1")
+            && !head.hasToken("Connection", "close");
     boolean clientOpen = keepAlive && !body.isUntilClose();
 
     List<String[]> headers = endToEnd(head, CONTENT_LENGTH);
@@ -79,7 +102,8 @@ final class Forwarding {
     } else if (body.length() >= 0) {
       headers.add(new String[] {"Content-Length", Long.toString(body.length())});
     } else if (body.isNone()) { // a HEAD answer says the length the body would have
-      head.header("Content-Length").ifPresent(value -> headers.add(new String[] {"Content-Length", value}));
+      head.header("Content-Length")
+          .ifPresent(value -> headers.add(new String[] {"Content-Length", value}));
     }
     if (!clientOpen) {
       headers.add(new String[] {"Connection", "close"});
@@ -88,7 +112,10 @@ final class Forwarding {
     return new Response(body, upstreamReusable, clientOpen);
   }
 
-  /** Whether a response start line is an interim (1xx, not 101) one, skipped by the proxy; IOException when malformed. */
+  /**
+   * Whether a response start line is an interim (1xx, not 101) one, skipped by the proxy;
+   * IOException when malformed.
+   */
   static boolean interim(Http1Head head) throws IOException {
     String[] parts = head.startParts();
     if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
@@ -98,8 +125,8 @@ final class Forwarding {
   }
 
   /**
-   * {@code head}'s headers without hop-by-hop ones, those its Connection names, and the {@code extra}
-   * names given (compared without regard to case).
+   * {@code head}'s headers without hop-by-hop ones, those its Connection names, and the {@code
+   * extra} names given (compared without regard to case).
    */
   static List<String[]> endToEnd(Http1Head head, Set<String> extra) {
     List<String> named = null; // names the Connection header lists
@@ -123,7 +150,8 @@ final class Forwarding {
   }
 
   private static boolean dropped(String name, Set<String> extra, List<String> named) {
-    for (String hop : HOP_BY_HOP) { // equalsIgnoreCase compares lengths first: no lower-case copy per header
+    for (String hop :
+        HOP_BY_HOP) { // equalsIgnoreCase compares lengths first: no lower-case copy per header
       if (hop.equalsIgnoreCase(name)) {
         return true;
       }

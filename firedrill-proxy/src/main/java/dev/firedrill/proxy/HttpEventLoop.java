@@ -26,15 +26,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection waiting on the client and then on the upstream, which on a small machine is most of a
  * proxied request's cost. A connection whose next request meets a toxic (or is anything but plain:
  * chunked, Expect, a body above what the reader buffers) is handed over, with its reader (and so
- * every byte read ahead) and the request's head, to {@link HttpProxyHandler} on a thread of its own,
- * which serves it from then on.
+ * every byte read ahead) and the request's head, to {@link HttpProxyHandler} on a thread of its
+ * own, which serves it from then on.
  */
 final class HttpEventLoop implements AutoCloseable {
 
   private static final long TICK_MS = 1000;
   private static final int MAX_IDLE_UPSTREAMS = 256;
 
-  /** A connection to the upstream, owned by the loop; attached to its key while an exchange uses it. */
+  /**
+   * A connection to the upstream, owned by the loop; attached to its key while an exchange uses it.
+   */
   static final class Upstream {
     final SocketChannel channel;
     final SelectionKey key;
@@ -57,7 +59,10 @@ final class HttpEventLoop implements AutoCloseable {
     }
   }
 
-  /** A client channel leaving the loop, its reader, and the head of the request it is to serve first. */
+  /**
+   * A client channel leaving the loop, its reader, and the head of the request it is to serve
+   * first.
+   */
   private record Handover(SocketChannel channel, Http1Reader reader, Http1Head head) {}
 
   final ToxicTable toxics;
@@ -75,8 +80,16 @@ final class HttpEventLoop implements AutoCloseable {
   private final AtomicLong opened;
   private volatile boolean closed;
 
-  HttpEventLoop(String name, InetSocketAddress upstreamAddress, Forwarding forwarding, HttpProxyHandler handler,
-      Workers workers, ToxicTable toxics, ProxyMetrics metrics, AtomicLong opened) throws IOException {
+  HttpEventLoop(
+      String name,
+      InetSocketAddress upstreamAddress,
+      Forwarding forwarding,
+      HttpProxyHandler handler,
+      Workers workers,
+      ToxicTable toxics,
+      ProxyMetrics metrics,
+      AtomicLong opened)
+      throws IOException {
     this.upstreamAddress = upstreamAddress;
     this.forwarding = forwarding;
     this.handler = handler;
@@ -168,7 +181,10 @@ final class HttpEventLoop implements AutoCloseable {
     }
   }
 
-  /** An idle upstream connection, or a new one (maybe still connecting) when {@code fresh} or none is idle. */
+  /**
+   * An idle upstream connection, or a new one (maybe still connecting) when {@code fresh} or none
+   * is idle.
+   */
   Upstream upstream(LoopExchange exchange, boolean fresh) throws IOException {
     Upstream upstream = fresh ? null : idle.pollFirst();
     if (upstream != null) {
@@ -182,7 +198,8 @@ final class HttpEventLoop implements AutoCloseable {
       channel.configureBlocking(false);
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
       boolean connected = channel.connect(upstreamAddress);
-      SelectionKey key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, exchange);
+      SelectionKey key =
+          channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, exchange);
       return new Upstream(channel, key);
     } catch (IOException | RuntimeException e) {
       channel.close();
@@ -210,7 +227,10 @@ final class HttpEventLoop implements AutoCloseable {
     exchanges.remove(exchange);
   }
 
-  /** Hands the exchange's client over to the blocking handler, with its reader and the request to serve. */
+  /**
+   * Hands the exchange's client over to the blocking handler, with its reader and the request to
+   * serve.
+   */
   void handOver(LoopExchange exchange, SelectionKey clientKey, Http1Reader reader, Http1Head head) {
     exchanges.remove(exchange);
     clientKey.cancel();
@@ -229,7 +249,8 @@ final class HttpEventLoop implements AutoCloseable {
         }
         continue;
       }
-      workers.serve(handover.channel().socket(),
+      workers.serve(
+          handover.channel().socket(),
           (socket, executor) -> handler.handle(socket, handover.reader(), handover.head()));
     }
     handovers.clear();

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * HTTP mode's listener: accepts connections and deals them out, in turn, to a few
- * {@link HttpEventLoop}s, one per core up to {@link #MAX_LOOPS}. More than one loop, because every
- * proxied request goes through a loop twice: with one, that one thread is the proxy's whole share
- * of a busy machine's CPU.
+ * HTTP mode's listener: accepts connections and deals them out, in turn, to a few {@link
+ * HttpEventLoop}s, one per core up to {@link #MAX_LOOPS}. More than one loop, because every proxied
+ * request goes through a loop twice: with one, that one thread is the proxy's whole share of a busy
+ * machine's CPU.
  */
 final class HttpListener implements AutoCloseable {
 
@@ -27,8 +27,15 @@ final class HttpListener implements AutoCloseable {
   private final Thread acceptor;
   private volatile boolean closed;
 
-  HttpListener(InetSocketAddress address, String name, InetSocketAddress upstreamAddress, Forwarding forwarding,
-      HttpProxyHandler handler, ToxicTable toxics, ProxyMetrics metrics) throws IOException {
+  HttpListener(
+      InetSocketAddress address,
+      String name,
+      InetSocketAddress upstreamAddress,
+      Forwarding forwarding,
+      HttpProxyHandler handler,
+      ToxicTable toxics,
+      ProxyMetrics metrics)
+      throws IOException {
     this.server = ServerSocketChannel.open();
     this.workers = new Workers(name);
     try {
@@ -37,8 +44,16 @@ final class HttpListener implements AutoCloseable {
       this.bound = (InetSocketAddress) server.getLocalAddress();
       int count = Math.max(1, Math.min(MAX_LOOPS, Runtime.getRuntime().availableProcessors()));
       for (int i = 0; i < count; i++) {
-        loops.add(new HttpEventLoop(name + "-loop-" + (i + 1), upstreamAddress, forwarding, handler, workers,
-            toxics, metrics, opened));
+        loops.add(
+            new HttpEventLoop(
+                name + "-loop-" + (i + 1),
+                upstreamAddress,
+                forwarding,
+                handler,
+                workers,
+                toxics,
+                metrics,
+                opened));
       }
     } catch (IOException | RuntimeException e) {
       close();

@@ -35,7 +35,12 @@ final class HttpProxyHandler {
   private final ProxyMetrics metrics;
   private final Clock clock;
 
-  HttpProxyHandler(URI upstreamUrl, UpstreamPool upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
+  HttpProxyHandler(
+      URI upstreamUrl,
+      UpstreamPool upstream,
+      ToxicTable toxics,
+      ProxyMetrics metrics,
+      Clock clock) {
     this.upstream = upstream;
     this.forwarding = new Forwarding(upstreamUrl);
     this.upstreamAuthority = forwarding.upstreamAuthority();
@@ -45,7 +50,10 @@ final class HttpProxyHandler {
   }
 
   /** What the connection does after one exchange. */
-  private enum Next { KEEP, CLOSE }
+  private enum Next {
+    KEEP,
+    CLOSE
+  }
 
   /**
    * Serves {@code client} until it closes, starting with {@code first} (the request the event loop
@@ -86,7 +94,9 @@ final class HttpProxyHandler {
     }
   }
 
-  /** A connection's reusable buffers: the request body as read, and the request as sent upstream. */
+  /**
+   * A connection's reusable buffers: the request body as read, and the request as sent upstream.
+   */
   private static final class Buffers {
     final ByteBuf body = new ByteBuf();
     final ByteBuf request = new ByteBuf();
@@ -97,7 +107,8 @@ final class HttpProxyHandler {
     }
   }
 
-  private Next exchange(Http1Head request, Socket client, Http1Reader in, OutputStream out, Buffers buffers)
+  private Next exchange(
+      Http1Head request, Socket client, Http1Reader in, OutputStream out, Buffers buffers)
       throws IOException {
     String[] parts = request.startParts();
     if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
@@ -119,7 +130,11 @@ final class HttpProxyHandler {
         return Next.CLOSE;
       }
       int status = ((ToxicKind.Error) error.get().toxic().kind()).status();
-      answer(out, status, "injected by firedrill proxy toxic " + error.get().toxic().name(), !keepAlive);
+      answer(
+          out,
+          status,
+          "injected by firedrill proxy toxic " + error.get().toxic().name(),
+          !keepAlive);
       return keepAlive ? Next.KEEP : Next.CLOSE;
     }
     if (applied.first(ToxicKind.Reset.class, ToxicStream.UPSTREAM).isPresent()) {
@@ -127,7 +142,9 @@ final class HttpProxyHandler {
       return Next.CLOSE;
     }
     Optional<ActiveToxic> holdUp = applied.first(ToxicKind.Timeout.class, ToxicStream.UPSTREAM);
-    if (holdUp.isPresent() && Applied.hold(holdUp.get(), clock, () -> peerClosed(client, in)) != Applied.HoldEnd.RELEASED) {
+    if (holdUp.isPresent()
+        && Applied.hold(holdUp.get(), clock, () -> peerClosed(client, in))
+            != Applied.HoldEnd.RELEASED) {
       return Next.CLOSE;
     }
 
@@ -145,11 +162,17 @@ final class HttpProxyHandler {
 
     UpstreamPool.Connection connection = null;
     Http1Head response = null;
-    for (int attempt = 0; attempt < 2 && response == null; attempt++) { // a stale pooled connection is retried once, on a new one
+    for (int attempt = 0;
+        attempt < 2 && response == null;
+        attempt++) { // a stale pooled connection is retried once, on a new one
       try {
         connection = attempt == 0 ? upstream.acquire() : upstream.open();
       } catch (IOException e) {
-        answer(out, 502, "upstream " + upstreamAuthority + " unreachable: " + e.getMessage(), !keepAlive);
+        answer(
+            out,
+            502,
+            "upstream " + upstreamAuthority + " unreachable: " + e.getMessage(),
+            !keepAlive);
         return keepAlive ? Next.KEEP : Next.CLOSE;
       }
       try {
@@ -157,13 +180,21 @@ final class HttpProxyHandler {
         response = readResponseHead(connection.input());
       } catch (SocketTimeoutException e) {
         connection.closeQuietly();
-        answer(out, 504, "upstream " + upstreamAuthority + " did not answer within "
-            + UpstreamPool.READ_TIMEOUT_MS / 1000 + "s", !keepAlive);
+        answer(
+            out,
+            504,
+            "upstream "
+                + upstreamAuthority
+                + " did not answer within "
+                + UpstreamPool.READ_TIMEOUT_MS / 1000
+                + "s",
+            !keepAlive);
         return keepAlive ? Next.KEEP : Next.CLOSE;
       } catch (IOException e) {
         connection.closeQuietly();
         if (!connection.reused()) {
-          answer(out, 502, "upstream " + upstreamAuthority + " failed: " + e.getMessage(), !keepAlive);
+          answer(
+              out, 502, "upstream " + upstreamAuthority + " failed: " + e.getMessage(), !keepAlive);
           return keepAlive ? Next.KEEP : Next.CLOSE;
         }
       }
@@ -181,42 +212,59 @@ final class HttpProxyHandler {
       return Next.CLOSE;
     }
     Optional<ActiveToxic> holdDown = applied.first(ToxicKind.Timeout.class, ToxicStream.DOWNSTREAM);
-    if (holdDown.isPresent() && Applied.hold(holdDown.get(), clock, () -> peerClosed(client, in)) != Applied.HoldEnd.RELEASED) {
+    if (holdDown.isPresent()
+        && Applied.hold(holdDown.get(), clock, () -> peerClosed(client, in))
+            != Applied.HoldEnd.RELEASED) {
       connection.closeQuietly();
       return Next.CLOSE;
     }
-    return relayResponse(response, head, connection, out, keepAlive, applied.bandwidth(ToxicStream.DOWNSTREAM),
+    return relayResponse(
+        response,
+        head,
+        connection,
+        out,
+        keepAlive,
+        applied.bandwidth(ToxicStream.DOWNSTREAM),
         buffers.request);
   }
 
   /**
-   * Reads the request body, whole (at most {@link #MAX_BODY}, a chunked one decoded), into
-   * {@code into}; its length, or -1 after answering 413.
+   * Reads the request body, whole (at most {@link #MAX_BODY}, a chunked one decoded), into {@code
+   * into}; its length, or -1 after answering 413.
    */
-  private int readBody(Http1Head request, Http1Reader in, OutputStream out, boolean continueFirst, ByteBuf into)
+  private int readBody(
+      Http1Head request, Http1Reader in, OutputStream out, boolean continueFirst, ByteBuf into)
       throws IOException {
     Http1Body body = Http1Body.ofRequest(request);
     if (body.done()) {
       return 0;
     }
     if (body.length() > MAX_BODY) {
-      answer(out, 413, "request body of " + body.length() + " bytes is above the proxy's limit of " + MAX_BODY, true);
+      answer(
+          out,
+          413,
+          "request body of " + body.length() + " bytes is above the proxy's limit of " + MAX_BODY,
+          true);
       return -1;
     }
     if (continueFirst && request.hasToken("Expect", "100-continue")) {
       out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
     }
-    in.readBodyData(body, (bytes, offset, n) -> {
-      if (into.size() + n > MAX_BODY) {
-        throw new IOException("chunked request body above " + MAX_BODY + " bytes");
-      }
-      into.write(bytes, offset, n);
-    });
+    in.readBodyData(
+        body,
+        (bytes, offset, n) -> {
+          if (into.size() + n > MAX_BODY) {
+            throw new IOException("chunked request body above " + MAX_BODY + " bytes");
+          }
+          into.write(bytes, offset, n);
+        });
     return into.size();
   }
 
-  /** Whether the client has closed its side, checked without blocking for more than a millisecond. */
+  /**
+   * Whether the client has closed its side, checked without blocking for more than a millisecond.
+   */
   private static boolean peerClosed(Socket client, Http1Reader in) throws IOException {
     if (in.buffered() > 0) {
       return false; // a pipelined request: the client is there
@@ -236,12 +284,14 @@ final class HttpProxyHandler {
    * Writes the request, one write for head and body; under a bandwidth toxic {@code wire} holds the
    * head only and the body follows, paced.
    */
-  private void send(UpstreamPool.Connection connection, ByteBuf wire, ByteBuf body, long bytesPerSecond)
+  private void send(
+      UpstreamPool.Connection connection, ByteBuf wire, ByteBuf body, long bytesPerSecond)
       throws IOException {
     OutputStream raw = connection.socket().getOutputStream();
     wire.writeTo(raw);
     if (bytesPerSecond > 0 && body.size() > 0) {
-      new Throttle(Http1Reader.Sink.of(raw), bytesPerSecond, clock).write(body.array(), 0, body.size());
+      new Throttle(Http1Reader.Sink.of(raw), bytesPerSecond, clock)
+          .write(body.array(), 0, body.size());
     }
   }
 
@@ -259,18 +309,26 @@ final class HttpProxyHandler {
     throw new IOException("too many interim responses");
   }
 
-  private Next relayResponse(Http1Head response, boolean headRequest, UpstreamPool.Connection connection,
-      OutputStream out, boolean keepAlive, long bytesPerSecond, ByteBuf wire) throws IOException {
+  private Next relayResponse(
+      Http1Head response,
+      boolean headRequest,
+      UpstreamPool.Connection connection,
+      OutputStream out,
+      boolean keepAlive,
+      long bytesPerSecond,
+      ByteBuf wire)
+      throws IOException {
     wire.reset(); // the request went out already: the buffer is free for the response head
     Forwarding.Response framing = Forwarding.responseHead(response, headRequest, keepAlive, wire);
     wire.writeTo(out); // buffered: goes out with the body (or its first 16 KiB) at the flush
     Http1Reader.Sink sink = Http1Reader.Sink.of(out);
     if (bytesPerSecond > 0) {
       out.flush();
-      Http1Reader.Sink flushing = (bytes, offset, n) -> {
-        out.write(bytes, offset, n);
-        out.flush();
-      };
+      Http1Reader.Sink flushing =
+          (bytes, offset, n) -> {
+            out.write(bytes, offset, n);
+            out.flush();
+          };
       sink = new Throttle(flushing, bytesPerSecond, clock);
     }
     try {
@@ -291,7 +349,8 @@ final class HttpProxyHandler {
   }
 
   /** A JSON error answer from the proxy itself. */
-  static void answer(OutputStream out, int status, String message, boolean close) throws IOException {
+  static void answer(OutputStream out, int status, String message, boolean close)
+      throws IOException {
     ByteBuf answer = new ByteBuf();
     answer(answer, status, message, close);
     answer.writeTo(out);

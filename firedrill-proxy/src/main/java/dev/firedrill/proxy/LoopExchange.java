@@ -13,10 +13,10 @@ import java.nio.channels.SocketChannel;
 /**
  * One client connection served by the {@link HttpEventLoop}, one request at a time: read a whole
  * plain request, forward it (rewritten by {@link Forwarding}) in one write, pass the response
- * through (head rewritten, body verbatim up to its end as its {@link Http1Body}
- * finds it), one write per read from the upstream. Never blocks: each step runs when its channel is
- * ready. Both connections are read through an {@link Http1Reader}; the client's goes with it when
- * the connection is handed over.
+ * through (head rewritten, body verbatim up to its end as its {@link Http1Body} finds it), one
+ * write per read from the upstream. Never blocks: each step runs when its channel is ready. Both
+ * connections are read through an {@link Http1Reader}; the client's goes with it when the
+ * connection is handed over.
  */
 final class LoopExchange {
 
@@ -28,9 +28,11 @@ final class LoopExchange {
     /** Waiting for the next request from the client. */
     REQUEST,
     /** Connecting to the upstream, then writing the request. */
-    CONNECT, SEND,
+    CONNECT,
+    SEND,
     /** Reading the response head, then relaying its body. */
-    HEAD, BODY,
+    HEAD,
+    BODY,
     /** The response is whole in {@code out}; once written, the next request or the end. */
     DONE
   }
@@ -38,10 +40,13 @@ final class LoopExchange {
   private final HttpEventLoop loop;
   private final SocketChannel client;
   private SelectionKey clientKey;
+
   /** The client's input; a request must fit it whole, head and body, to stay in the loop. */
   private final Http1Reader in;
+
   /** The head of the request being read, while its body is still coming. */
   private Http1Head pending;
+
   private final ByteBuf request = new ByteBuf();
   private ByteBuffer requestOut;
   private final ByteBuf out = new ByteBuf();
@@ -83,7 +88,7 @@ final class LoopExchange {
           case CONNECT -> connected();
           case SEND -> send();
           case HEAD, BODY -> readResponse();
-          default -> { }
+          default -> {}
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -100,8 +105,13 @@ final class LoopExchange {
       case CONNECT -> upstreamFailed("unreachable", new IOException("connect timed out"));
       case HEAD -> {
         dropUpstream();
-        answer(504, "upstream " + loop.forwarding.upstreamAuthority() + " did not answer within "
-            + UpstreamPool.READ_TIMEOUT_MS / 1000 + "s");
+        answer(
+            504,
+            "upstream "
+                + loop.forwarding.upstreamAuthority()
+                + " did not answer within "
+                + UpstreamPool.READ_TIMEOUT_MS / 1000
+                + "s");
       }
       default -> close();
     }
@@ -161,8 +171,11 @@ final class LoopExchange {
       handOver(); // the blocking handler deals with it as it always has
       return;
     }
-    if (!loop.toxics.active().isEmpty() || parts.length != 3 || !parts[2].startsWith("HTTP/1.")
-        || head.header("Transfer-Encoding").isPresent() || head.header("Expect").isPresent()
+    if (!loop.toxics.active().isEmpty()
+        || parts.length != 3
+        || !parts[2].startsWith("HTTP/1.")
+        || head.header("Transfer-Encoding").isPresent()
+        || head.header("Expect").isPresent()
         || in.lastHeadLength() + Math.max(length, 0) > Http1Reader.BUFFER) {
       handOver();
       return;
@@ -194,7 +207,9 @@ final class LoopExchange {
       upstream = loop.upstream(this, fresh);
     } catch (IOException e) {
       upstream = null;
-      answer(502, "upstream " + loop.forwarding.upstreamAuthority() + " unreachable: " + e.getMessage());
+      answer(
+          502,
+          "upstream " + loop.forwarding.upstreamAuthority() + " unreachable: " + e.getMessage());
       return;
     }
     requestOut = ByteBuffer.wrap(request.array(), 0, request.size());
@@ -249,8 +264,12 @@ final class LoopExchange {
     }
     if (n < 0) {
       if (state == State.HEAD) {
-        upstreamFailed("failed", new EOFException(up.in.buffered() == 0
-            ? "upstream closed the connection before answering" : "stream ended inside a head"));
+        upstreamFailed(
+            "failed",
+            new EOFException(
+                up.in.buffered() == 0
+                    ? "upstream closed the connection before answering"
+                    : "stream ended inside a head"));
       } else if (body.done() || untilClose) {
         upstreamReusable = false;
         finish();
@@ -265,7 +284,8 @@ final class LoopExchange {
     }
     up.in.passBody(body, out);
     if (body.done()) {
-      upstreamReusable &= up.in.buffered() == 0; // bytes after the response: the upstream is out of step
+      upstreamReusable &=
+          up.in.buffered() == 0; // bytes after the response: the upstream is out of step
       finish();
     } else {
       flush();
@@ -292,7 +312,8 @@ final class LoopExchange {
         state = State.BODY;
         return true;
       } catch (IOException | RuntimeException e) {
-        upstreamFailed("failed", e instanceof IOException io ? io : new IOException(e.getMessage()));
+        upstreamFailed(
+            "failed", e instanceof IOException io ? io : new IOException(e.getMessage()));
         return false;
       }
     }
@@ -300,7 +321,8 @@ final class LoopExchange {
 
   /**
    * The upstream failed before answering: a reused connection (which the upstream may have closed
-   * while idle) is retried once on a new one, as the blocking handler does; else the client gets 502.
+   * while idle) is retried once on a new one, as the blocking handler does; else the client gets
+   * 502.
    */
   private void upstreamFailed(String how, IOException e) {
     boolean reused = upstream != null && upstream.reused;
@@ -310,7 +332,8 @@ final class LoopExchange {
       forward(true);
       return;
     }
-    answer(502, "upstream " + loop.forwarding.upstreamAuthority() + " " + how + ": " + e.getMessage());
+    answer(
+        502, "upstream " + loop.forwarding.upstreamAuthority() + " " + how + ": " + e.getMessage());
   }
 
   private void dropUpstream() {
@@ -329,7 +352,10 @@ final class LoopExchange {
     flush();
   }
 
-  /** The whole response is in {@code out} (or written): gives the upstream back, and writes the rest. */
+  /**
+   * The whole response is in {@code out} (or written): gives the upstream back, and writes the
+   * rest.
+   */
   private void finish() {
     if (upstream != null) {
       if (upstreamReusable) {
@@ -355,7 +381,9 @@ final class LoopExchange {
       return;
     }
     if (outBuffer.hasRemaining()) {
-      deadline = System.nanoTime() + READ_NANOS; // a slow reader has 60 s per write, not for the whole body
+      deadline =
+          System.nanoTime()
+              + READ_NANOS; // a slow reader has 60 s per write, not for the whole body
       clientKey.interestOps(clientInterest());
       if (upstream != null) {
         upstream.key.interestOps(0); // backpressure: the upstream waits until the client has read

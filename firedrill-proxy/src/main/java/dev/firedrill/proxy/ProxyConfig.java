@@ -17,7 +17,10 @@ public record ProxyConfig(
     Optional<String> adminToken) {
 
   /** HTTP: request by request, with every toxic; TCP: a byte pipe per connection, without error. */
-  public enum Mode { HTTP, TCP }
+  public enum Mode {
+    HTTP,
+    TCP
+  }
 
   public static final String DEFAULT_NAME = "payments";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
@@ -30,16 +33,24 @@ public record ProxyConfig(
     metrics = metrics == null ? Optional.empty() : metrics;
     adminToken = adminToken == null ? Optional.empty() : adminToken;
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("proxy name " + (name == null ? "missing" : "\"" + name + "\"")
-          + ": expected 1 to 100 letters, digits, '.', '_' or '-', such as payments");
+      throw new IllegalArgumentException(
+          "proxy name "
+              + (name == null ? "missing" : "\"" + name + "\"")
+              + ": expected 1 to 100 letters, digits, '.', '_' or '-', such as payments");
     }
     if (upstream.getHost() == null || upstream.getPort() == -1 && mode == Mode.TCP) {
-      throw new IllegalArgumentException("upstream " + upstream + ": expected host and port, such as "
-          + (mode == Mode.TCP ? "tcp://127.0.0.1:9000" : "http://127.0.0.1:9000"));
+      throw new IllegalArgumentException(
+          "upstream "
+              + upstream
+              + ": expected host and port, such as "
+              + (mode == Mode.TCP ? "tcp://127.0.0.1:9000" : "http://127.0.0.1:9000"));
     }
     if (mode == Mode.HTTP && !"http".equalsIgnoreCase(upstream.getScheme())) {
-      throw new IllegalArgumentException("upstream " + upstream + ": expected an http:// URL in http mode"
-          + " (https upstreams are not supported; use --mode tcp to pass TLS through)");
+      throw new IllegalArgumentException(
+          "upstream "
+              + upstream
+              + ": expected an http:// URL in http mode"
+              + " (https upstreams are not supported; use --mode tcp to pass TLS through)");
     }
   }
 
@@ -51,7 +62,20 @@ public record ProxyConfig(
 
   @Override
   public String toString() {
-    return "ProxyConfig[name=" + name + ", mode=" + mode + ", listen=" + listen + ", upstream=" + upstream
-        + ", admin=" + admin + ", metrics=" + metrics + ", adminToken=" + (adminToken.isPresent() ? "(set)" : "none") + "]";
+    return "ProxyConfig[name="
+        + name
+        + ", mode="
+        + mode
+        + ", listen="
+        + listen
+        + ", upstream="
+        + upstream
+        + ", admin="
+        + admin
+        + ", metrics="
+        + metrics
+        + ", adminToken="
+        + (adminToken.isPresent() ? "(set)" : "none")
+        + "]";
   }
 }

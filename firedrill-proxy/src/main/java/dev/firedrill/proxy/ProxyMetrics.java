@@ -1,28 +1,47 @@
 package dev.firedrill.proxy;
 
-import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.Gauge;
 import dev.firedrill.net.LoopbackHttpServer;
 import dev.firedrill.net.Route;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.exporter.httpserver.HealthyHandler;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
-/** The proxy's own Prometheus registry: toxics in force, requests by toxic, toxics expired by their ttl. */
+/**
+ * The proxy's own Prometheus registry: toxics in force, requests by toxic, toxics expired by their
+ * ttl.
+ */
 public final class ProxyMetrics implements AutoCloseable {
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
-  private final Gauge active = Gauge.builder().name("firedrill_proxy_toxics_active")
-      .help("Toxics in force on the proxy, by type.").labelNames("type").register(registry);
-  private final Counter requests = Counter.builder().name("firedrill_proxy_requests_total")
-      .help("Requests (HTTP mode) or connections (TCP mode) through the proxy, by the first toxic applied, or none.")
-      .labelNames("toxic").register(registry);
-  private final Counter expired = Counter.builder().name("firedrill_proxy_toxics_expired_total")
-      .help("Toxics the proxy removed by itself when their ttl ended.").register(registry);
-  /** The count of requests without a toxic, looked up once: the data path increments it per request. */
-  private final io.prometheus.metrics.core.datapoints.CounterDataPoint untouched = requests.labelValues("none");
+  private final Gauge active =
+      Gauge.builder()
+          .name("firedrill_proxy_toxics_active")
+          .help("Toxics in force on the proxy, by type.")
+          .labelNames("type")
+          .register(registry);
+  private final Counter requests =
+      Counter.builder()
+          .name("firedrill_proxy_requests_total")
+          .help(
+              "Requests (HTTP mode) or connections (TCP mode) through the proxy, by the first toxic applied, or none.")
+          .labelNames("toxic")
+          .register(registry);
+  private final Counter expired =
+      Counter.builder()
+          .name("firedrill_proxy_toxics_expired_total")
+          .help("Toxics the proxy removed by itself when their ttl ended.")
+          .register(registry);
+
+  /**
+   * The count of requests without a toxic, looked up once: the data path increments it per request.
+   */
+  private final io.prometheus.metrics.core.datapoints.CounterDataPoint untouched =
+      requests.labelValues("none");
+
   private LoopbackHttpServer server;
 
   ProxyMetrics() {
@@ -51,10 +70,13 @@ public final class ProxyMetrics implements AutoCloseable {
 
   /** Serves {@code /metrics} on {@code address}; returns the bound address. */
   InetSocketAddress serve(InetSocketAddress address) throws IOException {
-    server = LoopbackHttpServer.builder("firedrill-proxy-metrics").address(address).threads(2)
-        .route(Route.exact("/metrics").get(new MetricsHandler(registry)))
-        .route(Route.exact("/-/healthy").get(new HealthyHandler()))
-        .start();
+    server =
+        LoopbackHttpServer.builder("firedrill-proxy-metrics")
+            .address(address)
+            .threads(2)
+            .route(Route.exact("/metrics").get(new MetricsHandler(registry)))
+            .route(Route.exact("/-/healthy").get(new HealthyHandler()))
+            .start();
     return server.address();
   }
 

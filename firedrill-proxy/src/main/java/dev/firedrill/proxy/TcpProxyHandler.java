@@ -14,8 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * TCP mode: a byte pipe per connection. Whether a toxic applies is drawn once per connection (as
- * Toxiproxy does per link), the first time the connection meets it; its effect then acts on
- * every chunk read in the toxic's stream.
+ * Toxiproxy does per link), the first time the connection meets it; its effect then acts on every
+ * chunk read in the toxic's stream.
  */
 final class TcpProxyHandler implements Listener.Handler {
 
@@ -26,7 +26,8 @@ final class TcpProxyHandler implements Listener.Handler {
   private final ProxyMetrics metrics;
   private final Clock clock;
 
-  TcpProxyHandler(InetSocketAddress upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
+  TcpProxyHandler(
+      InetSocketAddress upstream, ToxicTable toxics, ProxyMetrics metrics, Clock clock) {
     this.upstream = upstream;
     this.toxics = toxics;
     this.metrics = metrics;
@@ -42,13 +43,14 @@ final class TcpProxyHandler implements Listener.Handler {
       server.setTcpNoDelay(true);
       client.setTcpNoDelay(true);
       server.connect(upstream, UpstreamPool.CONNECT_TIMEOUT_MS);
-      executor.execute(() -> {
-        try {
-          pump(client, server, ToxicStream.UPSTREAM, draws);
-        } catch (IOException e) {
-          closeBoth(client, server);
-        }
-      });
+      executor.execute(
+          () -> {
+            try {
+              pump(client, server, ToxicStream.UPSTREAM, draws);
+            } catch (IOException e) {
+              closeBoth(client, server);
+            }
+          });
       pump(server, client, ToxicStream.DOWNSTREAM, draws);
     } finally {
       server.close();
@@ -57,13 +59,22 @@ final class TcpProxyHandler implements Listener.Handler {
 
   /** The toxics in force that this connection drew, on {@code stream} (null: any). */
   private Applied applied(Map<String, Boolean> draws, ToxicStream stream) {
-    return Applied.select(toxics.active(), toxic -> (stream == null || toxic.stream() == stream)
-        && draws.computeIfAbsent(toxic.name(),
-            name -> toxic.toxicity() >= 1 || ThreadLocalRandom.current().nextDouble() < toxic.toxicity()));
+    return Applied.select(
+        toxics.active(),
+        toxic ->
+            (stream == null || toxic.stream() == stream)
+                && draws.computeIfAbsent(
+                    toxic.name(),
+                    name ->
+                        toxic.toxicity() >= 1
+                            || ThreadLocalRandom.current().nextDouble() < toxic.toxicity()));
   }
 
-  /** Copies {@code from} to {@code to} until the end of stream, with the toxics of {@code stream}. */
-  private void pump(Socket from, Socket to, ToxicStream stream, Map<String, Boolean> draws) throws IOException {
+  /**
+   * Copies {@code from} to {@code to} until the end of stream, with the toxics of {@code stream}.
+   */
+  private void pump(Socket from, Socket to, ToxicStream stream, Map<String, Boolean> draws)
+      throws IOException {
     Socket client = stream == ToxicStream.UPSTREAM ? from : to;
     InputStream in = from.getInputStream();
     OutputStream out = to.getOutputStream();
@@ -85,7 +96,8 @@ final class TcpProxyHandler implements Listener.Handler {
           return;
         }
         var hold = applied.first(ToxicKind.Timeout.class, stream);
-        if (hold.isPresent() && Applied.hold(hold.get(), clock, client::isClosed) != Applied.HoldEnd.RELEASED) {
+        if (hold.isPresent()
+            && Applied.hold(hold.get(), clock, client::isClosed) != Applied.HoldEnd.RELEASED) {
           closeBoth(from, to);
           return;
         }

@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
-/** A toxic as added through the admin API: it acts on {@code toxicity} of the requests until its ttl ends. */
-public record Toxic(String name, ToxicKind kind, ToxicStream stream, double toxicity, Duration ttl) {
+/**
+ * A toxic as added through the admin API: it acts on {@code toxicity} of the requests until its ttl
+ * ends.
+ */
+public record Toxic(
+    String name, ToxicKind kind, ToxicStream stream, double toxicity, Duration ttl) {
 
   static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
 
@@ -14,7 +18,8 @@ public record Toxic(String name, ToxicKind kind, ToxicStream stream, double toxi
     Objects.requireNonNull(stream, "stream");
     Objects.requireNonNull(ttl, "ttl");
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("toxic name must be 1 to 200 letters, digits, '.', '_' or '-'");
+      throw new IllegalArgumentException(
+          "toxic name must be 1 to 200 letters, digits, '.', '_' or '-'");
     }
     if (!(toxicity >= 0 && toxicity <= 1)) {
       throw new IllegalArgumentException("toxicity must lie in [0, 1]");

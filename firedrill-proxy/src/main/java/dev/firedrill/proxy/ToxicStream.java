@@ -2,7 +2,10 @@ package dev.firedrill.proxy;
 
 import java.util.Locale;
 
-/** Which way a toxic acts, as Toxiproxy names it: on the request (upstream) or the response (downstream). */
+/**
+ * Which way a toxic acts, as Toxiproxy names it: on the request (upstream) or the response
+ * (downstream).
+ */
 public enum ToxicStream {
   UPSTREAM,
   DOWNSTREAM;

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * The toxics of one proxy. Each one is removed by a scheduled task when its ttl ends, with no
- * call from outside. The data path reads an immutable snapshot, so requests never wait on a lock.
+ * The toxics of one proxy. Each one is removed by a scheduled task when its ttl ends, with no call
+ * from outside. The data path reads an immutable snapshot, so requests never wait on a lock.
  */
 public final class ToxicTable implements AutoCloseable {
 
@@ -28,11 +28,13 @@ public final class ToxicTable implements AutoCloseable {
 
   private final ProxyMetrics metrics;
   private final LongSupplier nanoTime;
-  private final ScheduledExecutorService expiry = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "firedrill-proxy-ttl");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService expiry =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "firedrill-proxy-ttl");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final Map<String, ActiveToxic> byName = new LinkedHashMap<>();
   private final Map<String, ScheduledFuture<?>> timers = new LinkedHashMap<>();
   private volatile List<ActiveToxic> snapshot = List.of();
@@ -48,9 +50,12 @@ public final class ToxicTable implements AutoCloseable {
       if (byName.containsKey(toxic.name())) {
         throw new Conflict("toxic " + toxic.name() + " already exists");
       }
-      ActiveToxic active = new ActiveToxic(toxic, nanoTime.getAsLong() + toxic.ttl().toNanos(), nanoTime);
+      ActiveToxic active =
+          new ActiveToxic(toxic, nanoTime.getAsLong() + toxic.ttl().toNanos(), nanoTime);
       byName.put(toxic.name(), active);
-      timers.put(toxic.name(), expiry.schedule(() -> expire(active), toxic.ttl().toNanos(), TimeUnit.NANOSECONDS));
+      timers.put(
+          toxic.name(),
+          expiry.schedule(() -> expire(active), toxic.ttl().toNanos(), TimeUnit.NANOSECONDS));
       publish();
       return active;
     }

@@ -28,7 +28,8 @@ final class UpstreamPool implements AutoCloseable {
   private final InetSocketAddress address;
   private final Deque<Connection> idle = new ArrayDeque<>();
   private boolean closed;
-  private final java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong opened =
+      new java.util.concurrent.atomic.AtomicLong();
 
   UpstreamPool(InetSocketAddress address) {
     this.address = address;
@@ -49,7 +50,9 @@ final class UpstreamPool implements AutoCloseable {
     return open();
   }
 
-  /** Connections opened so far: under keep-alive, about the peak concurrency, not the request count. */
+  /**
+   * Connections opened so far: under keep-alive, about the peak concurrency, not the request count.
+   */
   long opened() {
     return opened.get();
   }
@@ -61,7 +64,8 @@ final class UpstreamPool implements AutoCloseable {
       socket.setTcpNoDelay(true);
       socket.connect(address, CONNECT_TIMEOUT_MS);
       socket.setSoTimeout(READ_TIMEOUT_MS);
-      return new Connection(socket, new Http1Reader(Http1Reader.Source.of(socket.getInputStream())), false);
+      return new Connection(
+          socket, new Http1Reader(Http1Reader.Source.of(socket.getInputStream())), false);
     } catch (IOException e) {
       socket.close();
       throw e;

@@ -10,7 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A bounded pool of threads serving one blocking connection each, and the connections they hold. */
+/**
+ * A bounded pool of threads serving one blocking connection each, and the connections they hold.
+ */
 final class Workers implements AutoCloseable {
 
   static final int MAX_THREADS = 1024;
@@ -20,14 +22,24 @@ final class Workers implements AutoCloseable {
 
   Workers(String name) {
     AtomicInteger count = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread thread = new Thread(r, name + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.pool =
+        new ThreadPoolExecutor(
+            0,
+            MAX_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            r -> {
+              Thread thread = new Thread(r, name + "-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
-  /** Serves {@code socket} with {@code handler} on a thread of its own, then closes it; resets it when none is left. */
+  /**
+   * Serves {@code socket} with {@code handler} on a thread of its own, then closes it; resets it
+   * when none is left.
+   */
   void serve(Socket socket, Listener.Handler handler) {
     open.add(socket);
     try {

@@ -11,7 +11,8 @@ import java.time.Duration;
 /** A test client of the admin API. */
 record Admin(URI base, String token) {
 
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final ObjectMapper JSON = new ObjectMapper();
 
   Admin(URI base) {
@@ -25,7 +26,10 @@ record Admin(URI base, String token) {
   }
 
   Answer post(String path, String body) throws Exception {
-    return send(builder(path).POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json"));
+    return send(
+        builder(path)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json"));
   }
 
   Answer delete(String path) throws Exception {
@@ -36,13 +40,15 @@ record Admin(URI base, String token) {
   JsonNode add(String json) throws Exception {
     Answer answer = post("/proxies/payments/toxics", json);
     if (answer.status() != 200) {
-      throw new AssertionError("adding " + json + " answered " + answer.status() + ": " + answer.text());
+      throw new AssertionError(
+          "adding " + json + " answered " + answer.status() + ": " + answer.text());
     }
     return answer.json();
   }
 
   private HttpRequest.Builder builder(String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5));
     if (token != null) {
       builder.header("Authorization", "Bearer " + token);
     }
@@ -50,7 +56,8 @@ record Admin(URI base, String token) {
   }
 
   private static Answer send(HttpRequest.Builder request) throws Exception {
-    HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     String text = response.body();
     JsonNode json = text == null || text.isEmpty() ? null : JSON.readTree(text);
     return new Answer(response.statusCode(), json, text);

@@ -12,8 +12,13 @@ class ForwardingTest {
 
   @Test
   void dropsHopByHopHeadersAndThoseConnectionNames() throws IOException {
-    Http1Head head = Http1Head.parse(("GET / HTTP/1.1\r\nConnection: keep-alive, X-Hop\r\nKEEP-ALIVE: 5\r\nx-hop: 1\r\n"
-        + "Transfer-Encoding: chunked\r\nHost: h\r\nTraceparent: t\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-    assertThat(Forwarding.endToEnd(head, Set.of("Host"))).extracting(h -> h[0]).containsExactly("Traceparent");
+    Http1Head head =
+        Http1Head.parse(
+            ("GET / HTTP/1.1\r\nConnection: keep-alive, X-Hop\r\nKEEP-ALIVE: 5\r\nx-hop: 1\r\n"
+                    + "Transfer-Encoding: chunked\r\nHost: h\r\nTraceparent: t\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(Forwarding.endToEnd(head, Set.of("Host")))
+        .extracting(h -> h[0])
+        .containsExactly("Traceparent");
   }
 }

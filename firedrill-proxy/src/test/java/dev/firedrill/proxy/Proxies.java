@@ -27,7 +27,14 @@ final class Proxies {
   }
 
   static FaultProxy start(URI upstream, ProxyConfig.Mode mode, String token) throws IOException {
-    return FaultProxy.start(new ProxyConfig("payments", mode, anyPort(), upstream, anyPort(),
-        Optional.of(anyPort()), Optional.ofNullable(token)));
+    return FaultProxy.start(
+        new ProxyConfig(
+            "payments",
+            mode,
+            anyPort(),
+            upstream,
+            anyPort(),
+            Optional.of(anyPort()),
+            Optional.ofNullable(token)));
   }
 }

@@ -34,8 +34,11 @@ import org.junit.jupiter.api.Timeout;
 class ToxicsOnTrafficTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
   private Upstream upstream;
   private FaultProxy proxy;
   private Admin admin;
@@ -54,19 +57,21 @@ class ToxicsOnTrafficTest {
   }
 
   private HttpResponse<String> get(URI base, String path) throws Exception {
-    return client.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+    return client.send(
+        HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void forwardsMethodPathQueryHeadersAndBody() throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(proxy.url().resolve("/echo/pay?order=42&x=%20y"))
-        .timeout(Duration.ofSeconds(5))
-        .header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
-        .header("baggage", "chaos.experiment.id=payments-latency")
-        .header("X-Custom", "one")
-        .method("PUT", HttpRequest.BodyPublishers.ofString("{\"amount\": 12}"))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(proxy.url().resolve("/echo/pay?order=42&x=%20y"))
+            .timeout(Duration.ofSeconds(5))
+            .header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+            .header("baggage", "chaos.experiment.id=payments-latency")
+            .header("X-Custom", "one")
+            .method("PUT", HttpRequest.BodyPublishers.ofString("{\"amount\": 12}"))
+            .build();
     HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
 
     assertThat(response.statusCode()).isEqualTo(200);
@@ -77,7 +82,8 @@ class ToxicsOnTrafficTest {
     assertThat(echo.path("query").asText()).isEqualTo("order=42&x=%20y");
     assertThat(echo.path("headers").path("traceparent").asText())
         .isEqualTo("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
-    assertThat(echo.path("headers").path("baggage").asText()).isEqualTo("chaos.experiment.id=payments-latency");
+    assertThat(echo.path("headers").path("baggage").asText())
+        .isEqualTo("chaos.experiment.id=payments-latency");
     assertThat(echo.path("headers").path("x-custom").asText()).isEqualTo("one");
     assertThat(echo.path("headers").path("host").asText()).isEqualTo(upstream.url().getAuthority());
     assertThat(echo.path("body").asText()).isEqualTo("{\"amount\": 12}");
@@ -88,10 +94,13 @@ class ToxicsOnTrafficTest {
     try (Socket socket = new Socket("127.0.0.1", proxy.listenAddress().getPort())) {
       socket.setSoTimeout(5000);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-          + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      out.write(
+          ("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                  + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
-      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      String response =
+          new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
       assertThat(response).startsWith("HTTP/1.1 200").contains("\"body\":\"hello world\"");
     }
   }
@@ -102,12 +111,19 @@ class ToxicsOnTrafficTest {
     get(upstream.url(), "/ok");
     double direct = medianMillis(upstream.url(), 50);
     double clean = medianMillis(proxy.url(), 50);
-    admin.add("{\"type\": \"latency\", \"attributes\": {\"latency\": 200, \"jitter\": 20}, \"ttl\": \"1m\"}");
+    admin.add(
+        "{\"type\": \"latency\", \"attributes\": {\"latency\": 200, \"jitter\": 20}, \"ttl\": \"1m\"}");
     double toxic = medianMillis(proxy.url(), 50);
 
-    String seen = String.format("direct %.2f ms, proxied %.2f ms, with latency 200 ms %.2f ms", direct, clean, toxic);
-    assertThat(toxic - direct).as("added median latency against going direct, ms (%s)", seen).isBetween(180.0, 220.0);
-    assertThat(toxic - clean).as("added median latency against the clean proxy, ms (%s)", seen).isBetween(180.0, 220.0);
+    String seen =
+        String.format(
+            "direct %.2f ms, proxied %.2f ms, with latency 200 ms %.2f ms", direct, clean, toxic);
+    assertThat(toxic - direct)
+        .as("added median latency against going direct, ms (%s)", seen)
+        .isBetween(180.0, 220.0);
+    assertThat(toxic - clean)
+        .as("added median latency against the clean proxy, ms (%s)", seen)
+        .isBetween(180.0, 220.0);
   }
 
   private double medianMillis(URI base, int requests) throws Exception {
@@ -115,11 +131,13 @@ class ToxicsOnTrafficTest {
     try {
       List<Future<Double>> futures = new ArrayList<>();
       for (int i = 0; i < requests; i++) {
-        futures.add(pool.submit(() -> {
-          long start = System.nanoTime();
-          assertThat(get(base, "/ok").statusCode()).isEqualTo(200);
-          return (System.nanoTime() - start) / 1e6;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  long start = System.nanoTime();
+                  assertThat(get(base, "/ok").statusCode()).isEqualTo(200);
+                  return (System.nanoTime() - start) / 1e6;
+                }));
       }
       List<Double> times = new ArrayList<>();
       for (Future<Double> future : futures) {
@@ -134,7 +152,8 @@ class ToxicsOnTrafficTest {
 
   @Test
   void errorAnswersItsStatusToItsShareOfRequests() throws Exception {
-    admin.add("{\"type\": \"error\", \"toxicity\": 0.3, \"attributes\": {\"status\": 503}, \"ttl\": \"1m\"}");
+    admin.add(
+        "{\"type\": \"error\", \"toxicity\": 0.3, \"attributes\": {\"status\": 503}, \"ttl\": \"1m\"}");
     int requests = 1000;
     int errors = 0;
     for (int i = 0; i < requests; i++) {
@@ -147,7 +166,8 @@ class ToxicsOnTrafficTest {
       }
     }
     double sd = Math.sqrt(requests * 0.3 * 0.7);
-    assertThat((double) errors).as("503 answers out of %d at toxicity 0.3", requests)
+    assertThat((double) errors)
+        .as("503 answers out of %d at toxicity 0.3", requests)
         .isBetween(300 - 4 * sd, 300 + 4 * sd);
   }
 
@@ -156,9 +176,13 @@ class ToxicsOnTrafficTest {
     admin.add("{\"type\": \"reset\", \"ttl\": \"1m\"}");
     try (Socket socket = new Socket("127.0.0.1", proxy.listenAddress().getPort())) {
       socket.setSoTimeout(5000);
-      socket.getOutputStream().write("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      socket
+          .getOutputStream()
+          .write("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       InputStream in = socket.getInputStream();
-      assertThatThrownBy(() -> in.read()).isInstanceOf(SocketException.class).hasMessageContaining("reset");
+      assertThatThrownBy(() -> in.read())
+          .isInstanceOf(SocketException.class)
+          .hasMessageContaining("reset");
     }
     assertThatThrownBy(() -> get(proxy.url(), "/ok")).isInstanceOf(IOException.class);
   }
@@ -166,14 +190,19 @@ class ToxicsOnTrafficTest {
   @Test
   void timeoutZeroHoldsUntilTheClientGivesUpAndReleasesWhenRemoved() throws Exception {
     admin.add("{\"type\": \"timeout\", \"attributes\": {\"timeout\": 0}, \"ttl\": \"1m\"}");
-    HttpRequest request = HttpRequest.newBuilder(proxy.url().resolve("/ok")).timeout(Duration.ofSeconds(1)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(proxy.url().resolve("/ok")).timeout(Duration.ofSeconds(1)).build();
     long start = System.nanoTime();
     assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(HttpTimeoutException.class);
     assertThat((System.nanoTime() - start) / 1e9).isGreaterThanOrEqualTo(0.95);
 
-    var held = client.sendAsync(HttpRequest.newBuilder(proxy.url().resolve("/ok")).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    var held =
+        client.sendAsync(
+            HttpRequest.newBuilder(proxy.url().resolve("/ok"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     Thread.sleep(300);
     assertThat(held).isNotDone();
     assertThat(admin.delete("/proxies/payments/toxics/timeout_downstream").status()).isEqualTo(204);
@@ -182,11 +211,14 @@ class ToxicsOnTrafficTest {
 
   @Test
   void timeoutWithADurationClosesWithoutAnswer() throws Exception {
-    admin.add("{\"type\": \"timeout\", \"stream\": \"upstream\", \"attributes\": {\"timeout\": 500}, \"ttl\": \"1m\"}");
+    admin.add(
+        "{\"type\": \"timeout\", \"stream\": \"upstream\", \"attributes\": {\"timeout\": 500}, \"ttl\": \"1m\"}");
     try (Socket socket = new Socket("127.0.0.1", proxy.listenAddress().getPort())) {
       socket.setSoTimeout(5000);
       long start = System.nanoTime();
-      socket.getOutputStream().write("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      socket
+          .getOutputStream()
+          .write("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       assertThat(socket.getInputStream().read()).isEqualTo(-1);
       assertThat((System.nanoTime() - start) / 1e6).isBetween(450.0, 1500.0);
     }
@@ -196,8 +228,12 @@ class ToxicsOnTrafficTest {
   void bandwidthLimitsResponseThroughput() throws Exception {
     admin.add("{\"type\": \"bandwidth\", \"attributes\": {\"rate\": 50}, \"ttl\": \"1m\"}");
     long start = System.nanoTime();
-    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(proxy.url().resolve("/bytes?n=100000"))
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response =
+        client.send(
+            HttpRequest.newBuilder(proxy.url().resolve("/bytes?n=100000"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     double seconds = (System.nanoTime() - start) / 1e9;
     assertThat(response.body()).hasSize(100_000);
     assertThat(seconds).as("100 KB at 50 KB/s").isBetween(1.6, 2.4);
@@ -209,6 +245,7 @@ class ToxicsOnTrafficTest {
     HttpResponse<String> response = get(proxy.url(), "/ok");
     assertThat(response.statusCode()).isEqualTo(502);
     assertThat(JSON.readTree(response.body()).path("status").asInt()).isEqualTo(502);
-    assertThat(response.body()).contains("upstream " + upstream.url().getAuthority() + " unreachable");
+    assertThat(response.body())
+        .contains("upstream " + upstream.url().getAuthority() + " unreachable");
   }
 }

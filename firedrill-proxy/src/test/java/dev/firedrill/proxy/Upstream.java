@@ -1,10 +1,10 @@
 package dev.firedrill.proxy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.net.http1.Http1Body;
 import dev.firedrill.net.http1.Http1Head;
 import dev.firedrill.net.http1.Http1Reader;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,9 +18,9 @@ import java.util.Locale;
 
 /**
  * A test upstream on 127.0.0.1, HTTP/1.1 keep-alive, each answer written in one segment with
- * TCP_NODELAY (the JDK's HttpServer writes head and body apart, and Nagle with delayed ACKs adds
- * 40 ms to what the tests measure). {@code /echo} answers what it got (method, path, query,
- * headers, body) as JSON; {@code /bytes?n=N} answers N bytes; anything else answers "ok".
+ * TCP_NODELAY (the JDK's HttpServer writes head and body apart, and Nagle with delayed ACKs adds 40
+ * ms to what the tests measure). {@code /echo} answers what it got (method, path, query, headers,
+ * body) as JSON; {@code /bytes?n=N} answers N bytes; anything else answers "ok".
  */
 public final class Upstream implements AutoCloseable {
 
@@ -29,8 +29,11 @@ public final class Upstream implements AutoCloseable {
   private final Listener listener;
 
   public Upstream() throws IOException {
-    listener = new Listener(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), "test-upstream",
-        (socket, executor) -> serve(socket));
+    listener =
+        new Listener(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            "test-upstream",
+            (socket, executor) -> serve(socket));
     listener.start();
   }
 
@@ -69,7 +72,8 @@ public final class Upstream implements AutoCloseable {
         ObjectNode headers = node.putObject("headers");
         for (String[] header : head.headers()) {
           String name = header[0].toLowerCase(Locale.ROOT);
-          headers.put(name, headers.has(name) ? headers.get(name).asText() + "," + header[1] : header[1]);
+          headers.put(
+              name, headers.has(name) ? headers.get(name).asText() + "," + header[1] : header[1]);
         }
         node.put("body", body.toString(StandardCharsets.UTF_8));
         answer = node.toString().getBytes(StandardCharsets.UTF_8);
@@ -80,8 +84,13 @@ public final class Upstream implements AutoCloseable {
       } else {
         answer = "ok".getBytes(StandardCharsets.UTF_8);
       }
-      byte[] response = ("HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nX-Upstream: yes\r\nContent-Length: "
-          + answer.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+      byte[] response =
+          ("HTTP/1.1 200 OK\r\nContent-Type: "
+                  + type
+                  + "\r\nX-Upstream: yes\r\nContent-Length: "
+                  + answer.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1);
       byte[] whole = Arrays.copyOf(response, response.length + answer.length);
       System.arraycopy(answer, 0, whole, response.length, answer.length);
       out.write(whole);

@@ -11,12 +11,16 @@ import java.util.regex.Pattern;
  * The error budget against its ceiling: the plan's worst case (from the budget line the journal
  * keeps) and an estimate of what the drill really spent, from its burn-rate readings.
  */
-public record Budget(String text, OptionalDouble plannedPercent, OptionalDouble ceilingPercent,
+public record Budget(
+    String text,
+    OptionalDouble plannedPercent,
+    OptionalDouble ceilingPercent,
     OptionalDouble measuredPercent) {
 
   /** The budget line of {@code ErrorBudget.text()}: its worst-case share and the ceiling. */
   private static final Pattern PLANNED =
-      Pattern.compile(".* spends [0-9.]+ min, ([0-9.eE+-]+)% of the budget \\(ceiling ([0-9.eE+-]+)%\\).*");
+      Pattern.compile(
+          ".* spends [0-9.]+ min, ([0-9.eE+-]+)% of the budget \\(ceiling ([0-9.eE+-]+)%\\).*");
 
   static final String BURN_RATE = "burn_rate";
 
@@ -29,8 +33,12 @@ public record Budget(String text, OptionalDouble plannedPercent, OptionalDouble 
       planned = OptionalDouble.of(Double.parseDouble(m.group(1)));
       ceiling = OptionalDouble.of(Double.parseDouble(m.group(2)));
     }
-    OptionalDouble measured = record.experiment().burnRate()
-        .map(burn -> measured(record.samples(), burn.window())).orElse(OptionalDouble.empty());
+    OptionalDouble measured =
+        record
+            .experiment()
+            .burnRate()
+            .map(burn -> measured(record.samples(), burn.window()))
+            .orElse(OptionalDouble.empty());
     return new Budget(text, planned, ceiling, measured);
   }
 
@@ -50,13 +58,16 @@ public record Budget(String text, OptionalDouble plannedPercent, OptionalDouble 
       if (!"during".equals(sample.phase()) && !"after".equals(sample.phase())) {
         continue;
       }
-      OptionalDouble burn = sample.value(BURN_RATE).map(DrillRecord.Value::value).orElse(OptionalDouble.empty());
+      OptionalDouble burn =
+          sample.value(BURN_RATE).map(DrillRecord.Value::value).orElse(OptionalDouble.empty());
       if (burn.isPresent()) {
         double seconds = Duration.between(samples.get(i - 1).at(), sample.at()).toMillis() / 1000.0;
         spentSeconds += burn.getAsDouble() * seconds;
         any = true;
       }
     }
-    return any ? OptionalDouble.of(100 * spentSeconds / (window.toMillis() / 1000.0)) : OptionalDouble.empty();
+    return any
+        ? OptionalDouble.of(100 * spentSeconds / (window.toMillis() / 1000.0))
+        : OptionalDouble.empty();
   }
 }

@@ -45,8 +45,17 @@ public record DrillRecord(
   }
 
   /** The experiment as the journal describes it. */
-  public record Experiment(String id, String title, String owner, String hypothesis, String file,
-      Duration duration, Duration interval, Duration recovery, List<Sli> slis, Optional<BurnRate> burnRate) {
+  public record Experiment(
+      String id,
+      String title,
+      String owner,
+      String hypothesis,
+      String file,
+      Duration duration,
+      Duration interval,
+      Duration recovery,
+      List<Sli> slis,
+      Optional<BurnRate> burnRate) {
     public Experiment {
       slis = List.copyOf(slis);
     }
@@ -70,8 +79,13 @@ public record DrillRecord(
   /** A reading; {@code value} is absent for no-data and error, and for a non-finite number. */
   public record Value(String name, String status, OptionalDouble value, String expectation) {}
 
-  public record Fault(String kind, Optional<Instant> injectedAt, Optional<Instant> revertedAt, boolean reverted,
-      String revertDetail, Optional<String> manualCommand) {}
+  public record Fault(
+      String kind,
+      Optional<Instant> injectedAt,
+      Optional<Instant> revertedAt,
+      boolean reverted,
+      String revertDetail,
+      Optional<String> manualCommand) {}
 
   public record Event(Instant at, String phase, String text) {}
 
@@ -85,10 +99,25 @@ public record DrillRecord(
    * One expected alert's row. Times are seconds after injection; {@code pendingS} is the rule's
    * activeAt, which the journal keeps only in the detect event that first saw the alert.
    */
-  public record Alert(String alert, Map<String, String> matchers, String expect, double withinS, boolean fired,
-      OptionalDouble pendingS, OptionalDouble timeToDetectS, String detectSource, OptionalDouble floorS,
-      String floorReason, OptionalDouble timeToNotifyS, String receiver, String receiverDetail, String runbook,
-      String runbookDetail, String dashboard, boolean held, String reason) {
+  public record Alert(
+      String alert,
+      Map<String, String> matchers,
+      String expect,
+      double withinS,
+      boolean fired,
+      OptionalDouble pendingS,
+      OptionalDouble timeToDetectS,
+      String detectSource,
+      OptionalDouble floorS,
+      String floorReason,
+      OptionalDouble timeToNotifyS,
+      String receiver,
+      String receiverDetail,
+      String runbook,
+      String runbookDetail,
+      String dashboard,
+      boolean held,
+      String reason) {
 
     public Alert {
       matchers = Map.copyOf(matchers);
@@ -106,7 +135,8 @@ public record DrillRecord(
     /** Seconds after injection that the notification arrived: startsAt plus the time to notify. */
     public OptionalDouble notifiedS() {
       return timeToDetectS.isPresent() && timeToNotifyS.isPresent()
-          ? OptionalDouble.of(timeToDetectS.getAsDouble() + timeToNotifyS.getAsDouble()) : OptionalDouble.empty();
+          ? OptionalDouble.of(timeToDetectS.getAsDouble() + timeToNotifyS.getAsDouble())
+          : OptionalDouble.empty();
     }
 
     /** Why this row failed, as one word for JUnit's failure type; empty when it held. */

@@ -16,7 +16,8 @@ final class Escape {
         case '"' -> out.append("&quot;");
         case '\'' -> out.append("&#39;");
         default -> {
-          // XML 1.0 forbids most control characters even as references; a journal may carry them in a reason.
+          // XML 1.0 forbids most control characters even as references; a journal may carry them in
+          // a reason.
           if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
             out.append('?');
           } else {

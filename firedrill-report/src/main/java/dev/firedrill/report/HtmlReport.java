@@ -1,9 +1,9 @@
 package dev.firedrill.report;
 
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.report.DrillRecord.Alert;
 import dev.firedrill.report.Findings.Gap;
+import dev.firedrill.time.Durations;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -12,16 +12,17 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * One self-contained HTML file: inline CSS and SVG, no script, and a content security policy
- * that forbids loading anything, so the report opens the same from a ticket, a CI artifact or
- * a laptop without network.
+ * One self-contained HTML file: inline CSS and SVG, no script, and a content security policy that
+ * forbids loading anything, so the report opens the same from a ticket, a CI artifact or a laptop
+ * without network.
  */
 public final class HtmlReport {
 
   private static final DateTimeFormatter DATE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
-  private static final String CSS = """
+  private static final String CSS =
+      """
       body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#1d2430;padding:0 16px}
       h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
       .meta{color:#5b6575;margin:0 0 12px}.hypothesis{background:#f4f6f9;border-left:4px solid #8a95a8;padding:8px 12px}
@@ -55,27 +56,51 @@ public final class HtmlReport {
     DrillRecord.Experiment e = r.experiment();
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
+        .append(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .append("<title>").append(esc(e.id() + ": " + r.verdict() + " - " + e.title())).append("</title>\n")
-        .append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        .append("<title>")
+        .append(esc(e.id() + ": " + r.verdict() + " - " + e.title()))
+        .append("</title>\n")
+        .append("<style>\n")
+        .append(CSS)
+        .append("</style>\n</head>\n<body>\n");
     h.append("<h1 id=\"title\">").append(esc(e.title())).append("</h1>\n");
-    h.append("<p class=\"meta\">firedrill drill <code>").append(esc(e.id())).append("</code>")
-        .append(e.owner().isEmpty() ? "" : ", owner " + esc(e.owner())).append(", started ")
-        .append(DATE.format(r.startedAt())).append("</p>\n");
-    h.append("<p><span id=\"verdict\" class=\"verdict ").append(esc(r.verdict())).append("\">")
-        .append(esc(r.verdict())).append("</span> <span id=\"verdict-reason\">").append(esc(r.reason()))
+    h.append("<p class=\"meta\">firedrill drill <code>")
+        .append(esc(e.id()))
+        .append("</code>")
+        .append(e.owner().isEmpty() ? "" : ", owner " + esc(e.owner()))
+        .append(", started ")
+        .append(DATE.format(r.startedAt()))
+        .append("</p>\n");
+    h.append("<p><span id=\"verdict\" class=\"verdict ")
+        .append(esc(r.verdict()))
+        .append("\">")
+        .append(esc(r.verdict()))
+        .append("</span> <span id=\"verdict-reason\">")
+        .append(esc(r.reason()))
         .append("</span></p>\n");
-    r.detection().ifPresent(d -> h.append("<p>Observability: <span id=\"observability-verdict\" class=\"verdict ")
-        .append(esc(d.verdict())).append("\">").append(esc(d.verdict())).append("</span> ").append(esc(d.reason()))
-        .append("</p>\n"));
+    r.detection()
+        .ifPresent(
+            d ->
+                h.append("<p>Observability: <span id=\"observability-verdict\" class=\"verdict ")
+                    .append(esc(d.verdict()))
+                    .append("\">")
+                    .append(esc(d.verdict()))
+                    .append("</span> ")
+                    .append(esc(d.reason()))
+                    .append("</p>\n"));
     if (!r.rollbackOk() && !DrillRecord.UNFINISHED.equals(r.verdict())) {
-      h.append("<p class=\"verdict failed\" id=\"rollback-failed\">A rollback failed: a fault needs a human</p>\n");
+      h.append(
+          "<p class=\"verdict failed\" id=\"rollback-failed\">A rollback failed: a fault needs a human</p>\n");
     }
-    h.append("<p class=\"hypothesis\" id=\"hypothesis\">").append(esc(e.hypothesis())).append("</p>\n");
+    h.append("<p class=\"hypothesis\" id=\"hypothesis\">")
+        .append(esc(e.hypothesis()))
+        .append("</p>\n");
     facts(h, r);
 
-    h.append("<h2>Timeline</h2>\n<p class=\"legend\"><span><span class=\"dot window\"></span>faults on</span>")
+    h.append(
+            "<h2>Timeline</h2>\n<p class=\"legend\"><span><span class=\"dot window\"></span>faults on</span>")
         .append("<span><span class=\"dot pending\"></span>alert pending</span>")
         .append("<span><span class=\"dot firing\"></span>alert firing</span>")
         .append("<span><span class=\"dot notified\"></span>notification received</span>")
@@ -98,7 +123,9 @@ public final class HtmlReport {
     h.append("<h2>Error budget</h2>\n");
     Budget budget = Budget.of(r);
     if (budget.known()) {
-      h.append("<p id=\"budget-text\">").append(esc(MarkdownReport.budgetLine(budget))).append("</p>\n");
+      h.append("<p id=\"budget-text\">")
+          .append(esc(MarkdownReport.budgetLine(budget)))
+          .append("</p>\n");
       h.append(BudgetSvg.render(budget));
     }
     if (!budget.text().isEmpty()) {
@@ -113,25 +140,49 @@ public final class HtmlReport {
       h.append("<p id=\"gaps\">None found.</p>\n");
     } else {
       h.append("<ol id=\"gaps\">\n");
-      gaps.forEach(g -> h.append("<li>").append(esc(g.text())).append("<br><em>Action:</em> ")
-          .append(esc(g.action())).append("</li>\n"));
+      gaps.forEach(
+          g ->
+              h.append("<li>")
+                  .append(esc(g.text()))
+                  .append("<br><em>Action:</em> ")
+                  .append(esc(g.action()))
+                  .append("</li>\n"));
       h.append("</ol>\n");
     }
 
-    h.append("<h2>Steady state</h2>\n<table id=\"slis\">\n<tr><th>SLI</th><th>healthy</th><th>query</th></tr>\n");
+    h.append(
+        "<h2>Steady state</h2>\n<table id=\"slis\">\n<tr><th>SLI</th><th>healthy</th><th>query</th></tr>\n");
     for (DrillRecord.Sli sli : e.slis()) {
-      h.append("<tr><td>").append(esc(sli.name())).append("</td><td>").append(esc(sli.range().text()))
-          .append("</td><td><code>").append(esc(sli.query())).append("</code></td></tr>\n");
+      h.append("<tr><td>")
+          .append(esc(sli.name()))
+          .append("</td><td>")
+          .append(esc(sli.range().text()))
+          .append("</td><td><code>")
+          .append(esc(sli.query()))
+          .append("</code></td></tr>\n");
     }
-    e.burnRate().ifPresent(b -> h.append("<tr><td>burn_rate</td><td>&lt;= ").append(esc(Numbers.format(b.max())))
-        .append("</td><td><code>").append(esc(b.errorRatioQuery())).append("</code></td></tr>\n"));
+    e.burnRate()
+        .ifPresent(
+            b ->
+                h.append("<tr><td>burn_rate</td><td>&lt;= ")
+                    .append(esc(Numbers.format(b.max())))
+                    .append("</td><td><code>")
+                    .append(esc(b.errorRatioQuery()))
+                    .append("</code></td></tr>\n"));
     h.append("</table>\n");
 
-    h.append("<details>\n<summary>Events (").append(r.events().size()).append(")</summary>\n")
+    h.append("<details>\n<summary>Events (")
+        .append(r.events().size())
+        .append(")</summary>\n")
         .append("<table id=\"events\">\n<tr><th>at</th><th>phase</th><th>event</th></tr>\n");
     for (DrillRecord.Event ev : r.events()) {
-      h.append("<tr><td class=\"num\">+").append(esc(MarkdownReport.seconds(r.seconds(ev.at())))).append("</td><td>")
-          .append(esc(ev.phase())).append("</td><td>").append(esc(ev.text())).append("</td></tr>\n");
+      h.append("<tr><td class=\"num\">+")
+          .append(esc(MarkdownReport.seconds(r.seconds(ev.at()))))
+          .append("</td><td>")
+          .append(esc(ev.phase()))
+          .append("</td><td>")
+          .append(esc(ev.text()))
+          .append("</td></tr>\n");
     }
     h.append("</table>\n</details>\n</body>\n</html>\n");
     return h.toString();
@@ -139,17 +190,35 @@ public final class HtmlReport {
 
   private static void facts(StringBuilder h, DrillRecord r) {
     h.append("<dl class=\"facts\" id=\"facts\">\n");
-    fact(h, "planned", Durations.format(r.experiment().duration()) + " of faults, measured every "
-        + Durations.format(r.experiment().interval()));
+    fact(
+        h,
+        "planned",
+        Durations.format(r.experiment().duration())
+            + " of faults, measured every "
+            + Durations.format(r.experiment().interval()));
     r.injectedAt().ifPresent(at -> fact(h, "injected", offset(r, at)));
-    r.abortedAt().ifPresent(at -> fact(h, "aborted", offset(r, at) + ": " + r.abortReason().orElse("")));
-    r.rollbackAt().ifPresent(at -> fact(h, "rollback", offset(r, at)
-        + (r.rollbackOk() ? ", every fault reverted" : ", a fault is NOT reverted")));
+    r.abortedAt()
+        .ifPresent(at -> fact(h, "aborted", offset(r, at) + ": " + r.abortReason().orElse("")));
+    r.rollbackAt()
+        .ifPresent(
+            at ->
+                fact(
+                    h,
+                    "rollback",
+                    offset(r, at)
+                        + (r.rollbackOk()
+                            ? ", every fault reverted"
+                            : ", a fault is NOT reverted")));
     r.recoveredAt().ifPresent(at -> fact(h, "recovered", offset(r, at)));
     for (DrillRecord.Fault f : r.faults()) {
-      fact(h, "fault " + f.kind(), f.injectedAt().map(at -> "on " + offset(r, at)).orElse("not injected")
-          + f.revertedAt().map(at -> ", reverted " + offset(r, at) + (f.reverted() ? "" : " (FAILED)")).orElse("")
-          + (f.revertDetail().isEmpty() ? "" : ": " + f.revertDetail()));
+      fact(
+          h,
+          "fault " + f.kind(),
+          f.injectedAt().map(at -> "on " + offset(r, at)).orElse("not injected")
+              + f.revertedAt()
+                  .map(at -> ", reverted " + offset(r, at) + (f.reverted() ? "" : " (FAILED)"))
+                  .orElse("")
+              + (f.revertDetail().isEmpty() ? "" : ": " + f.revertDetail()));
     }
     h.append("</dl>\n");
   }
@@ -159,34 +228,67 @@ public final class HtmlReport {
   }
 
   private static void detection(StringBuilder h, List<Alert> alerts) {
-    h.append("<table id=\"detection\">\n<tr><th>alert</th><th>expected</th><th>fired</th><th>pending</th>")
-        .append("<th>time to detect</th><th>floor</th><th>time to notify</th><th>receiver</th><th>runbook</th>")
+    h.append(
+            "<table id=\"detection\">\n<tr><th>alert</th><th>expected</th><th>fired</th><th>pending</th>")
+        .append(
+            "<th>time to detect</th><th>floor</th><th>time to notify</th><th>receiver</th><th>runbook</th>")
         .append("<th>dashboard</th><th>result</th></tr>\n");
     for (Alert a : alerts) {
-      h.append("<tr class=\"").append(a.held() ? "held" : "failed").append("\" data-alert=\"").append(esc(a.describe()))
-          .append("\"><td>").append(esc(a.describe())).append("</td><td>").append(esc(a.expect())).append(' ')
-          .append(esc(Numbers.format(a.withinS()))).append("s</td><td>").append(a.fired() ? "yes" : "no")
-          .append("</td><td class=\"num\">").append(time(a.pendingS())).append("</td><td class=\"num\">")
-          .append(time(a.timeToDetectS())).append("</td><td class=\"num\">").append(time(a.floorS()))
-          .append("</td><td class=\"num\">").append(time(a.timeToNotifyS())).append("</td><td title=\"")
-          .append(esc(a.receiverDetail())).append("\">").append(esc(a.receiver())).append("</td><td title=\"")
-          .append(esc(a.runbookDetail())).append("\">").append(esc(a.runbook())).append("</td><td>")
-          .append(esc(a.dashboard())).append("</td><td>").append(a.held() ? "held" : "FAILED").append(": ")
-          .append(esc(a.reason())).append("</td></tr>\n");
+      h.append("<tr class=\"")
+          .append(a.held() ? "held" : "failed")
+          .append("\" data-alert=\"")
+          .append(esc(a.describe()))
+          .append("\"><td>")
+          .append(esc(a.describe()))
+          .append("</td><td>")
+          .append(esc(a.expect()))
+          .append(' ')
+          .append(esc(Numbers.format(a.withinS())))
+          .append("s</td><td>")
+          .append(a.fired() ? "yes" : "no")
+          .append("</td><td class=\"num\">")
+          .append(time(a.pendingS()))
+          .append("</td><td class=\"num\">")
+          .append(time(a.timeToDetectS()))
+          .append("</td><td class=\"num\">")
+          .append(time(a.floorS()))
+          .append("</td><td class=\"num\">")
+          .append(time(a.timeToNotifyS()))
+          .append("</td><td title=\"")
+          .append(esc(a.receiverDetail()))
+          .append("\">")
+          .append(esc(a.receiver()))
+          .append("</td><td title=\"")
+          .append(esc(a.runbookDetail()))
+          .append("\">")
+          .append(esc(a.runbook()))
+          .append("</td><td>")
+          .append(esc(a.dashboard()))
+          .append("</td><td>")
+          .append(a.held() ? "held" : "FAILED")
+          .append(": ")
+          .append(esc(a.reason()))
+          .append("</td></tr>\n");
     }
-    h.append("</table>\n<p class=\"meta\">Pending and time to detect are seconds after injection; time to notify "
-        + "is from the alert's startsAt to the webhook's arrival.</p>\n");
+    h.append(
+        "</table>\n<p class=\"meta\">Pending and time to detect are seconds after injection; time to notify "
+            + "is from the alert's startsAt to the webhook's arrival.</p>\n");
   }
 
   private static String recoveryText(DrillRecord r) {
     if (r.recoverySeconds().isPresent()) {
-      return "Back in steady state " + MarkdownReport.seconds(r.recoverySeconds().getAsDouble())
-          + " after the rollback (the hypothesis allows " + Durations.format(r.experiment().recovery()) + ").";
+      return "Back in steady state "
+          + MarkdownReport.seconds(r.recoverySeconds().getAsDouble())
+          + " after the rollback (the hypothesis allows "
+          + Durations.format(r.experiment().recovery())
+          + ").";
     }
     if (r.rollbackAt().isEmpty()) {
       return "No rollback: nothing was injected.";
     }
-    return "Not back in steady state within " + Durations.format(r.experiment().recovery()) + " of the rollback.";
+    return "Not back in steady state within "
+        + Durations.format(r.experiment().recovery())
+        + " of the rollback.";
   }
 
   private static String offset(DrillRecord r, Instant at) {

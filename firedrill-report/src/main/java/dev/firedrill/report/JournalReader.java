@@ -2,7 +2,6 @@ package dev.firedrill.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.engine.JournalFile;
-import dev.firedrill.time.Durations;
 import dev.firedrill.report.DrillRecord.Alert;
 import dev.firedrill.report.DrillRecord.BurnRate;
 import dev.firedrill.report.DrillRecord.Detection;
@@ -12,6 +11,7 @@ import dev.firedrill.report.DrillRecord.Fault;
 import dev.firedrill.report.DrillRecord.Sample;
 import dev.firedrill.report.DrillRecord.Sli;
 import dev.firedrill.report.DrillRecord.Value;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,10 @@ public final class JournalReader {
     return of(new JournalFile(path).read().json(), path.toAbsolutePath().toString());
   }
 
-  /** A journal already in memory, e.g. the one a drill just finished; {@code source} names it in errors. */
+  /**
+   * A journal already in memory, e.g. the one a drill just finished; {@code source} names it in
+   * errors.
+   */
   public static DrillRecord of(JsonNode root, String source) throws IOException {
     JournalReader reader = new JournalReader(source);
     try {
@@ -60,26 +63,41 @@ public final class JournalReader {
     Experiment experiment = experiment(object(root, "experiment", "experiment"));
     List<Event> events = new ArrayList<>();
     for (JsonNode e : array(root, "events", "events")) {
-      events.add(new Event(instant(e, "at", "events[].at"), text(e, "phase", "events[].phase"),
-          text(e, "text", "events[].text")));
+      events.add(
+          new Event(
+              instant(e, "at", "events[].at"),
+              text(e, "phase", "events[].phase"),
+              text(e, "text", "events[].text")));
     }
     List<Sample> samples = new ArrayList<>();
     for (JsonNode m : array(root, "measurements", "measurements")) {
       List<Value> values = new ArrayList<>();
       for (JsonNode r : array(m, "readings", "measurements[].readings")) {
-        values.add(new Value(text(r, "name", "measurements[].readings[].name"),
-            text(r, "status", "measurements[].readings[].status"), number(r.get("value")),
-            r.path("expectation").asText("")));
+        values.add(
+            new Value(
+                text(r, "name", "measurements[].readings[].name"),
+                text(r, "status", "measurements[].readings[].status"),
+                number(r.get("value")),
+                r.path("expectation").asText("")));
       }
-      samples.add(new Sample(instant(m, "at", "measurements[].at"), text(m, "phase", "measurements[].phase"),
-          text(m, "status", "measurements[].status"), values));
+      samples.add(
+          new Sample(
+              instant(m, "at", "measurements[].at"),
+              text(m, "phase", "measurements[].phase"),
+              text(m, "status", "measurements[].status"),
+              values));
     }
     List<Fault> faults = new ArrayList<>();
     for (JsonNode f : array(root, "faults", "faults")) {
       JsonNode revert = f.path("revert");
-      faults.add(new Fault(text(f, "kind", "faults[].kind"), optInstant(f, "injected_at", "faults[].injected_at"),
-          optInstant(revert, "at", "faults[].revert.at"), f.path("reverted").asBoolean(false),
-          revert.path("detail").asText(""), optText(revert, "manual_command")));
+      faults.add(
+          new Fault(
+              text(f, "kind", "faults[].kind"),
+              optInstant(f, "injected_at", "faults[].injected_at"),
+              optInstant(revert, "at", "faults[].revert.at"),
+              f.path("reverted").asBoolean(false),
+              revert.path("detail").asText(""),
+              optText(revert, "manual_command")));
     }
     Optional<Detection> detection = Optional.empty();
     if (root.has("detection")) {
@@ -88,18 +106,32 @@ public final class JournalReader {
       for (JsonNode a : array(d, "alerts", "detection.alerts")) {
         alerts.add(alert(a, events));
       }
-      detection = Optional.of(new Detection(text(d, "verdict", "detection.verdict"),
-          text(d, "reason", "detection.reason"), alerts));
+      detection =
+          Optional.of(
+              new Detection(
+                  text(d, "verdict", "detection.verdict"),
+                  text(d, "reason", "detection.reason"),
+                  alerts));
     }
-    return new DrillRecord(experiment, instant(root, "started_at", "started_at"),
-        optInstant(root, "injected_at", "injected_at"), optInstant(root, "aborted_at", "aborted_at"),
-        optText(root, "abort_reason"), optInstant(root, "rollback_at", "rollback_at"),
-        optInstant(root, "rollback_done_at", "rollback_done_at"), optInstant(root, "recovered_at", "recovered_at"),
-        number(root.get("recovery_seconds")), optInstant(root, "finished_at", "finished_at"),
+    return new DrillRecord(
+        experiment,
+        instant(root, "started_at", "started_at"),
+        optInstant(root, "injected_at", "injected_at"),
+        optInstant(root, "aborted_at", "aborted_at"),
+        optText(root, "abort_reason"),
+        optInstant(root, "rollback_at", "rollback_at"),
+        optInstant(root, "rollback_done_at", "rollback_done_at"),
+        optInstant(root, "recovered_at", "recovered_at"),
+        number(root.get("recovery_seconds")),
+        optInstant(root, "finished_at", "finished_at"),
         optText(root, "verdict").orElse(DrillRecord.UNFINISHED),
         optText(root, "reason").orElse("the journal has no verdict: the drill did not finish"),
-        root.path("rollback_ok").asBoolean(root.has("verdict")), samples, faults,
-        optText(root.path("plan"), "budget"), detection, events);
+        root.path("rollback_ok").asBoolean(root.has("verdict")),
+        samples,
+        faults,
+        optText(root.path("plan"), "budget"),
+        detection,
+        events);
   }
 
   private Experiment experiment(JsonNode e) {
@@ -107,46 +139,97 @@ public final class JournalReader {
     for (JsonNode s : array(e, "slis", "experiment.slis")) {
       String range = text(s, "range", "experiment.slis[].range");
       try {
-        slis.add(new Sli(text(s, "name", "experiment.slis[].name"), text(s, "query", "experiment.slis[].query"),
-            Range.parse(range)));
+        slis.add(
+            new Sli(
+                text(s, "name", "experiment.slis[].name"),
+                text(s, "query", "experiment.slis[].query"),
+                Range.parse(range)));
       } catch (IllegalArgumentException ex) {
-        throw new Problem("experiment.slis[].range " + ex.getMessage().substring("expected ".length()));
+        throw new Problem(
+            "experiment.slis[].range " + ex.getMessage().substring("expected ".length()));
       }
     }
     Optional<BurnRate> burn = Optional.empty();
     if (e.has("burn_rate")) {
       JsonNode b = e.get("burn_rate");
-      burn = Optional.of(new BurnRate(requiredNumber(b, "objective", "experiment.burn_rate.objective"),
-          duration(b, "window", "experiment.burn_rate.window"), b.path("error_ratio").asText(""),
-          requiredNumber(b, "max", "experiment.burn_rate.max")));
+      burn =
+          Optional.of(
+              new BurnRate(
+                  requiredNumber(b, "objective", "experiment.burn_rate.objective"),
+                  duration(b, "window", "experiment.burn_rate.window"),
+                  b.path("error_ratio").asText(""),
+                  requiredNumber(b, "max", "experiment.burn_rate.max")));
     }
-    return new Experiment(text(e, "id", "experiment.id"), text(e, "title", "experiment.title"),
-        e.path("owner").asText(""), e.path("hypothesis").asText(""), e.path("file").asText(""),
-        duration(e, "duration", "experiment.duration"), duration(e, "interval", "experiment.interval"),
-        duration(e, "recovery", "experiment.recovery"), slis, burn);
+    return new Experiment(
+        text(e, "id", "experiment.id"),
+        text(e, "title", "experiment.title"),
+        e.path("owner").asText(""),
+        e.path("hypothesis").asText(""),
+        e.path("file").asText(""),
+        duration(e, "duration", "experiment.duration"),
+        duration(e, "interval", "experiment.interval"),
+        duration(e, "recovery", "experiment.recovery"),
+        slis,
+        burn);
   }
 
   private Alert alert(JsonNode a, List<Event> events) {
     Map<String, String> matchers = new LinkedHashMap<>();
-    a.path("matchers").properties().iterator().forEachRemaining(f -> matchers.put(f.getKey(), f.getValue().asText()));
-    Alert row = new Alert(text(a, "alert", "detection.alerts[].alert"), matchers,
-        text(a, "expect", "detection.alerts[].expect"), requiredNumber(a, "within_s", "detection.alerts[].within_s"),
-        a.path("fired").asBoolean(false), OptionalDouble.empty(), number(a.get("time_to_detect_s")),
-        a.path("detect_source").asText(""), number(a.get("floor_s")), a.path("floor_reason").asText(""),
-        number(a.get("time_to_notify_s")), a.path("receiver").asText("-"), a.path("receiver_detail").asText(""),
-        a.path("runbook").asText("-"), a.path("runbook_detail").asText(""), a.path("dashboard").asText("-"),
-        a.path("held").asBoolean(false), a.path("reason").asText(""));
+    a.path("matchers")
+        .properties()
+        .iterator()
+        .forEachRemaining(f -> matchers.put(f.getKey(), f.getValue().asText()));
+    Alert row =
+        new Alert(
+            text(a, "alert", "detection.alerts[].alert"),
+            matchers,
+            text(a, "expect", "detection.alerts[].expect"),
+            requiredNumber(a, "within_s", "detection.alerts[].within_s"),
+            a.path("fired").asBoolean(false),
+            OptionalDouble.empty(),
+            number(a.get("time_to_detect_s")),
+            a.path("detect_source").asText(""),
+            number(a.get("floor_s")),
+            a.path("floor_reason").asText(""),
+            number(a.get("time_to_notify_s")),
+            a.path("receiver").asText("-"),
+            a.path("receiver_detail").asText(""),
+            a.path("runbook").asText("-"),
+            a.path("runbook_detail").asText(""),
+            a.path("dashboard").asText("-"),
+            a.path("held").asBoolean(false),
+            a.path("reason").asText(""));
     OptionalDouble pending = activeSince(row.describe(), events);
-    return new Alert(row.alert(), row.matchers(), row.expect(), row.withinS(), row.fired(), pending,
-        row.timeToDetectS(), row.detectSource(), row.floorS(), row.floorReason(), row.timeToNotifyS(),
-        row.receiver(), row.receiverDetail(), row.runbook(), row.runbookDetail(), row.dashboard(), row.held(),
+    return new Alert(
+        row.alert(),
+        row.matchers(),
+        row.expect(),
+        row.withinS(),
+        row.fired(),
+        pending,
+        row.timeToDetectS(),
+        row.detectSource(),
+        row.floorS(),
+        row.floorReason(),
+        row.timeToNotifyS(),
+        row.receiver(),
+        row.receiverDetail(),
+        row.runbook(),
+        row.runbookDetail(),
+        row.dashboard(),
+        row.held(),
         row.reason());
   }
 
-  /** The detect event "NAME pending, active since +0.7s after injection" is the only record of activeAt. */
+  /**
+   * The detect event "NAME pending, active since +0.7s after injection" is the only record of
+   * activeAt.
+   */
   private static OptionalDouble activeSince(String describe, List<Event> events) {
-    Pattern pattern = Pattern.compile(Pattern.quote(describe)
-        + " (?:pending|firing), active since ([+-])(\\d+(?:\\.\\d+)?)s after injection");
+    Pattern pattern =
+        Pattern.compile(
+            Pattern.quote(describe)
+                + " (?:pending|firing), active since ([+-])(\\d+(?:\\.\\d+)?)s after injection");
     for (Event event : events) {
       Matcher m = pattern.matcher(event.text());
       if ("detect".equals(event.phase()) && m.matches()) {
@@ -187,7 +270,8 @@ public final class JournalReader {
   }
 
   private Instant instant(JsonNode node, String field, String where) {
-    return optInstant(node, field, where).orElseThrow(() -> new Problem(where + " (an RFC 3339 time)"));
+    return optInstant(node, field, where)
+        .orElseThrow(() -> new Problem(where + " (an RFC 3339 time)"));
   }
 
   private Optional<Instant> optInstant(JsonNode node, String field, String where) {
@@ -203,7 +287,8 @@ public final class JournalReader {
   }
 
   private Duration duration(JsonNode node, String field, String where) {
-    String text = optText(node, field).orElseThrow(() -> new Problem(where + " (a duration like \"30s\")"));
+    String text =
+        optText(node, field).orElseThrow(() -> new Problem(where + " (a duration like \"30s\")"));
     try {
       return Durations.parse(text);
     } catch (RuntimeException e) {
@@ -219,7 +304,10 @@ public final class JournalReader {
     return value.getAsDouble();
   }
 
-  /** The journal writes NaN and infinities as strings; no chart can place them, so they count as absent. */
+  /**
+   * The journal writes NaN and infinities as strings; no chart can place them, so they count as
+   * absent.
+   */
   private static OptionalDouble number(JsonNode value) {
     if (value == null || !value.isNumber()) {
       return OptionalDouble.empty();

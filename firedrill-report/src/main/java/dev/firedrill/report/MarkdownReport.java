@@ -1,10 +1,10 @@
 package dev.firedrill.report;
 
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.report.DrillRecord.Alert;
 import dev.firedrill.report.Findings.Gap;
 import dev.firedrill.report.Findings.SliCourse;
+import dev.firedrill.time.Durations;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -20,7 +20,8 @@ public final class MarkdownReport {
   private static final DateTimeFormatter DATE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
-  private static final java.util.regex.Pattern TAG_START = java.util.regex.Pattern.compile("<(?=[A-Za-z/!?])");
+  private static final java.util.regex.Pattern TAG_START =
+      java.util.regex.Pattern.compile("<(?=[A-Za-z/!?])");
 
   private MarkdownReport() {}
 
@@ -29,17 +30,30 @@ public final class MarkdownReport {
     DrillRecord.Experiment e = r.experiment();
     List<Alert> alerts = r.detection().map(DrillRecord.Detection::alerts).orElse(List.of());
     md.append("## Experiment: ").append(text(e.title())).append("\n\n");
-    md.append("Experiment: ").append(code(e.id())).append(e.owner().isEmpty() ? "" : ", owner " + text(e.owner()))
+    md.append("Experiment: ")
+        .append(code(e.id()))
+        .append(e.owner().isEmpty() ? "" : ", owner " + text(e.owner()))
         .append("  \n");
     md.append("Date: ").append(DATE.format(r.startedAt())).append("  \n");
     md.append("Duration: ").append(Durations.format(e.duration())).append(" planned");
     faultsOn(r).ifPresent(s -> md.append("; faults on for ").append(s));
     md.append("  \n");
-    md.append("Faults: ").append(text(String.join(", ", r.faults().stream().map(DrillRecord.Fault::kind).toList())))
+    md.append("Faults: ")
+        .append(text(String.join(", ", r.faults().stream().map(DrillRecord.Fault::kind).toList())))
         .append("  \n");
-    md.append("Verdict: **").append(r.verdict()).append("**: ").append(text(r.reason())).append("  \n");
-    r.detection().ifPresent(d -> md.append("Observability: **").append(d.verdict()).append("**: ")
-        .append(text(d.reason())).append("  \n"));
+    md.append("Verdict: **")
+        .append(r.verdict())
+        .append("**: ")
+        .append(text(r.reason()))
+        .append("  \n");
+    r.detection()
+        .ifPresent(
+            d ->
+                md.append("Observability: **")
+                    .append(d.verdict())
+                    .append("**: ")
+                    .append(text(d.reason()))
+                    .append("  \n"));
     Budget budget = Budget.of(r);
     if (budget.known()) {
       md.append("Error budget: ").append(budgetLine(budget)).append("  \n");
@@ -47,35 +61,76 @@ public final class MarkdownReport {
 
     md.append("\n### Hypothesis\n\n").append(text(e.hypothesis())).append("\n\n");
     for (DrillRecord.Sli sli : e.slis()) {
-      md.append("- ").append(text(sli.name())).append(" stays ").append(text(sli.range().text())).append(" (")
-          .append(code(sli.query())).append(")\n");
+      md.append("- ")
+          .append(text(sli.name()))
+          .append(" stays ")
+          .append(text(sli.range().text()))
+          .append(" (")
+          .append(code(sli.query()))
+          .append(")\n");
     }
-    e.burnRate().ifPresent(b -> md.append("- the burn rate stays ").append(text("<= " + Numbers.format(b.max())))
-        .append(" (objective ").append(Numbers.format(b.objective() * 100)).append("% over ")
-        .append(Durations.format(b.window())).append(")\n"));
+    e.burnRate()
+        .ifPresent(
+            b ->
+                md.append("- the burn rate stays ")
+                    .append(text("<= " + Numbers.format(b.max())))
+                    .append(" (objective ")
+                    .append(Numbers.format(b.objective() * 100))
+                    .append("% over ")
+                    .append(Durations.format(b.window()))
+                    .append(")\n"));
     for (Alert a : alerts) {
-      md.append("- ").append(text(a.describe())).append(a.expectsFiring() ? " fires within " : " stays silent for ")
-          .append(Numbers.format(a.withinS())).append(a.expectsFiring() ? "s of injection\n" : "s after injection\n");
+      md.append("- ")
+          .append(text(a.describe()))
+          .append(a.expectsFiring() ? " fires within " : " stays silent for ")
+          .append(Numbers.format(a.withinS()))
+          .append(a.expectsFiring() ? "s of injection\n" : "s after injection\n");
     }
-    md.append("- back in steady state within ").append(Durations.format(e.recovery())).append(" of the rollback\n");
+    md.append("- back in steady state within ")
+        .append(Durations.format(e.recovery()))
+        .append(" of the rollback\n");
 
     md.append("\n### Actual Behavior\n\n");
     for (SliCourse c : Findings.courses(r)) {
-      md.append("- ").append(text(c.name())).append(": ")
-          .append(c.before().isPresent() ? Numbers.format(c.before().getAsDouble()) + " before" : "no value before");
+      md.append("- ")
+          .append(text(c.name()))
+          .append(": ")
+          .append(
+              c.before().isPresent()
+                  ? Numbers.format(c.before().getAsDouble()) + " before"
+                  : "no value before");
       if (c.worstDuring().isPresent()) {
-        md.append("; ").append(c.range().lowerBoundOnly() ? "lowest " : "highest ")
-            .append(Numbers.format(c.worstDuring().getAsDouble())).append(" while the faults were on");
+        md.append("; ")
+            .append(c.range().lowerBoundOnly() ? "lowest " : "highest ")
+            .append(Numbers.format(c.worstDuring().getAsDouble()))
+            .append(" while the faults were on");
       }
-      md.append(c.breaches() > 0 ? " (gap)" : " (within " + text(c.range().text()) + ")").append('\n');
+      md.append(c.breaches() > 0 ? " (gap)" : " (within " + text(c.range().text()) + ")")
+          .append('\n');
     }
     double injected = r.injectedAt().map(r::seconds).orElse(0.0);
-    r.abortedAt().ifPresent(at -> md.append("- Aborted ").append(after(r.seconds(at) - injected)).append(": ")
-        .append(text(r.abortReason().orElse(""))).append('\n'));
-    r.rollbackAt().ifPresent(at -> md.append("- Rolled back ").append(after(r.seconds(at) - injected))
-        .append(r.rollbackOk() ? ", every fault reverted" : ", and a fault is NOT reverted").append('\n'));
+    r.abortedAt()
+        .ifPresent(
+            at ->
+                md.append("- Aborted ")
+                    .append(after(r.seconds(at) - injected))
+                    .append(": ")
+                    .append(text(r.abortReason().orElse("")))
+                    .append('\n'));
+    r.rollbackAt()
+        .ifPresent(
+            at ->
+                md.append("- Rolled back ")
+                    .append(after(r.seconds(at) - injected))
+                    .append(
+                        r.rollbackOk() ? ", every fault reverted" : ", and a fault is NOT reverted")
+                    .append('\n'));
     for (Alert a : alerts) {
-      md.append("- ").append(text(a.describe())).append(": ").append(text(alertBehaviour(a))).append('\n');
+      md.append("- ")
+          .append(text(a.describe()))
+          .append(": ")
+          .append(text(alertBehaviour(a)))
+          .append('\n');
     }
 
     md.append("\n### Gaps\n\n");
@@ -93,19 +148,26 @@ public final class MarkdownReport {
     for (Gap gap : gaps) {
       md.append("- [ ] ").append(text(gap.action())).append('\n');
     }
-    md.append(gaps.isEmpty() ? "- [ ] Re-run this drill on its schedule to catch regressions\n"
-        : "- [ ] Re-run the experiment after the changes\n");
+    md.append(
+        gaps.isEmpty()
+            ? "- [ ] Re-run this drill on its schedule to catch regressions\n"
+            : "- [ ] Re-run the experiment after the changes\n");
     return md.toString();
   }
 
   private static Optional<String> faultsOn(DrillRecord r) {
-    return r.injectedAt().flatMap(in -> r.rollbackDoneAt().or(r::rollbackAt)
-        .map(out -> seconds(r.seconds(out) - r.seconds(in))));
+    return r.injectedAt()
+        .flatMap(
+            in ->
+                r.rollbackDoneAt()
+                    .or(r::rollbackAt)
+                    .map(out -> seconds(r.seconds(out) - r.seconds(in))));
   }
 
   private static String alertBehaviour(Alert a) {
     if (!a.fired()) {
-      return a.expectsFiring() ? "did not fire within " + Numbers.format(a.withinS()) + "s (gap)"
+      return a.expectsFiring()
+          ? "did not fire within " + Numbers.format(a.withinS()) + "s (gap)"
           : "stayed silent for " + Numbers.format(a.withinS()) + "s after injection";
     }
     StringBuilder s = new StringBuilder("fired");
@@ -121,8 +183,10 @@ public final class MarkdownReport {
   private static String recovery(DrillRecord r) {
     String allowed = Durations.format(r.experiment().recovery());
     if (r.recoverySeconds().isPresent()) {
-      return seconds(r.recoverySeconds().getAsDouble()) + " from the rollback to steady state (the hypothesis allows "
-          + allowed + ").";
+      return seconds(r.recoverySeconds().getAsDouble())
+          + " from the rollback to steady state (the hypothesis allows "
+          + allowed
+          + ").";
     }
     if (r.rollbackAt().isEmpty()) {
       return "No rollback: nothing was injected.";
@@ -132,10 +196,18 @@ public final class MarkdownReport {
 
   static String budgetLine(Budget b) {
     StringBuilder s = new StringBuilder();
-    b.measuredPercent().ifPresent(m -> s.append(BudgetSvg.format(m)).append("% spent (measured from the burn rate)"));
-    b.plannedPercent().ifPresent(p -> s.append(s.isEmpty() ? "" : ", ").append("worst case ")
-        .append(BudgetSvg.format(p)).append('%'));
-    b.ceilingPercent().ifPresent(c -> s.append(" against a ceiling of ").append(BudgetSvg.format(c)).append('%'));
+    b.measuredPercent()
+        .ifPresent(
+            m -> s.append(BudgetSvg.format(m)).append("% spent (measured from the burn rate)"));
+    b.plannedPercent()
+        .ifPresent(
+            p ->
+                s.append(s.isEmpty() ? "" : ", ")
+                    .append("worst case ")
+                    .append(BudgetSvg.format(p))
+                    .append('%'));
+    b.ceilingPercent()
+        .ifPresent(c -> s.append(" against a ceiling of ").append(BudgetSvg.format(c)).append('%'));
     return s.toString();
   }
 

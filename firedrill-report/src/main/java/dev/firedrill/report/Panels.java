@@ -36,7 +36,9 @@ final class Panels {
 
   /** Where a label beside a vertical mark at {@code x} goes: to its left near the right edge. */
   static String[] labelBeside(double x) {
-    return x > WIDTH - RIGHT - 90 ? new String[] {Svg.num(x - 3), "end"} : new String[] {Svg.num(x + 3), "start"};
+    return x > WIDTH - RIGHT - 90
+        ? new String[] {Svg.num(x - 3), "end"}
+        : new String[] {Svg.num(x + 3), "start"};
   }
 
   static double height(int series) {
@@ -55,17 +57,55 @@ final class Panels {
 
   /** Tick marks and labels in seconds along {@code y}. */
   void axis(Svg svg, double y, String label) {
-    svg.empty("line", "class", "axis", "x1", Svg.num(LEFT), "x2", Svg.num(WIDTH - RIGHT), "y1", Svg.num(y),
-        "y2", Svg.num(y));
+    svg.empty(
+        "line",
+        "class",
+        "axis",
+        "x1",
+        Svg.num(LEFT),
+        "x2",
+        Svg.num(WIDTH - RIGHT),
+        "y1",
+        Svg.num(y),
+        "y2",
+        Svg.num(y));
     double step = step((x1 - x0) / 8);
     for (double t = Math.ceil(x0 / step) * step; t <= x1 + 1e-9; t += step) {
-      svg.empty("line", "class", "tick", "x1", Svg.num(x(t)), "x2", Svg.num(x(t)), "y1", Svg.num(y),
-          "y2", Svg.num(y + 4));
-      svg.text("text", (t > 0 && x0 < 0 ? "+" : "") + Numbers.format(Math.round(t * 10) / 10.0) + "s",
-          "class", "tick-label", "x", Svg.num(x(t)), "y", Svg.num(y + 16), "text-anchor", "middle");
+      svg.empty(
+          "line",
+          "class",
+          "tick",
+          "x1",
+          Svg.num(x(t)),
+          "x2",
+          Svg.num(x(t)),
+          "y1",
+          Svg.num(y),
+          "y2",
+          Svg.num(y + 4));
+      svg.text(
+          "text",
+          (t > 0 && x0 < 0 ? "+" : "") + Numbers.format(Math.round(t * 10) / 10.0) + "s",
+          "class",
+          "tick-label",
+          "x",
+          Svg.num(x(t)),
+          "y",
+          Svg.num(y + 16),
+          "text-anchor",
+          "middle");
     }
-    svg.text("text", label, "class", "axis-label", "x", Svg.num(WIDTH - RIGHT), "y", Svg.num(y + 30),
-        "text-anchor", "end");
+    svg.text(
+        "text",
+        label,
+        "class",
+        "axis-label",
+        "x",
+        Svg.num(WIDTH - RIGHT),
+        "y",
+        Svg.num(y + 30),
+        "text-anchor",
+        "end");
   }
 
   private void panel(Svg svg, Series s, double top) {
@@ -74,19 +114,76 @@ final class Panels {
     double hi = scale[1];
     double bottom = top + PANEL;
     svg.open("g", "class", "panel", "data-sli", s.name());
-    svg.empty("rect", "class", "panel-frame", "x", Svg.num(LEFT), "y", Svg.num(top),
-        "width", Svg.num(WIDTH - LEFT - RIGHT), "height", Svg.num(PANEL));
-    svg.text("text", s.name(), "class", "panel-title", "x", Svg.num(LEFT - 8), "y", Svg.num(top + 14),
-        "text-anchor", "end");
-    svg.text("text", "healthy " + s.range().text(), "class", "panel-range", "x", Svg.num(LEFT - 8),
-        "y", Svg.num(top + 30), "text-anchor", "end");
-    svg.text("text", Numbers.format(hi), "class", "y-label", "x", Svg.num(LEFT + 4), "y", Svg.num(top + 11));
-    svg.text("text", Numbers.format(lo), "class", "y-label", "x", Svg.num(LEFT + 4), "y", Svg.num(bottom - 3));
+    svg.empty(
+        "rect",
+        "class",
+        "panel-frame",
+        "x",
+        Svg.num(LEFT),
+        "y",
+        Svg.num(top),
+        "width",
+        Svg.num(WIDTH - LEFT - RIGHT),
+        "height",
+        Svg.num(PANEL));
+    svg.text(
+        "text",
+        s.name(),
+        "class",
+        "panel-title",
+        "x",
+        Svg.num(LEFT - 8),
+        "y",
+        Svg.num(top + 14),
+        "text-anchor",
+        "end");
+    svg.text(
+        "text",
+        "healthy " + s.range().text(),
+        "class",
+        "panel-range",
+        "x",
+        Svg.num(LEFT - 8),
+        "y",
+        Svg.num(top + 30),
+        "text-anchor",
+        "end");
+    svg.text(
+        "text",
+        Numbers.format(hi),
+        "class",
+        "y-label",
+        "x",
+        Svg.num(LEFT + 4),
+        "y",
+        Svg.num(top + 11));
+    svg.text(
+        "text",
+        Numbers.format(lo),
+        "class",
+        "y-label",
+        "x",
+        Svg.num(LEFT + 4),
+        "y",
+        Svg.num(bottom - 3));
     for (OptionalDouble bound : List.of(s.range().min(), s.range().max())) {
       if (bound.isPresent()) {
         double y = y(bound.getAsDouble(), lo, hi, top);
-        svg.titled("line", s.name() + " threshold " + s.range().text(), "class", "threshold", "data-sli", s.name(),
-            "x1", Svg.num(LEFT), "x2", Svg.num(WIDTH - RIGHT), "y1", Svg.num(y), "y2", Svg.num(y));
+        svg.titled(
+            "line",
+            s.name() + " threshold " + s.range().text(),
+            "class",
+            "threshold",
+            "data-sli",
+            s.name(),
+            "x1",
+            Svg.num(LEFT),
+            "x2",
+            Svg.num(WIDTH - RIGHT),
+            "y1",
+            Svg.num(y),
+            "y2",
+            Svg.num(y));
       }
     }
     List<String> coordinates = new ArrayList<>();
@@ -94,12 +191,36 @@ final class Panels {
       coordinates.add(Svg.num(x(p.x())) + "," + Svg.num(y(p.value(), lo, hi, top)));
     }
     if (!coordinates.isEmpty()) {
-      svg.empty("polyline", "class", s.lineClass(), "data-sli", s.name(), "points", String.join(" ", coordinates));
+      svg.empty(
+          "polyline",
+          "class",
+          s.lineClass(),
+          "data-sli",
+          s.name(),
+          "points",
+          String.join(" ", coordinates));
     }
     for (Point p : s.points()) {
-      svg.titled("circle", s.name() + " " + Numbers.format(p.value()) + " at +" + Numbers.format(p.x()) + "s ("
-              + p.status() + ")", "class", "sample " + p.status(), "data-sli", s.name(),
-          "cx", Svg.num(x(p.x())), "cy", Svg.num(y(p.value(), lo, hi, top)), "r", "3");
+      svg.titled(
+          "circle",
+          s.name()
+              + " "
+              + Numbers.format(p.value())
+              + " at +"
+              + Numbers.format(p.x())
+              + "s ("
+              + p.status()
+              + ")",
+          "class",
+          "sample " + p.status(),
+          "data-sli",
+          s.name(),
+          "cx",
+          Svg.num(x(p.x())),
+          "cy",
+          Svg.num(y(p.value(), lo, hi, top)),
+          "r",
+          "3");
     }
     svg.close("g");
   }

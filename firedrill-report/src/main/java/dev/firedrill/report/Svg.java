@@ -39,7 +39,11 @@ final class Svg {
   Svg label(String text, String title, String... attributes) {
     out.append("<text");
     attributes(attributes);
-    out.append("><title>").append(Escape.xml(title)).append("</title>").append(Escape.xml(text)).append("</text>\n");
+    out.append("><title>")
+        .append(Escape.xml(title))
+        .append("</title>")
+        .append(Escape.xml(text))
+        .append("</text>\n");
     return this;
   }
 
@@ -47,7 +51,11 @@ final class Svg {
   Svg titled(String element, String title, String... attributes) {
     out.append('<').append(element);
     attributes(attributes);
-    out.append("><title>").append(Escape.xml(title)).append("</title></").append(element).append(">\n");
+    out.append("><title>")
+        .append(Escape.xml(title))
+        .append("</title></")
+        .append(element)
+        .append(">\n");
     return this;
   }
 
@@ -62,7 +70,11 @@ final class Svg {
 
   private void attributes(String[] attributes) {
     for (int i = 0; i + 1 < attributes.length; i += 2) {
-      out.append(' ').append(attributes[i]).append("=\"").append(Escape.xml(attributes[i + 1])).append('"');
+      out.append(' ')
+          .append(attributes[i])
+          .append("=\"")
+          .append(Escape.xml(attributes[i + 1]))
+          .append('"');
     }
   }
 }

@@ -25,8 +25,10 @@ class JournalReaderTest {
     assertThat(pending.timeToDetectS()).isEqualTo(OptionalDouble.of(5.7));
     DrillRecord.Alert burn = record.detection().orElseThrow().alerts().get(0);
     assertThat(burn.describe()).isEqualTo("CheckoutErrorBudgetBurn{service=\"checkout\"}");
-    assertThat(burn.notifiedS().getAsDouble()).isCloseTo(1.729, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(record.experiment().slis()).extracting(DrillRecord.Sli::name)
+    assertThat(burn.notifiedS().getAsDouble())
+        .isCloseTo(1.729, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(record.experiment().slis())
+        .extracting(DrillRecord.Sli::name)
         .containsExactly("checkout_error_ratio", "orders_completed_ratio");
     assertThat(record.samples()).hasSize(8);
   }
@@ -34,7 +36,8 @@ class JournalReaderTest {
   @Test
   void aMissingFileIsOneLineNamingIt() {
     Path missing = dir.resolve("none.journal.json");
-    assertThatThrownBy(() -> JournalReader.read(missing)).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> JournalReader.read(missing))
+        .isInstanceOf(IOException.class)
         .hasMessage(missing + ": no such file (expected a firedrill journal)");
   }
 
@@ -44,15 +47,20 @@ class JournalReaderTest {
     ((ObjectNode) journal.at("/measurements/2")).put("at", "yesterday");
     Path file = Files.writeString(dir.resolve("bad.json"), journal.toString());
 
-    assertThatThrownBy(() -> JournalReader.read(file)).isInstanceOf(IOException.class)
-        .hasMessage(file + ": not a firedrill journal: expected measurements[].at (an RFC 3339 time), got \"yesterday\"");
+    assertThatThrownBy(() -> JournalReader.read(file))
+        .isInstanceOf(IOException.class)
+        .hasMessage(
+            file
+                + ": not a firedrill journal: expected measurements[].at (an RFC 3339 time), got \"yesterday\"");
   }
 
   @Test
   void aJournalWithoutItsExperimentIsRefused() throws IOException {
-    Path file = Files.writeString(dir.resolve("bare.json"), "{\"firedrill_journal\": 1, \"events\": []}");
+    Path file =
+        Files.writeString(dir.resolve("bare.json"), "{\"firedrill_journal\": 1, \"events\": []}");
 
-    assertThatThrownBy(() -> JournalReader.read(file)).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> JournalReader.read(file))
+        .isInstanceOf(IOException.class)
         .hasMessage(file + ": not a firedrill journal: expected experiment (an object)");
   }
 

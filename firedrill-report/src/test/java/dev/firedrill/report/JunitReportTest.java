@@ -17,7 +17,9 @@ class JunitReportTest {
   void aHeldDrillIsThreePassingCases() throws Exception {
     String xml = JunitReport.render(MarkdownReportTest.journal("payments-latency"));
 
-    assertThat(xml).isEqualTo("""
+    assertThat(xml)
+        .isEqualTo(
+            """
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuite name="firedrill.payments-latency" tests="3" failures="0" errors="0" skipped="0" time="30.494" timestamp="2026-11-29T21:19:15">
           <properties>
@@ -39,7 +41,9 @@ class JunitReportTest {
   void anAbortedDrillFailsItsHypothesisCaseWithTheReason() throws Exception {
     String xml = JunitReport.render(MarkdownReportTest.journal("payments-outage"));
 
-    assertThat(xml).isEqualTo("""
+    assertThat(xml)
+        .isEqualTo(
+            """
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuite name="firedrill.payments-outage" tests="4" failures="1" errors="0" skipped="0" time="30.313" timestamp="2026-11-29T21:20:02">
           <properties>
@@ -64,14 +68,18 @@ class JunitReportTest {
   void aMissedAndAMisroutedAlertAreFailuresOfTheirKind() throws Exception {
     ObjectNode journal = Journals.tree("payments-outage");
     ObjectNode burn = (ObjectNode) journal.at("/detection/alerts/0");
-    burn.put("receiver", "NO").put("receiver_detail", "routed to team-payments, expected team-checkout")
-        .put("held", false).put("reason", "misrouted: routed to team-payments, expected team-checkout");
+    burn.put("receiver", "NO")
+        .put("receiver_detail", "routed to team-payments, expected team-checkout")
+        .put("held", false)
+        .put("reason", "misrouted: routed to team-payments, expected team-checkout");
     ObjectNode pending = (ObjectNode) journal.at("/detection/alerts/1");
     pending.put("fired", false).put("held", false).put("reason", "missed: did not fire within 30s");
     pending.remove("time_to_detect_s");
     String xml = JunitReport.render(Journals.record(journal));
 
-    assertThat(xml).contains("""
+    assertThat(xml)
+        .contains(
+            """
           <testcase classname="firedrill.payments-outage.alerts" name="CheckoutErrorBudgetBurn{service=&quot;checkout&quot;} fires within 30s" time="0.700">
             <failure message="misrouted: routed to team-payments, expected team-checkout" type="misrouted"/>
           </testcase>
@@ -86,13 +94,18 @@ class JunitReportTest {
   @Test
   void markupInTheTitleAndReasonIsEscaped() throws Exception {
     ObjectNode journal = Journals.tree("payments-outage");
-    ((ObjectNode) journal.get("experiment")).put("title", "<script>alert('x')</script> & \"quoted\"");
+    ((ObjectNode) journal.get("experiment"))
+        .put("title", "<script>alert('x')</script> & \"quoted\"");
     journal.put("reason", "</failure><injected/> burn rate 62.72");
     String xml = JunitReport.render(Journals.record(journal));
 
-    assertThat(xml).contains("<property name=\"title\" value=\"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; "
-        + "&quot;quoted&quot;\"/>");
-    assertThat(xml).contains("<failure message=\"&lt;/failure&gt;&lt;injected/&gt; burn rate 62.72\" type=\"aborted\"/>");
+    assertThat(xml)
+        .contains(
+            "<property name=\"title\" value=\"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; "
+                + "&quot;quoted&quot;\"/>");
+    assertThat(xml)
+        .contains(
+            "<failure message=\"&lt;/failure&gt;&lt;injected/&gt; burn rate 62.72\" type=\"aborted\"/>");
     assertThat(xml).doesNotContain("<script>", "<injected/>");
     assertCountsMatch(xml);
   }
@@ -105,8 +118,13 @@ class JunitReportTest {
       journal.put("reason", "the steady state could not be measured");
       String xml = JunitReport.render(Journals.record(journal));
 
-      assertThat(xml).contains("<error message=\"" + verdict + ": the steady state could not be measured\" type=\""
-          + verdict + "\"/>");
+      assertThat(xml)
+          .contains(
+              "<error message=\""
+                  + verdict
+                  + ": the steady state could not be measured\" type=\""
+                  + verdict
+                  + "\"/>");
       assertThat(xml).doesNotContain("<skipped");
       assertCountsMatch(xml);
     }
@@ -114,21 +132,28 @@ class JunitReportTest {
     journal.put("verdict", "not-run");
     journal.put("reason", "outside steady state before injection");
     String xml = JunitReport.render(Journals.record(journal));
-    assertThat(xml).contains("<skipped message=\"not-run: outside steady state before injection\"/>");
+    assertThat(xml)
+        .contains("<skipped message=\"not-run: outside steady state before injection\"/>");
     assertCountsMatch(xml);
   }
 
   /** Parses the XML (so it is well-formed) and checks the suite's counts against its cases. */
   private static void assertCountsMatch(String xml) throws Exception {
-    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    Document doc =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
     Element suite = doc.getDocumentElement();
     assertThat(suite.getTagName()).isEqualTo("testsuite");
     assertThat(suite.getAttribute("name")).startsWith("firedrill.");
-    assertThat(Integer.parseInt(suite.getAttribute("tests"))).isEqualTo(doc.getElementsByTagName("testcase").getLength());
-    assertThat(Integer.parseInt(suite.getAttribute("failures"))).isEqualTo(doc.getElementsByTagName("failure").getLength());
-    assertThat(Integer.parseInt(suite.getAttribute("errors"))).isEqualTo(doc.getElementsByTagName("error").getLength());
-    assertThat(Integer.parseInt(suite.getAttribute("skipped"))).isEqualTo(doc.getElementsByTagName("skipped").getLength());
+    assertThat(Integer.parseInt(suite.getAttribute("tests")))
+        .isEqualTo(doc.getElementsByTagName("testcase").getLength());
+    assertThat(Integer.parseInt(suite.getAttribute("failures")))
+        .isEqualTo(doc.getElementsByTagName("failure").getLength());
+    assertThat(Integer.parseInt(suite.getAttribute("errors")))
+        .isEqualTo(doc.getElementsByTagName("error").getLength());
+    assertThat(Integer.parseInt(suite.getAttribute("skipped")))
+        .isEqualTo(doc.getElementsByTagName("skipped").getLength());
     assertThat(Double.parseDouble(suite.getAttribute("time"))).isGreaterThanOrEqualTo(0);
   }
 }

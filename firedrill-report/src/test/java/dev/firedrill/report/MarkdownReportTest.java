@@ -15,7 +15,9 @@ class MarkdownReportTest {
 
   @Test
   void aHeldLatencyDrillReportsNoGapsAndItsRecoveryTime() throws IOException {
-    assertThat(MarkdownReport.render(journal("payments-latency"))).isEqualTo("""
+    assertThat(MarkdownReport.render(journal("payments-latency")))
+        .isEqualTo(
+            """
         ## Experiment: 50 ms more payments latency on half the calls keeps checkout within its SLO
 
         Experiment: `payments-latency`, owner team-checkout \s
@@ -63,7 +65,9 @@ class MarkdownReportTest {
 
   @Test
   void anAbortedOutageDrillListsEachBreachAndTheAbortAsGapsWithActions() throws IOException {
-    assertThat(MarkdownReport.render(journal("payments-outage"))).isEqualTo("""
+    assertThat(MarkdownReport.render(journal("payments-outage")))
+        .isEqualTo(
+            """
         ## Experiment: A payments outage is stopped by the burn-rate guard within one measurement
 
         Experiment: `payments-outage`, owner team-checkout \s

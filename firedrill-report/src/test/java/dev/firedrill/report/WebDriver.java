@@ -32,7 +32,8 @@ final class WebDriver implements AutoCloseable {
   private static final String ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
   private final Process driver;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI base;
   private String session;
 
@@ -41,22 +42,35 @@ final class WebDriver implements AutoCloseable {
     this.base = base;
   }
 
-  static WebDriver start(Path chromedriver, Path chromium, Path profile, int width, int height) throws Exception {
+  static WebDriver start(Path chromedriver, Path chromium, Path profile, int width, int height)
+      throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
     }
-    Process process = new ProcessBuilder(chromedriver.toString(), "--port=" + port, "--allowed-ips=127.0.0.1")
-        .redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(chromedriver.toString(), "--port=" + port, "--allowed-ips=127.0.0.1")
+            .redirectErrorStream(true)
+            .start();
     WebDriver webDriver = new WebDriver(process, URI.create("http://127.0.0.1:" + port));
     try {
       webDriver.awaitStarted();
       ObjectNode options = JSON.createObjectNode();
       options.put("binary", chromium.toString());
       var args = options.putArray("args");
-      for (String arg : List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-          "--window-size=" + width + "," + height, "--user-data-dir=" + profile)) {
+      for (String arg :
+          List.of(
+              "--headless",
+              "--no-sandbox",
+              "--disable-gpu",
+              "--disable-quic",
+              "--no-first-run",
+              "--disable-background-networking",
+              "--disable-component-update",
+              "--disable-sync",
+              "--hide-scrollbars",
+              "--window-size=" + width + "," + height,
+              "--user-data-dir=" + profile)) {
         args.add(arg);
       }
       ObjectNode body = JSON.createObjectNode();
@@ -79,16 +93,19 @@ final class WebDriver implements AutoCloseable {
   List<String> findAll(String css) throws IOException, InterruptedException {
     ObjectNode body = JSON.createObjectNode().put("using", "css selector").put("value", css);
     List<String> ids = new ArrayList<>();
-    call("POST", "/session/" + session + "/elements", body).forEach(e -> ids.add(e.path(ELEMENT).asText()));
+    call("POST", "/session/" + session + "/elements", body)
+        .forEach(e -> ids.add(e.path(ELEMENT).asText()));
     return ids;
   }
 
   boolean displayed(String element) throws IOException, InterruptedException {
-    return call("GET", "/session/" + session + "/element/" + element + "/displayed", null).asBoolean();
+    return call("GET", "/session/" + session + "/element/" + element + "/displayed", null)
+        .asBoolean();
   }
 
   String attribute(String element, String name) throws IOException, InterruptedException {
-    return call("GET", "/session/" + session + "/element/" + element + "/attribute/" + name, null).asText(null);
+    return call("GET", "/session/" + session + "/element/" + element + "/attribute/" + name, null)
+        .asText(null);
   }
 
   String text(String element) throws IOException, InterruptedException {
@@ -114,7 +131,8 @@ final class WebDriver implements AutoCloseable {
   }
 
   byte[] screenshot() throws IOException, InterruptedException {
-    return Base64.getDecoder().decode(call("GET", "/session/" + session + "/screenshot", null).asText());
+    return Base64.getDecoder()
+        .decode(call("GET", "/session/" + session + "/screenshot", null).asText());
   }
 
   @Override
@@ -134,38 +152,56 @@ final class WebDriver implements AutoCloseable {
   }
 
   private void awaitStarted() throws Exception {
-    CompletableFuture<Void> started = CompletableFuture.runAsync(() -> {
-      try (BufferedReader lines = new BufferedReader(new InputStreamReader(driver.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = lines.readLine()) != null) {
-          if (line.contains("started successfully")) {
-            return;
-          }
-        }
-        throw new IllegalStateException("chromedriver exited before it started");
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    CompletableFuture<Void> started =
+        CompletableFuture.runAsync(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(
+                      new InputStreamReader(driver.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  if (line.contains("started successfully")) {
+                    return;
+                  }
+                }
+                throw new IllegalStateException("chromedriver exited before it started");
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            });
     started.get(10, TimeUnit.SECONDS);
   }
 
-  private JsonNode call(String method, String path, JsonNode body) throws IOException, InterruptedException {
+  private JsonNode call(String method, String path, JsonNode body)
+      throws IOException, InterruptedException {
     HttpResponse<String> response = send(method, path, body);
     JsonNode value = JSON.readTree(response.body()).path("value");
     if (response.statusCode() != 200) {
-      throw new IOException(method + " " + path + ": HTTP " + response.statusCode() + ": "
-          + value.path("error").asText() + ": " + value.path("message").asText());
+      throw new IOException(
+          method
+              + " "
+              + path
+              + ": HTTP "
+              + response.statusCode()
+              + ": "
+              + value.path("error").asText()
+              + ": "
+              + value.path("message").asText());
     }
     return value;
   }
 
-  private HttpResponse<String> send(String method, String path, JsonNode body) throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20))
-        .header("Content-Type", "application/json; charset=utf-8");
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+  private HttpResponse<String> send(String method, String path, JsonNode body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "application/json; charset=utf-8");
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -1,7 +1,7 @@
 package dev.firedrill.simulate;
 
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.Numbers;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -19,16 +19,29 @@ public sealed interface Effect {
   record Slower(String service, double share, Latency added) implements Effect {
     @Override
     public String text() {
-      return percent(share) + " of the calls to " + service + " slower by " + Numbers.format(
-          added.points().stream().mapToDouble(p -> p.seconds() * p.weight()).sum() * 1000) + " ms on average";
+      return percent(share)
+          + " of the calls to "
+          + service
+          + " slower by "
+          + Numbers.format(
+              added.points().stream().mapToDouble(p -> p.seconds() * p.weight()).sum() * 1000)
+          + " ms on average";
     }
   }
 
-  /** A share of the calls to {@code service} are answered {@code status} by the proxy, which never calls it. */
+  /**
+   * A share of the calls to {@code service} are answered {@code status} by the proxy, which never
+   * calls it.
+   */
   record Failing(String service, double share, int status) implements Effect {
     @Override
     public String text() {
-      return percent(share) + " of the calls to " + service + " answered " + status + " by the proxy";
+      return percent(share)
+          + " of the calls to "
+          + service
+          + " answered "
+          + status
+          + " by the proxy";
     }
   }
 
@@ -41,26 +54,36 @@ public sealed interface Effect {
   }
 
   /**
-   * A share of the calls to {@code service} are held, then their connection closed after
-   * {@code hold}; zero holds them for as long as the fault is on (http-timeout).
+   * A share of the calls to {@code service} are held, then their connection closed after {@code
+   * hold}; zero holds them for as long as the fault is on (http-timeout).
    */
   record Held(String service, double share, Duration hold) implements Effect {
     @Override
     public String text() {
-      return percent(share) + " of the calls to " + service + " held "
+      return percent(share)
+          + " of the calls to "
+          + service
+          + " held "
           + (hold.isZero() ? "until the fault ends" : "for " + Durations.format(hold));
     }
   }
 
-  /** {@code service}'s process is gone: calls are refused, scrapes fail; its counters restart from zero. */
+  /**
+   * {@code service}'s process is gone: calls are refused, scrapes fail; its counters restart from
+   * zero.
+   */
   record Down(String service) implements Effect {
     @Override
     public String text() {
-      return service + " down (calls refused, scrapes failing), restarted with fresh counters at the rollback";
+      return service
+          + " down (calls refused, scrapes failing), restarted with fresh counters at the rollback";
     }
   }
 
-  /** Every service on the host answers {@code workers} times the model's per-worker latency slower (cpu-burn). */
+  /**
+   * Every service on the host answers {@code workers} times the model's per-worker latency slower
+   * (cpu-burn).
+   */
   record CpuBurn(int workers) implements Effect {
     @Override
     public String text() {

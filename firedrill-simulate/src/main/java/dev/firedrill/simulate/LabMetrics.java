@@ -46,7 +46,10 @@ public final class LabMetrics {
     rates = Traffic.of(model, effects);
   }
 
-  /** Turns {@code effect} off from {@code when}; a service that was down starts again with fresh counters. */
+  /**
+   * Turns {@code effect} off from {@code when}; a service that was down starts again with fresh
+   * counters.
+   */
   public synchronized void stop(Effect effect, Instant when) {
     advanceTo(when);
     if (!effects.remove(effect)) {
@@ -69,12 +72,13 @@ public final class LabMetrics {
   }
 
   /**
-   * What a scrape of {@code job} reads at {@code when}: empty when it fails (the exporter is down or
-   * its process is gone); a job the model does not know answers with no samples.
+   * What a scrape of {@code job} reads at {@code when}: empty when it fails (the exporter is down
+   * or its process is gone); a job the model does not know answers with no samples.
    */
   public synchronized Optional<List<Sample>> scrape(String job, Instant when) {
     advanceTo(when);
-    boolean exporterDown = effects.stream().anyMatch(e -> e instanceof Effect.ExporterDown d && d.job().equals(job));
+    boolean exporterDown =
+        effects.stream().anyMatch(e -> e instanceof Effect.ExporterDown d && d.job().equals(job));
     if (exporterDown || Traffic.down(effects, job)) {
       return Optional.empty();
     }
@@ -84,9 +88,12 @@ public final class LabMetrics {
       counters.expose(job, samples);
     }
     if (job.equals(LabModel.CHECKOUT)) {
-      samples.add(new Sample(LabelSet.of("__name__", "orders_completed_total"), orders.get("completed")));
-      orders.forEach((result, count) ->
-          samples.add(new Sample(LabelSet.of("__name__", "orders_total", "result", result), count)));
+      samples.add(
+          new Sample(LabelSet.of("__name__", "orders_completed_total"), orders.get("completed")));
+      orders.forEach(
+          (result, count) ->
+              samples.add(
+                  new Sample(LabelSet.of("__name__", "orders_total", "result", result), count)));
     }
     return Optional.of(samples);
   }
@@ -124,25 +131,68 @@ public final class LabMetrics {
           buckets[i] += count * served.latency().atMost(BUCKETS[i]);
         }
         buckets[BUCKETS.length] += count;
-        sum += count * served.latency().points().stream().mapToDouble(p -> p.seconds() * p.weight()).sum();
+        sum +=
+            count
+                * served.latency().points().stream()
+                    .mapToDouble(p -> p.seconds() * p.weight())
+                    .sum();
       }
     }
 
     void expose(String service, List<Sample> out) {
       Map<String, Double> sorted = new HashMap<>(requests);
-      knownCodes.forEach(code -> out.add(new Sample(LabelSet.of("__name__", "http_server_requests_total",
-          "service", service, "route", route, "code", code), sorted.remove(code))));
-      sorted.forEach((code, count) -> out.add(new Sample(LabelSet.of("__name__", "http_server_requests_total",
-          "service", service, "route", route, "code", code), count)));
+      knownCodes.forEach(
+          code ->
+              out.add(
+                  new Sample(
+                      LabelSet.of(
+                          "__name__",
+                          "http_server_requests_total",
+                          "service",
+                          service,
+                          "route",
+                          route,
+                          "code",
+                          code),
+                      sorted.remove(code))));
+      sorted.forEach(
+          (code, count) ->
+              out.add(
+                  new Sample(
+                      LabelSet.of(
+                          "__name__",
+                          "http_server_requests_total",
+                          "service",
+                          service,
+                          "route",
+                          route,
+                          "code",
+                          code),
+                      count)));
       String histogram = "http_server_request_duration_seconds";
       for (int i = 0; i <= BUCKETS.length; i++) {
         String le = i < BUCKETS.length ? Double.toString(BUCKETS[i]) : "+Inf";
-        out.add(new Sample(LabelSet.of("__name__", histogram + "_bucket", "service", service, "route", route,
-            "le", le), buckets[i]));
+        out.add(
+            new Sample(
+                LabelSet.of(
+                    "__name__",
+                    histogram + "_bucket",
+                    "service",
+                    service,
+                    "route",
+                    route,
+                    "le",
+                    le),
+                buckets[i]));
       }
-      out.add(new Sample(LabelSet.of("__name__", histogram + "_count", "service", service, "route", route),
-          buckets[BUCKETS.length]));
-      out.add(new Sample(LabelSet.of("__name__", histogram + "_sum", "service", service, "route", route), sum));
+      out.add(
+          new Sample(
+              LabelSet.of("__name__", histogram + "_count", "service", service, "route", route),
+              buckets[BUCKETS.length]));
+      out.add(
+          new Sample(
+              LabelSet.of("__name__", histogram + "_sum", "service", service, "route", route),
+              sum));
     }
   }
 }

@@ -8,7 +8,11 @@ import java.util.Objects;
  * payments with a client timeout and one retry (see {@code lab/service/CheckoutService}), and how
  * much latency each cpu-burn worker adds to every service on the host.
  */
-public record LabModel(double rate, ServiceModel checkout, ServiceModel payments, Duration checkoutTimeout,
+public record LabModel(
+    double rate,
+    ServiceModel checkout,
+    ServiceModel payments,
+    Duration checkoutTimeout,
     Duration cpuBurnLatencyPerWorker) {
 
   public static final String CHECKOUT = "checkout";
@@ -18,10 +22,12 @@ public record LabModel(double rate, ServiceModel checkout, ServiceModel payments
     Objects.requireNonNull(checkout, "checkout");
     Objects.requireNonNull(payments, "payments");
     if (!(rate > 0)) {
-      throw new IllegalArgumentException("request rate " + rate + " is not positive (expected checkouts a second, such as 20)");
+      throw new IllegalArgumentException(
+          "request rate " + rate + " is not positive (expected checkouts a second, such as 20)");
     }
     if (checkoutTimeout.isNegative() || checkoutTimeout.isZero()) {
-      throw new IllegalArgumentException("checkout timeout " + checkoutTimeout + " is not positive (expected such as 300ms)");
+      throw new IllegalArgumentException(
+          "checkout timeout " + checkoutTimeout + " is not positive (expected such as 300ms)");
     }
   }
 
@@ -31,8 +37,11 @@ public record LabModel(double rate, ServiceModel checkout, ServiceModel payments
    * own millisecond are what the lab's loopback hops measure; a cpu-burn worker's 5 ms is a guess.
    */
   public static LabModel lab() {
-    return new LabModel(20, new ServiceModel(CHECKOUT, 0, Duration.ofMillis(1), Duration.ofMillis(1)),
-        new ServiceModel(PAYMENTS, 0, Duration.ofMillis(10), Duration.ofMillis(2)), Duration.ofMillis(300),
+    return new LabModel(
+        20,
+        new ServiceModel(CHECKOUT, 0, Duration.ofMillis(1), Duration.ofMillis(1)),
+        new ServiceModel(PAYMENTS, 0, Duration.ofMillis(10), Duration.ofMillis(2)),
+        Duration.ofMillis(300),
         Duration.ofMillis(5));
   }
 

@@ -2,7 +2,9 @@ package dev.firedrill.simulate;
 
 import java.util.List;
 
-/** A model file that cannot be used; one line per problem, each naming file, field and expectation. */
+/**
+ * A model file that cannot be used; one line per problem, each naming file, field and expectation.
+ */
 public final class ModelException extends Exception {
   private static final long serialVersionUID = 1L;
 

@@ -29,9 +29,15 @@ import java.util.function.Function;
  */
 public final class ModelFile {
 
-  private static final SourceTree.Options READING = new SourceTree.Options(false, true, SourceTree.Scalars.TEXT, true);
-  private static final List<String> TOP = List.of("rate", "checkout_timeout", "cpu_burn_latency_per_worker",
-      LabModel.CHECKOUT, LabModel.PAYMENTS);
+  private static final SourceTree.Options READING =
+      new SourceTree.Options(false, true, SourceTree.Scalars.TEXT, true);
+  private static final List<String> TOP =
+      List.of(
+          "rate",
+          "checkout_timeout",
+          "cpu_burn_latency_per_worker",
+          LabModel.CHECKOUT,
+          LabModel.PAYMENTS);
   private static final List<String> SERVICE = List.of("error_ratio", "latency", "jitter");
 
   private final SourceTree<String> tree;
@@ -73,16 +79,35 @@ public final class ModelFile {
       return lab;
     }
     if (!root.isObject()) {
-      problems.add(tree.problem("", "expected a mapping of rate, checkout_timeout, checkout and payments"));
+      problems.add(
+          tree.problem("", "expected a mapping of rate, checkout_timeout, checkout and payments"));
       return lab;
     }
     unknownKeys(root, "", TOP);
-    double rate = value(root, "/rate", ModelFile::number, "a positive number of checkouts a second, such as 20",
-        lab.rate(), r -> r > 0);
-    Duration timeout = value(root, "/checkout_timeout", Durations::parse, "a positive duration such as 300ms",
-        lab.checkoutTimeout(), d -> !d.isZero());
-    Duration cpu = value(root, "/cpu_burn_latency_per_worker", Durations::parse, "a duration such as 5ms",
-        lab.cpuBurnLatencyPerWorker(), d -> true);
+    double rate =
+        value(
+            root,
+            "/rate",
+            ModelFile::number,
+            "a positive number of checkouts a second, such as 20",
+            lab.rate(),
+            r -> r > 0);
+    Duration timeout =
+        value(
+            root,
+            "/checkout_timeout",
+            Durations::parse,
+            "a positive duration such as 300ms",
+            lab.checkoutTimeout(),
+            d -> !d.isZero());
+    Duration cpu =
+        value(
+            root,
+            "/cpu_burn_latency_per_worker",
+            Durations::parse,
+            "a duration such as 5ms",
+            lab.cpuBurnLatencyPerWorker(),
+            d -> true);
     ServiceModel checkout = service(root, lab.checkout());
     ServiceModel payments = service(root, lab.payments());
     if (!problems.isEmpty()) {
@@ -102,12 +127,30 @@ public final class ModelFile {
       return lab;
     }
     unknownKeys(node, at, SERVICE);
-    double errors = value(root, at + "/error_ratio", ModelFile::number, "a share from 0 to 1, such as 0.1",
-        lab.errorRatio(), r -> r >= 0 && r <= 1);
-    Duration latency = value(root, at + "/latency", Durations::parse, "a duration such as 10ms", lab.latency(),
-        d -> true);
-    Duration jitter = value(root, at + "/jitter", Durations::parse, "a duration such as 2ms", lab.jitter(),
-        d -> true);
+    double errors =
+        value(
+            root,
+            at + "/error_ratio",
+            ModelFile::number,
+            "a share from 0 to 1, such as 0.1",
+            lab.errorRatio(),
+            r -> r >= 0 && r <= 1);
+    Duration latency =
+        value(
+            root,
+            at + "/latency",
+            Durations::parse,
+            "a duration such as 10ms",
+            lab.latency(),
+            d -> true);
+    Duration jitter =
+        value(
+            root,
+            at + "/jitter",
+            Durations::parse,
+            "a duration such as 2ms",
+            lab.jitter(),
+            d -> true);
     return new ServiceModel(lab.name(), errors, latency, jitter);
   }
 
@@ -115,8 +158,10 @@ public final class ModelFile {
     for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       String key = it.next().getKey();
       if (!known.contains(key)) {
-        problems.add(tree.problem(at + "/" + SourceTree.escape(key), "unknown key; "
-            + NearestName.suggest(key, known, "expected one of: ")));
+        problems.add(
+            tree.problem(
+                at + "/" + SourceTree.escape(key),
+                "unknown key; " + NearestName.suggest(key, known, "expected one of: ")));
       }
     }
   }
@@ -125,7 +170,12 @@ public final class ModelFile {
     boolean ok(T value);
   }
 
-  private <T> T value(JsonNode root, String pointer, Function<String, T> parse, String expected, T otherwise,
+  private <T> T value(
+      JsonNode root,
+      String pointer,
+      Function<String, T> parse,
+      String expected,
+      T otherwise,
       Check<T> check) {
     JsonNode node = root.at(pointer);
     if (node.isMissingNode()) {
@@ -139,8 +189,15 @@ public final class ModelFile {
     } catch (RuntimeException e) {
       // reported below with what was expected
     }
-    problems.add(tree.problem(pointer, "expected " + expected + ", got " + (node.isValueNode() ? "\"" + node.asText()
-        + "\"" : "a " + node.getNodeType().toString().toLowerCase(Locale.ROOT))));
+    problems.add(
+        tree.problem(
+            pointer,
+            "expected "
+                + expected
+                + ", got "
+                + (node.isValueNode()
+                    ? "\"" + node.asText() + "\""
+                    : "a " + node.getNodeType().toString().toLowerCase(Locale.ROOT))));
     return otherwise;
   }
 

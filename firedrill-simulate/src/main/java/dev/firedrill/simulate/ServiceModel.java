@@ -15,7 +15,8 @@ public record ServiceModel(String name, double errorRatio, Duration latency, Dur
       throw new IllegalArgumentException(name + " error ratio " + errorRatio + " is outside 0..1");
     }
     if (latency.isNegative() || jitter.isNegative()) {
-      throw new IllegalArgumentException(name + " latency " + latency + " or jitter " + jitter + " is negative");
+      throw new IllegalArgumentException(
+          name + " latency " + latency + " or jitter " + jitter + " is negative");
     }
   }
 

@@ -29,7 +29,14 @@ final class SimulatedFault implements Fault {
 
   @Override
   public List<String> plan() throws FaultException {
-    return List.of("simulated: " + FaultEffects.of(spec).text() + " (" + spec.kind() + " on " + spec.target() + "); nothing outside this process is touched");
+    return List.of(
+        "simulated: "
+            + FaultEffects.of(spec).text()
+            + " ("
+            + spec.kind()
+            + " on "
+            + spec.target()
+            + "); nothing outside this process is touched");
   }
 
   @Override
@@ -47,7 +54,8 @@ final class SimulatedFault implements Fault {
 
   @Override
   public Verification verify() {
-    return effect == null || !metrics.effects().contains(effect) ? Verification.reverted("the model no longer has it")
+    return effect == null || !metrics.effects().contains(effect)
+        ? Verification.reverted("the model no longer has it")
         : Verification.remaining("the model still has " + effect);
   }
 

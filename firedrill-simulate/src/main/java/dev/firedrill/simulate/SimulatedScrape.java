@@ -19,8 +19,13 @@ import java.util.Set;
  */
 final class SimulatedScrape implements Recurring {
 
-  private static final List<String> REPORT_SERIES = List.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
-      "scrape_samples_post_metric_relabeling", "scrape_series_added");
+  private static final List<String> REPORT_SERIES =
+      List.of(
+          "up",
+          "scrape_duration_seconds",
+          "scrape_samples_scraped",
+          "scrape_samples_post_metric_relabeling",
+          "scrape_series_added");
 
   private final ScrapeTarget target;
   private final LabMetrics metrics;

@@ -11,8 +11,6 @@ import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
 import dev.firedrill.embedded.alertmanager.webhook.HttpSender;
 import dev.firedrill.embedded.alertmanager.webhook.SendResult;
 import dev.firedrill.embedded.alertmanager.webhook.Sender;
-import dev.firedrill.promconfig.Config;
-import dev.firedrill.promconfig.ScrapeConfig;
 import dev.firedrill.embedded.drive.Recurring;
 import dev.firedrill.embedded.drive.VirtualDriver;
 import dev.firedrill.embedded.notify.AlertSink;
@@ -22,6 +20,8 @@ import dev.firedrill.embedded.rules.RuleFileLoader;
 import dev.firedrill.embedded.rules.RuleManager;
 import dev.firedrill.embedded.scrape.ScrapeTarget;
 import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promconfig.Config;
+import dev.firedrill.promconfig.ScrapeConfig;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.VirtualClock;
@@ -41,13 +41,14 @@ import java.util.function.Consumer;
  * The lab's observability stack on one virtual clock: the embedded Prometheus scraping the model
  * and evaluating the real rule files, the embedded Alertmanager with the real route tree, and a
  * webhook receiver on loopback that every webhook reaches. Both servers are work on one driver of
- * that clock, so {@link #clock()} is the drill's clock: sleeping on it runs every scrape, evaluation,
- * notification and flush due meanwhile, in time order.
+ * that clock, so {@link #clock()} is the drill's clock: sleeping on it runs every scrape,
+ * evaluation, notification and flush due meanwhile, in time order.
  */
 public final class SimulatedStack implements AutoCloseable {
 
   /** As the lab runs Prometheus ({@code --rules.alert.resend-delay=1s}). */
   static final Duration RESEND_DELAY = Duration.ofSeconds(1);
+
   /** The externalURL webhook payloads carry: there is no Alertmanager UI to link to. */
   static final String SIMULATED_ALERTMANAGER = "http://127.0.0.1/simulated-alertmanager";
 
@@ -58,8 +59,13 @@ public final class SimulatedStack implements AutoCloseable {
   private final ApiServer alertmanagerApi;
   private final WebhookReceiver receiver;
 
-  private SimulatedStack(VirtualClock clock, LabMetrics metrics, EmbeddedPrometheus prometheus,
-      VirtualAlertmanager alertmanager, ApiServer alertmanagerApi, WebhookReceiver receiver) {
+  private SimulatedStack(
+      VirtualClock clock,
+      LabMetrics metrics,
+      EmbeddedPrometheus prometheus,
+      VirtualAlertmanager alertmanager,
+      ApiServer alertmanagerApi,
+      WebhookReceiver receiver) {
     this.clock = clock;
     this.metrics = metrics;
     this.prometheus = prometheus;
@@ -73,31 +79,43 @@ public final class SimulatedStack implements AutoCloseable {
    *
    * @param events a line for each webhook Alertmanager could not deliver
    */
-  public static SimulatedStack start(Config prometheusConfig, String prometheusYaml, AlertmanagerConfig routes,
-      LabModel model, Instant start, Consumer<String> events) {
+  public static SimulatedStack start(
+      Config prometheusConfig,
+      String prometheusYaml,
+      AlertmanagerConfig routes,
+      LabModel model,
+      Instant start,
+      Consumer<String> events) {
     VirtualClock clock = new VirtualClock(start);
     VirtualDriver driver = VirtualDriver.on(clock);
     LabMetrics metrics = new LabMetrics(model, start);
     ToReceiver sender = new ToReceiver();
-    // Alertmanager's work goes first: at an instant both are due it flushes what it holds before that
-    // instant's evaluations send more, as alerts reach a real one only after the evaluation that sent them.
-    VirtualAlertmanager alertmanager = VirtualAlertmanager.start(routes, driver, sender, SIMULATED_ALERTMANAGER, events);
+    // Alertmanager's work goes first: at an instant both are due it flushes what it holds before
+    // that
+    // instant's evaluations send more, as alerts reach a real one only after the evaluation that
+    // sent them.
+    VirtualAlertmanager alertmanager =
+        VirtualAlertmanager.start(routes, driver, sender, SIMULATED_ALERTMANAGER, events);
     List<AutoCloseable> opened = new ArrayList<>(List.of(alertmanager));
     try {
       // Stamped on the clock, which stands at the flush that sends while the webhook arrives.
-      WebhookReceiver receiver = WebhookReceiver.start(ReceiverConfig.defaults().withListen("127.0.0.1:0"), clock);
+      WebhookReceiver receiver =
+          WebhookReceiver.start(ReceiverConfig.defaults().withListen("127.0.0.1:0"), clock);
       opened.add(receiver);
       sender.to(receiver.url());
       ApiServer api = ApiServer.start(alertmanager, new InetSocketAddress("127.0.0.1", 0));
       opened.add(api);
-      EmbeddedPrometheus prometheus = EmbeddedPrometheus.simulate(
-          EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0),
-          new Components(metrics, alerts -> alertmanager.put(received(alerts, clock.now()))), driver);
+      EmbeddedPrometheus prometheus =
+          EmbeddedPrometheus.simulate(
+              EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0),
+              new Components(metrics, alerts -> alertmanager.put(received(alerts, clock.now()))),
+              driver);
       return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver);
     } catch (IOException | RuntimeException e) {
       opened.forEach(SimulatedStack::closeQuietly);
       if (e instanceof IOException io) {
-        throw new UncheckedIOException("cannot serve the simulated stack's APIs on loopback: " + io.getMessage(), io);
+        throw new UncheckedIOException(
+            "cannot serve the simulated stack's APIs on loopback: " + io.getMessage(), io);
       }
       throw (RuntimeException) e;
     }
@@ -105,8 +123,18 @@ public final class SimulatedStack implements AutoCloseable {
 
   /** An evaluation's alerts as Alertmanager takes them, at the evaluation's instant. */
   private static List<Alert> received(List<OutgoingAlert> alerts, Instant at) {
-    return alerts.stream().map(a -> new Alert(new TreeMap<>(a.labels()), new TreeMap<>(a.annotations()), a.startsAt(),
-        a.endsAt(), a.generatorUrl(), at, false)).toList();
+    return alerts.stream()
+        .map(
+            a ->
+                new Alert(
+                    new TreeMap<>(a.labels()),
+                    new TreeMap<>(a.annotations()),
+                    a.startsAt(),
+                    a.endsAt(),
+                    a.generatorUrl(),
+                    at,
+                    false))
+        .toList();
   }
 
   /** The drill's clock: the virtual now; sleeping on it runs the whole stack. */
@@ -151,7 +179,9 @@ public final class SimulatedStack implements AutoCloseable {
     }
   }
 
-  /** Posts each webhook to the receiver, keeping the path its URL names (the path names the team). */
+  /**
+   * Posts each webhook to the receiver, keeping the path its URL names (the path names the team).
+   */
   private static final class ToReceiver implements Sender {
     private final HttpSender http = new HttpSender();
     private volatile URI receiver;
@@ -163,10 +193,13 @@ public final class SimulatedStack implements AutoCloseable {
     @Override
     public SendResult send(URI url, byte[] json, Duration timeout) throws InterruptedException {
       try {
-        URI moved = new URI(receiver.getScheme(), receiver.getAuthority(), url.getPath(), url.getQuery(), null);
+        URI moved =
+            new URI(
+                receiver.getScheme(), receiver.getAuthority(), url.getPath(), url.getQuery(), null);
         return http.send(moved, json, timeout);
       } catch (URISyntaxException e) {
-        return new SendResult.Failed("webhook URL " + url + " cannot be moved to the receiver: " + e.getMessage());
+        return new SendResult.Failed(
+            "webhook URL " + url + " cannot be moved to the receiver: " + e.getMessage());
       }
     }
   }
@@ -179,18 +212,33 @@ public final class SimulatedStack implements AutoCloseable {
     public List<? extends Recurring> scrapes(Config config, Storage storage, Clock clock) {
       List<Recurring> work = new ArrayList<>();
       for (ScrapeConfig job : config.scrapeConfigs()) {
-        ScrapeTarget.of(job).forEach(target -> work.add(new SimulatedScrape(target, metrics, storage)));
+        ScrapeTarget.of(job)
+            .forEach(target -> work.add(new SimulatedScrape(target, metrics, storage)));
       }
       return work;
     }
 
     @Override
-    public EmbeddedPrometheus.Rules rules(Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
-      RuleManager.Options options = new RuleManager.Options(config.global().evaluationInterval().toMillis(),
-          RESEND_DELAY.toMillis(), config.global().externalLabels().toMap(), externalUrl.toString());
-      RuleManager manager = new RuleManager(RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config)),
-          options, new EngineRuleQuery(engine), storage, sink, clock::nanoTime);
-      manager.evaluateDue(clock.now().toEpochMilli()); // every group scheduled from now, as a Prometheus starting then
+    public EmbeddedPrometheus.Rules rules(
+        Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
+      RuleManager.Options options =
+          new RuleManager.Options(
+              config.global().evaluationInterval().toMillis(),
+              RESEND_DELAY.toMillis(),
+              config.global().externalLabels().toMap(),
+              externalUrl.toString());
+      RuleManager manager =
+          new RuleManager(
+              RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config)),
+              options,
+              new EngineRuleQuery(engine),
+              storage,
+              sink,
+              clock::nanoTime);
+      manager.evaluateDue(
+          clock
+              .now()
+              .toEpochMilli()); // every group scheduled from now, as a Prometheus starting then
       RuleEvaluations work = new RuleEvaluations(manager);
       return new EmbeddedPrometheus.Rules(List.of(work), work::groups, () -> {});
     }

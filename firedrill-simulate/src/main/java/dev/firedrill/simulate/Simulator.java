@@ -5,7 +5,6 @@ import dev.firedrill.alerting.AlertmanagerClient;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.LiveAlertStack;
 import dev.firedrill.embedded.alertmanager.config.AlertmanagerConfig;
-import dev.firedrill.promconfig.Config;
 import dev.firedrill.engine.Drill;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.DrillPorts;
@@ -18,6 +17,7 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
+import dev.firedrill.promconfig.Config;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.time.Clock;
 import java.time.Duration;
@@ -40,15 +40,25 @@ public final class Simulator {
    * One simulation. {@code warmup} runs the model before the drill so that rate windows are full;
    * {@code start} is the virtual time the warm-up starts at.
    */
-  public record Request(Experiment experiment, String source, LabModel model, Config prometheus, String prometheusYaml,
-      AlertmanagerConfig routes, Duration warmup, Instant start, Optional<JournalFile> journal, StopSignal stop) {
+  public record Request(
+      Experiment experiment,
+      String source,
+      LabModel model,
+      Config prometheus,
+      String prometheusYaml,
+      AlertmanagerConfig routes,
+      Duration warmup,
+      Instant start,
+      Optional<JournalFile> journal,
+      StopSignal stop) {
     public Request {
       Objects.requireNonNull(experiment, "experiment");
       Objects.requireNonNull(model, "model");
       Objects.requireNonNull(prometheus, "prometheus");
       Objects.requireNonNull(routes, "routes");
       if (warmup.isNegative()) {
-        throw new IllegalArgumentException("warm-up " + warmup + " is negative (expected zero or more)");
+        throw new IllegalArgumentException(
+            "warm-up " + warmup + " is negative (expected zero or more)");
       }
       journal = journal == null ? Optional.empty() : journal;
       stop = stop == null ? StopSignal.noop() : stop;
@@ -65,23 +75,44 @@ public final class Simulator {
    * @param events the simulated Alertmanager's lines
    * @param real the clock the real time taken is read from
    */
-  public static Outcome run(Request request, DrillObserver observer, Consumer<String> events, Clock real)
+  public static Outcome run(
+      Request request, DrillObserver observer, Consumer<String> events, Clock real)
       throws InterruptedException {
     long began = real.nanoTime();
     Experiment experiment = request.experiment();
-    try (SimulatedStack stack = SimulatedStack.start(request.prometheus(), request.prometheusYaml(), request.routes(),
-        request.model(), request.start(), events)) {
+    try (SimulatedStack stack =
+        SimulatedStack.start(
+            request.prometheus(),
+            request.prometheusYaml(),
+            request.routes(),
+            request.model(),
+            request.start(),
+            events)) {
       Clock clock = stack.clock();
       clock.sleep(request.warmup());
       Instant drillStart = clock.now();
-      HttpPrometheusClient prometheus = new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
-      DrillPorts.Builder ports = DrillPorts.builder(new PrometheusMeasurer(prometheus, experiment, clock),
-          faults(stack.metrics(), clock), clock).stop(request.stop()).observer(observer);
+      HttpPrometheusClient prometheus =
+          new HttpPrometheusClient(stack.prometheusUrl(), API_TIMEOUT, Optional.empty());
+      DrillPorts.Builder ports =
+          DrillPorts.builder(
+                  new PrometheusMeasurer(prometheus, experiment, clock),
+                  faults(stack.metrics(), clock),
+                  clock)
+              .stop(request.stop())
+              .observer(observer);
       request.journal().ifPresent(ports::journal);
       if (!experiment.hypothesis().alerts().isEmpty()) {
-        ports.detection(new Detection(experiment.hypothesis().alerts(), new LiveAlertStack(prometheus,
-            Optional.of(new AlertmanagerClient(stack.alertmanagerUrl(), API_TIMEOUT, Optional.empty())),
-            Optional.of(stack.receiver())), true, true));
+        ports.detection(
+            new Detection(
+                experiment.hypothesis().alerts(),
+                new LiveAlertStack(
+                    prometheus,
+                    Optional.of(
+                        new AlertmanagerClient(
+                            stack.alertmanagerUrl(), API_TIMEOUT, Optional.empty())),
+                    Optional.of(stack.receiver())),
+                true,
+                true));
       }
       DrillResult result = new Drill(experiment, request.source(), ports.build()).run();
       Duration simulated = Duration.between(drillStart, clock.now());
@@ -123,7 +154,8 @@ public final class Simulator {
 
       @Override
       public Fault restore(FaultSpec spec, Map<String, Object> state) throws FaultException {
-        throw new FaultException("a simulated fault cannot be restored: it lived in the simulating process only");
+        throw new FaultException(
+            "a simulated fault cannot be restored: it lived in the simulating process only");
       }
     };
   }

@@ -17,14 +17,21 @@ final class Traffic {
   private Traffic() {}
 
   enum Result {
-    OK, TIMEOUT, SERVER_ERROR, UNREACHABLE, REJECTED;
+    OK,
+    TIMEOUT,
+    SERVER_ERROR,
+    UNREACHABLE,
+    REJECTED;
 
     boolean retryable() {
       return this == TIMEOUT || this == SERVER_ERROR || this == UNREACHABLE;
     }
   }
 
-  /** One way an attempt to call payments ends, with its share, its duration and whether payments served it. */
+  /**
+   * One way an attempt to call payments ends, with its share, its duration and whether payments
+   * served it.
+   */
   record Attempt(Result result, double weight, Latency duration, boolean reached) {}
 
   /** Requests a second of one service at a latency distribution. */
@@ -68,10 +75,18 @@ final class Traffic {
     double calling = model.rate() * (1 - failsItself);
     Latency paymentsServed = model.payments().distribution().plus(cpu);
     for (Attempt first : attempts(model, effects, paymentsServed)) {
-      List<Attempt> lasts = first.result().retryable()
-          ? attempts(model, effects, paymentsServed).stream().map(second -> new Attempt(second.result(),
-              first.weight() * second.weight(), first.duration().then(second.duration()), second.reached())).toList()
-          : List.of(new Attempt(first.result(), first.weight(), first.duration(), false));
+      List<Attempt> lasts =
+          first.result().retryable()
+              ? attempts(model, effects, paymentsServed).stream()
+                  .map(
+                      second ->
+                          new Attempt(
+                              second.result(),
+                              first.weight() * second.weight(),
+                              first.duration().then(second.duration()),
+                              second.reached()))
+                  .toList()
+              : List.of(new Attempt(first.result(), first.weight(), first.duration(), false));
       if (first.reached()) {
         servePayments(payments, model, calling * first.weight(), paymentsServed);
       }
@@ -100,7 +115,8 @@ final class Traffic {
     return new Rates(checkout, payments, orders);
   }
 
-  private static void servePayments(ServiceRates payments, LabModel model, double rate, Latency latency) {
+  private static void servePayments(
+      ServiceRates payments, LabModel model, double rate, Latency latency) {
     double errors = model.payments().errorRatio();
     if (errors < 1) {
       payments.add("200", rate * (1 - errors), latency);
@@ -125,8 +141,12 @@ final class Traffic {
     for (Effect effect : effects) {
       if (effect instanceof Effect.Failing f && f.service().equals(LabModel.PAYMENTS)) {
         double share = left * f.share();
-        out.add(new Attempt(f.status() >= 500 ? Result.SERVER_ERROR : Result.REJECTED, share,
-            Latency.fixed(LOOPBACK_SECONDS), false));
+        out.add(
+            new Attempt(
+                f.status() >= 500 ? Result.SERVER_ERROR : Result.REJECTED,
+                share,
+                Latency.fixed(LOOPBACK_SECONDS),
+                false));
         left -= share;
       } else if (effect instanceof Effect.Reset r && r.service().equals(LabModel.PAYMENTS)) {
         double share = left * r.share();
@@ -136,8 +156,12 @@ final class Traffic {
         double share = left * h.share();
         double hold = h.hold().toNanos() / 1e9;
         boolean closedFirst = hold > 0 && hold < timeout;
-        out.add(new Attempt(closedFirst ? Result.UNREACHABLE : Result.TIMEOUT, share,
-            Latency.fixed(closedFirst ? hold : timeout), false));
+        out.add(
+            new Attempt(
+                closedFirst ? Result.UNREACHABLE : Result.TIMEOUT,
+                share,
+                Latency.fixed(closedFirst ? hold : timeout),
+                false));
         left -= share;
       }
     }
@@ -159,16 +183,21 @@ final class Traffic {
     return out;
   }
 
-  private static void addPassing(List<Attempt> out, double share, Latency duration, double errors, double timeout) {
+  private static void addPassing(
+      List<Attempt> out, double share, Latency duration, double errors, double timeout) {
     if (share <= 0) {
       return;
     }
-    List<Latency.Point> inTime = duration.points().stream().filter(p -> p.seconds() < timeout).toList();
+    List<Latency.Point> inTime =
+        duration.points().stream().filter(p -> p.seconds() < timeout).toList();
     double late = 1 - inTime.stream().mapToDouble(Latency.Point::weight).sum();
     if (!inTime.isEmpty()) {
       double inTimeWeight = 1 - late;
-      Latency answered = new Latency(inTime.stream()
-          .map(p -> new Latency.Point(p.seconds(), p.weight() / inTimeWeight)).toList());
+      Latency answered =
+          new Latency(
+              inTime.stream()
+                  .map(p -> new Latency.Point(p.seconds(), p.weight() / inTimeWeight))
+                  .toList());
       if (errors < 1) {
         out.add(new Attempt(Result.OK, share * inTimeWeight * (1 - errors), answered, true));
       }
@@ -182,11 +211,13 @@ final class Traffic {
   }
 
   static boolean down(List<Effect> effects, String service) {
-    return effects.stream().anyMatch(e -> e instanceof Effect.Down d && d.service().equals(service));
+    return effects.stream()
+        .anyMatch(e -> e instanceof Effect.Down d && d.service().equals(service));
   }
 
   private static double cpuSeconds(LabModel model, List<Effect> effects) {
-    int workers = effects.stream().mapToInt(e -> e instanceof Effect.CpuBurn c ? c.workers() : 0).sum();
+    int workers =
+        effects.stream().mapToInt(e -> e instanceof Effect.CpuBurn c ? c.workers() : 0).sum();
     return workers * model.cpuBurnLatencyPerWorker().toNanos() / 1e9;
   }
 }

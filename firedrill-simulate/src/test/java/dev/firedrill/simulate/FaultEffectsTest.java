@@ -17,43 +17,98 @@ class FaultEffectsTest {
 
   @Test
   void eachFaultKindBecomesItsEffect() throws Exception {
-    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 0.1, new FaultSpec.HttpToxic.Error(503),
-        Optional.empty(), Optional.empty()))).isEqualTo(new Effect.Failing("payments", 0.1, 503));
-    assertThat(FaultEffects.of(new FaultSpec.ExporterDown(PROXY, "payments-metrics", null, Optional.empty(),
-        Optional.empty()))).isEqualTo(new Effect.ExporterDown("payments"));
-    assertThat(FaultEffects.of(new FaultSpec.ProcessKill("java .* lab payments", "KILL", Optional.empty(),
-        Optional.of(Duration.ofMinutes(1))))).isEqualTo(new Effect.Down("payments"));
-    assertThat(FaultEffects.of(new FaultSpec.CpuBurn(2, Optional.empty()))).isEqualTo(new Effect.CpuBurn(2));
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.HttpToxic(
+                    PROXY,
+                    "payments",
+                    0.1,
+                    new FaultSpec.HttpToxic.Error(503),
+                    Optional.empty(),
+                    Optional.empty())))
+        .isEqualTo(new Effect.Failing("payments", 0.1, 503));
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.ExporterDown(
+                    PROXY, "payments-metrics", null, Optional.empty(), Optional.empty())))
+        .isEqualTo(new Effect.ExporterDown("payments"));
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.ProcessKill(
+                    "java .* lab payments",
+                    "KILL",
+                    Optional.empty(),
+                    Optional.of(Duration.ofMinutes(1)))))
+        .isEqualTo(new Effect.Down("payments"));
+    assertThat(FaultEffects.of(new FaultSpec.CpuBurn(2, Optional.empty())))
+        .isEqualTo(new Effect.CpuBurn(2));
   }
 
   @Test
   void everyInstalledKindHasAnEffectAndNoOtherKindHasOne() {
-    assertThat(FaultEffects.BY_KIND.keySet()).containsExactlyInAnyOrderElementsOf(FaultKinds.installed().names());
+    assertThat(FaultEffects.BY_KIND.keySet())
+        .containsExactlyInAnyOrderElementsOf(FaultKinds.installed().names());
   }
 
   @Test
   void eachHttpKindBecomesTheEffectOfItsToxic() throws Exception {
-    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "checkout", 0.5, new FaultSpec.HttpToxic.Latency(
-        Duration.ofMillis(100), Duration.ZERO), Optional.empty(), Optional.empty())))
-        .isEqualTo(new Effect.Slower("checkout", 0.5, Latency.uniform(Duration.ofMillis(100), Duration.ZERO)));
-    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 0.2, new FaultSpec.HttpToxic.Reset(),
-        Optional.empty(), Optional.empty()))).isEqualTo(new Effect.Reset("payments", 0.2));
-    assertThat(FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "payments", 1, new FaultSpec.HttpToxic.Timeout(
-        Duration.ofSeconds(2)), Optional.empty(), Optional.empty())))
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.HttpToxic(
+                    PROXY,
+                    "checkout",
+                    0.5,
+                    new FaultSpec.HttpToxic.Latency(Duration.ofMillis(100), Duration.ZERO),
+                    Optional.empty(),
+                    Optional.empty())))
+        .isEqualTo(
+            new Effect.Slower(
+                "checkout", 0.5, Latency.uniform(Duration.ofMillis(100), Duration.ZERO)));
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.HttpToxic(
+                    PROXY,
+                    "payments",
+                    0.2,
+                    new FaultSpec.HttpToxic.Reset(),
+                    Optional.empty(),
+                    Optional.empty())))
+        .isEqualTo(new Effect.Reset("payments", 0.2));
+    assertThat(
+            FaultEffects.of(
+                new FaultSpec.HttpToxic(
+                    PROXY,
+                    "payments",
+                    1,
+                    new FaultSpec.HttpToxic.Timeout(Duration.ofSeconds(2)),
+                    Optional.empty(),
+                    Optional.empty())))
         .isEqualTo(new Effect.Held("payments", 1, Duration.ofSeconds(2)));
   }
 
   @Test
   void aTargetTheModelDoesNotHaveIsRefusedByName() {
-    assertThatThrownBy(() -> FaultEffects.of(new FaultSpec.HttpToxic(PROXY, "inventory",
-        1, new FaultSpec.HttpToxic.Reset(), Optional.empty(), Optional.empty())))
+    assertThatThrownBy(
+            () ->
+                FaultEffects.of(
+                    new FaultSpec.HttpToxic(
+                        PROXY,
+                        "inventory",
+                        1,
+                        new FaultSpec.HttpToxic.Reset(),
+                        Optional.empty(),
+                        Optional.empty())))
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage("proxy_name \"inventory\" is no simulated service (expected checkout or payments, or "
-            + "payments-metrics for exporter-down)");
-    assertThatThrownBy(() -> FaultEffects.of(new FaultSpec.ProcessKill("nginx", "TERM", Optional.empty(),
-        Optional.empty())))
+        .hasMessage(
+            "proxy_name \"inventory\" is no simulated service (expected checkout or payments, or "
+                + "payments-metrics for exporter-down)");
+    assertThatThrownBy(
+            () ->
+                FaultEffects.of(
+                    new FaultSpec.ProcessKill("nginx", "TERM", Optional.empty(), Optional.empty())))
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage("process-kill match \"nginx\" names no simulated service (expected a match containing checkout "
-            + "or payments)");
+        .hasMessage(
+            "process-kill match \"nginx\" names no simulated service (expected a match containing checkout "
+                + "or payments)");
   }
 }

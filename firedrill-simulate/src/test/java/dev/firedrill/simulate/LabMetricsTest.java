@@ -9,17 +9,25 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Counters integrate the rates over time, effects switching at their instants; scrapes fail as the faults say. */
+/**
+ * Counters integrate the rates over time, effects switching at their instants; scrapes fail as the
+ * faults say.
+ */
 class LabMetricsTest {
 
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
 
   private static double value(List<LabMetrics.Sample> samples, LabelSet labels) {
-    return samples.stream().filter(s -> s.labels().equals(labels)).findFirst().orElseThrow().value();
+    return samples.stream()
+        .filter(s -> s.labels().equals(labels))
+        .findFirst()
+        .orElseThrow()
+        .value();
   }
 
   private static LabelSet requests(String service, String route, String code) {
-    return LabelSet.of("__name__", "http_server_requests_total", "service", service, "route", route, "code", code);
+    return LabelSet.of(
+        "__name__", "http_server_requests_total", "service", service, "route", route, "code", code);
   }
 
   @Test
@@ -30,9 +38,21 @@ class LabMetricsTest {
 
     assertThat(value(at15, requests("checkout", "/checkout", "200"))).isCloseTo(200, within(1e-9));
     assertThat(value(at15, requests("checkout", "/checkout", "502"))).isCloseTo(100, within(1e-9));
-    assertThat(value(at15, LabelSet.of("__name__", "orders_total", "result", "failed"))).isCloseTo(100, within(1e-9));
-    assertThat(value(at15, LabelSet.of("__name__", "http_server_request_duration_seconds_bucket", "service", "checkout",
-        "route", "/checkout", "le", "+Inf"))).isCloseTo(300, within(1e-9));
+    assertThat(value(at15, LabelSet.of("__name__", "orders_total", "result", "failed")))
+        .isCloseTo(100, within(1e-9));
+    assertThat(
+            value(
+                at15,
+                LabelSet.of(
+                    "__name__",
+                    "http_server_request_duration_seconds_bucket",
+                    "service",
+                    "checkout",
+                    "route",
+                    "/checkout",
+                    "le",
+                    "+Inf")))
+        .isCloseTo(300, within(1e-9));
   }
 
   @Test
@@ -54,6 +74,7 @@ class LabMetricsTest {
 
   @Test
   void aJobTheModelDoesNotKnowAnswersWithNoSamples() {
-    assertThat(new LabMetrics(LabModel.lab(), T0).scrape("load", T0.plusSeconds(1))).isEqualTo(Optional.of(List.of()));
+    assertThat(new LabMetrics(LabModel.lab(), T0).scrape("load", T0.plusSeconds(1)))
+        .isEqualTo(Optional.of(List.of()));
   }
 }

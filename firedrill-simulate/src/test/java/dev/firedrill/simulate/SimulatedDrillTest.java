@@ -11,9 +11,9 @@ import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.engine.ConsoleLines;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Verdict;
-import dev.firedrill.time.Durations;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,37 +36,56 @@ class SimulatedDrillTest {
 
   @TempDir Path dir;
 
-  static Simulator.Outcome simulate(Path experiment, LabModel model, Path journal, List<String> lines) throws Exception {
-    Simulator.Request request = new Simulator.Request(ExperimentLoader.load(experiment), experiment.toString(), model,
-        ConfigLoader.load(PROMETHEUS), Files.readString(PROMETHEUS), AlertmanagerConfig.load(ALERTMANAGER),
-        Duration.ofMinutes(1), START, Optional.of(new JournalFile(journal)), null);
+  static Simulator.Outcome simulate(
+      Path experiment, LabModel model, Path journal, List<String> lines) throws Exception {
+    Simulator.Request request =
+        new Simulator.Request(
+            ExperimentLoader.load(experiment),
+            experiment.toString(),
+            model,
+            ConfigLoader.load(PROMETHEUS),
+            Files.readString(PROMETHEUS),
+            AlertmanagerConfig.load(ALERTMANAGER),
+            Duration.ofMinutes(1),
+            START,
+            Optional.of(new JournalFile(journal)),
+            null);
     return Simulator.run(request, new ConsoleLines(lines::add), lines::add, Clock.system());
   }
 
   private static DetectionRow row(Simulator.Outcome outcome, String alert) {
     return outcome.result().observability().orElseThrow().rows().stream()
-        .filter(r -> r.expectation().alert().equals(alert)).findFirst().orElseThrow();
+        .filter(r -> r.expectation().alert().equals(alert))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static void print(Simulator.Outcome outcome, List<String> lines) {
     lines.forEach(System.out::println);
-    System.out.println("simulated " + Durations.seconds(outcome.simulated()) + " of drill in "
-        + Durations.seconds(outcome.realTime()) + " of real time");
+    System.out.println(
+        "simulated "
+            + Durations.seconds(outcome.simulated())
+            + " of drill in "
+            + Durations.seconds(outcome.realTime())
+            + " of real time");
   }
 
   @Test
   void theLatencyDrillHoldsAndPagesNobody() throws Exception {
     List<String> lines = new ArrayList<>();
     Path journal = dir.resolve("latency.json");
-    Simulator.Outcome outcome = simulate(Path.of("fixtures/experiments/payments-latency.yaml"), LabModel.lab(),
-        journal, lines);
+    Simulator.Outcome outcome =
+        simulate(
+            Path.of("fixtures/experiments/payments-latency.yaml"), LabModel.lab(), journal, lines);
     print(outcome, lines);
 
     assertThat(outcome.result().verdict()).isEqualTo(Verdict.HELD);
-    assertThat(outcome.result().observability().orElseThrow().verdict()).isEqualTo(ObservabilityResult.Verdict.HELD);
+    assertThat(outcome.result().observability().orElseThrow().verdict())
+        .isEqualTo(ObservabilityResult.Verdict.HELD);
     assertThat(row(outcome, "CheckoutErrorBudgetBurn").fired()).isFalse();
     assertThat(row(outcome, "CheckoutOrdersPending").fired()).isFalse();
-    // The method's 20s, then detection watches until the 30s windows of the silent expectations end.
+    // The method's 20s, then detection watches until the 30s windows of the silent expectations
+    // end.
     assertThat(outcome.simulated()).isEqualTo(Duration.ofSeconds(30));
     JsonNode simulation = new ObjectMapper().readTree(journal.toFile()).path("simulation");
     assertThat(simulation.path("simulated_s").asDouble()).isEqualTo(30.0);
@@ -74,10 +93,15 @@ class SimulatedDrillTest {
   }
 
   @Test
-  void theOutageDrillIsAbortedByTheBurnRateGuardWhileThePageReachesCheckoutsTeam() throws Exception {
+  void theOutageDrillIsAbortedByTheBurnRateGuardWhileThePageReachesCheckoutsTeam()
+      throws Exception {
     List<String> lines = new ArrayList<>();
-    Simulator.Outcome outcome = simulate(Path.of("fixtures/experiments/payments-outage.yaml"), LabModel.lab(),
-        dir.resolve("outage.json"), lines);
+    Simulator.Outcome outcome =
+        simulate(
+            Path.of("fixtures/experiments/payments-outage.yaml"),
+            LabModel.lab(),
+            dir.resolve("outage.json"),
+            lines);
     print(outcome, lines);
 
     assertThat(outcome.result().verdict()).isEqualTo(Verdict.ABORTED);
@@ -86,7 +110,8 @@ class SimulatedDrillTest {
     assertThat(page.fired()).isTrue();
     assertThat(page.detectSource()).isEqualTo("webhook startsAt");
     assertThat(page.receivers()).containsExactly("team-checkout");
-    assertThat(page.timeToDetect().orElseThrow()).isBetween(page.floor().orElseThrow().value(), Duration.ofSeconds(30));
+    assertThat(page.timeToDetect().orElseThrow())
+        .isBetween(page.floor().orElseThrow().value(), Duration.ofSeconds(30));
     assertThat(page.timeToNotify().orElseThrow()).isPositive();
     assertThat(page.runbook().status()).isEqualTo(DetectionRow.Check.Status.RIGHT);
     DetectionRow down = row(outcome, "PaymentsDown");

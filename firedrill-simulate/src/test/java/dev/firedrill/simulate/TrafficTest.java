@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Each fault's effect on the rates the lab's services expose, against checkout's timeout and one retry. */
+/**
+ * Each fault's effect on the rates the lab's services expose, against checkout's timeout and one
+ * retry.
+ */
 class TrafficTest {
 
   private static final LabModel LAB = LabModel.lab();
@@ -16,9 +19,11 @@ class TrafficTest {
   void withoutFaultsEveryCheckoutCompletesAndPaymentsServesEachOnce() {
     Traffic.Rates rates = Traffic.of(LAB, List.of());
 
-    assertThat(rates.checkout().codes()).containsExactly(entry("200", 20.0), entry("500", 0.0), entry("502", 0.0));
+    assertThat(rates.checkout().codes())
+        .containsExactly(entry("200", 20.0), entry("500", 0.0), entry("502", 0.0));
     assertThat(rates.payments().codes()).containsExactly(entry("200", 20.0), entry("500", 0.0));
-    assertThat(rates.orders()).containsExactly(entry("completed", 20.0), entry("pending", 0.0), entry("failed", 0.0));
+    assertThat(rates.orders())
+        .containsExactly(entry("completed", 20.0), entry("pending", 0.0), entry("failed", 0.0));
   }
 
   @Test
@@ -35,32 +40,44 @@ class TrafficTest {
   void theRetryHidesMostOfATenPercentErrorShare() {
     Traffic.Rates rates = Traffic.of(LAB, List.of(new Effect.Failing("payments", 0.1, 503)));
 
-    // Both attempts must fail: 0.1 * 0.1 of the checkouts, a 1% error ratio, below the page's 1.44%.
+    // Both attempts must fail: 0.1 * 0.1 of the checkouts, a 1% error ratio, below the page's
+    // 1.44%.
     assertThat(rates.checkout().codes().get("502")).isCloseTo(0.2, within(1e-9));
     assertThat(rates.payments().codes().get("200")).isCloseTo(20 * (0.9 + 0.1 * 0.9), within(1e-9));
   }
 
   @Test
   void latencyBeyondCheckoutsTimeoutLeavesOrdersPendingWhileHttpStaysGreen() {
-    Traffic.Rates rates = Traffic.of(LAB,
-        List.of(new Effect.Slower("payments", 1, Latency.fixed(0.4))));
+    Traffic.Rates rates =
+        Traffic.of(LAB, List.of(new Effect.Slower("payments", 1, Latency.fixed(0.4))));
 
     assertThat(rates.checkout().codes().get("200")).isCloseTo(20.0, within(1e-9));
     assertThat(rates.orders().get("pending")).isCloseTo(20.0, within(1e-9));
     // Payments served both attempts, late.
     assertThat(rates.payments().codes().get("200")).isCloseTo(40.0, within(1e-9));
     // Two timed-out attempts of 300 ms: no checkout answers within 0.5 s.
-    double answeredInHalfASecond = rates.checkout().served().stream()
-        .mapToDouble(s -> s.rate() * s.latency().atMost(0.5)).sum();
+    double answeredInHalfASecond =
+        rates.checkout().served().stream()
+            .mapToDouble(s -> s.rate() * s.latency().atMost(0.5))
+            .sum();
     assertThat(answeredInHalfASecond).isEqualTo(0.0);
   }
 
   @Test
   void latencyWithinTheTimeoutOnlySlowsTheShareItTouches() {
-    Traffic.Rates rates = Traffic.of(LAB,
-        List.of(new Effect.Slower("payments", 0.5, Latency.uniform(Duration.ofMillis(50), Duration.ofMillis(10)))));
+    Traffic.Rates rates =
+        Traffic.of(
+            LAB,
+            List.of(
+                new Effect.Slower(
+                    "payments",
+                    0.5,
+                    Latency.uniform(Duration.ofMillis(50), Duration.ofMillis(10)))));
 
-    double fast = rates.checkout().served().stream().mapToDouble(s -> s.rate() * s.latency().atMost(0.025)).sum();
+    double fast =
+        rates.checkout().served().stream()
+            .mapToDouble(s -> s.rate() * s.latency().atMost(0.025))
+            .sum();
     assertThat(fast).isCloseTo(10.0, within(1e-9));
     assertThat(rates.orders().get("completed")).isCloseTo(20.0, within(1e-9));
   }
@@ -79,7 +96,8 @@ class TrafficTest {
   @Test
   void heldCallsTimeOutAtCheckoutsTimeoutOrFailWhenClosedFirst() {
     Traffic.Rates held = Traffic.of(LAB, List.of(new Effect.Held("payments", 1, Duration.ZERO)));
-    Traffic.Rates closed = Traffic.of(LAB, List.of(new Effect.Held("payments", 1, Duration.ofMillis(100))));
+    Traffic.Rates closed =
+        Traffic.of(LAB, List.of(new Effect.Held("payments", 1, Duration.ofMillis(100))));
 
     assertThat(held.orders().get("pending")).isEqualTo(20.0);
     assertThat(closed.orders().get("failed")).isEqualTo(20.0);

@@ -16,14 +16,20 @@ final class Contexts {
 
   static FaultContext real(String experimentId, int maxProcesses, int maxWorkers) {
     BlastRadius radius = new BlastRadius(1.0, Duration.ofHours(1), 0.05, maxProcesses, maxWorkers);
-    return new FaultContext(experimentId, radius, Duration.ofSeconds(1), ProcessTable.system(),
-        WorkerLauncher.current(), Clock.system());
+    return new FaultContext(
+        experimentId,
+        radius,
+        Duration.ofSeconds(1),
+        ProcessTable.system(),
+        WorkerLauncher.current(),
+        Clock.system());
   }
 
   /** What a journal gives back: the state through JSON, so numbers may come back as Integer. */
   static Map<String, Object> throughJson(Map<String, Object> state) throws Exception {
     ObjectMapper json = new ObjectMapper();
-    return json.readValue(json.writeValueAsString(state), new TypeReference<Map<String, Object>>() {});
+    return json.readValue(
+        json.writeValueAsString(state), new TypeReference<Map<String, Object>>() {});
   }
 
   /** Every (pid, start) pair a state map names, wherever it sits. */

@@ -15,16 +15,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the real-stack drill tests do between two drills on one lab, whichever backend evaluates
- * its rules (Prometheus, or vmalert over VictoriaMetrics): wait until the previous drill's alerts
- * have resolved and its errors have left the windows, and deliver Alertmanager's resolved
- * notification to a stand-in receiver.
+ * What the real-stack drill tests do between two drills on one lab, whichever backend evaluates its
+ * rules (Prometheus, or vmalert over VictoriaMetrics): wait until the previous drill's alerts have
+ * resolved and its errors have left the windows, and deliver Alertmanager's resolved notification
+ * to a stand-in receiver.
  */
 public final class BetweenDrills {
 
   /** The lab alerts the fixture drills expect, firing or silent. */
-  public static final List<String> DRILLED = List.of("CheckoutErrorBudgetBurn", "CheckoutOrdersPending",
-      "CheckoutLatencyHigh");
+  public static final List<String> DRILLED =
+      List.of("CheckoutErrorBudgetBurn", "CheckoutOrdersPending", "CheckoutLatencyHigh");
 
   private BetweenDrills() {}
 
@@ -36,7 +36,8 @@ public final class BetweenDrills {
    * hour in a young lab; no drill here expects them.)
    */
   public static void awaitQuiet(URI rules, URI query) throws InterruptedException {
-    HttpPrometheusClient client = new HttpPrometheusClient(rules, Duration.ofSeconds(2), Optional.empty());
+    HttpPrometheusClient client =
+        new HttpPrometheusClient(rules, Duration.ofSeconds(2), Optional.empty());
     Clock clock = Clock.system();
     long deadline = clock.nanoTime() + Duration.ofSeconds(90).toNanos();
     List<PrometheusAlert> active = drilled(client);
@@ -45,7 +46,11 @@ public final class BetweenDrills {
       active = drilled(client);
     }
     assertThat(active).as("alerts still active before the drill (from %s)", rules).isEmpty();
-    LabStack.awaitQuery(query, "service:http_errors:rate30s{service=\"checkout\"} == 0", Duration.ofSeconds(60), clock,
+    LabStack.awaitQuery(
+        query,
+        "service:http_errors:rate30s{service=\"checkout\"} == 0",
+        Duration.ofSeconds(60),
+        clock,
         "the lab's folder");
   }
 
@@ -60,17 +65,22 @@ public final class BetweenDrills {
 
   /**
    * A drill's receiver stops listening when the drill ends, so Alertmanager's resolved notification
-   * fails, and it then skips the next firing notification of the same alert as already sent. Between
-   * drills a stand-in on the receiver's port takes the resolved notification of {@code alert}, as a
-   * user's always-on receiver would (at most 90 s).
+   * fails, and it then skips the next firing notification of the same alert as already sent.
+   * Between drills a stand-in on the receiver's port takes the resolved notification of {@code
+   * alert}, as a user's always-on receiver would (at most 90 s).
    */
   public static void deliverResolved(int webhookPort, String alert) throws Exception {
     ReceiverConfig config = ReceiverConfig.defaults().withListen("127.0.0.1:" + webhookPort);
     Clock clock = Clock.system();
     try (WebhookReceiver standIn = WebhookReceiver.start(config, clock)) {
       long deadline = clock.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (clock.nanoTime() - deadline < 0 && standIn.notifications().stream().noneMatch(n -> "resolved".equals(n.message().status())
-          && n.message().alerts().stream().anyMatch(a -> alert.equals(a.labels().get("alertname"))))) {
+      while (clock.nanoTime() - deadline < 0
+          && standIn.notifications().stream()
+              .noneMatch(
+                  n ->
+                      "resolved".equals(n.message().status())
+                          && n.message().alerts().stream()
+                              .anyMatch(a -> alert.equals(a.labels().get("alertname"))))) {
         clock.sleep(Duration.ofMillis(200));
       }
     }

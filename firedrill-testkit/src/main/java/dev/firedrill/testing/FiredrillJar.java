@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The packaged firedrill jar as a child process, the way users run it (failsafe sets {@code FIREDRILL_JAR}). */
+/**
+ * The packaged firedrill jar as a child process, the way users run it (failsafe sets {@code
+ * FIREDRILL_JAR}).
+ */
 public final class FiredrillJar {
 
   /** How a finished run ended: its exit code and everything it printed. */
@@ -45,8 +48,12 @@ public final class FiredrillJar {
         .start();
   }
 
-  /** Runs firedrill in {@code dir} to its end, failing the test when it takes longer than {@code limit}. */
-  public static Run run(Path dir, Duration limit, String... args) throws IOException, InterruptedException {
+  /**
+   * Runs firedrill in {@code dir} to its end, failing the test when it takes longer than {@code
+   * limit}.
+   */
+  public static Run run(Path dir, Duration limit, String... args)
+      throws IOException, InterruptedException {
     return run(dir, limit, Map.of(), args);
   }
 
@@ -57,25 +64,36 @@ public final class FiredrillJar {
   }
 
   /**
-   * Runs {@code command} (firedrill with {@code args}, from the jar or from this build's classes) in
-   * {@code dir} with {@code environment} added, to its end; fails the test after {@code limit}.
+   * Runs {@code command} (firedrill with {@code args}, from the jar or from this build's classes)
+   * in {@code dir} with {@code environment} added, to its end; fails the test after {@code limit}.
    */
-  static Run runToEnd(List<String> command, Path dir, Map<String, String> environment, Duration limit,
-      String... args) throws IOException, InterruptedException {
+  static Run runToEnd(
+      List<String> command,
+      Path dir,
+      Map<String, String> environment,
+      Duration limit,
+      String... args)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("firedrill-", ".out");
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(environment);
-    Process process = builder
-        .directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(out.toFile())
-        .start();
+    Process process =
+        builder
+            .directory(dir.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
     if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
       process.waitFor(10, TimeUnit.SECONDS);
-      fail("firedrill " + String.join(" ", args) + " did not finish within " + limit.toSeconds() + "s; output: "
-          + Files.readString(out));
+      fail(
+          "firedrill "
+              + String.join(" ", args)
+              + " did not finish within "
+              + limit.toSeconds()
+              + "s; output: "
+              + Files.readString(out));
     }
     String output = Files.readString(out);
     Files.deleteIfExists(out);
@@ -84,22 +102,32 @@ public final class FiredrillJar {
 
   /**
    * Starts a long-running firedrill command (such as {@code prometheus} or {@code alertmanager}) in
-   * {@code dir}, its output in {@code dir/out.log} and {@code dir/err.log}, and waits until
-   * {@code url/-/ready} answers 200; fails the test with its error output when it exits or is not
-   * ready within 30 s.
+   * {@code dir}, its output in {@code dir/out.log} and {@code dir/err.log}, and waits until {@code
+   * url/-/ready} answers 200; fails the test with its error output when it exits or is not ready
+   * within 30 s.
    */
-  public static Process startServer(Path dir, URI url, String... args) throws IOException, InterruptedException {
+  public static Process startServer(Path dir, URI url, String... args)
+      throws IOException, InterruptedException {
     Process process = start(dir, dir.resolve("out.log"), dir.resolve("err.log"), args);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     Clock clock = Clock.system();
     long deadline = clock.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (clock.nanoTime() - deadline < 0) {
       if (!process.isAlive()) {
-        fail("firedrill " + args[0] + " exited with " + process.exitValue() + ": " + Files.readString(dir.resolve("err.log")));
+        fail(
+            "firedrill "
+                + args[0]
+                + " exited with "
+                + process.exitValue()
+                + ": "
+                + Files.readString(dir.resolve("err.log")));
       }
       try {
-        if (http.send(HttpRequest.newBuilder(url.resolve("/-/ready")).build(),
-            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+        if (http.send(
+                    HttpRequest.newBuilder(url.resolve("/-/ready")).build(),
+                    HttpResponse.BodyHandlers.discarding())
+                .statusCode()
+            == 200) {
           return process;
         }
       } catch (IOException notYet) {
@@ -108,7 +136,11 @@ public final class FiredrillJar {
       clock.sleep(Duration.ofMillis(100));
     }
     stop(process);
-    return fail("firedrill " + args[0] + " was not ready within 30s: " + Files.readString(dir.resolve("err.log")));
+    return fail(
+        "firedrill "
+            + args[0]
+            + " was not ready within 30s: "
+            + Files.readString(dir.resolve("err.log")));
   }
 
   /** Stops a process started by {@link #startServer}: SIGTERM, then SIGKILL after 10 s. */

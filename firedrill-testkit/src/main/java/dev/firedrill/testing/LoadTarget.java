@@ -25,21 +25,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * A trivial HTTP/1.1 server on 127.0.0.1 for load tests: a thread per connection, keep-alive, every
  * request answered {@code 200 ok} in one write with TCP_NODELAY (the JDK's server pays about 40 ms
  * per keep-alive response to Nagle's algorithm unless a JVM-wide property is set before its first
- * use; see {@code LoopbackHttpServer.preferNoDelay}). It counts arrivals (first and last arrival time, distinct trace
- * ids) and keeps the last request's trace headers. It can stall: from the Nth arrival on, for a
- * while, every request that arrives is held until the stall ends.
+ * use; see {@code LoopbackHttpServer.preferNoDelay}). It counts arrivals (first and last arrival
+ * time, distinct trace ids) and keeps the last request's trace headers. It can stall: from the Nth
+ * arrival on, for a while, every request that arrives is held until the stall ends.
  */
 public final class LoadTarget implements AutoCloseable {
 
   private static final byte[] OK =
-      "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n".getBytes(StandardCharsets.US_ASCII);
+      "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n"
+          .getBytes(StandardCharsets.US_ASCII);
 
   private final ServerSocket socket;
-  private final ExecutorService threads = Executors.newCachedThreadPool(task -> {
-    Thread thread = new Thread(task, "load-target");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "load-target");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final CountDownLatch closed = new CountDownLatch(1);
   private final AtomicLong arrivals = new AtomicLong();
   private final Map<String, Boolean> traceIds = new ConcurrentHashMap<>();
@@ -136,7 +139,8 @@ public final class LoadTarget implements AutoCloseable {
   }
 
   private void serve(Socket connection) {
-    try (connection; InputStream in = new BufferedInputStream(connection.getInputStream());
+    try (connection;
+        InputStream in = new BufferedInputStream(connection.getInputStream());
         OutputStream out = connection.getOutputStream()) {
       while (true) {
         String requestLine = line(in);
@@ -157,7 +161,7 @@ public final class LoadTarget implements AutoCloseable {
             case "content-length" -> length = Long.parseLong(value);
             case "traceparent" -> traceparent = value;
             case "baggage" -> baggage = value;
-            default -> { }
+            default -> {}
           }
         }
         in.skipNBytes(length);

@@ -19,7 +19,8 @@ public final class MinimalExperiment {
   public static final String PROMETHEUS = "prometheus:\n  url: http://127.0.0.1:9090\n";
 
   /** 25 lines; an appended section starts at line 26. */
-  public static final String TEXT = """
+  public static final String TEXT =
+      """
       id: drill
       title: A drill
       prometheus:
@@ -67,7 +68,10 @@ public final class MinimalExperiment {
     return TEXT + sections;
   }
 
-  /** {@code text} with {@code from} replaced; {@code from} must be there, so no test changes nothing. */
+  /**
+   * {@code text} with {@code from} replaced; {@code from} must be there, so no test changes
+   * nothing.
+   */
   public static String replace(String text, String from, String to) {
     assertThat(text).contains(from);
     return text.replace(from, to);
@@ -87,7 +91,10 @@ public final class MinimalExperiment {
     return problems("exp.yaml", text);
   }
 
-  /** The problems of {@code content} loaded as {@code fileName}, one line each of the exception's message. */
+  /**
+   * The problems of {@code content} loaded as {@code fileName}, one line each of the exception's
+   * message.
+   */
   public static List<String> problems(String fileName, String content) {
     try {
       ExperimentLoader.load(fileName, content);

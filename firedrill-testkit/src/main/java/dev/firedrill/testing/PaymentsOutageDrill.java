@@ -4,22 +4,24 @@ import java.time.Duration;
 
 /**
  * The drill that the real-stack detection tests and benchmark run against {@link RealLab}: payments
- * answers every call with 503 behind the fault proxy, checkout's error ratio is the steady state, and
- * the abort rule is out of reach, since detection is what is measured and nothing the fault does may
- * stop the drill early. Written for the lab's default ports; {@code LabPorts.rewrite} moves it to a
- * lab's own.
+ * answers every call with 503 behind the fault proxy, checkout's error ratio is the steady state,
+ * and the abort rule is out of reach, since detection is what is measured and nothing the fault
+ * does may stop the drill early. Written for the lab's default ports; {@code LabPorts.rewrite}
+ * moves it to a lab's own.
  */
 public final class PaymentsOutageDrill {
 
   /** The page the fault should raise, routed to checkout's team, as an {@code alerts} entry. */
-  public static final String PAGE = """
+  public static final String PAGE =
+      """
           - alert: CheckoutErrorBudgetBurn
             matchers: {service: checkout}
             within: 20s
             receiver: team-checkout
       """;
 
-  private static final String EXPERIMENT = """
+  private static final String EXPERIMENT =
+      """
       id: %s
       title: %s
       prometheus: {url: http://127.0.0.1:19090, timeout: 2s}

@@ -14,10 +14,11 @@ public final class Poll {
   private Poll() {}
 
   /**
-   * Polls every 200 ms until {@code probe} gives a value and returns it; an exception counts as "not
-   * yet". Fails naming {@code what} and the last error when {@code timeout} passes.
+   * Polls every 200 ms until {@code probe} gives a value and returns it; an exception counts as
+   * "not yet". Fails naming {@code what} and the last error when {@code timeout} passes.
    */
-  public static <T> T until(String what, Duration timeout, Callable<Optional<T>> probe) throws InterruptedException {
+  public static <T> T until(String what, Duration timeout, Callable<Optional<T>> probe)
+      throws InterruptedException {
     Clock clock = Clock.system();
     long deadline = clock.nanoTime() + timeout.toNanos();
     Object last = "nothing yet";
@@ -34,6 +35,7 @@ public final class Poll {
       }
       clock.sleep(EVERY);
     }
-    return Assertions.fail("waited " + timeout.toSeconds() + "s for " + what + "; last error: " + last);
+    return Assertions.fail(
+        "waited " + timeout.toSeconds() + "s for " + what + "; last error: " + last);
   }
 }

@@ -29,7 +29,8 @@ public final class Procs {
     } catch (IOException e) {
       return Optional.empty();
     }
-    // The command (field 2) is in parentheses and may hold spaces and parentheses: split after the last ')'.
+    // The command (field 2) is in parentheses and may hold spaces and parentheses: split after the
+    // last ')'.
     String rest = text.substring(text.lastIndexOf(')') + 2);
     String[] fields = rest.trim().split(" ");
     // fields[0] is field 3 (state); field 22 is fields[19].
@@ -38,7 +39,9 @@ public final class Procs {
 
   /** The process runs (not a zombie) under the same start time. */
   public static boolean alive(long pid, long startTicks) {
-    return stat(pid).filter(s -> s.startTicks() == startTicks && s.state() != 'Z' && s.state() != 'X').isPresent();
+    return stat(pid)
+        .filter(s -> s.startTicks() == startTicks && s.state() != 'Z' && s.state() != 'X')
+        .isPresent();
   }
 
   /** The state letter of the process with this start time, or '-' when it is gone. */
@@ -53,7 +56,9 @@ public final class Procs {
     }
   }
 
-  /** A token such as {@code 3600.123456789}: {@code sleep} accepts it, and no other process has it. */
+  /**
+   * A token such as {@code 3600.123456789}: {@code sleep} accepts it, and no other process has it.
+   */
   public static String uniqueSleepToken() {
     return "3600." + (100_000_000 + ThreadLocalRandom.current().nextInt(900_000_000));
   }
@@ -63,11 +68,12 @@ public final class Procs {
    * (process-kill spares firedrill's own tree), and returns it once /proc shows it.
    */
   public static Stat startDecoy(String token) throws IOException, InterruptedException {
-    Process setsid = new ProcessBuilder("setsid", "-f", "sleep", token)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process setsid =
+        new ProcessBuilder("setsid", "-f", "sleep", token)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     setsid.waitFor();
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (System.nanoTime() - deadline < 0) {
@@ -82,7 +88,8 @@ public final class Procs {
 
   private static Optional<Stat> findByArgs(List<String> args) throws IOException {
     try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
-      return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+      return entries
+          .filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
           .filter(p -> args.equals(cmdline(p)))
           .map(p -> stat(Long.parseLong(p.getFileName().toString())))
           .flatMap(Optional::stream)
@@ -96,14 +103,19 @@ public final class Procs {
       if (raw.isEmpty()) {
         return List.of();
       }
-      return List.of((raw.endsWith("\0") ? raw.substring(0, raw.length() - 1) : raw).split("\0", -1));
+      return List.of(
+          (raw.endsWith("\0") ? raw.substring(0, raw.length() - 1) : raw).split("\0", -1));
     } catch (IOException | RuntimeException e) {
       return List.of();
     }
   }
 
-  /** Polls every 50 ms until {@code condition} holds or {@code limit} passes; returns whether it held. */
-  public static boolean waitFor(Duration limit, BooleanSupplier condition) throws InterruptedException {
+  /**
+   * Polls every 50 ms until {@code condition} holds or {@code limit} passes; returns whether it
+   * held.
+   */
+  public static boolean waitFor(Duration limit, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (System.nanoTime() - deadline < 0) {
       if (condition.getAsBoolean()) {
@@ -116,7 +128,9 @@ public final class Procs {
 
   /** The java binary of this JVM, to start firedrill as a child. */
   public static String java() {
-    return ProcessHandle.current().info().command()
+    return ProcessHandle.current()
+        .info()
+        .command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 }

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The whole lab on the real {@code prometheus} and {@code prometheus-alertmanager}, for a test class
- * or a benchmark that drills against it: free loopback ports, a folder of its own, the repo's
+ * The whole lab on the real {@code prometheus} and {@code prometheus-alertmanager}, for a test
+ * class or a benchmark that drills against it: free loopback ports, a folder of its own, the repo's
  * {@code fixtures/lab} and {@code alert-rules}, 20 checkouts a second. Closing it stops every
  * component and deletes the folder.
  */
@@ -31,27 +31,62 @@ public final class RealLab implements AutoCloseable {
    * Starts it; {@code firedrill} is how the lab starts its own JVM components (checkout, payments,
    * the proxy, the load), {@code load} how long the load runs.
    */
-  public static RealLab start(String name, List<String> firedrill, Duration load, String alertmanagerLogLevel)
+  public static RealLab start(
+      String name, List<String> firedrill, Duration load, String alertmanagerLogLevel)
       throws Exception {
-    return start(RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus"),
-        RequiredBinary.find("prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager"),
-        name, firedrill, load, alertmanagerLogLevel);
+    return start(
+        RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus"),
+        RequiredBinary.find(
+            "prometheus-alertmanager", "FIREDRILL_ALERTMANAGER", "prometheus-alertmanager"),
+        name,
+        firedrill,
+        load,
+        alertmanagerLogLevel);
   }
 
-  /** As {@link #start(String, List, Duration, String)}, on the Prometheus and Alertmanager of {@code pair}. */
-  public static RealLab start(Stacks.Pair pair, String name, List<String> firedrill, Duration load,
-      String alertmanagerLogLevel) throws Exception {
-    return start(pair.prometheus(), pair.alertmanager(), name, firedrill, load, alertmanagerLogLevel);
+  /**
+   * As {@link #start(String, List, Duration, String)}, on the Prometheus and Alertmanager of {@code
+   * pair}.
+   */
+  public static RealLab start(
+      Stacks.Pair pair,
+      String name,
+      List<String> firedrill,
+      Duration load,
+      String alertmanagerLogLevel)
+      throws Exception {
+    return start(
+        pair.prometheus(), pair.alertmanager(), name, firedrill, load, alertmanagerLogLevel);
   }
 
-  private static RealLab start(Path prometheus, Path alertmanager, String name, List<String> firedrill, Duration load,
-      String alertmanagerLogLevel) throws Exception {
+  private static RealLab start(
+      Path prometheus,
+      Path alertmanager,
+      String name,
+      List<String> firedrill,
+      Duration load,
+      String alertmanagerLogLevel)
+      throws Exception {
     LabPorts ports = LabPorts.free();
     Path dir = TempDirs.create("firedrill-" + name + "-lab-");
     try {
-      LabStack stack = LabStack.start(new LabStack.Settings(ports, Path.of("fixtures/lab"), Path.of("alert-rules"), dir,
-          firedrill, 20, load, Optional.empty(), false, alertmanagerLogLevel),
-          prometheus, alertmanager, Clock.system(), line -> {});
+      LabStack stack =
+          LabStack.start(
+              new LabStack.Settings(
+                  ports,
+                  Path.of("fixtures/lab"),
+                  Path.of("alert-rules"),
+                  dir,
+                  firedrill,
+                  20,
+                  load,
+                  Optional.empty(),
+                  false,
+                  alertmanagerLogLevel),
+              prometheus,
+              alertmanager,
+              Clock.system(),
+              line -> {});
       return new RealLab(stack, ports, dir);
     } catch (Exception | Error e) {
       TempDirs.delete(dir);
@@ -65,7 +100,8 @@ public final class RealLab implements AutoCloseable {
   }
 
   /** As {@link #start(String, List)}, on the Prometheus and Alertmanager of {@code pair}. */
-  public static RealLab start(Stacks.Pair pair, String name, List<String> firedrill) throws Exception {
+  public static RealLab start(Stacks.Pair pair, String name, List<String> firedrill)
+      throws Exception {
     return start(pair, name, firedrill, Duration.ofMinutes(10), null);
   }
 

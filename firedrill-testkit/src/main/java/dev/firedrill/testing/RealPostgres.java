@@ -56,24 +56,61 @@ public final class RealPostgres implements AutoCloseable {
 
   public static RealPostgres start(Clock clock) {
     Path bin = binDirectory();
-    List<String> asUser = root() ? List.of(RequiredBinary.find("setpriv", "FIREDRILL_SETPRIV", "util-linux")
-        .toString(), "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "--") : List.of();
+    List<String> asUser =
+        root()
+            ? List.of(
+                RequiredBinary.find("setpriv", "FIREDRILL_SETPRIV", "util-linux").toString(),
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                "--")
+            : List.of();
     Path dir = TempDirs.create("firedrill-postgres-");
     try {
       if (!asUser.isEmpty()) {
         Files.setAttribute(dir, "unix:uid", NOBODY);
         Files.setAttribute(dir, "unix:gid", NOBODY);
       }
-      run(asUser, dir, List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", USER,
-          "--auth=trust", "--no-sync", "--encoding=UTF8", "--no-locale"), dir.resolve("initdb.log"));
+      run(
+          asUser,
+          dir,
+          List.of(
+              bin.resolve("initdb").toString(),
+              "-D",
+              dir.resolve("data").toString(),
+              "-U",
+              USER,
+              "--auth=trust",
+              "--no-sync",
+              "--encoding=UTF8",
+              "--no-locale"),
+          dir.resolve("initdb.log"));
       int port = freePort();
       List<String> command = new ArrayList<>(asUser);
-      command.addAll(List.of(bin.resolve("postgres").toString(), "-D", dir.resolve("data").toString(),
-          "-k", dir.toString(), "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
-          // A test cluster: durability costs time and buys nothing.
-          "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
-      Process server = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-          .redirectOutput(dir.resolve("postgres.log").toFile()).start();
+      command.addAll(
+          List.of(
+              bin.resolve("postgres").toString(),
+              "-D",
+              dir.resolve("data").toString(),
+              "-k",
+              dir.toString(),
+              "-p",
+              Integer.toString(port),
+              "-c",
+              "listen_addresses=127.0.0.1",
+              // A test cluster: durability costs time and buys nothing.
+              "-c",
+              "fsync=off",
+              "-c",
+              "synchronous_commit=off",
+              "-c",
+              "full_page_writes=off"));
+      Process server =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("postgres.log").toFile())
+              .start();
       RealPostgres postgres = new RealPostgres(bin, asUser, dir, port, server);
       try {
         postgres.awaitReady(clock);
@@ -97,12 +134,13 @@ public final class RealPostgres implements AutoCloseable {
   }
 
   /**
-   * A URL whose tables go to a new, empty schema (through {@code currentSchema}), so each test starts
-   * from nothing; a schema costs milliseconds where a database costs a copy of its template.
+   * A URL whose tables go to a new, empty schema (through {@code currentSchema}), so each test
+   * starts from nothing; a schema costs milliseconds where a database costs a copy of its template.
    */
   public String newSchema() {
     String name = "test_" + SCHEMAS.incrementAndGet();
-    try (Connection connection = connect(url()); Statement statement = connection.createStatement()) {
+    try (Connection connection = connect(url());
+        Statement statement = connection.createStatement()) {
       statement.execute("CREATE SCHEMA " + name);
     } catch (SQLException e) {
       return Assertions.fail("cannot create schema " + name + ": " + e.getMessage());
@@ -115,10 +153,23 @@ public final class RealPostgres implements AutoCloseable {
   public void close() {
     try {
       List<String> stop = new ArrayList<>(asUser);
-      stop.addAll(List.of(bin.resolve("pg_ctl").toString(), "stop", "-D", dir.resolve("data").toString(),
-          "-m", "fast", "-w", "-t", "10"));
-      Process pgCtl = new ProcessBuilder(stop).directory(dir.toFile()).redirectErrorStream(true)
-          .redirectOutput(dir.resolve("pg_ctl.log").toFile()).start();
+      stop.addAll(
+          List.of(
+              bin.resolve("pg_ctl").toString(),
+              "stop",
+              "-D",
+              dir.resolve("data").toString(),
+              "-m",
+              "fast",
+              "-w",
+              "-t",
+              "10"));
+      Process pgCtl =
+          new ProcessBuilder(stop)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("pg_ctl.log").toFile())
+              .start();
       if (!pgCtl.waitFor(15, TimeUnit.SECONDS)) {
         pgCtl.destroyForcibly();
       }
@@ -144,8 +195,11 @@ public final class RealPostgres implements AutoCloseable {
     String last = "no answer yet";
     while (true) {
       if (!server.isAlive()) {
-        Assertions.fail("PostgreSQL exited with " + server.exitValue() + " before it was ready: "
-            + log("postgres.log"));
+        Assertions.fail(
+            "PostgreSQL exited with "
+                + server.exitValue()
+                + " before it was ready: "
+                + log("postgres.log"));
       }
       try (Connection ignored = connect(url())) {
         return;
@@ -153,8 +207,15 @@ public final class RealPostgres implements AutoCloseable {
         last = e.getMessage();
       }
       if (clock.nanoTime() - deadline > 0) {
-        Assertions.fail("PostgreSQL on port " + port + " was not ready within " + READY.toSeconds() + "s; last: "
-            + last + "; log: " + log("postgres.log"));
+        Assertions.fail(
+            "PostgreSQL on port "
+                + port
+                + " was not ready within "
+                + READY.toSeconds()
+                + "s; last: "
+                + last
+                + "; log: "
+                + log("postgres.log"));
       }
       try {
         clock.sleep(POLL);
@@ -181,11 +242,16 @@ public final class RealPostgres implements AutoCloseable {
     }
   }
 
-  private static void run(List<String> asUser, Path dir, List<String> args, Path log) throws IOException {
+  private static void run(List<String> asUser, Path dir, List<String> args, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>(asUser);
     command.addAll(args);
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     try {
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly();
@@ -197,23 +263,37 @@ public final class RealPostgres implements AutoCloseable {
       Assertions.fail("interrupted while running " + args.get(0));
     }
     if (process.exitValue() != 0) {
-      Assertions.fail(args.get(0) + " exited with " + process.exitValue() + ": " + Files.readString(log).strip());
+      Assertions.fail(
+          args.get(0)
+              + " exited with "
+              + process.exitValue()
+              + ": "
+              + Files.readString(log).strip());
     }
   }
 
   private static Path binDirectory() {
     String configured = System.getenv("FIREDRILL_PG_BIN");
     if (configured != null && !configured.isBlank()) {
-      return RequiredBinary.require(Optional.of(Path.of(configured, "postgres")), "postgres", "FIREDRILL_PG_BIN",
-          "postgresql").getParent();
+      return RequiredBinary.require(
+              Optional.of(Path.of(configured, "postgres")),
+              "postgres",
+              "FIREDRILL_PG_BIN",
+              "postgresql")
+          .getParent();
     }
     Optional<Path> found;
     try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
-      found = versions.map(v -> v.resolve("bin"))
-          .filter(b -> Files.isExecutable(b.resolve("postgres")) && Files.isExecutable(b.resolve("initdb"))
-              && Files.isExecutable(b.resolve("pg_ctl")))
-          .max(Comparator.comparing(RealPostgres::version))
-          .map(b -> b.resolve("postgres"));
+      found =
+          versions
+              .map(v -> v.resolve("bin"))
+              .filter(
+                  b ->
+                      Files.isExecutable(b.resolve("postgres"))
+                          && Files.isExecutable(b.resolve("initdb"))
+                          && Files.isExecutable(b.resolve("pg_ctl")))
+              .max(Comparator.comparing(RealPostgres::version))
+              .map(b -> b.resolve("postgres"));
     } catch (IOException e) {
       found = Optional.empty();
     }

@@ -27,7 +27,8 @@ public final class RealPrometheus implements AutoCloseable {
 
   private RealPrometheus(LocalPrometheus prometheus) {
     this.prometheus = prometheus;
-    this.client = new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
+    this.client =
+        new HttpPrometheusClient(prometheus.url(), Duration.ofSeconds(5), Optional.empty());
   }
 
   /** Starts Prometheus scraping {@code targets} ({@code host:port}) and waits until it is ready. */
@@ -41,7 +42,8 @@ public final class RealPrometheus implements AutoCloseable {
   }
 
   /** As {@link #start(List, List)}, with the Prometheus of {@code pair}. */
-  public static RealPrometheus start(Stacks.Pair pair, List<String> targets, List<String> ruleFiles) {
+  public static RealPrometheus start(
+      Stacks.Pair pair, List<String> targets, List<String> ruleFiles) {
     return start(pair.prometheus(), targets, ruleFiles);
   }
 
@@ -68,8 +70,9 @@ public final class RealPrometheus implements AutoCloseable {
   }
 
   /**
-   * Polls every 200 ms until {@code until} accepts the result, and returns that result. Query errors
-   * count as "not yet". Fails the test with the last result or error when {@code timeout} passes.
+   * Polls every 200 ms until {@code until} accepts the result, and returns that result. Query
+   * errors count as "not yet". Fails the test with the last result or error when {@code timeout}
+   * passes.
    */
   public QueryResult awaitQuery(String promql, Predicate<QueryResult> until, Duration timeout) {
     Clock clock = Clock.system();
@@ -86,8 +89,13 @@ public final class RealPrometheus implements AutoCloseable {
         last = e.getMessage();
       }
       if (clock.nanoTime() - deadline > 0) {
-        return Assertions.fail("query \"" + promql + "\" did not reach the expected result within "
-            + timeout.toMillis() + "ms; last: " + last);
+        return Assertions.fail(
+            "query \""
+                + promql
+                + "\" did not reach the expected result within "
+                + timeout.toMillis()
+                + "ms; last: "
+                + last);
       }
       try {
         clock.sleep(POLL);

@@ -15,7 +15,8 @@ class RealPrometheusTest {
 
   @Test
   void stopRestartAndCloseWithRules() throws Exception {
-    String rules = """
+    String rules =
+        """
         groups:
           - name: demo
             rules:
@@ -24,7 +25,8 @@ class RealPrometheusTest {
         """;
     Path dir;
     try (SyntheticService exporter = SyntheticService.start();
-        RealPrometheus prometheus = RealPrometheus.start(List.of(exporter.address()), List.of(rules))) {
+        RealPrometheus prometheus =
+            RealPrometheus.start(List.of(exporter.address()), List.of(rules))) {
       dir = prometheus.logFile().getParent();
       prometheus.awaitQuery("demo:answer", Results.valueNear(42, 0), Duration.ofSeconds(15));
       prometheus.awaitQuery("up{job=\"demo\"}", Results.valueNear(1, 0), Duration.ofSeconds(15));
@@ -33,7 +35,10 @@ class RealPrometheusTest {
       assertThat(prometheus.isRunning()).isFalse();
       assertThatThrownBy(() -> prometheus.client().query("up"))
           .isInstanceOf(PrometheusException.class)
-          .hasMessage("cannot reach Prometheus at " + prometheus.url() + " (connection refused) for query \"up\"");
+          .hasMessage(
+              "cannot reach Prometheus at "
+                  + prometheus.url()
+                  + " (connection refused) for query \"up\"");
 
       prometheus.restart();
       prometheus.awaitQuery("demo:answer", Results.valueNear(42, 0), Duration.ofSeconds(15));
@@ -43,7 +48,10 @@ class RealPrometheusTest {
 
   @Test
   void startFailureIncludesTheLogTail() {
-    assertThatThrownBy(() -> RealPrometheus.start(List.of("127.0.0.1:1"), List.of("groups: [this is not a rule group")))
+    assertThatThrownBy(
+            () ->
+                RealPrometheus.start(
+                    List.of("127.0.0.1:1"), List.of("groups: [this is not a rule group")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("exited with status")
         .hasMessageContaining("prometheus.log, tail:")

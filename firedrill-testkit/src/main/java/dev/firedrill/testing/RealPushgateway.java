@@ -2,9 +2,9 @@ package dev.firedrill.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.ManagedProcess;
 import dev.firedrill.lab.stack.TempDirs;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +21,8 @@ import java.util.TreeMap;
 
 /**
  * The real {@code prometheus-pushgateway} on a free loopback port, in memory only (no persistence
- * file), in a temp dir of its own; skipped when the binary is missing, failing with {@code CI=true}.
+ * file), in a temp dir of its own; skipped when the binary is missing, failing with {@code
+ * CI=true}.
  */
 public final class RealPushgateway implements AutoCloseable {
 
@@ -30,7 +31,8 @@ public final class RealPushgateway implements AutoCloseable {
   private final ManagedProcess process;
   private final Path dir;
   private final URI url;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private RealPushgateway(ManagedProcess process, Path dir, URI url) {
     this.process = process;
@@ -39,16 +41,30 @@ public final class RealPushgateway implements AutoCloseable {
   }
 
   public static RealPushgateway start() {
-    Path binary = RequiredBinary.find("prometheus-pushgateway", "FIREDRILL_PUSHGATEWAY", "prometheus-pushgateway");
+    Path binary =
+        RequiredBinary.find(
+            "prometheus-pushgateway", "FIREDRILL_PUSHGATEWAY", "prometheus-pushgateway");
     IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // a free port can be taken before the Pushgateway binds it
+    for (int attempt = 0;
+        attempt < 3;
+        attempt++) { // a free port can be taken before the Pushgateway binds it
       Path dir = TempDirs.create("firedrill-pushgateway-");
       int port = Loopback.freePort();
       URI url = URI.create("http://127.0.0.1:" + port);
       try {
-        ManagedProcess process = ManagedProcess.start("pushgateway", List.of(binary.toString(),
-                "--web.listen-address=127.0.0.1:" + port, "--persistence.file=", "--log.level=info"),
-            dir.resolve("pushgateway.log"), url.resolve("/-/ready"), READY_TIMEOUT, false, Clock.system());
+        ManagedProcess process =
+            ManagedProcess.start(
+                "pushgateway",
+                List.of(
+                    binary.toString(),
+                    "--web.listen-address=127.0.0.1:" + port,
+                    "--persistence.file=",
+                    "--log.level=info"),
+                dir.resolve("pushgateway.log"),
+                url.resolve("/-/ready"),
+                READY_TIMEOUT,
+                false,
+                Clock.system());
         return new RealPushgateway(process, dir, url);
       } catch (IllegalStateException e) {
         TempDirs.delete(dir);
@@ -77,7 +93,11 @@ public final class RealPushgateway implements AutoCloseable {
       List<Map<String, String>> groups = new ArrayList<>();
       for (JsonNode group : data) {
         Map<String, String> labels = new TreeMap<>();
-        group.path("labels").properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        group
+            .path("labels")
+            .properties()
+            .iterator()
+            .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         groups.add(labels);
       }
       return groups;
@@ -92,10 +112,13 @@ public final class RealPushgateway implements AutoCloseable {
 
   private String get(String path) {
     try {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(url.resolve(path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(url.resolve(path)).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        throw new IllegalStateException("GET " + url.resolve(path) + " answered " + response.statusCode());
+        throw new IllegalStateException(
+            "GET " + url.resolve(path) + " answered " + response.statusCode());
       }
       return response.body();
     } catch (IOException e) {

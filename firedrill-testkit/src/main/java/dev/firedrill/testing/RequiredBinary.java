@@ -14,20 +14,32 @@ public final class RequiredBinary {
   private RequiredBinary() {}
 
   public static Path find(String name, String environmentVariable, String debianPackage) {
-    return require(Binaries.find(environmentVariable, name), name, environmentVariable, debianPackage);
+    return require(
+        Binaries.find(environmentVariable, name), name, environmentVariable, debianPackage);
   }
 
   /** As {@link #find}, for a binary the caller looked up its own way (one outside the PATH). */
-  public static Path require(Optional<Path> found, String name, String environmentVariable, String debianPackage) {
-    return require(found, name, environmentVariable, () -> Binaries.missing(name, environmentVariable, debianPackage));
+  public static Path require(
+      Optional<Path> found, String name, String environmentVariable, String debianPackage) {
+    return require(
+        found,
+        name,
+        environmentVariable,
+        () -> Binaries.missing(name, environmentVariable, debianPackage));
   }
 
   /** As above, with the caller's own line on how to get the binary. */
-  public static Path require(Optional<Path> found, String name, String environmentVariable, Supplier<String> howToGet) {
+  public static Path require(
+      Optional<Path> found, String name, String environmentVariable, Supplier<String> howToGet) {
     if (found.isPresent()) {
       if (!Files.isExecutable(found.get())) {
-        Assertions.fail(found.get() + " is not an executable file (expected the " + name + " binary; check "
-            + environmentVariable + ")");
+        Assertions.fail(
+            found.get()
+                + " is not an executable file (expected the "
+                + name
+                + " binary; check "
+                + environmentVariable
+                + ")");
       }
       return found.get();
     }

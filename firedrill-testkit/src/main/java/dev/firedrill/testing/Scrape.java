@@ -12,12 +12,15 @@ import java.util.OptionalDouble;
 /** A scrape of a {@code /metrics} URL on loopback, and the value of one exact series in it. */
 public record Scrape(String text) {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   public static Scrape of(URI metrics) {
     try {
-      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HTTP.send(
+              HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new AssertionError("scrape of " + metrics + " answered " + response.statusCode());
       }
@@ -30,11 +33,15 @@ public record Scrape(String text) {
     }
   }
 
-  /** The value of the series written exactly as {@code name{a="1",b="2"}} (labels in exposition order). */
+  /**
+   * The value of the series written exactly as {@code name{a="1",b="2"}} (labels in exposition
+   * order).
+   */
   public OptionalDouble value(String series) {
     for (String line : text.split("\n")) {
       if (line.startsWith(series + " ")) {
-        return OptionalDouble.of(Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]));
+        return OptionalDouble.of(
+            Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]));
       }
     }
     return OptionalDouble.empty();
@@ -42,6 +49,7 @@ public record Scrape(String text) {
 
   /** The value of a series that must be there. */
   public double get(String series) {
-    return value(series).orElseThrow(() -> new AssertionError("no series " + series + " in:\n" + text));
+    return value(series)
+        .orElseThrow(() -> new AssertionError("no series " + series + " in:\n" + text));
   }
 }

@@ -22,7 +22,8 @@ import java.util.Optional;
 public final class ScriptedAlerts implements AlertStack {
 
   private final ScriptedDrill drill;
-  private RuleBook rules = new RuleBook(List.of(), Map.of(), Duration.ofMinutes(1), Duration.ofMinutes(1));
+  private RuleBook rules =
+      new RuleBook(List.of(), Map.of(), Duration.ofMinutes(1), Duration.ofMinutes(1));
   private final List<Alert> alerts = new ArrayList<>();
   private final List<Truncation> truncations = new ArrayList<>();
   private double unreadableFrom = Double.POSITIVE_INFINITY;
@@ -51,7 +52,9 @@ public final class ScriptedAlerts implements AlertStack {
     return this;
   }
 
-  /** Prometheus's alerts cannot be read from {@code from} until {@code until}: it is unreachable. */
+  /**
+   * Prometheus's alerts cannot be read from {@code from} until {@code until}: it is unreachable.
+   */
   public ScriptedAlerts unreadable(double from, double until) {
     unreadableFrom = from;
     unreadableUntil = until;
@@ -90,10 +93,14 @@ public final class ScriptedAlerts implements AlertStack {
       return this;
     }
 
-    /** firedrill's receiver gets its firing webhook, routed to {@code receiver}, with startsAt when it fired. */
+    /**
+     * firedrill's receiver gets its firing webhook, routed to {@code receiver}, with startsAt when
+     * it fired.
+     */
     public Alert notifiedAt(double seconds, String receiver) {
       if (seconds < firingAt) {
-        throw new IllegalStateException("an alert is notified once it fires: firingAt(<= " + seconds + ") first");
+        throw new IllegalStateException(
+            "an alert is notified once it fires: firingAt(<= " + seconds + ") first");
       }
       notifiedAt = seconds;
       this.receiver = receiver;
@@ -112,9 +119,15 @@ public final class ScriptedAlerts implements AlertStack {
     if (t >= unreadableFrom && t < unreadableUntil) {
       throw new AlertStackException("Prometheus at http://127.0.0.1:9 is unreachable");
     }
-    return alerts.stream().filter(a -> t >= a.pendingAt && t < a.resolvedAt)
-        .map(a -> new PromAlert(a.labels, a.annotations, t >= a.firingAt ? "firing" : "pending",
-            Optional.of(drill.at(a.pendingAt))))
+    return alerts.stream()
+        .filter(a -> t >= a.pendingAt && t < a.resolvedAt)
+        .map(
+            a ->
+                new PromAlert(
+                    a.labels,
+                    a.annotations,
+                    t >= a.firingAt ? "firing" : "pending",
+                    Optional.of(drill.at(a.pendingAt))))
         .toList();
   }
 
@@ -126,9 +139,18 @@ public final class ScriptedAlerts implements AlertStack {
   @Override
   public List<Delivery> deliveries() {
     double t = drill.seconds();
-    return alerts.stream().filter(a -> t >= a.notifiedAt)
-        .map(a -> new Delivery(drill.at(a.notifiedAt), a.receiver, "firing", a.labels, a.annotations,
-            drill.at(a.firingAt), "fp" + alerts.indexOf(a)))
+    return alerts.stream()
+        .filter(a -> t >= a.notifiedAt)
+        .map(
+            a ->
+                new Delivery(
+                    drill.at(a.notifiedAt),
+                    a.receiver,
+                    "firing",
+                    a.labels,
+                    a.annotations,
+                    drill.at(a.firingAt),
+                    "fp" + alerts.indexOf(a)))
         .toList();
   }
 

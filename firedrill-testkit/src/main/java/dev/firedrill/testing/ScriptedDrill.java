@@ -44,32 +44,47 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A whole drill through the real engine and its real measurer, with nothing real outside it: a
  * clock (a {@link VirtualClock} at {@link #START} unless given one), a {@link ScriptedPrometheus},
  * {@link ScriptedFault}s and, once asked for, {@link ScriptedAlerts} to detect. It keeps what the
- * drill did: the log of measurements and fault calls, the console lines (the milestones as
- * {@link ConsoleLines} prints them) and the milestones.
+ * drill did: the log of measurements and fault calls, the console lines (the milestones as {@link
+ * ConsoleLines} prints them) and the milestones.
  *
  * <p>Register the faults first; {@link #experiment()} gives the drill one fault spec per fault.
  */
 public final class ScriptedDrill {
 
   public static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
+
   /** The query of the SLI {@code error_ratio}; answers 0.001 until scripted otherwise. */
   public static final String ERROR_RATIO = "errors / requests";
+
   /** The query of the burn-rate guard's error ratio; answers 0.001 until scripted otherwise. */
   public static final String GUARD_ERROR_RATIO = "sum(rate(errors[5m])) / sum(rate(requests[5m]))";
+
   /** One cpu worker on this host: what {@link #fault(String)} stands for. */
-  public static final FaultSpec CPU_BURN = new FaultSpec.CpuBurn(1, Optional.of(Duration.ofMinutes(30)));
-  /** 50 ms of latency on the proxy {@code payments}: the metrics' {@code target="payments",fault="http-latency"}. */
-  public static final FaultSpec HTTP_LATENCY = new FaultSpec.HttpToxic(URI.create("http://127.0.0.1:9"), "payments",
-      1, new FaultSpec.HttpToxic.Latency(Duration.ofMillis(50), Duration.ZERO), Optional.of(Duration.ofMinutes(2)),
-      Optional.empty());
+  public static final FaultSpec CPU_BURN =
+      new FaultSpec.CpuBurn(1, Optional.of(Duration.ofMinutes(30)));
+
+  /**
+   * 50 ms of latency on the proxy {@code payments}: the metrics' {@code
+   * target="payments",fault="http-latency"}.
+   */
+  public static final FaultSpec HTTP_LATENCY =
+      new FaultSpec.HttpToxic(
+          URI.create("http://127.0.0.1:9"),
+          "payments",
+          1,
+          new FaultSpec.HttpToxic.Latency(Duration.ofMillis(50), Duration.ZERO),
+          Optional.of(Duration.ofMinutes(2)),
+          Optional.empty());
 
   private final Clock clock;
   private volatile Instant start;
   private final ScriptedPrometheus prometheus;
   private final List<ScriptedFault> faults = new ArrayList<>();
   private final List<String> log = new CopyOnWriteArrayList<>();
+
   /** The console's lines, as {@link ConsoleLines} prints the milestones. */
   private final List<String> lines = new CopyOnWriteArrayList<>();
+
   private final List<Milestone> milestones = new CopyOnWriteArrayList<>();
   private final StopSignal.Flag stop = new StopSignal.Flag();
   private DrillObserver observer = DrillObserver.noop();
@@ -85,8 +100,10 @@ public final class ScriptedDrill {
   public ScriptedDrill(Clock clock) {
     this.clock = clock;
     this.start = clock.now();
-    this.prometheus = new ScriptedPrometheus(clock, () -> start).answer(ERROR_RATIO, 0.001)
-        .answer(GUARD_ERROR_RATIO, 0.001);
+    this.prometheus =
+        new ScriptedPrometheus(clock, () -> start)
+            .answer(ERROR_RATIO, 0.001)
+            .answer(GUARD_ERROR_RATIO, 0.001);
   }
 
   public Clock clock() {
@@ -103,9 +120,13 @@ public final class ScriptedDrill {
     return Duration.between(START, at);
   }
 
-  /** Fault {@code index} is on, injected at {@code at}, for marker tests that hand milestones over one by one. */
+  /**
+   * Fault {@code index} is on, injected at {@code at}, for marker tests that hand milestones over
+   * one by one.
+   */
   public static Milestone.FaultInjected injected(int index, FaultSpec spec, Instant at) {
-    return new Milestone.FaultInjected(index, spec, List.of(), Map.of(), Optional.empty(), at, since(at));
+    return new Milestone.FaultInjected(
+        index, spec, List.of(), Map.of(), Optional.empty(), at, since(at));
   }
 
   /** Fault {@code index} is reverted and verified gone at {@code at}, at the first attempt. */
@@ -133,7 +154,10 @@ public final class ScriptedDrill {
     return fault(name, CPU_BURN);
   }
 
-  /** The next fault, injected for the experiment's next fault spec; {@code spec} is what it says it is. */
+  /**
+   * The next fault, injected for the experiment's next fault spec; {@code spec} is what it says it
+   * is.
+   */
   public ScriptedFault fault(String name, FaultSpec spec) {
     ScriptedFault fault = new ScriptedFault(name, spec, log);
     faults.add(fault);
@@ -144,7 +168,10 @@ public final class ScriptedDrill {
     return List.copyOf(faults);
   }
 
-  /** The alert stack the drill detects with, as firedrill's webhook receiver and no Alertmanager would see it. */
+  /**
+   * The alert stack the drill detects with, as firedrill's webhook receiver and no Alertmanager
+   * would see it.
+   */
   public ScriptedAlerts alerts() {
     if (alerts.isEmpty()) {
       alerts = Optional.of(new ScriptedAlerts(this));
@@ -152,7 +179,10 @@ public final class ScriptedDrill {
     return alerts.get();
   }
 
-  /** Gets every milestone after the drill's own record of them; one that throws is kept from the drill. */
+  /**
+   * Gets every milestone after the drill's own record of them; one that throws is kept from the
+   * drill.
+   */
   public ScriptedDrill observer(DrillObserver observer) {
     this.observer = observer;
     return this;
@@ -180,22 +210,41 @@ public final class ScriptedDrill {
 
   /** {@link #experiment()} with another id. */
   public Experiment.Builder experiment(String id) {
-    return Experiment.builder(id).title("Checkout under CPU pressure").owner("sre")
-        .prometheus(new PrometheusSource(URI.create("http://127.0.0.1:9090"), null, TokenSource.none()))
+    return Experiment.builder(id)
+        .title("Checkout under CPU pressure")
+        .owner("sre")
+        .prometheus(
+            new PrometheusSource(URI.create("http://127.0.0.1:9090"), null, TokenSource.none()))
         .steadyState(steadyState(Duration.ofSeconds(5), Missing.FAIL))
         .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(30)))
         .method(method(Duration.ofSeconds(60)))
-        .abort(new Abort(List.of(new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2)),
-            Optional.of(new BurnRateGuard(0.999, Duration.ofDays(30), GUARD_ERROR_RATIO, 100, Missing.FAIL,
-                Optional.empty())),
-            Abort.DEFAULT_PROBE_ERRORS, Optional.empty()))
+        .abort(
+            new Abort(
+                List.of(new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2)),
+                Optional.of(
+                    new BurnRateGuard(
+                        0.999,
+                        Duration.ofDays(30),
+                        GUARD_ERROR_RATIO,
+                        100,
+                        Missing.FAIL,
+                        Optional.empty())),
+                Abort.DEFAULT_PROBE_ERRORS,
+                Optional.empty()))
         .blastRadius(new BlastRadius(0.05, Duration.ofMinutes(15), 0.05, 1, 1));
   }
 
   /** The SLI error_ratio ({@link #ERROR_RATIO} <= 0.01), measured every {@code interval}. */
   public static SteadyState steadyState(Duration interval, Missing missing) {
-    return new SteadyState(interval, List.of(new Sli("error_ratio", ERROR_RATIO, OptionalDouble.empty(),
-        OptionalDouble.of(0.01), missing)));
+    return new SteadyState(
+        interval,
+        List.of(
+            new Sli(
+                "error_ratio",
+                ERROR_RATIO,
+                OptionalDouble.empty(),
+                OptionalDouble.of(0.01),
+                missing)));
   }
 
   /** The registered faults' specs, on for {@code duration}. */
@@ -209,20 +258,32 @@ public final class ScriptedDrill {
 
   public DrillResult run(Experiment experiment) {
     start = clock.now();
-    DrillPorts.Builder ports = DrillPorts.builder(logged(new PrometheusMeasurer(prometheus, experiment, clock)),
-        provider(), clock).stop(stop)
-        .observer(DrillObserver.composite(List.of(milestones::add, new ConsoleLines(lines::add), observer)));
+    DrillPorts.Builder ports =
+        DrillPorts.builder(
+                logged(new PrometheusMeasurer(prometheus, experiment, clock)), provider(), clock)
+            .stop(stop)
+            .observer(
+                DrillObserver.composite(
+                    List.of(milestones::add, new ConsoleLines(lines::add), observer)));
     journal.ifPresent(ports::journal);
-    alerts.ifPresent(stack -> ports.detection(new Detection(experiment.hypothesis().alerts(), stack, true, false)));
+    alerts.ifPresent(
+        stack ->
+            ports.detection(new Detection(experiment.hypothesis().alerts(), stack, true, false)));
     return new Drill(experiment, "scripted-drill.yaml", ports.build()).run();
   }
 
-  /** Measurements and fault calls in order: {@code measure at 5.0}, {@code inject burn}, {@code revert burn}. */
+  /**
+   * Measurements and fault calls in order: {@code measure at 5.0}, {@code inject burn}, {@code
+   * revert burn}.
+   */
   public List<String> log() {
     return List.copyOf(log);
   }
 
-  /** The console's lines, such as {@code +5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100}. */
+  /**
+   * The console's lines, such as {@code +5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <=
+   * 100}.
+   */
   public List<String> lines() {
     return List.copyOf(lines);
   }
@@ -257,8 +318,10 @@ public final class ScriptedDrill {
       @Override
       public Fault create(FaultSpec spec) {
         if (next == faults.size()) {
-          throw new IllegalStateException("the experiment has more faults than the " + faults.size()
-              + " registered with fault(...)");
+          throw new IllegalStateException(
+              "the experiment has more faults than the "
+                  + faults.size()
+                  + " registered with fault(...)");
         }
         return faults.get(next++);
       }

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A fault that is a flag with no side effect: on after inject, off after revert. It writes
- * {@code inject NAME} and {@code revert NAME} into its drill's log, and fails on request.
+ * A fault that is a flag with no side effect: on after inject, off after revert. It writes {@code
+ * inject NAME} and {@code revert NAME} into its drill's log, and fails on request.
  */
 public final class ScriptedFault implements Fault {
 
@@ -26,7 +26,10 @@ public final class ScriptedFault implements Fault {
     this.log = log;
   }
 
-  /** Inject turns the flag on and then fails with {@code NAME could not start}: a half-started fault. */
+  /**
+   * Inject turns the flag on and then fails with {@code NAME could not start}: a half-started
+   * fault.
+   */
   public ScriptedFault failsToInject() {
     failInject = true;
     return this;
@@ -74,7 +77,9 @@ public final class ScriptedFault implements Fault {
 
   @Override
   public Verification verify() {
-    return applied ? Verification.remaining(name + " still applied") : Verification.reverted(name + " gone");
+    return applied
+        ? Verification.remaining(name + " still applied")
+        : Verification.reverted(name + " gone");
   }
 
   @Override

@@ -13,9 +13,9 @@ import java.util.function.DoubleFunction;
 import java.util.function.Supplier;
 
 /**
- * A Prometheus that answers each query as its script says for the seconds since the drill began,
- * so the drill's real measurer reads it. A query nobody scripted fails, naming the scripted ones,
- * so a test that queries what it did not mean to is told so.
+ * A Prometheus that answers each query as its script says for the seconds since the drill began, so
+ * the drill's real measurer reads it. A query nobody scripted fails, naming the scripted ones, so a
+ * test that queries what it did not mean to is told so.
  */
 public final class ScriptedPrometheus implements PrometheusClient {
 
@@ -46,7 +46,9 @@ public final class ScriptedPrometheus implements PrometheusClient {
   private final Supplier<Instant> start;
   private final Map<String, DoubleFunction<Answer>> scripts = new TreeMap<>();
 
-  /** @param start when the drill began; the scripts' seconds count from it */
+  /**
+   * @param start when the drill began; the scripts' seconds count from it
+   */
   public ScriptedPrometheus(Clock clock, Supplier<Instant> start) {
     this.clock = clock;
     this.start = start;
@@ -69,7 +71,8 @@ public final class ScriptedPrometheus implements PrometheusClient {
     synchronized (this) {
       script = scripts.get(promql);
       if (script == null) {
-        throw new PrometheusException("no answer scripted for " + promql + " (scripted: " + scripts.keySet() + ")");
+        throw new PrometheusException(
+            "no answer scripted for " + promql + " (scripted: " + scripts.keySet() + ")");
       }
     }
     Instant now = clock.now();

@@ -14,7 +14,8 @@ class StacksTest {
   @Test
   void versionsCompareByNumberNotByText() {
     assertThat(Stacks.compareVersions("prometheus_3.10.0", "prometheus_3.9.2")).isPositive();
-    assertThat(Stacks.compareVersions("prometheus_3.5.3+ds1-6", "prometheus_3.5.3+ds1-7")).isNegative();
+    assertThat(Stacks.compareVersions("prometheus_3.5.3+ds1-6", "prometheus_3.5.3+ds1-7"))
+        .isNegative();
     assertThat(Stacks.compareVersions("x_1.2", "x_1.2")).isZero();
   }
 
@@ -37,11 +38,13 @@ class StacksTest {
   @Test
   void victoriaMetricsShipsItsThreeBinaries() {
     Stacks.VictoriaMetrics vm = Stacks.victoriaMetrics();
-    assertThat(List.of(vm.victoriaMetrics(), vm.vmalert(), vm.vmauth())).allSatisfy(p -> assertThat(p).isExecutable());
+    assertThat(List.of(vm.victoriaMetrics(), vm.vmalert(), vm.vmauth()))
+        .allSatisfy(p -> assertThat(p).isExecutable());
   }
 
   private static String version(Path binary) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
     return out.strip();

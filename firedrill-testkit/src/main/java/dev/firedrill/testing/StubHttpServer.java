@@ -108,10 +108,20 @@ public final class StubHttpServer implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      String requestBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      String requestBody =
+          new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       Map<String, String> headers = new java.util.TreeMap<>();
-      exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
-      requests.add(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), headers, requestBody));
+      exchange
+          .getRequestHeaders()
+          .forEach(
+              (name, values) ->
+                  headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
+      requests.add(
+          new Request(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getRawPath(),
+              headers,
+              requestBody));
       if (hang) {
         released.await(60, TimeUnit.SECONDS);
         return;

@@ -27,6 +27,7 @@ public final class SyntheticService implements AutoCloseable {
   /** Windows of 5s hold about five 1s scrapes; rate needs two. */
   public static final String ERROR_RATIO =
       "sum(rate(demo_requests_total{code=\"500\"}[5s])) / sum(rate(demo_requests_total[5s]))";
+
   public static final String REQUEST_RATE = "sum(rate(demo_requests_total[5s]))";
   public static final String P99_LATENCY =
       "histogram_quantile(0.99, sum by (le) (rate(demo_request_duration_seconds_bucket[5s])))";
@@ -50,7 +51,8 @@ public final class SyntheticService implements AutoCloseable {
   private SyntheticService(LongSupplier nanoTime, int port) throws IOException {
     this.nanoTime = nanoTime;
     this.last = nanoTime.getAsLong();
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.createContext("/metrics", this::serve);
     server.start();
   }
@@ -83,7 +85,11 @@ public final class SyntheticService implements AutoCloseable {
   }
 
   public synchronized void setRequestRate(double perSecond) {
-    require(perSecond >= 0 && Double.isFinite(perSecond), "request rate", perSecond, "a finite number >= 0");
+    require(
+        perSecond >= 0 && Double.isFinite(perSecond),
+        "request rate",
+        perSecond,
+        "a finite number >= 0");
     advance();
     requestRate = perSecond;
   }
@@ -95,7 +101,11 @@ public final class SyntheticService implements AutoCloseable {
   }
 
   public synchronized void setLatency(double seconds) {
-    require(seconds >= 0 && Double.isFinite(seconds), "latency", seconds, "a finite number of seconds >= 0");
+    require(
+        seconds >= 0 && Double.isFinite(seconds),
+        "latency",
+        seconds,
+        "a finite number of seconds >= 0");
     advance();
     latency = seconds;
   }
@@ -126,20 +136,33 @@ public final class SyntheticService implements AutoCloseable {
     if (!hidden.contains(REQUESTS)) {
       out.append("# HELP demo_requests_total Requests served, by status code.\n")
           .append("# TYPE demo_requests_total counter\n")
-          .append("demo_requests_total{code=\"200\"} ").append(number(ok)).append('\n')
-          .append("demo_requests_total{code=\"500\"} ").append(number(errors)).append('\n');
+          .append("demo_requests_total{code=\"200\"} ")
+          .append(number(ok))
+          .append('\n')
+          .append("demo_requests_total{code=\"500\"} ")
+          .append(number(errors))
+          .append('\n');
     }
     if (!hidden.contains(DURATION)) {
       out.append("# HELP demo_request_duration_seconds Request latency.\n")
           .append("# TYPE demo_request_duration_seconds histogram\n");
       for (int i = 0; i < BUCKETS.length; i++) {
-        out.append("demo_request_duration_seconds_bucket{le=\"").append(number(BUCKETS[i])).append("\"} ")
-            .append(number(buckets[i])).append('\n');
+        out.append("demo_request_duration_seconds_bucket{le=\"")
+            .append(number(BUCKETS[i]))
+            .append("\"} ")
+            .append(number(buckets[i]))
+            .append('\n');
       }
       double count = ok + errors;
-      out.append("demo_request_duration_seconds_bucket{le=\"+Inf\"} ").append(number(count)).append('\n')
-          .append("demo_request_duration_seconds_sum ").append(number(sum)).append('\n')
-          .append("demo_request_duration_seconds_count ").append(number(count)).append('\n');
+      out.append("demo_request_duration_seconds_bucket{le=\"+Inf\"} ")
+          .append(number(count))
+          .append('\n')
+          .append("demo_request_duration_seconds_sum ")
+          .append(number(sum))
+          .append('\n')
+          .append("demo_request_duration_seconds_count ")
+          .append(number(count))
+          .append('\n');
     }
     return out.toString();
   }
@@ -156,8 +179,9 @@ public final class SyntheticService implements AutoCloseable {
       synchronized (this) {
         scrapes++;
         status = failing ? 500 : 200;
-        body = (failing ? "scrapes are failing (set by the test)\n" : exposition())
-            .getBytes(StandardCharsets.UTF_8);
+        body =
+            (failing ? "scrapes are failing (set by the test)\n" : exposition())
+                .getBytes(StandardCharsets.UTF_8);
       }
       exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
       exchange.sendResponseHeaders(status, body.length);
@@ -187,14 +211,16 @@ public final class SyntheticService implements AutoCloseable {
 
   private static String known(String metricName) {
     if (!REQUESTS.equals(metricName) && !DURATION.equals(metricName)) {
-      throw new IllegalArgumentException("unknown metric \"" + metricName + "\" (expected " + REQUESTS + " or " + DURATION + ")");
+      throw new IllegalArgumentException(
+          "unknown metric \"" + metricName + "\" (expected " + REQUESTS + " or " + DURATION + ")");
     }
     return metricName;
   }
 
   private static void require(boolean ok, String what, double value, String expected) {
     if (!ok) {
-      throw new IllegalArgumentException(what + " " + value + " is not usable (expected " + expected + ")");
+      throw new IllegalArgumentException(
+          what + " " + value + " is not usable (expected " + expected + ")");
     }
   }
 

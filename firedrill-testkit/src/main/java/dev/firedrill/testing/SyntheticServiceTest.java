@@ -48,11 +48,14 @@ class SyntheticServiceTest {
   void hideAndShowAFamily() {
     try (SyntheticService exporter = SyntheticService.start(nanos::get)) {
       exporter.hide(SyntheticService.REQUESTS);
-      assertThat(exporter.exposition()).doesNotContain("demo_requests_total").contains("demo_request_duration_seconds_count");
+      assertThat(exporter.exposition())
+          .doesNotContain("demo_requests_total")
+          .contains("demo_request_duration_seconds_count");
       exporter.show(SyntheticService.REQUESTS);
       assertThat(exporter.exposition()).contains("demo_requests_total{code=\"500\"}");
       assertThatThrownBy(() -> exporter.hide("nope"))
-          .hasMessage("unknown metric \"nope\" (expected demo_requests_total or demo_request_duration_seconds)");
+          .hasMessage(
+              "unknown metric \"nope\" (expected demo_requests_total or demo_request_duration_seconds)");
       assertThatThrownBy(() -> exporter.setErrorRatio(1.5))
           .hasMessage("error ratio 1.5 is not usable (expected a number from 0 to 1)");
     }
@@ -62,13 +65,16 @@ class SyntheticServiceTest {
   void servesMetricsOverHttpAndCanFailScrapes() throws Exception {
     try (SyntheticService exporter = SyntheticService.start()) {
       HttpClient http = HttpClient.newHttpClient();
-      HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://" + exporter.address() + "/metrics")).build();
+      HttpRequest scrape =
+          HttpRequest.newBuilder(URI.create("http://" + exporter.address() + "/metrics")).build();
       HttpResponse<String> response = http.send(scrape, HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4; charset=utf-8");
       assertThat(response.body()).contains("demo_requests_total{code=\"200\"}");
       exporter.setScrapeFailing(true);
-      assertThat(http.send(scrape, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(500);
+      assertThat(http.send(scrape, HttpResponse.BodyHandlers.ofString()).statusCode())
+          .isEqualTo(500);
       assertThat(exporter.scrapes()).isEqualTo(2);
       assertThat(exporter.address()).startsWith("127.0.0.1:");
     }

@@ -8,20 +8,23 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads a {@code traceparent} as OpenTelemetry's W3C propagator does: what a receiver would see. */
+/**
+ * Reads a {@code traceparent} as OpenTelemetry's W3C propagator does: what a receiver would see.
+ */
 public final class TraceHeaders {
 
-  private static final TextMapGetter<String> ONE = new TextMapGetter<>() {
-    @Override
-    public Iterable<String> keys(String carrier) {
-      return List.of("traceparent");
-    }
+  private static final TextMapGetter<String> ONE =
+      new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(String carrier) {
+          return List.of("traceparent");
+        }
 
-    @Override
-    public String get(String carrier, String key) {
-      return "traceparent".equals(key) ? carrier : null;
-    }
-  };
+        @Override
+        public String get(String carrier, String key) {
+          return "traceparent".equals(key) ? carrier : null;
+        }
+      };
 
   private TraceHeaders() {}
 
@@ -30,8 +33,10 @@ public final class TraceHeaders {
     if (traceparent == null) {
       return Optional.empty();
     }
-    SpanContext context = Span.fromContext(
-        W3CTraceContextPropagator.getInstance().extract(Context.root(), traceparent, ONE)).getSpanContext();
+    SpanContext context =
+        Span.fromContext(
+                W3CTraceContextPropagator.getInstance().extract(Context.root(), traceparent, ONE))
+            .getSpanContext();
     return context.isValid() ? Optional.of(context) : Optional.empty();
   }
 }

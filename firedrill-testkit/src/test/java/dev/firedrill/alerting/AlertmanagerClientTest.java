@@ -19,7 +19,8 @@ class AlertmanagerClientTest {
   private static final String TOKEN = "am-s3cret";
 
   // 0.27 adds status.mutedBy; unknown fields are ignored.
-  private static final String ALERTS = """
+  private static final String ALERTS =
+      """
       [{"annotations":{"summary":"s","runbook_url":"https://r"},
         "endsAt":"2024-05-14T09:16:03.123Z","fingerprint":"5d2a6b6f0e9c1a2b",
         "receivers":[{"name":"team-payments"},{"name":"audit"}],
@@ -45,14 +46,23 @@ class AlertmanagerClientTest {
   @Test
   void readsAlertsWithReceiversAndState() throws Exception {
     stub.respondJson(200, ALERTS);
-    AlertmanagerClient client = new AlertmanagerClient(stub.url("/am/"), Duration.ofSeconds(5), Optional.of(TOKEN));
+    AlertmanagerClient client =
+        new AlertmanagerClient(stub.url("/am/"), Duration.ofSeconds(5), Optional.of(TOKEN));
 
-    assertThat(client.alerts()).containsExactly(new AlertmanagerAlert(
-        Map.of("alertname", "PaymentsDown", "team", "payments"), Map.of("summary", "s", "runbook_url", "https://r"),
-        Instant.parse("2024-05-14T09:12:03.123Z"), Instant.parse("2024-05-14T09:16:03.123Z"),
-        Instant.parse("2024-05-14T09:12:05.001Z"), "5d2a6b6f0e9c1a2b", "suppressed",
-        java.util.List.of("team-payments", "audit"), java.util.List.of("c5b2"), java.util.List.of(),
-        "http://127.0.0.1:9090/graph?g0.expr=x"));
+    assertThat(client.alerts())
+        .containsExactly(
+            new AlertmanagerAlert(
+                Map.of("alertname", "PaymentsDown", "team", "payments"),
+                Map.of("summary", "s", "runbook_url", "https://r"),
+                Instant.parse("2024-05-14T09:12:03.123Z"),
+                Instant.parse("2024-05-14T09:16:03.123Z"),
+                Instant.parse("2024-05-14T09:12:05.001Z"),
+                "5d2a6b6f0e9c1a2b",
+                "suppressed",
+                java.util.List.of("team-payments", "audit"),
+                java.util.List.of("c5b2"),
+                java.util.List.of(),
+                "http://127.0.0.1:9090/graph?g0.expr=x"));
     assertThat(stub.lastRequest().method()).isEqualTo("GET");
     assertThat(stub.lastRequest().path()).isEqualTo("/am/api/v2/alerts");
     assertThat(stub.lastRequest().headers()).containsEntry("authorization", "Bearer " + TOKEN);
@@ -61,33 +71,56 @@ class AlertmanagerClientTest {
   @Test
   void failuresAreOneLineNamingServerAndRequestWithoutTheToken() {
     String server = "http://127.0.0.1:" + stub.port();
-    AlertmanagerClient client = new AlertmanagerClient(URI.create(server), Duration.ofSeconds(5), Optional.of(TOKEN));
+    AlertmanagerClient client =
+        new AlertmanagerClient(URI.create(server), Duration.ofSeconds(5), Optional.of(TOKEN));
 
     stub.respond(500, "text/plain", "boom\n" + TOKEN + "\n");
-    assertThatThrownBy(client::alerts).isInstanceOf(AlertmanagerException.class)
-        .hasMessage("Alertmanager at " + server + " answered HTTP 500 to GET /api/v2/alerts: boom <redacted>");
+    assertThatThrownBy(client::alerts)
+        .isInstanceOf(AlertmanagerException.class)
+        .hasMessage(
+            "Alertmanager at "
+                + server
+                + " answered HTTP 500 to GET /api/v2/alerts: boom <redacted>");
 
     stub.respondJson(200, "[{\"labels\":{}}]");
-    assertThatThrownBy(client::alerts).hasMessage("Alertmanager at " + server
-        + " answered HTTP 200 to GET /api/v2/alerts with an unexpected response: \"[0].startsAt\" is missing (expected a string)");
+    assertThatThrownBy(client::alerts)
+        .hasMessage(
+            "Alertmanager at "
+                + server
+                + " answered HTTP 200 to GET /api/v2/alerts with an unexpected response: \"[0].startsAt\" is missing (expected a string)");
 
     stub.respondJson(200, "<html>");
-    assertThatThrownBy(client::alerts).hasMessage("Alertmanager at " + server
-        + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>");
+    assertThatThrownBy(client::alerts)
+        .hasMessage(
+            "Alertmanager at "
+                + server
+                + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>");
 
     int closed = StubHttpServer.closedPort();
-    AlertmanagerClient down = new AlertmanagerClient(URI.create("http://127.0.0.1:" + closed), Duration.ofSeconds(2), Optional.empty());
-    assertThatThrownBy(down::alerts).hasMessage("cannot reach Alertmanager at http://127.0.0.1:" + closed
-        + " (connection refused) for GET /api/v2/alerts");
+    AlertmanagerClient down =
+        new AlertmanagerClient(
+            URI.create("http://127.0.0.1:" + closed), Duration.ofSeconds(2), Optional.empty());
+    assertThatThrownBy(down::alerts)
+        .hasMessage(
+            "cannot reach Alertmanager at http://127.0.0.1:"
+                + closed
+                + " (connection refused) for GET /api/v2/alerts");
 
     stub.hang();
-    AlertmanagerClient slow = new AlertmanagerClient(URI.create(server), Duration.ofMillis(300), Optional.of(TOKEN));
-    assertThatThrownBy(slow::alerts).hasMessage("Alertmanager at " + server + ": GET /api/v2/alerts timed out after 300ms");
+    AlertmanagerClient slow =
+        new AlertmanagerClient(URI.create(server), Duration.ofMillis(300), Optional.of(TOKEN));
+    assertThatThrownBy(slow::alerts)
+        .hasMessage("Alertmanager at " + server + ": GET /api/v2/alerts timed out after 300ms");
   }
 
   @Test
   void refusesCredentialsInTheUrl() {
-    assertThatThrownBy(() -> new AlertmanagerClient(URI.create("http://u:p@127.0.0.1:9093"), Duration.ofSeconds(1), Optional.empty()))
+    assertThatThrownBy(
+            () ->
+                new AlertmanagerClient(
+                    URI.create("http://u:p@127.0.0.1:9093"),
+                    Duration.ofSeconds(1),
+                    Optional.empty()))
         .hasMessage("credentials in the Alertmanager URL are not allowed; use a bearer token");
   }
 }

@@ -18,7 +18,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Whole drills on a virtual clock with a scripted alert stack: each detection outcome, row by row. */
+/**
+ * Whole drills on a virtual clock with a scripted alert stack: each detection outcome, row by row.
+ */
 class DetectionDrillTest {
 
   private static final String RUNBOOK = "https://runbooks.example.com/checkout/burn";
@@ -28,16 +30,31 @@ class DetectionDrillTest {
   private final ScriptedDrill drill = new ScriptedDrill();
   private final ScriptedAlerts stack = drill.alerts().rules(rules("CheckoutBurn", "PaymentsDown"));
 
-  /** The lab's two alerting rules, of which those named, and the recording rule CheckoutBurn reads. */
+  /**
+   * The lab's two alerting rules, of which those named, and the recording rule CheckoutBurn reads.
+   */
   private static RuleBook rules(String... names) {
-    List<RuleBook.AlertRule> rules = List.of(
-        new RuleBook.AlertRule("CheckoutBurn", "checkout:error_ratio:rate1m > 0.2", Duration.ofSeconds(10),
-            Duration.ofSeconds(1), Map.of(), Map.of()),
-        new RuleBook.AlertRule("PaymentsDown", "up{job=\"payments\"} == 0", Duration.ofSeconds(5),
-            Duration.ofSeconds(1), Map.of(), Map.of()));
-    return new RuleBook(rules.stream().filter(r -> List.of(names).contains(r.name())).toList(),
+    List<RuleBook.AlertRule> rules =
+        List.of(
+            new RuleBook.AlertRule(
+                "CheckoutBurn",
+                "checkout:error_ratio:rate1m > 0.2",
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(1),
+                Map.of(),
+                Map.of()),
+            new RuleBook.AlertRule(
+                "PaymentsDown",
+                "up{job=\"payments\"} == 0",
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Map.of(),
+                Map.of()));
+    return new RuleBook(
+        rules.stream().filter(r -> List.of(names).contains(r.name())).toList(),
         Map.of("checkout:error_ratio:rate1m", "sum(rate(errors[1m])) / sum(rate(requests[1m]))"),
-        Duration.ofSeconds(1), Duration.ofSeconds(1));
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(1));
   }
 
   /** CheckoutBurn for checkout's team with its runbook. */
@@ -46,13 +63,23 @@ class DetectionDrillTest {
   }
 
   private DrillResult run(AlertExpectation... expectations) {
-    return drill.run(drill.experiment()
-        .hypothesis(new Hypothesis("", Duration.ofSeconds(30), List.of(expectations))).build());
+    return drill.run(
+        drill
+            .experiment()
+            .hypothesis(new Hypothesis("", Duration.ofSeconds(30), List.of(expectations)))
+            .build());
   }
 
   private static AlertExpectation burn(Duration within, String receiver) {
-    return new AlertExpectation("CheckoutBurn", Map.of("service", "checkout"), AlertExpectation.Expect.FIRING, within,
-        Optional.of(receiver), Optional.of(RUNBOOK), Optional.empty(), false);
+    return new AlertExpectation(
+        "CheckoutBurn",
+        Map.of("service", "checkout"),
+        AlertExpectation.Expect.FIRING,
+        within,
+        Optional.of(receiver),
+        Optional.of(RUNBOOK),
+        Optional.empty(),
+        false);
   }
 
   private DetectionRow onlyRow(DrillResult result) {
@@ -73,13 +100,26 @@ class DetectionDrillTest {
     assertThat(row.timeToDetect()).contains(Duration.ofSeconds(22));
     assertThat(row.timeToNotify()).contains(Duration.ofMillis(1500));
     assertThat(row.floor().get().value()).isEqualTo(Duration.ofSeconds(22));
-    assertThat(row.floor().get().reason()).isEqualTo("the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s");
+    assertThat(row.floor().get().reason())
+        .isEqualTo(
+            "the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s");
     assertThat(result.observability().get().verdict()).isEqualTo(ObservabilityResult.Verdict.HELD);
-    assertThat(drill.lines()).contains(
-        "+15.0s detect CheckoutBurn{service=\"checkout\"} pending, active since +12.0s after injection",
-        "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)".replace("+25.0s", "+60.0s"),
-        "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
-    assertThat(result.journal().json().get("detection").get("alerts").get(0).get("time_to_detect_s").asDouble()).isEqualTo(22.0);
+    assertThat(drill.lines())
+        .contains(
+            "+15.0s detect CheckoutBurn{service=\"checkout\"} pending, active since +12.0s after injection",
+            "+25.0s detect CheckoutBurn{service=\"checkout\"}: fired 22.0s after injection (webhook startsAt); floor 22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)"
+                .replace("+25.0s", "+60.0s"),
+            "+25.0s detect CheckoutBurn{service=\"checkout\"} notified to team-checkout at +23.5s after injection (startsAt +22.0s after injection)");
+    assertThat(
+            result
+                .journal()
+                .json()
+                .get("detection")
+                .get("alerts")
+                .get(0)
+                .get("time_to_detect_s")
+                .asDouble())
+        .isEqualTo(22.0);
   }
 
   @Test
@@ -92,24 +132,39 @@ class DetectionDrillTest {
     List<Milestone.AlertStateChanged> changes = drill.milestones(Milestone.AlertStateChanged.class);
     String alert = "CheckoutBurn{service=\"checkout\"}";
     assertThat(changes).extracting(Milestone.AlertStateChanged::alert).containsOnly(alert);
-    assertThat(changes).extracting(Milestone.AlertStateChanged::state)
+    assertThat(changes)
+        .extracting(Milestone.AlertStateChanged::state)
         .containsExactly(AlertState.PENDING, AlertState.FIRING, AlertState.RESOLVED);
-    assertThat(changes).extracting(Milestone.AlertStateChanged::previous)
-        .containsExactly(Optional.empty(), Optional.of(AlertState.PENDING), Optional.of(AlertState.FIRING));
-    assertThat(changes).extracting(Milestone.AlertStateChanged::activeAt)
+    assertThat(changes)
+        .extracting(Milestone.AlertStateChanged::previous)
+        .containsExactly(
+            Optional.empty(), Optional.of(AlertState.PENDING), Optional.of(AlertState.FIRING));
+    assertThat(changes)
+        .extracting(Milestone.AlertStateChanged::activeAt)
         .containsExactly(Optional.of(drill.at(12)), Optional.of(drill.at(12)), Optional.empty());
-    assertThat(changes).extracting(Milestone.AlertStateChanged::at)
+    assertThat(changes)
+        .extracting(Milestone.AlertStateChanged::at)
         .containsExactly(drill.at(15), drill.at(25), drill.at(40));
-    assertThat(changes).extracting(Milestone.AlertStateChanged::injectedAt).containsOnly(ScriptedDrill.START);
-    assertThat(drill.lines()).containsSubsequence(
-        "+15.0s detect " + alert + " pending, active since +12.0s after injection",
-        "+25.0s detect " + alert + " firing",
-        "+40.0s detect " + alert + " resolved");
-    JsonNode resolved = result.journal().json().get("events").get(drill.lines().indexOf(
-        "+40.0s detect " + alert + " resolved"));
-    assertThat(resolved.toString()).as("the journal's event of the same line").isEqualTo(
-        "{\"at\":\"2026-11-29T10:00:40Z\",\"offset_s\":40.0,\"phase\":\"detect\",\"text\":\""
-            + alert.replace("\"", "\\\"") + " resolved\"}");
+    assertThat(changes)
+        .extracting(Milestone.AlertStateChanged::injectedAt)
+        .containsOnly(ScriptedDrill.START);
+    assertThat(drill.lines())
+        .containsSubsequence(
+            "+15.0s detect " + alert + " pending, active since +12.0s after injection",
+            "+25.0s detect " + alert + " firing",
+            "+40.0s detect " + alert + " resolved");
+    JsonNode resolved =
+        result
+            .journal()
+            .json()
+            .get("events")
+            .get(drill.lines().indexOf("+40.0s detect " + alert + " resolved"));
+    assertThat(resolved.toString())
+        .as("the journal's event of the same line")
+        .isEqualTo(
+            "{\"at\":\"2026-11-29T10:00:40Z\",\"offset_s\":40.0,\"phase\":\"detect\",\"text\":\""
+                + alert.replace("\"", "\\\"")
+                + " resolved\"}");
   }
 
   @Test
@@ -120,27 +175,36 @@ class DetectionDrillTest {
 
     run(burn(Duration.ofMinutes(1), "team-checkout"));
 
-    assertThat(drill.milestones(Milestone.AlertStateChanged.class)).extracting(Milestone.AlertStateChanged::state)
+    assertThat(drill.milestones(Milestone.AlertStateChanged.class))
+        .extracting(Milestone.AlertStateChanged::state)
         .containsExactly(AlertState.PENDING, AlertState.FIRING);
   }
 
   @Test
   void aMisroutedAlertAndAWrongRunbookAreReportedAsSuch() {
     drill.fault("errors");
-    stack.alert(BURN_LABELS, Map.of("runbook_url", "https://wiki.example.com/old")).pendingAt(5).firingAt(15)
+    stack
+        .alert(BURN_LABELS, Map.of("runbook_url", "https://wiki.example.com/old"))
+        .pendingAt(5)
+        .firingAt(15)
         .notifiedAt(16, "team-payments");
 
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
     DetectionRow row = onlyRow(result);
     assertThat(row.held()).isFalse();
-    assertThat(row.reason()).isEqualTo("misrouted: routed to team-payments, expected team-checkout; wrong runbook: "
-        + "runbook_url is \"https://wiki.example.com/old\", expected \"" + RUNBOOK + "\"");
+    assertThat(row.reason())
+        .isEqualTo(
+            "misrouted: routed to team-payments, expected team-checkout; wrong runbook: "
+                + "runbook_url is \"https://wiki.example.com/old\", expected \""
+                + RUNBOOK
+                + "\"");
     assertThat(row.receivers()).containsExactly("team-payments");
     JsonNode journalRow = result.journal().json().get("detection").get("alerts").get(0);
     assertThat(journalRow.get("receiver_expected").asText()).isEqualTo("team-checkout");
     assertThat(journalRow.get("receivers").toString()).isEqualTo("[\"team-payments\"]");
-    assertThat(result.observability().get().verdict()).isEqualTo(ObservabilityResult.Verdict.DEVIATED);
+    assertThat(result.observability().get().verdict())
+        .isEqualTo(ObservabilityResult.Verdict.DEVIATED);
   }
 
   @Test
@@ -151,8 +215,10 @@ class DetectionDrillTest {
 
     DetectionRow row = onlyRow(result);
     assertThat(row.fired()).isFalse();
-    assertThat(row.reason()).isEqualTo("missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
-        + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
+    assertThat(row.reason())
+        .isEqualTo(
+            "missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
+                + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
     assertThat(drill.seconds()).isGreaterThanOrEqualTo(90.0);
   }
 
@@ -160,7 +226,8 @@ class DetectionDrillTest {
   void aWebhookCutShortIsAWarningOnTheRowsNeverNotified() {
     drill.fault("errors");
     checkoutBurn().pendingAt(12).firingAt(22);
-    stack.truncation(new Truncation(drill.at(23), "team-checkout", "{}:{service=\"checkout\"}", 3))
+    stack
+        .truncation(new Truncation(drill.at(23), "team-checkout", "{}:{service=\"checkout\"}", 3))
         .truncation(new Truncation(drill.at(33), "team-checkout", "{}:{service=\"checkout\"}", 2))
         .truncation(new Truncation(drill.at(23), "team-payments", "{}:{team=\"payments\"}", 7));
 
@@ -168,13 +235,28 @@ class DetectionDrillTest {
 
     DetectionRow row = onlyRow(result);
     assertThat(row.fired()).isTrue();
-    assertThat(row.warnings()).containsExactly("the webhook of receiver team-checkout left out 5 alerts from 2"
-        + " notifications (truncatedAlerts; max_alerts in its webhook_config), so a missing notification may be"
-        + " truncation");
-    assertThat(drill.lines()).anyMatch(line -> line.endsWith("detect CheckoutBurn{service=\"checkout\"}: warning: the"
-        + " webhook of receiver team-checkout left out 5 alerts from 2 notifications (truncatedAlerts; max_alerts in"
-        + " its webhook_config), so a missing notification may be truncation"));
-    assertThat(result.journal().json().get("detection").get("alerts").get(0).get("warnings").get(0).asText())
+    assertThat(row.warnings())
+        .containsExactly(
+            "the webhook of receiver team-checkout left out 5 alerts from 2"
+                + " notifications (truncatedAlerts; max_alerts in its webhook_config), so a missing notification may be"
+                + " truncation");
+    assertThat(drill.lines())
+        .anyMatch(
+            line ->
+                line.endsWith(
+                    "detect CheckoutBurn{service=\"checkout\"}: warning: the"
+                        + " webhook of receiver team-checkout left out 5 alerts from 2 notifications (truncatedAlerts; max_alerts in"
+                        + " its webhook_config), so a missing notification may be truncation"));
+    assertThat(
+            result
+                .journal()
+                .json()
+                .get("detection")
+                .get("alerts")
+                .get(0)
+                .get("warnings")
+                .get(0)
+                .asText())
         .startsWith("the webhook of receiver team-checkout left out 5 alerts");
   }
 
@@ -190,10 +272,22 @@ class DetectionDrillTest {
   @Test
   void aSilentExpectationThatFiresFails() {
     drill.fault("errors");
-    stack.alert(Map.of("alertname", "PaymentsDown", "job", "payments"), Map.of("runbook_url", RUNBOOK)).pendingAt(3)
-        .firingAt(8).notifiedAt(9, "team-checkout");
-    AlertExpectation silent = new AlertExpectation("PaymentsDown", Map.of(), AlertExpectation.Expect.SILENT,
-        Duration.ofSeconds(40), Optional.empty(), Optional.empty(), Optional.empty(), false);
+    stack
+        .alert(
+            Map.of("alertname", "PaymentsDown", "job", "payments"), Map.of("runbook_url", RUNBOOK))
+        .pendingAt(3)
+        .firingAt(8)
+        .notifiedAt(9, "team-checkout");
+    AlertExpectation silent =
+        new AlertExpectation(
+            "PaymentsDown",
+            Map.of(),
+            AlertExpectation.Expect.SILENT,
+            Duration.ofSeconds(40),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            false);
 
     DrillResult result = run(silent);
 
@@ -209,8 +303,10 @@ class DetectionDrillTest {
 
     DrillResult result = run(burn(Duration.ofSeconds(45), "team-checkout"));
 
-    assertThat(onlyRow(result).reason()).isEqualTo("fired 50.0s after injection, later than within 45s; its floor is "
-        + "22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
+    assertThat(onlyRow(result).reason())
+        .isEqualTo(
+            "fired 50.0s after injection, later than within 45s; its floor is "
+                + "22.0s (the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
   }
 
   @Test
@@ -221,8 +317,10 @@ class DetectionDrillTest {
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
     assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
-    assertThat(result.reason()).isEqualTo("hypothesis.alerts names CheckoutBurn, which no alerting rule of Prometheus "
-        + "defines (expected one of: PaymentsDown)");
+    assertThat(result.reason())
+        .isEqualTo(
+            "hypothesis.alerts names CheckoutBurn, which no alerting rule of Prometheus "
+                + "defines (expected one of: PaymentsDown)");
     assertThat(drill.log()).doesNotContain("inject errors");
   }
 
@@ -234,8 +332,10 @@ class DetectionDrillTest {
     DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
 
     assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
-    assertThat(result.reason()).isEqualTo("CheckoutBurn{service=\"checkout\"} is already firing, so its time to detect "
-        + "would mean nothing; nothing was injected");
+    assertThat(result.reason())
+        .isEqualTo(
+            "CheckoutBurn{service=\"checkout\"} is already firing, so its time to detect "
+                + "would mean nothing; nothing was injected");
     assertThat(result.observability()).isEmpty();
   }
 }

@@ -12,7 +12,10 @@ import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Whole drills of the engine on a virtual clock: each verdict, the rollback's retries, stop and interrupt. */
+/**
+ * Whole drills of the engine on a virtual clock: each verdict, the rollback's retries, stop and
+ * interrupt.
+ */
 class DrillTest {
 
   private static final String UNREACHABLE = "Prometheus at http://127.0.0.1:9 is unreachable";
@@ -26,21 +29,32 @@ class DrillTest {
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
-    assertThat(result.reason()).isEqualTo("12 measurements while the faults were on within steady state; recovered 0.0s after the rollback");
+    assertThat(result.reason())
+        .isEqualTo(
+            "12 measurements while the faults were on within steady state; recovered 0.0s after the rollback");
     assertThat(result.rollbackOk()).isTrue();
     assertThat(fault.applied()).isFalse();
-    assertThat(drill.log()).containsSubsequence("measure at 0.0", "inject burn", "measure at 5.0", "measure at 60.0", "revert burn", "measure at 60.0");
-    assertThat(drill.lines()).contains(
-        "+0.0s before ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100",
-        "+5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100",
-        "+60.0s rollback cpu-burn: burn gone (attempt 1)",
-        "+60.0s verdict held: 12 measurements while the faults were on within steady state; recovered 0.0s after the rollback");
+    assertThat(drill.log())
+        .containsSubsequence(
+            "measure at 0.0",
+            "inject burn",
+            "measure at 5.0",
+            "measure at 60.0",
+            "revert burn",
+            "measure at 60.0");
+    assertThat(drill.lines())
+        .contains(
+            "+0.0s before ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100",
+            "+5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100",
+            "+60.0s rollback cpu-burn: burn gone (attempt 1)",
+            "+60.0s verdict held: 12 measurements while the faults were on within steady state; recovered 0.0s after the rollback");
   }
 
   @Test
   void aTenMinuteDrillRunsOnTheVirtualClock() {
     drill.fault("burn");
-    DrillResult result = drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(10))).build());
+    DrillResult result =
+        drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(10))).build());
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(result.journal().json().get("measurements")).hasSize(1 + 120 + 1);
@@ -50,27 +64,35 @@ class DrillTest {
   @Test
   void deviatedWhenTheSliLeavesItsRangeBelowTheAbortThreshold() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 20 && t < 40 ? 0.02 : 0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 20 && t < 40 ? 0.02 : 0.001));
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
-    assertThat(result.reason()).startsWith("hypothesis broken while the faults were on, first at +20.0s: error_ratio 0.02 outside <= 0.01");
+    assertThat(result.reason())
+        .startsWith(
+            "hypothesis broken while the faults were on, first at +20.0s: error_ratio 0.02 outside <= 0.01");
     assertThat(result.reason()).endsWith("recovered 0.0s after the rollback");
   }
 
   @Test
   void abortRuleNeedsConsecutiveBreachesThenRollsBack() {
     ScriptedFault fault = drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t == 10.0 || t >= 20 ? 0.08 : 0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> value(t == 10.0 || t >= 20 ? 0.08 : 0.001));
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(result.reason()).startsWith("error_ratio 0.08 > 0.05 in 2 measurements in a row;");
-    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:25Z");
+    assertThat(result.journal().json().get("aborted_at").asText())
+        .isEqualTo("2026-11-29T10:00:25Z");
     assertThat(fault.applied()).isFalse();
-    assertThat(drill.log().indexOf("revert burn")).isGreaterThan(drill.log().indexOf("measure at 25.0"));
+    assertThat(drill.log().indexOf("revert burn"))
+        .isGreaterThan(drill.log().indexOf("measure at 25.0"));
   }
 
   @Test
@@ -82,56 +104,80 @@ class DrillTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(result.reason()).startsWith("burn rate 200 above 100 (");
-    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:15Z");
+    assertThat(result.journal().json().get("aborted_at").asText())
+        .isEqualTo("2026-11-29T10:00:15Z");
   }
 
   @Test
   void missingGuardDataIsFailure() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> t >= 10 ? noData() : value(0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> t >= 10 ? noData() : value(0.001));
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
-    assertThat(result.reason()).startsWith("burn-rate guard has no data (empty result for "
-        + ScriptedDrill.GUARD_ERROR_RATIO + "); missing data is failure");
+    assertThat(result.reason())
+        .startsWith(
+            "burn-rate guard has no data (empty result for "
+                + ScriptedDrill.GUARD_ERROR_RATIO
+                + "); missing data is failure");
   }
 
   @Test
   void missingDataMayBeDeclaredInconclusive() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> t >= 10 && t <= 20 ? noData() : value(0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> t >= 10 && t <= 20 ? noData() : value(0.001));
 
-    DrillResult result = drill.run(drill.experiment()
-        .steadyState(ScriptedDrill.steadyState(Duration.ofSeconds(5), Missing.INCONCLUSIVE)).build());
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .steadyState(ScriptedDrill.steadyState(Duration.ofSeconds(5), Missing.INCONCLUSIVE))
+                .build());
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-    assertThat(result.reason()).startsWith("3 of 12 measurements while the faults were on had no data or errors");
+    assertThat(result.reason())
+        .startsWith("3 of 12 measurements while the faults were on had no data or errors");
   }
 
   @Test
   void probeErrorsInARowAbort() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> t >= 10 ? failure(UNREACHABLE) : value(0.001))
-        .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> t >= 10 ? failure(UNREACHABLE) : value(0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> t >= 10 ? failure(UNREACHABLE) : value(0.001))
+        .answer(
+            ScriptedDrill.GUARD_ERROR_RATIO, t -> t >= 10 ? failure(UNREACHABLE) : value(0.001));
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
-    assertThat(result.reason()).startsWith("3 probe errors in a row; the drill cannot see the system: Prometheus at http://127.0.0.1:9 is unreachable");
-    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:20Z");
+    assertThat(result.reason())
+        .startsWith(
+            "3 probe errors in a row; the drill cannot see the system: Prometheus at http://127.0.0.1:9 is unreachable");
+    assertThat(result.journal().json().get("aborted_at").asText())
+        .isEqualTo("2026-11-29T10:00:20Z");
     assertThat(drill.faults().get(0).applied()).isFalse();
   }
 
   @Test
   void notRunWhenAlreadyOutsideSteadyState() {
     ScriptedFault fault = drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, 0.03).answer(ScriptedDrill.GUARD_ERROR_RATIO, 0.03);
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, 0.03)
+        .answer(ScriptedDrill.GUARD_ERROR_RATIO, 0.03);
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
-    assertThat(result.reason()).isEqualTo("outside steady state before injection, nothing was injected: error_ratio 0.03 outside <= 0.01, burn_rate 30 <= 100");
+    assertThat(result.reason())
+        .isEqualTo(
+            "outside steady state before injection, nothing was injected: error_ratio 0.03 outside <= 0.01, burn_rate 30 <= 100");
     assertThat(drill.log()).doesNotContain("inject burn");
     assertThat(fault.applied()).isFalse();
   }
@@ -140,15 +186,19 @@ class DrillTest {
   void aQueryThatFailsBeforeInjectionIsInconclusiveNotAnUnhealthySystem() {
     ScriptedFault fault = drill.fault("burn");
     // the queries fail: a wrong URL, a refused query, several series
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> failure(UNREACHABLE))
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> failure(UNREACHABLE))
         .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> failure(UNREACHABLE));
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-    assertThat(result.reason()).isEqualTo("the steady state could not be measured (a problem of the drill's queries"
-        + " or of its Prometheus, not of the system), nothing was injected: error_ratio error: Prometheus at"
-        + " http://127.0.0.1:9 is unreachable, burn_rate error: Prometheus at http://127.0.0.1:9 is unreachable");
+    assertThat(result.reason())
+        .isEqualTo(
+            "the steady state could not be measured (a problem of the drill's queries"
+                + " or of its Prometheus, not of the system), nothing was injected: error_ratio error: Prometheus at"
+                + " http://127.0.0.1:9 is unreachable, burn_rate error: Prometheus at http://127.0.0.1:9 is unreachable");
     assertThat(drill.log()).doesNotContain("inject burn");
     assertThat(fault.applied()).isFalse();
   }
@@ -157,10 +207,12 @@ class DrillTest {
   void refusedWhenTheDurationIsAboveTheBlastRadius() {
     drill.fault("burn");
 
-    DrillResult result = drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(20))).build());
+    DrillResult result =
+        drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(20))).build());
 
     assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
-    assertThat(result.reason()).isEqualTo("method.duration 20m is above blast_radius.max_duration 15m");
+    assertThat(result.reason())
+        .isEqualTo("method.duration 20m is above blast_radius.max_duration 15m");
     assertThat(drill.log()).isEmpty();
   }
 
@@ -174,8 +226,10 @@ class DrillTest {
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(result.reason()).startsWith("a fault could not be injected: second could not start;");
-    assertThat(drill.log()).containsSubsequence("inject first", "inject second", "revert second", "revert first");
+    assertThat(result.reason())
+        .startsWith("a fault could not be injected: second could not start;");
+    assertThat(drill.log())
+        .containsSubsequence("inject first", "inject second", "revert second", "revert first");
     assertThat(drill.log()).doesNotContain("inject third", "revert third");
     assertThat(drill.faults()).noneMatch(ScriptedFault::applied);
   }
@@ -190,10 +244,16 @@ class DrillTest {
 
     assertThat(result.rollbackOk()).isFalse();
     assertThat(result.manualCommands()).containsExactly("undo stuck");
-    assertThat(drill.log()).containsSubsequence("revert stuck", "revert stuck", "revert stuck", "revert first");
+    assertThat(drill.log())
+        .containsSubsequence("revert stuck", "revert stuck", "revert stuck", "revert first");
     assertThat(drill.faults().get(0).applied()).isFalse();
-    assertThat(drill.lines()).anyMatch(l -> l.endsWith("rollback cpu-burn: FAILED after 3 attempts: stuck refused to go; run by hand: undo stuck"));
-    assertThat(result.journal().faultNode(1).get("revert").get("manual_command").asText()).isEqualTo("undo stuck");
+    assertThat(drill.lines())
+        .anyMatch(
+            l ->
+                l.endsWith(
+                    "rollback cpu-burn: FAILED after 3 attempts: stuck refused to go; run by hand: undo stuck"));
+    assertThat(result.journal().faultNode(1).get("revert").get("manual_command").asText())
+        .isEqualTo("undo stuck");
   }
 
   @Test
@@ -210,17 +270,19 @@ class DrillTest {
   @Test
   void aSignalStopsTheMethodWithinOnePollAndTheRollbackRuns() {
     ScriptedFault fault = drill.fault("burn");
-    clock.onAdvance(now -> {
-      if (drill.seconds() >= 12.3) {
-        drill.requestStop("SIGINT received");
-      }
-    });
+    clock.onAdvance(
+        now -> {
+          if (drill.seconds() >= 12.3) {
+            drill.requestStop("SIGINT received");
+          }
+        });
 
     DrillResult result = drill.run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(result.reason()).startsWith("SIGINT received;");
-    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:12.400Z");
+    assertThat(result.journal().json().get("aborted_at").asText())
+        .isEqualTo("2026-11-29T10:00:12.400Z");
     assertThat(fault.applied()).isFalse();
   }
 
@@ -238,11 +300,12 @@ class DrillTest {
   @Test
   void anInterruptedDrillStillRollsBackAndKeepsTheFlag() {
     ScriptedFault fault = drill.fault("burn");
-    clock.onAdvance(now -> {
-      if (drill.seconds() >= 7) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    clock.onAdvance(
+        now -> {
+          if (drill.seconds() >= 7) {
+            Thread.currentThread().interrupt();
+          }
+        });
 
     DrillResult result = drill.run();
 

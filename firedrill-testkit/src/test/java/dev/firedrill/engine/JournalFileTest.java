@@ -24,7 +24,8 @@ class JournalFileTest {
   @TempDir Path dir;
 
   private Journal journal() {
-    return Journal.start(new ScriptedDrill().experiment().build(), "drill.yaml", ScriptedDrill.START);
+    return Journal.start(
+        new ScriptedDrill().experiment().build(), "drill.yaml", ScriptedDrill.START);
   }
 
   @Test
@@ -44,9 +45,19 @@ class JournalFileTest {
   @Test
   void valuesJsonCannotHoldAreWrittenAsPrometheusWritesThem() throws IOException {
     Journal journal = journal();
-    journal.measurement(Phase.DURING, Duration.ofSeconds(5), new Measurement(Instant.EPOCH,
-        List.of(new Reading("latency", Reading.Status.BREACH, OptionalDouble.of(Double.POSITIVE_INFINITY), "<= 1", "")),
-        Optional.empty()));
+    journal.measurement(
+        Phase.DURING,
+        Duration.ofSeconds(5),
+        new Measurement(
+            Instant.EPOCH,
+            List.of(
+                new Reading(
+                    "latency",
+                    Reading.Status.BREACH,
+                    OptionalDouble.of(Double.POSITIVE_INFINITY),
+                    "<= 1",
+                    "")),
+            Optional.empty()));
     JournalFile file = new JournalFile(dir.resolve("drill.json"));
     file.write(journal);
 
@@ -68,9 +79,12 @@ class JournalFileTest {
     Path otherJson = Files.writeString(dir.resolve("other.json"), "{\"a\": 1}");
 
     assertThatThrownBy(() -> new JournalFile(notJson).read())
-        .hasMessageStartingWith(notJson + ": not a firedrill journal: expected JSON, Unrecognized token 'hello'");
+        .hasMessageStartingWith(
+            notJson + ": not a firedrill journal: expected JSON, Unrecognized token 'hello'");
     assertThatThrownBy(() -> new JournalFile(otherJson).read())
-        .hasMessage(otherJson + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
+        .hasMessage(
+            otherJson
+                + ": not a firedrill journal: expected a JSON object with \"firedrill_journal\"");
     assertThatThrownBy(() -> new JournalFile(dir.resolve("missing.json")).read())
         .hasMessage(dir.resolve("missing.json") + ": no such file (expected a firedrill journal)");
   }

@@ -15,7 +15,10 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The journal as the first observer of the drill's milestones: the same steps the console shows, on disk as they happen. */
+/**
+ * The journal as the first observer of the drill's milestones: the same steps the console shows, on
+ * disk as they happen.
+ */
 class JournalRecorderTest {
 
   @TempDir Path dir;
@@ -25,21 +28,33 @@ class JournalRecorderTest {
   @Test
   void theJournalsEventsAreTheConsolesLinesAndEachMeasurementIsJournaledOnce() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001))
-        .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001))
+        .answer(
+            ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
 
     DrillResult result = drill.run();
 
     List<String> journaled = new ArrayList<>();
     for (JsonNode event : result.journal().json().get("events")) {
-      journaled.add("+" + String.format(Locale.ROOT, "%.1fs", event.get("offset_s").asDouble()) + " "
-          + event.get("phase").asText() + " " + event.get("text").asText());
+      journaled.add(
+          "+"
+              + String.format(Locale.ROOT, "%.1fs", event.get("offset_s").asDouble())
+              + " "
+              + event.get("phase").asText()
+              + " "
+              + event.get("text").asText());
     }
     assertThat(journaled).isEqualTo(drill.lines());
-    assertThat(drill.lines()).containsOnlyOnce("+15.0s abort " + result.journal().json().get("abort_reason").asText());
-    assertThat(result.journal().json().get("measurements")).hasSize(drill.milestones(Milestone.Measured.class).size());
-    assertThat(result.journal().json().get("aborted_at").asText()).isEqualTo("2026-11-29T10:00:15Z");
-    assertThat(result.journal().json().get("rollback_done_at").asText()).isEqualTo("2026-11-29T10:00:15Z");
+    assertThat(drill.lines())
+        .containsOnlyOnce("+15.0s abort " + result.journal().json().get("abort_reason").asText());
+    assertThat(result.journal().json().get("measurements"))
+        .hasSize(drill.milestones(Milestone.Measured.class).size());
+    assertThat(result.journal().json().get("aborted_at").asText())
+        .isEqualTo("2026-11-29T10:00:15Z");
+    assertThat(result.journal().json().get("rollback_done_at").asText())
+        .isEqualTo("2026-11-29T10:00:15Z");
   }
 
   @Test
@@ -47,15 +62,16 @@ class JournalRecorderTest {
     drill.fault("burn");
     JournalFile file = new JournalFile(dir.resolve("drill.json"));
     List<JsonNode> seenAtInjecting = new ArrayList<>();
-    DrillObserver reader = milestone -> {
-      if (milestone instanceof Milestone.FaultInjecting) {
-        try {
-          seenAtInjecting.add(file.read().json().get("faults").get(0).deepCopy());
-        } catch (IOException e) {
-          throw new IllegalStateException(e);
-        }
-      }
-    };
+    DrillObserver reader =
+        milestone -> {
+          if (milestone instanceof Milestone.FaultInjecting) {
+            try {
+              seenAtInjecting.add(file.read().json().get("faults").get(0).deepCopy());
+            } catch (IOException e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        };
 
     drill.journal(file).observer(reader).run();
 
@@ -74,9 +90,16 @@ class JournalRecorderTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(fault.applied()).isFalse();
-    assertThat(drill.lines()).filteredOn(line -> line.contains("journal: ")).singleElement().asString()
-        .startsWith("+0.0s plan journal: " + notADirectory.resolve("drill.json") + ": cannot write the journal: ");
+    assertThat(drill.lines())
+        .filteredOn(line -> line.contains("journal: "))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "+0.0s plan journal: "
+                + notADirectory.resolve("drill.json")
+                + ": cannot write the journal: ");
     assertThat(drill.milestones(Milestone.JournalUnwritable.class)).hasSize(1);
-    assertThat(result.journal().json().get("events").toString()).doesNotContain("cannot write the journal");
+    assertThat(result.journal().json().get("events").toString())
+        .doesNotContain("cannot write the journal");
   }
 }

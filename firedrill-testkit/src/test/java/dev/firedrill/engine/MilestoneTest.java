@@ -19,10 +19,23 @@ class MilestoneTest {
     drill.fault("burn");
     drill.run();
 
-    List<String> kinds = drill.milestones().stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
-    assertThat(kinds).containsExactly("Planned", "DrillStarted", "PhaseStarted", "Measured", "FaultInjecting",
-        "FaultInjected", "FaultReverting", "FaultReverted", "RolledBack", "Recovered", "DrillFinished");
-    assertThat(drill.milestones(Milestone.PhaseStarted.class)).extracting(Milestone.PhaseStarted::phase)
+    List<String> kinds =
+        drill.milestones().stream().map(m -> m.getClass().getSimpleName()).distinct().toList();
+    assertThat(kinds)
+        .containsExactly(
+            "Planned",
+            "DrillStarted",
+            "PhaseStarted",
+            "Measured",
+            "FaultInjecting",
+            "FaultInjected",
+            "FaultReverting",
+            "FaultReverted",
+            "RolledBack",
+            "Recovered",
+            "DrillFinished");
+    assertThat(drill.milestones(Milestone.PhaseStarted.class))
+        .extracting(Milestone.PhaseStarted::phase)
         .containsExactly(Phase.PREFLIGHT, Phase.INJECT, Phase.DURING, Phase.ROLLBACK, Phase.AFTER);
     Milestone.FaultReverted reverted = only(Milestone.FaultReverted.class);
     assertThat(reverted.reverted()).isTrue();
@@ -38,15 +51,21 @@ class MilestoneTest {
 
     drill.run(drill.experiment().method(drill.method(Duration.ofMinutes(20))).build());
 
-    assertThat(drill.milestones()).extracting(m -> m.getClass().getSimpleName()).containsExactly("Planned", "Refused");
+    assertThat(drill.milestones())
+        .extracting(m -> m.getClass().getSimpleName())
+        .containsExactly("Planned", "Refused");
     Milestone.Planned planned = only(Milestone.Planned.class);
-    assertThat(planned.refusals()).containsExactly("method.duration 20m is above blast_radius.max_duration 15m");
-    assertThat(planned.faults()).extracting(Milestone.FaultActions::actions).containsExactly(List.of("apply burn"));
-    assertThat(drill.lines()).containsExactly(
-        "+0.0s plan " + planned.budget().orElseThrow().text(),
-        "+0.0s plan cpu-burn: apply burn",
-        "+0.0s plan refused: method.duration 20m is above blast_radius.max_duration 15m",
-        "+0.0s verdict refused: method.duration 20m is above blast_radius.max_duration 15m");
+    assertThat(planned.refusals())
+        .containsExactly("method.duration 20m is above blast_radius.max_duration 15m");
+    assertThat(planned.faults())
+        .extracting(Milestone.FaultActions::actions)
+        .containsExactly(List.of("apply burn"));
+    assertThat(drill.lines())
+        .containsExactly(
+            "+0.0s plan " + planned.budget().orElseThrow().text(),
+            "+0.0s plan cpu-burn: apply burn",
+            "+0.0s plan refused: method.duration 20m is above blast_radius.max_duration 15m",
+            "+0.0s verdict refused: method.duration 20m is above blast_radius.max_duration 15m");
   }
 
   @Test
@@ -61,14 +80,19 @@ class MilestoneTest {
     assertThat(reverted.attempts()).isEqualTo(1);
     assertThat(reverted.manualCommand()).isEmpty();
     assertThat(reverted.offset()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(drill.lines()).contains("+0.0s inject cpu-burn: apply burn",
-        "+60.0s rollback cpu-burn: " + reverted.detail() + " (attempt 1)");
+    assertThat(drill.lines())
+        .contains(
+            "+0.0s inject cpu-burn: apply burn",
+            "+60.0s rollback cpu-burn: " + reverted.detail() + " (attempt 1)");
   }
 
   @Test
   void anAbortIsMarkedBeforeTheRollbackAndCarriedToTheEnd() {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 15 ? 0.2 : 0.001));
 
     drill.run();
 
@@ -77,8 +101,10 @@ class MilestoneTest {
     assertThat(drill.milestones().indexOf(aborted))
         .isLessThan(drill.milestones().indexOf(only(Milestone.FaultReverting.class)));
     assertThat(only(Milestone.DrillFinished.class).abortReason()).contains(aborted.reason());
-    assertThat(drill.milestones(Milestone.Measured.class)).map(m -> m.measurement().status().text())
-        .last().isEqualTo("breach");
+    assertThat(drill.milestones(Milestone.Measured.class))
+        .map(m -> m.measurement().status().text())
+        .last()
+        .isEqualTo("breach");
   }
 
   @Test
@@ -96,9 +122,13 @@ class MilestoneTest {
   void anObserverThatThrowsNeverStopsTheDrillOrItsRollback() {
     ScriptedFault fault = drill.fault("burn");
 
-    DrillResult result = drill.observer(milestone -> {
-      throw new IllegalStateException("marker down");
-    }).run();
+    DrillResult result =
+        drill
+            .observer(
+                milestone -> {
+                  throw new IllegalStateException("marker down");
+                })
+            .run();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(fault.applied()).isFalse();
@@ -107,28 +137,31 @@ class MilestoneTest {
   @Test
   void compositeClosesEveryObserverEvenWhenOneHangs() {
     List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
-    DrillObserver hangs = new DrillObserver() {
-      @Override
-      public void on(Milestone milestone) {}
+    DrillObserver hangs =
+        new DrillObserver() {
+          @Override
+          public void on(Milestone milestone) {}
 
-      @Override
-      public void close(Duration limit) {
-        try {
-          new java.util.concurrent.CountDownLatch(1).await(); // a sink that never finishes closing
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    };
-    DrillObserver quick = new DrillObserver() {
-      @Override
-      public void on(Milestone milestone) {}
+          @Override
+          public void close(Duration limit) {
+            try {
+              new java.util.concurrent.CountDownLatch(1)
+                  .await(); // a sink that never finishes closing
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    DrillObserver quick =
+        new DrillObserver() {
+          @Override
+          public void on(Milestone milestone) {}
 
-      @Override
-      public void close(Duration limit) {
-        closed.add("quick");
-      }
-    };
+          @Override
+          public void close(Duration limit) {
+            closed.add("quick");
+          }
+        };
 
     long begin = System.nanoTime();
     DrillObserver.composite(List.of(hangs, quick)).close(Duration.ofMillis(200));

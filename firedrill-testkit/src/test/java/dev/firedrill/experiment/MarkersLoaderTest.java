@@ -20,7 +20,10 @@ class MarkersLoaderTest {
 
   @Test
   void aPanelAnnotationWithATokenFile() {
-    Experiment experiment = load(with("""
+    Experiment experiment =
+        load(
+            with(
+                """
         markers:
           grafana:
             url: http://127.0.0.1:3000
@@ -30,58 +33,86 @@ class MarkersLoaderTest {
             timeout: 3s
         """));
 
-    assertThat(experiment.markers().grafana()).contains(new GrafanaTarget(URI.create("http://127.0.0.1:3000"),
-        Optional.of("firedrill-lab"), Optional.of(4), new TokenSource.FromFile(Path.of("/run/secrets/grafana")),
-        Duration.ofSeconds(3)));
+    assertThat(experiment.markers().grafana())
+        .contains(
+            new GrafanaTarget(
+                URI.create("http://127.0.0.1:3000"),
+                Optional.of("firedrill-lab"),
+                Optional.of(4),
+                new TokenSource.FromFile(Path.of("/run/secrets/grafana")),
+                Duration.ofSeconds(3)));
   }
 
   @Test
   void anOrganizationAnnotationWithDefaults() {
-    Experiment experiment = load(with("""
+    Experiment experiment =
+        load(
+            with(
+                """
         markers:
           grafana:
             url: http://127.0.0.1:3000
             bearer_token_env: GRAFANA_TOKEN
         """));
 
-    assertThat(experiment.markers().grafana()).contains(new GrafanaTarget(URI.create("http://127.0.0.1:3000"),
-        Optional.empty(), Optional.empty(), new TokenSource.FromEnv("GRAFANA_TOKEN"), GrafanaTarget.DEFAULT_TIMEOUT));
+    assertThat(experiment.markers().grafana())
+        .contains(
+            new GrafanaTarget(
+                URI.create("http://127.0.0.1:3000"),
+                Optional.empty(),
+                Optional.empty(),
+                new TokenSource.FromEnv("GRAFANA_TOKEN"),
+                GrafanaTarget.DEFAULT_TIMEOUT));
   }
 
   @Test
   void aPanelNeedsItsDashboard() {
-    assertThat(problems(with("""
+    assertThat(
+            problems(
+                with(
+                    """
         markers:
           grafana:
             url: http://127.0.0.1:3000
             panel_id: 4
-        """))).containsExactly("exp.yaml: /markers/grafana/panel_id: expected dashboard_uid beside panel_id:"
-            + " a panel annotation belongs to a dashboard (line 29, column 5)");
+        """)))
+        .containsExactly(
+            "exp.yaml: /markers/grafana/panel_id: expected dashboard_uid beside panel_id:"
+                + " a panel annotation belongs to a dashboard (line 29, column 5)");
   }
 
   @Test
   void aTokenInTheFileIsRefusedWithoutShowingIt() {
-    List<String> problems = problems(with("""
+    List<String> problems =
+        problems(
+            with(
+                """
         markers:
           grafana:
             url: http://127.0.0.1:3000
             token: glsa_s3cr3t-value
         """));
 
-    assertThat(problems).containsExactly("exp.yaml: /markers/grafana/token: secrets are refused in an experiment"
-        + " file; use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
-        + " (line 29, column 5)");
+    assertThat(problems)
+        .containsExactly(
+            "exp.yaml: /markers/grafana/token: secrets are refused in an experiment"
+                + " file; use bearer_token_env, bearer_token_file or basic_auth (username with password_env or password_file)"
+                + " (line 29, column 5)");
     assertThat(String.join("\n", problems)).doesNotContain("s3cr3t");
   }
 
   @Test
   void anUnknownKeyNamesTheNearestOne() {
-    assertThat(problems(with("""
+    assertThat(
+            problems(
+                with(
+                    """
         markers:
           grafana:
             url: http://127.0.0.1:3000
             dashboard_id: firedrill-lab
-        """))).containsExactly(
+        """)))
+        .containsExactly(
             "exp.yaml: /markers/grafana/dashboard_id: unknown key; did you mean \"dashboard_uid\"? (line 29, column 5)");
   }
 }

@@ -38,17 +38,21 @@ class CpuBurnFaultTest {
   void aWorkerExitsByItselfAtItsTtl() throws Exception {
     Fault fault = fault(1, Duration.ofSeconds(2), Contexts.real("burn-ttl", 1, 1));
 
-    assertThat(fault.plan()).containsExactly("start 1 cpu-burn worker (java ... CpuBurnWorker"
-        + " --seconds 2 --experiment burn-ttl), which exits by itself after 2s");
+    assertThat(fault.plan())
+        .containsExactly(
+            "start 1 cpu-burn worker (java ... CpuBurnWorker"
+                + " --seconds 2 --experiment burn-ttl), which exits by itself after 2s");
     fault.inject();
     List<ProcessId> workers = workers(fault);
 
     assertThat(workers).hasSize(1);
     ProcessInfo worker = processes.find(workers.get(0)).orElseThrow();
-    assertThat(worker.commandLine()).contains("-XX:TieredStopAtLevel=1 -Xmx32m -cp ")
+    assertThat(worker.commandLine())
+        .contains("-XX:TieredStopAtLevel=1 -Xmx32m -cp ")
         .endsWith("dev.firedrill.fault.CpuBurnWorker --seconds 2 --experiment burn-ttl");
     assertThat(fault.verify().reverted()).isFalse();
-    assertThat(Decoys.waitFor(Duration.ofSeconds(10), () -> !processes.alive(workers.get(0)))).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(10), () -> !processes.alive(workers.get(0))))
+        .isTrue();
     assertThat(fault.verify().reverted()).isTrue();
   }
 
@@ -56,19 +60,24 @@ class CpuBurnFaultTest {
   void revertEndsWorkersBeforeTheirTtlAndIsIdempotent() throws Exception {
     Fault fault = fault(2, Duration.ofMinutes(15), Contexts.real("burn-revert", 1, 2));
 
-    assertThat(fault.plan()).containsExactly("start 2 cpu-burn workers (java ... CpuBurnWorker"
-        + " --seconds 900 --experiment burn-revert), each exits by itself after 15m");
+    assertThat(fault.plan())
+        .containsExactly(
+            "start 2 cpu-burn workers (java ... CpuBurnWorker"
+                + " --seconds 900 --experiment burn-revert), each exits by itself after 15m");
     fault.inject();
     List<ProcessId> workers = workers(fault);
     assertThat(workers).hasSize(2).allMatch(processes::alive);
-    assertThat(fault.verify().detail()).isEqualTo("cpu-burn workers still alive: PIDs " + Terminator.pids(workers));
+    assertThat(fault.verify().detail())
+        .isEqualTo("cpu-burn workers still alive: PIDs " + Terminator.pids(workers));
     assertThat(fault.manualRevertCommand()).isEqualTo("kill -9 " + Terminator.pids(workers));
 
     fault.revert();
 
     assertThat(workers).noneMatch(processes::alive);
-    assertThat(fault.verify()).isEqualTo(
-        Verification.reverted("no cpu-burn worker alive (PIDs " + Terminator.pids(workers) + ")"));
+    assertThat(fault.verify())
+        .isEqualTo(
+            Verification.reverted(
+                "no cpu-burn worker alive (PIDs " + Terminator.pids(workers) + ")"));
     fault.revert();
     assertThat(fault.verify().reverted()).isTrue();
   }
@@ -101,7 +110,8 @@ class CpuBurnFaultTest {
   @Test
   void refusesMoreWorkersThanTheBlastRadiusAllows() {
     Fault fault = fault(3, Duration.ofSeconds(30), Contexts.real("burn-many", 1, 2));
-    assertThatThrownBy(fault::plan).isInstanceOf(FaultRefusedException.class)
+    assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
         .hasMessage("cpu-burn: 3 workers exceed blast_radius max_workers 2");
     assertThatThrownBy(fault::inject).isInstanceOf(FaultRefusedException.class);
     assertThat(fault.state()).isEqualTo(Map.of("workers", List.of()));
@@ -110,14 +120,18 @@ class CpuBurnFaultTest {
   @Test
   void refusesAFaultWithoutTtl() {
     Fault fault = fault(1, null, Contexts.real("burn-nottl", 1, 1));
-    assertThatThrownBy(fault::plan).isInstanceOf(FaultRefusedException.class)
-        .hasMessage("cpu-burn: no ttl; every fault needs a ttl that the injector enforces on its own");
+    assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "cpu-burn: no ttl; every fault needs a ttl that the injector enforces on its own");
   }
 
   @Test
   void aFractionalTtlKeepsItsMilliseconds() throws Exception {
     Fault fault = fault(1, Duration.ofMillis(1500), Contexts.real("burn-ms", 1, 1));
-    assertThat(fault.plan()).containsExactly("start 1 cpu-burn worker (java ... CpuBurnWorker"
-        + " --seconds 1.5 --experiment burn-ms), which exits by itself after 1s500ms");
+    assertThat(fault.plan())
+        .containsExactly(
+            "start 1 cpu-burn worker (java ... CpuBurnWorker"
+                + " --seconds 1.5 --experiment burn-ms), which exits by itself after 1s500ms");
   }
 }

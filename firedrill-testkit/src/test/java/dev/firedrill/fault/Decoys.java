@@ -21,19 +21,23 @@ final class Decoys implements AutoCloseable {
     return "3600." + (100_000_000 + ThreadLocalRandom.current().nextInt(900_000_000));
   }
 
-  /** Starts {@code sleep <token>} outside the test JVM's process tree and returns it once visible. */
+  /**
+   * Starts {@code sleep <token>} outside the test JVM's process tree and returns it once visible.
+   */
   ProcessInfo start(String token) throws Exception {
-    Process setsid = new ProcessBuilder("setsid", "-f", "sleep", token)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process setsid =
+        new ProcessBuilder("setsid", "-f", "sleep", token)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     setsid.waitFor();
     for (int i = 0; i < 100; i++) {
-      Optional<ProcessInfo> decoy = processes.list().stream()
-          .filter(p -> p.args().equals(List.of("sleep", token)))
-          .filter(p -> started.stream().noneMatch(s -> s.equals(p.id())))
-          .findFirst();
+      Optional<ProcessInfo> decoy =
+          processes.list().stream()
+              .filter(p -> p.args().equals(List.of("sleep", token)))
+              .filter(p -> started.stream().noneMatch(s -> s.equals(p.id())))
+              .findFirst();
       if (decoy.isPresent()) {
         started.add(decoy.get().id());
         return decoy.get();
@@ -45,10 +49,11 @@ final class Decoys implements AutoCloseable {
 
   /** A decoy as a direct child of the test JVM, which process-kill must never select. */
   ProcessInfo startChild(String token) throws Exception {
-    Process child = new ProcessBuilder("sleep", token)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process child =
+        new ProcessBuilder("sleep", token)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     ProcessInfo info = processes.find(child.pid()).orElseThrow();
     started.add(info.id());
     return info;
@@ -58,7 +63,8 @@ final class Decoys implements AutoCloseable {
     return processes.find(id).map(ProcessInfo::state).orElse('-');
   }
 
-  static boolean waitFor(Duration limit, java.util.function.BooleanSupplier condition) throws InterruptedException {
+  static boolean waitFor(Duration limit, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (System.nanoTime() - deadline < 0) {
       if (condition.getAsBoolean()) {

@@ -29,15 +29,21 @@ class OutgoingTraceHeadersTest {
 
   private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String SPAN = "00f067aa0ba902b7";
-  private static final Context DRILL = Context.root()
-      .with(Span.wrap(SpanContext.create(TRACE, SPAN, TraceFlags.getSampled(), TraceState.getDefault())))
-      .with(Baggage.builder().put("chaos.experiment.id", "drill-42").build());
+  private static final Context DRILL =
+      Context.root()
+          .with(
+              Span.wrap(
+                  SpanContext.create(
+                      TRACE, SPAN, TraceFlags.getSampled(), TraceState.getDefault())))
+          .with(Baggage.builder().put("chaos.experiment.id", "drill-42").build());
 
   @Test
   void prometheusQueriesCarryTheDrillsContext() throws Exception {
     try (StubHttpServer prometheus = StubHttpServer.start()) {
-      prometheus.respondJson(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
-      HttpPrometheusClient client = new HttpPrometheusClient(prometheus.url(""), Duration.ofSeconds(5), Optional.empty());
+      prometheus.respondJson(
+          200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
+      HttpPrometheusClient client =
+          new HttpPrometheusClient(prometheus.url(""), Duration.ofSeconds(5), Optional.empty());
 
       try (Scope ignored = DRILL.makeCurrent()) {
         client.query("up");
@@ -53,7 +59,8 @@ class OutgoingTraceHeadersTest {
   void alertmanagerRequestsCarryTheDrillsContext() throws Exception {
     try (StubHttpServer alertmanager = StubHttpServer.start()) {
       alertmanager.respondJson(200, "[]");
-      AlertmanagerClient client = new AlertmanagerClient(alertmanager.url(""), Duration.ofSeconds(5), Optional.empty());
+      AlertmanagerClient client =
+          new AlertmanagerClient(alertmanager.url(""), Duration.ofSeconds(5), Optional.empty());
 
       try (Scope ignored = DRILL.makeCurrent()) {
         client.alerts();
@@ -83,7 +90,8 @@ class OutgoingTraceHeadersTest {
   }
 
   private static void assertCarriesTheDrill(Map<String, String> headers) {
-    assertThat(headers).containsEntry("traceparent", "00-" + TRACE + "-" + SPAN + "-01")
+    assertThat(headers)
+        .containsEntry("traceparent", "00-" + TRACE + "-" + SPAN + "-01")
         .containsEntry("baggage", "chaos.experiment.id=drill-42");
   }
 

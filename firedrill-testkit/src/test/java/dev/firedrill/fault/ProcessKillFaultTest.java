@@ -30,8 +30,10 @@ class ProcessKillFaultTest {
   }
 
   private Fault fault(String match, String signal, Duration ttl, FaultContext context) {
-    Fault fault = Faults.create(
-        new FaultSpec.ProcessKill(match, signal, Optional.empty(), Optional.ofNullable(ttl)), context);
+    Fault fault =
+        Faults.create(
+            new FaultSpec.ProcessKill(match, signal, Optional.empty(), Optional.ofNullable(ttl)),
+            context);
     faults.add(fault);
     return fault;
   }
@@ -42,18 +44,28 @@ class ProcessKillFaultTest {
     ProcessInfo decoy = decoys.start(token);
     Fault fault = fault(token, "KILL", Duration.ofSeconds(30), Contexts.real("kill", 1, 1));
 
-    assertThat(fault.plan()).containsExactly("send SIGKILL to PID " + decoy.pid() + " (sleep " + token + ")");
+    assertThat(fault.plan())
+        .containsExactly("send SIGKILL to PID " + decoy.pid() + " (sleep " + token + ")");
     fault.inject();
 
     assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> !processes.alive(decoy.id()))).isTrue();
     fault.revert();
     Verification verification = fault.verify();
     assertThat(verification.reverted()).isTrue();
-    assertThat(verification.detail()).isEqualTo("nothing to undo: SIGKILL sent to PID " + decoy.pid()
-        + "; a supervisor restarts the process, or nothing does; the after-measurement shows which");
-    assertThat(fault.manualRevertCommand()).isEqualTo("# nothing to undo: SIGKILL cannot be taken back");
-    assertThat(fault.state()).isEqualTo(Map.of("signal", "KILL",
-        "targets", List.of(Map.of("pid", decoy.pid(), "start", decoy.startTicks()))));
+    assertThat(verification.detail())
+        .isEqualTo(
+            "nothing to undo: SIGKILL sent to PID "
+                + decoy.pid()
+                + "; a supervisor restarts the process, or nothing does; the after-measurement shows which");
+    assertThat(fault.manualRevertCommand())
+        .isEqualTo("# nothing to undo: SIGKILL cannot be taken back");
+    assertThat(fault.state())
+        .isEqualTo(
+            Map.of(
+                "signal",
+                "KILL",
+                "targets",
+                List.of(Map.of("pid", decoy.pid(), "start", decoy.startTicks()))));
   }
 
   @Test
@@ -62,12 +74,16 @@ class ProcessKillFaultTest {
     ProcessInfo decoy = decoys.start(token);
     Fault fault = fault(token, "STOP", Duration.ofMinutes(5), Contexts.real("stop", 1, 1));
 
-    assertThat(fault.plan()).containsExactly(
-        "start a watchdog that sends SIGCONT to PID " + decoy.pid() + " after 5m, even if firedrill dies",
-        "send SIGSTOP to PID " + decoy.pid() + " (sleep " + token + ")");
+    assertThat(fault.plan())
+        .containsExactly(
+            "start a watchdog that sends SIGCONT to PID "
+                + decoy.pid()
+                + " after 5m, even if firedrill dies",
+            "send SIGSTOP to PID " + decoy.pid() + " (sleep " + token + ")");
     fault.inject();
 
-    assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> decoys.state(decoy.id()) == 'T')).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> decoys.state(decoy.id()) == 'T'))
+        .isTrue();
     assertThat(fault.verify().reverted()).isFalse();
     assertThat(fault.verify().detail()).isEqualTo("still stopped (state T): PID " + decoy.pid());
     assertThat(fault.manualRevertCommand()).isEqualTo("kill -s CONT " + decoy.pid());
@@ -92,8 +108,10 @@ class ProcessKillFaultTest {
     fault.inject();
     long injectedAt = System.nanoTime();
 
-    assertThat(Decoys.waitFor(Duration.ofSeconds(1), () -> decoys.state(decoy.id()) == 'T')).isTrue();
-    assertThat(Decoys.waitFor(Duration.ofSeconds(15), () -> decoys.state(decoy.id()) != 'T')).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(1), () -> decoys.state(decoy.id()) == 'T'))
+        .isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(15), () -> decoys.state(decoy.id()) != 'T'))
+        .isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - injectedAt)).isLessThan(Duration.ofSeconds(4));
     assertThat(decoys.state(decoy.id())).isNotEqualTo('-');
     ProcessId watchdog = Contexts.processIds(fault.state()).get(1);
@@ -105,11 +123,13 @@ class ProcessKillFaultTest {
     String token = Decoys.uniqueToken();
     ProcessInfo decoy = decoys.start(token);
     FaultSpec.ProcessKill spec =
-        new FaultSpec.ProcessKill(token, "STOP", Optional.empty(), Optional.of(Duration.ofMinutes(5)));
+        new FaultSpec.ProcessKill(
+            token, "STOP", Optional.empty(), Optional.of(Duration.ofMinutes(5)));
     Fault original = Faults.create(spec, Contexts.real("restore", 1, 1));
     faults.add(original);
     original.inject();
-    assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> decoys.state(decoy.id()) == 'T')).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> decoys.state(decoy.id()) == 'T'))
+        .isTrue();
 
     Map<String, Object> journal = Contexts.throughJson(original.state());
     assertThat(journal).containsOnlyKeys("signal", "targets", "watchdog");
@@ -130,31 +150,42 @@ class ProcessKillFaultTest {
       started.add(decoys.start(token));
     }
     long lowest = started.stream().mapToLong(ProcessInfo::pid).min().orElseThrow();
-    Fault fault = Faults.create(
-        new FaultSpec.ProcessKill(token, "TERM", Optional.of(0.1), Optional.of(Duration.ofSeconds(30))),
-        Contexts.real("percent", 1, 1));
+    Fault fault =
+        Faults.create(
+            new FaultSpec.ProcessKill(
+                token, "TERM", Optional.of(0.1), Optional.of(Duration.ofSeconds(30))),
+            Contexts.real("percent", 1, 1));
 
-    assertThat(fault.plan()).containsExactly("send SIGTERM to PID " + lowest + " (sleep " + token + ")");
-    Fault half = Faults.create(
-        new FaultSpec.ProcessKill(token, "TERM", Optional.of(0.5), Optional.of(Duration.ofSeconds(30))),
-        Contexts.real("percent", 2, 1));
+    assertThat(fault.plan())
+        .containsExactly("send SIGTERM to PID " + lowest + " (sleep " + token + ")");
+    Fault half =
+        Faults.create(
+            new FaultSpec.ProcessKill(
+                token, "TERM", Optional.of(0.5), Optional.of(Duration.ofSeconds(30))),
+            Contexts.real("percent", 2, 1));
     assertThat(half.plan()).hasSize(2);
   }
 
   @Test
   void refusesAMatchShorterThanFourCharacters() {
     Fault fault = fault("abc", "KILL", Duration.ofSeconds(30), Contexts.real("short", 1, 1));
-    assertThatThrownBy(fault::plan).isInstanceOf(FaultRefusedException.class).hasMessage(
-        "process-kill: match \"abc\" is 3 characters; expected at least 4 so it cannot hit half the host");
+    assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "process-kill: match \"abc\" is 3 characters; expected at least 4 so it cannot hit half the host");
   }
 
   @Test
   void refusesWhenNothingMatches() {
     String token = Decoys.uniqueToken();
     Fault fault = fault(token, "KILL", Duration.ofSeconds(30), Contexts.real("none", 1, 1));
-    assertThatThrownBy(fault::plan).isInstanceOf(FaultRefusedException.class).hasMessage(
-        "process-kill: no process matches \"" + token + "\" (firedrill, its parent, its descendants and"
-            + " PID 1 are never hit); a fault that hits nothing proves nothing");
+    assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "process-kill: no process matches \""
+                + token
+                + "\" (firedrill, its parent, its descendants and"
+                + " PID 1 are never hit); a fault that hits nothing proves nothing");
   }
 
   @Test
@@ -164,8 +195,12 @@ class ProcessKillFaultTest {
     ProcessInfo second = decoys.start(token);
     Fault fault = fault(token, "KILL", Duration.ofSeconds(30), Contexts.real("many", 1, 1));
 
-    assertThatThrownBy(fault::plan).isInstanceOf(FaultRefusedException.class).hasMessage(
-        "process-kill: would signal 2 processes matching \"" + token + "\" but blast_radius max_processes is 1");
+    assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "process-kill: would signal 2 processes matching \""
+                + token
+                + "\" but blast_radius max_processes is 1");
     assertThatThrownBy(fault::inject).isInstanceOf(FaultRefusedException.class);
     assertThat(processes.alive(first.id())).isTrue();
     assertThat(processes.alive(second.id())).isTrue();
@@ -176,20 +211,24 @@ class ProcessKillFaultTest {
     FaultContext context = Contexts.real("ttl", 1, 1);
     assertThatThrownBy(fault("sleep 1", "KILL", null, context)::plan)
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage("process-kill: no ttl; every fault needs a ttl that the injector enforces on its own");
+        .hasMessage(
+            "process-kill: no ttl; every fault needs a ttl that the injector enforces on its own");
     assertThatThrownBy(fault("sleep 1", "KILL", Duration.ofMillis(500), context)::plan)
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage("process-kill: ttl 500ms is shorter than the method duration 1s; expected a ttl of at least 1s");
+        .hasMessage(
+            "process-kill: ttl 500ms is shorter than the method duration 1s; expected a ttl of at least 1s");
     assertThatThrownBy(fault("sleep 1", "KILL", Duration.ofMinutes(90), context)::plan)
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage("process-kill: ttl 1h30m is longer than blast_radius max_duration 1h; expected a ttl of at most 1h");
+        .hasMessage(
+            "process-kill: ttl 1h30m is longer than blast_radius max_duration 1h; expected a ttl of at most 1h");
   }
 
   @Test
   void refusesAnUnknownSignal() {
     Fault fault = fault("sleep 1", "WINCH", Duration.ofSeconds(30), Contexts.real("signal", 1, 1));
-    assertThatThrownBy(fault::plan).hasMessage(
-        "process-kill: signal \"WINCH\" is not supported; expected one of KILL, TERM, INT, HUP, QUIT, USR1, USR2, STOP");
+    assertThatThrownBy(fault::plan)
+        .hasMessage(
+            "process-kill: signal \"WINCH\" is not supported; expected one of KILL, TERM, INT, HUP, QUIT, USR1, USR2, STOP");
   }
 
   @Test
@@ -216,7 +255,8 @@ class ProcessKillFaultTest {
       } catch (FaultRefusedException nothingElseMatches) {
         continue;
       }
-      assertThat(plan).noneMatch(line -> line.startsWith("send SIGKILL to PID " + self + " "))
+      assertThat(plan)
+          .noneMatch(line -> line.startsWith("send SIGKILL to PID " + self + " "))
           .noneMatch(line -> line.startsWith("send SIGKILL to PID " + me.ppid() + " "))
           .noneMatch(line -> line.startsWith("send SIGKILL to PID 1 "));
     }
@@ -233,7 +273,8 @@ class ProcessKillFaultTest {
   }
 
   @Test
-  void parsesStatAfterTheLastParenthesis(@org.junit.jupiter.api.io.TempDir Path proc) throws Exception {
+  void parsesStatAfterTheLastParenthesis(@org.junit.jupiter.api.io.TempDir Path proc)
+      throws Exception {
     Path dir = Files.createDirectories(proc.resolve("4242"));
     StringBuilder stat = new StringBuilder("4242 (we(ird) name) T 77");
     for (int field = 5; field <= 21; field++) {
@@ -246,7 +287,8 @@ class ProcessKillFaultTest {
 
     List<ProcessInfo> listed = new ProcProcessTable(proc).list();
 
-    assertThat(listed).containsExactly(new ProcessInfo(4242, 77, 987654, 'T', List.of("sleep", "300.5", "")));
+    assertThat(listed)
+        .containsExactly(new ProcessInfo(4242, 77, 987654, 'T', List.of("sleep", "300.5", "")));
     assertThat(listed.get(0).stopped()).isTrue();
   }
 }

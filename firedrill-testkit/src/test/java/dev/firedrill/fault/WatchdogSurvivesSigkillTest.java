@@ -12,7 +12,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A STOP's TTL holds when the process that injected it is SIGKILLed: the watchdog is its own process. */
+/**
+ * A STOP's TTL holds when the process that injected it is SIGKILLed: the watchdog is its own
+ * process.
+ */
 class WatchdogSurvivesSigkillTest {
 
   private final ProcessTable processes = ProcessTable.system();
@@ -34,23 +37,29 @@ class WatchdogSurvivesSigkillTest {
     String token = Decoys.uniqueToken();
     ProcessInfo decoy = decoys.start(token);
     Path out = dir.resolve("out.txt");
-    List<String> command = WorkerLauncher.current()
-        .command(List.of(), InjectThenHang.class, List.of(token, "3000"));
-    firedrill = new ProcessBuilder(command).redirectOutput(out.toFile())
-        .redirectError(dir.resolve("err.txt").toFile()).start();
+    List<String> command =
+        WorkerLauncher.current().command(List.of(), InjectThenHang.class, List.of(token, "3000"));
+    firedrill =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(dir.resolve("err.txt").toFile())
+            .start();
 
     assertThat(Decoys.waitFor(Duration.ofSeconds(20), () -> read(out).startsWith("injected ")))
-        .as("stand-in firedrill reports injection; stderr: %s", read(dir.resolve("err.txt"))).isTrue();
+        .as("stand-in firedrill reports injection; stderr: %s", read(dir.resolve("err.txt")))
+        .isTrue();
     String[] watchdog = read(out).strip().substring("injected ".length()).split(":");
     ProcessId watchdogId = new ProcessId(Long.parseLong(watchdog[0]), Long.parseLong(watchdog[1]));
     started.add(watchdogId);
-    assertThat(Decoys.waitFor(Duration.ofSeconds(2), () -> decoys.state(decoy.id()) == 'T')).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(2), () -> decoys.state(decoy.id()) == 'T'))
+        .isTrue();
 
     firedrill.destroyForcibly();
     assertThat(firedrill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(processes.alive(watchdogId)).isTrue();
 
-    assertThat(Decoys.waitFor(Duration.ofSeconds(15), () -> decoys.state(decoy.id()) != 'T')).isTrue();
+    assertThat(Decoys.waitFor(Duration.ofSeconds(15), () -> decoys.state(decoy.id()) != 'T'))
+        .isTrue();
     assertThat(decoys.state(decoy.id())).isNotEqualTo('-');
     assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> !processes.alive(watchdogId))).isTrue();
   }

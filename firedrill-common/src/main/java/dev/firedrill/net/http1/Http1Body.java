@@ -5,12 +5,19 @@ import java.io.IOException;
 /**
  * Where a message body ends, found as its bytes stream past, without copying them: by its length,
  * by its chunked framing (chunk sizes, data, trailers, all checked), or at the end of the stream.
- * One per body: it keeps its place between reads, so a body may arrive in any number of pieces.
- * The chunk data (without the framing) can be had along the way.
+ * One per body: it keeps its place between reads, so a body may arrive in any number of pieces. The
+ * chunk data (without the framing) can be had along the way.
  */
 public final class Http1Body {
 
-  private enum State { SIZE, EXTENSION, DATA, DATA_END, TRAILER, DONE }
+  private enum State {
+    SIZE,
+    EXTENSION,
+    DATA,
+    DATA_END,
+    TRAILER,
+    DONE
+  }
 
   private static final int MAX_SIZE_DIGITS = 15;
 
@@ -50,7 +57,9 @@ public final class Http1Body {
     return new Http1Body(false, true, -1);
   }
 
-  /** A request's body: chunked, of its Content-Length, or none. IOException for a malformed length. */
+  /**
+   * A request's body: chunked, of its Content-Length, or none. IOException for a malformed length.
+   */
   public static Http1Body ofRequest(Http1Head head) throws IOException {
     if (head.chunked()) {
       return chunked();
@@ -101,14 +110,16 @@ public final class Http1Body {
     return state == State.DONE;
   }
 
-  /** How many of the {@code length} bytes at {@code offset} belong to the body; fewer once it ends. */
+  /**
+   * How many of the {@code length} bytes at {@code offset} belong to the body; fewer once it ends.
+   */
   public int scan(byte[] bytes, int offset, int length) throws IOException {
     return scan(bytes, offset, length, null);
   }
 
   /**
-   * {@link #scan(byte[], int, int)}, handing the body's data (for a chunked body, the chunks without
-   * their framing) to {@code data} when not null.
+   * {@link #scan(byte[], int, int)}, handing the body's data (for a chunked body, the chunks
+   * without their framing) to {@code data} when not null.
    */
   public int scan(byte[] bytes, int offset, int length, Http1Reader.Sink data) throws IOException {
     if (untilClose) {

@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The start line and headers of an HTTP/1.x message, headers in their order and case (each a
- * {@code {name, value}} pair, values stripped).
+ * The start line and headers of an HTTP/1.x message, headers in their order and case (each a {@code
+ * {name, value}} pair, values stripped).
  */
 public record Http1Head(String startLine, List<String[]> headers) {
 
@@ -23,13 +23,17 @@ public record Http1Head(String startLine, List<String[]> headers) {
   }
 
   /**
-   * The length of the head that starts at {@code start}, up to and with its empty line (LF LF or
-   * CR LF CR LF), or -1 when {@code end} comes first.
+   * The length of the head that starts at {@code start}, up to and with its empty line (LF LF or CR
+   * LF CR LF), or -1 when {@code end} comes first.
    */
   public static int length(byte[] bytes, int start, int end) {
     for (int i = start; i < end; i++) {
-      if (bytes[i] == '\n' && ((i - 1 >= start && bytes[i - 1] == '\n')
-          || (i - 3 >= start && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r'))) {
+      if (bytes[i] == '\n'
+          && ((i - 1 >= start && bytes[i - 1] == '\n')
+              || (i - 3 >= start
+                  && bytes[i - 1] == '\r'
+                  && bytes[i - 2] == '\n'
+                  && bytes[i - 3] == '\r'))) {
         return i + 1 - start;
       }
     }
@@ -41,9 +45,9 @@ public record Http1Head(String startLine, List<String[]> headers) {
   }
 
   /**
-   * Parses {@code length} bytes at {@code offset}: lines end in LF or CR LF; empty lines are skipped.
-   * Works on the bytes, making a string only of each name and value: the proxy parses two heads per
-   * request.
+   * Parses {@code length} bytes at {@code offset}: lines end in LF or CR LF; empty lines are
+   * skipped. Works on the bytes, making a string only of each name and value: the proxy parses two
+   * heads per request.
    */
   public static Http1Head parse(byte[] bytes, int offset, int length) throws IOException {
     String startLine = null;
@@ -87,7 +91,10 @@ public record Http1Head(String startLine, List<String[]> headers) {
     return new String(bytes, from, to - from, StandardCharsets.ISO_8859_1);
   }
 
-  /** The text from {@code from} to {@code to} without leading and trailing white space, as {@link String#strip()}. */
+  /**
+   * The text from {@code from} to {@code to} without leading and trailing white space, as {@link
+   * String#strip()}.
+   */
   private static String stripped(byte[] bytes, int from, int to) {
     int start = strippedStart(bytes, from, to);
     return latin1(bytes, start, strippedEnd(bytes, start, to));
@@ -152,10 +159,15 @@ public record Http1Head(String startLine, List<String[]> headers) {
 
   /** Whether a Transfer-Encoding names chunked. */
   public boolean chunked() {
-    return header("Transfer-Encoding").map(v -> v.toLowerCase(Locale.ROOT).contains("chunked")).orElse(false);
+    return header("Transfer-Encoding")
+        .map(v -> v.toLowerCase(Locale.ROOT).contains("chunked"))
+        .orElse(false);
   }
 
-  /** The start line split at its first two spaces, as {@code split(" ", 3)} without its regex machinery. */
+  /**
+   * The start line split at its first two spaces, as {@code split(" ", 3)} without its regex
+   * machinery.
+   */
   public String[] startParts() {
     int first = startLine.indexOf(' ');
     if (first < 0) {
@@ -165,8 +177,11 @@ public record Http1Head(String startLine, List<String[]> headers) {
     if (second < 0) {
       return new String[] {startLine.substring(0, first), startLine.substring(first + 1)};
     }
-    return new String[] {startLine.substring(0, first), startLine.substring(first + 1, second),
-        startLine.substring(second + 1)};
+    return new String[] {
+      startLine.substring(0, first),
+      startLine.substring(first + 1, second),
+      startLine.substring(second + 1)
+    };
   }
 
   /**
@@ -190,8 +205,8 @@ public record Http1Head(String startLine, List<String[]> headers) {
   }
 
   /**
-   * Whether the connection stays open after this message (RFC 9112 9.3): HTTP/1.1 unless
-   * {@code Connection: close}; HTTP/1.0 only with {@code Connection: keep-alive}.
+   * Whether the connection stays open after this message (RFC 9112 9.3): HTTP/1.1 unless {@code
+   * Connection: close}; HTTP/1.0 only with {@code Connection: keep-alive}.
    */
   public boolean keepAlive() {
     boolean http10 = startLine.startsWith("HTTP/1.0") || startLine.endsWith("HTTP/1.0");

@@ -19,8 +19,8 @@ import java.nio.channels.ReadableByteChannel;
  * <ul>
  *   <li><b>blocking</b>: {@link #readHead()}, {@link #relayBody}, {@link #readBodyData}, each
  *       reading from the source until it has what it needs;
- *   <li><b>non-blocking</b> (an event loop): {@link #fill()} once when the channel is readable, then
- *       {@link #nextHead()}, {@link #passBody} and {@link #take} on what is buffered.
+ *   <li><b>non-blocking</b> (an event loop): {@link #fill()} once when the channel is readable,
+ *       then {@link #nextHead()}, {@link #passBody} and {@link #take} on what is buffered.
  * </ul>
  *
  * A head must fit the buffer ({@value #BUFFER} bytes): a bigger one fails, so a hostile peer costs
@@ -30,7 +30,10 @@ public final class Http1Reader {
 
   public static final int BUFFER = 16 * 1024;
 
-  /** Where the bytes come from: -1 at the end of the stream, 0 when none are there yet (non-blocking). */
+  /**
+   * Where the bytes come from: -1 at the end of the stream, 0 when none are there yet
+   * (non-blocking).
+   */
   @FunctionalInterface
   public interface Source {
     int read(byte[] into, int offset, int length) throws IOException;
@@ -71,7 +74,7 @@ public final class Http1Reader {
 
     /** Drops everything: for a body only skipped. */
     static Sink discard() {
-      return (bytes, offset, length) -> { };
+      return (bytes, offset, length) -> {};
     }
   }
 
@@ -85,7 +88,9 @@ public final class Http1Reader {
     this.source = source;
   }
 
-  /** Reads on from {@code source} (the same connection read another way); what is buffered stays. */
+  /**
+   * Reads on from {@code source} (the same connection read another way); what is buffered stays.
+   */
   public void source(Source source) {
     this.source = source;
   }
@@ -133,7 +138,8 @@ public final class Http1Reader {
   private boolean fillBlocking() throws IOException {
     int n = fill();
     if (n == 0) {
-      throw new IllegalStateException(full() ? "buffer full" : "a blocking read on a non-blocking source");
+      throw new IllegalStateException(
+          full() ? "buffer full" : "a blocking read on a non-blocking source");
     }
     return n > 0;
   }
@@ -156,7 +162,10 @@ public final class Http1Reader {
     return Http1Head.parse(buffer, at, length);
   }
 
-  /** How many bytes the head {@link #nextHead()} or {@link #readHead()} returned last took on the wire. */
+  /**
+   * How many bytes the head {@link #nextHead()} or {@link #readHead()} returned last took on the
+   * wire.
+   */
   public int lastHeadLength() {
     return lastHead;
   }
@@ -186,7 +195,10 @@ public final class Http1Reader {
     start += length;
   }
 
-  /** The buffered part of {@code body} to {@code sink}, verbatim (framing and all), consumed. Never reads. */
+  /**
+   * The buffered part of {@code body} to {@code sink}, verbatim (framing and all), consumed. Never
+   * reads.
+   */
   public int passBody(Http1Body body, Sink sink) throws IOException {
     int n = body.scan(buffer, start, end - start);
     sink.write(buffer, start, n);

@@ -17,24 +17,32 @@ class Http1HeadTest {
 
   @Test
   void parsesNamesAndValuesStrippedWithCrLfOrLfLines() throws IOException {
-    Http1Head head = parse("POST /pay?x=1 HTTP/1.1\r\nHost:  a:1 \r\n\tX-Tab\t:\tv w\t\nBaggage: k=v\r\n\r\n");
+    Http1Head head =
+        parse("POST /pay?x=1 HTTP/1.1\r\nHost:  a:1 \r\n\tX-Tab\t:\tv w\t\nBaggage: k=v\r\n\r\n");
     assertThat(head.startLine()).isEqualTo("POST /pay?x=1 HTTP/1.1");
     assertThat(head.startParts()).containsExactly("POST", "/pay?x=1", "HTTP/1.1");
-    assertThat(head.headers()).extracting(h -> h[0] + "=" + h[1]).containsExactly("Host=a:1", "X-Tab=v w", "Baggage=k=v");
+    assertThat(head.headers())
+        .extracting(h -> h[0] + "=" + h[1])
+        .containsExactly("Host=a:1", "X-Tab=v w", "Baggage=k=v");
   }
 
   @Test
   void splitsTheStartLineAsSplitDoes() throws IOException {
     for (String line : List.of("GET", "GET /", "HTTP/1.1 200 OK fine", "A  B", " A", "A B ")) {
-      assertThat(parse(line + "\r\n\r\n").startParts()).as(line).containsExactly(line.split(" ", 3));
+      assertThat(parse(line + "\r\n\r\n").startParts())
+          .as(line)
+          .containsExactly(line.split(" ", 3));
     }
   }
 
   @Test
   void refusesABlankStartLineAndAHeaderWithoutAColon() {
-    assertThatThrownBy(() -> parse(" \t\r\nHost: x\r\n\r\n")).isInstanceOf(Http1Head.Malformed.class);
-    assertThatThrownBy(() -> parse("GET / HTTP/1.1\r\nHost x\r\nA: b\r\n\r\n")).isInstanceOf(Http1Head.Malformed.class);
-    assertThatThrownBy(() -> parse("GET / HTTP/1.1\r\n: x\r\n\r\n")).isInstanceOf(Http1Head.Malformed.class);
+    assertThatThrownBy(() -> parse(" \t\r\nHost: x\r\n\r\n"))
+        .isInstanceOf(Http1Head.Malformed.class);
+    assertThatThrownBy(() -> parse("GET / HTTP/1.1\r\nHost x\r\nA: b\r\n\r\n"))
+        .isInstanceOf(Http1Head.Malformed.class);
+    assertThatThrownBy(() -> parse("GET / HTTP/1.1\r\n: x\r\n\r\n"))
+        .isInstanceOf(Http1Head.Malformed.class);
   }
 
   @Test
@@ -42,9 +50,11 @@ class Http1HeadTest {
     assertThat(parse("HTTP/1.1 503 Service Unavailable\r\n\r\n").status()).isEqualTo(503);
     assertThat(parse("HTTP/1.0 200\r\n\r\n").status()).isEqualTo(200);
     assertThatThrownBy(() -> parse("SSH-2.0-OpenSSH_9.2\r\n\r\n").status())
-        .isInstanceOf(Http1Head.Malformed.class).hasMessage("not an HTTP/1.x status line: SSH-2.0-OpenSSH_9.2");
+        .isInstanceOf(Http1Head.Malformed.class)
+        .hasMessage("not an HTTP/1.x status line: SSH-2.0-OpenSSH_9.2");
     assertThatThrownBy(() -> parse("HTTP/1.1 2x0 OK\r\n\r\n").status())
-        .isInstanceOf(Http1Head.Malformed.class).hasMessage("not a status code: 2x0");
+        .isInstanceOf(Http1Head.Malformed.class)
+        .hasMessage("not a status code: 2x0");
   }
 
   @Test

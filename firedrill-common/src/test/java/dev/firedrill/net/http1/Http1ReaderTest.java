@@ -13,7 +13,10 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import org.junit.jupiter.api.Test;
 
-/** The one HTTP/1.1 reader: blocking and non-blocking on one buffer, and a connection handed from one to the other. */
+/**
+ * The one HTTP/1.1 reader: blocking and non-blocking on one buffer, and a connection handed from
+ * one to the other.
+ */
 class Http1ReaderTest {
 
   private static byte[] bytes(String text) {
@@ -59,10 +62,13 @@ class Http1ReaderTest {
 
   @Test
   void readsKeptAliveResponsesWhateverTheirBytesArriveIn() throws IOException {
-    Http1Reader reader = new Http1Reader(Http1Reader.Source.of(trickle(
-        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
-            + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
-            + "HTTP/1.1 204 No Content\r\n\r\n")));
+    Http1Reader reader =
+        new Http1Reader(
+            Http1Reader.Source.of(
+                trickle(
+                    "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+                        + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                        + "HTTP/1.1 204 No Content\r\n\r\n")));
     ByteArrayOutputStream body = new ByteArrayOutputStream();
 
     Http1Head first = reader.readHead();
@@ -80,23 +86,36 @@ class Http1ReaderTest {
 
   @Test
   void aStreamThatEndsInsideAHeadOrABodyFails() throws IOException {
-    assertThatThrownBy(() -> new Http1Reader(Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\nA: b"))).readHead())
-        .isInstanceOf(EOFException.class).hasMessage("stream ended inside a head");
-    Http1Reader cut = new Http1Reader(Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc")));
+    assertThatThrownBy(
+            () ->
+                new Http1Reader(Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\nA: b")))
+                    .readHead())
+        .isInstanceOf(EOFException.class)
+        .hasMessage("stream ended inside a head");
+    Http1Reader cut =
+        new Http1Reader(
+            Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc")));
     Http1Body body = Http1Body.ofResponse(cut.readHead(), false);
     assertThatThrownBy(() -> cut.relayBody(body, Http1Reader.Sink.discard()))
-        .isInstanceOf(EOFException.class).hasMessage("stream ended inside a body");
-    Http1Reader untilClose = new Http1Reader(Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\n\r\nall of it")));
+        .isInstanceOf(EOFException.class)
+        .hasMessage("stream ended inside a body");
+    Http1Reader untilClose =
+        new Http1Reader(Http1Reader.Source.of(trickle("HTTP/1.1 200 OK\r\n\r\nall of it")));
     ByteArrayOutputStream all = new ByteArrayOutputStream();
-    untilClose.relayBody(Http1Body.ofResponse(untilClose.readHead(), false), Http1Reader.Sink.of(all));
+    untilClose.relayBody(
+        Http1Body.ofResponse(untilClose.readHead(), false), Http1Reader.Sink.of(all));
     assertThat(all.toString(StandardCharsets.ISO_8859_1)).isEqualTo("all of it");
   }
 
   @Test
   void aHeadThatCannotFitTheBufferFailsAndCostsNoMore() {
     String huge = "GET / HTTP/1.1\r\nX-Big: " + "x".repeat(Http1Reader.BUFFER) + "\r\n\r\n";
-    assertThatThrownBy(() -> new Http1Reader(Http1Reader.Source.of(new ByteArrayInputStream(bytes(huge)))).readHead())
-        .isInstanceOf(IOException.class).hasMessage("head larger than 16384 bytes");
+    assertThatThrownBy(
+            () ->
+                new Http1Reader(Http1Reader.Source.of(new ByteArrayInputStream(bytes(huge))))
+                    .readHead())
+        .isInstanceOf(IOException.class)
+        .hasMessage("head larger than 16384 bytes");
   }
 
   @Test
@@ -128,14 +147,19 @@ class Http1ReaderTest {
   @Test
   void aConnectionHandedFromNonBlockingToBlockingReadsKeepsWhatWasReadAhead() throws IOException {
     // The event loop read one request and the start of the next, then hands the connection over.
-    Pieces loop = new Pieces().add("GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 6\r\n\r\nfir");
+    Pieces loop =
+        new Pieces()
+            .add(
+                "GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 6\r\n\r\nfir");
     Http1Reader reader = new Http1Reader(loop);
     reader.fill();
     assertThat(reader.nextHead().startLine()).isEqualTo("GET /a HTTP/1.1");
     Http1Head pipelined = reader.nextHead();
     assertThat(pipelined.startLine()).isEqualTo("POST /b HTTP/1.1");
 
-    reader.source(Http1Reader.Source.of(trickle("st!GET /c HTTP/1.1\r\n\r\n"))); // the same connection, now blocking
+    reader.source(
+        Http1Reader.Source.of(
+            trickle("st!GET /c HTTP/1.1\r\n\r\n"))); // the same connection, now blocking
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     reader.readBodyData(Http1Body.ofRequest(pipelined), Http1Reader.Sink.of(body));
 
@@ -145,12 +169,14 @@ class Http1ReaderTest {
 
   @Test
   void aBufferFullOfPartialHeadIsCompactedBeforeTheNextRead() throws IOException {
-    // A first message that leaves the buffer's end holding half a head: the next read moves it to the front.
+    // A first message that leaves the buffer's end holding half a head: the next read moves it to
+    // the front.
     int bodyLength = Http1Reader.BUFFER - 64;
     String first = "HTTP/1.1 200 OK\r\nContent-Length: " + bodyLength + "\r\n\r\n";
     String second = "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n";
     String all = first + "x".repeat(bodyLength) + second;
-    Http1Reader reader = new Http1Reader(Http1Reader.Source.of(new ByteArrayInputStream(bytes(all))));
+    Http1Reader reader =
+        new Http1Reader(Http1Reader.Source.of(new ByteArrayInputStream(bytes(all))));
     reader.relayBody(Http1Body.ofResponse(reader.readHead(), false), Http1Reader.Sink.discard());
     assertThat(reader.readHead().status()).isEqualTo(201);
   }

@@ -14,7 +14,8 @@ import java.util.Optional;
  *     {@link #toString} redacts it
  * @param maxPayloadBytes larger bodies are refused with 413 without being read whole
  */
-public record ReceiverConfig(InetSocketAddress listen, Optional<String> bearerToken, long maxPayloadBytes) {
+public record ReceiverConfig(
+    InetSocketAddress listen, Optional<String> bearerToken, long maxPayloadBytes) {
 
   public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -24,13 +25,16 @@ public record ReceiverConfig(InetSocketAddress listen, Optional<String> bearerTo
     bearerToken.ifPresent(ReceiverConfig::checkToken);
     if (maxPayloadBytes < 1) {
       throw new IllegalArgumentException(
-          "webhook receiver max payload size " + maxPayloadBytes + " is not usable (expected at least 1 byte)");
+          "webhook receiver max payload size "
+              + maxPayloadBytes
+              + " is not usable (expected at least 1 byte)");
     }
   }
 
   /** 127.0.0.1 on a free port, no token, 1 MiB. */
   public static ReceiverConfig defaults() {
-    return new ReceiverConfig(HostPort.loopbackAnyPort(), Optional.empty(), DEFAULT_MAX_PAYLOAD_BYTES);
+    return new ReceiverConfig(
+        HostPort.loopbackAnyPort(), Optional.empty(), DEFAULT_MAX_PAYLOAD_BYTES);
   }
 
   /** Listens on {@code HOST:PORT} (see {@link HostPort#parse}). */
@@ -48,8 +52,13 @@ public record ReceiverConfig(InetSocketAddress listen, Optional<String> bearerTo
 
   @Override
   public String toString() {
-    return "ReceiverConfig[listen=" + HostPort.format(listen) + ", bearerToken="
-        + (bearerToken.isPresent() ? "<redacted>" : "none") + ", maxPayloadBytes=" + maxPayloadBytes + "]";
+    return "ReceiverConfig[listen="
+        + HostPort.format(listen)
+        + ", bearerToken="
+        + (bearerToken.isPresent() ? "<redacted>" : "none")
+        + ", maxPayloadBytes="
+        + maxPayloadBytes
+        + "]";
   }
 
   private static void checkToken(String token) {

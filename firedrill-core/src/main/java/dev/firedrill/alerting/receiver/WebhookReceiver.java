@@ -2,7 +2,6 @@ package dev.firedrill.alerting.receiver;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.firedrill.alerting.webhook.WebhookJson;
-import dev.firedrill.net.HostPort;
 import dev.firedrill.net.LoopbackHttpServer;
 import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
@@ -24,10 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The Alertmanager webhook endpoint firedrill serves during a drill. Any path accepts
- * {@code POST} of payload version 4; each accepted notification is recorded with the time it
- * arrived (from the injected clock) and handed to the listeners before Alertmanager gets its 200,
- * so a journal written by a listener is never behind what Alertmanager believes was delivered.
+ * The Alertmanager webhook endpoint firedrill serves during a drill. Any path accepts {@code POST}
+ * of payload version 4; each accepted notification is recorded with the time it arrived (from the
+ * injected clock) and handed to the listeners before Alertmanager gets its 200, so a journal
+ * written by a listener is never behind what Alertmanager believes was delivered.
  *
  * <p>Refused requests answer a short JSON error and are recorded as {@link Rejection}s: 401 for a
  * missing or wrong token, 405 for a method other than POST, 413 for a body above the limit (never
@@ -62,11 +61,13 @@ public final class WebhookReceiver implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(clock, "clock");
     WebhookReceiver receiver = new WebhookReceiver(config, clock);
-    receiver.server = LoopbackHttpServer.builder("webhook-receiver").address(config.listen())
-        .guard(receiver::authorized)
-        .route(Route.prefix("/").post(receiver::handle))
-        .refusal(receiver::refuse)
-        .startOrThrow("webhook receiver");
+    receiver.server =
+        LoopbackHttpServer.builder("webhook-receiver")
+            .address(config.listen())
+            .guard(receiver::authorized)
+            .route(Route.prefix("/").post(receiver::handle))
+            .refusal(receiver::refuse)
+            .startOrThrow("webhook receiver");
     return receiver;
   }
 
@@ -124,21 +125,33 @@ public final class WebhookReceiver implements AutoCloseable {
       return true;
     }
     String sent = exchange.getRequestHeaders().getFirst("Authorization");
-    if (sent != null && MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8), expectedAuthorization.get())) {
+    if (sent != null
+        && MessageDigest.isEqual(
+            sent.getBytes(StandardCharsets.UTF_8), expectedAuthorization.get())) {
       return true;
     }
     try (exchange) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      reject(exchange, clock.now(), 401, sent != null
-          ? "the bearer token is wrong" : "the Authorization header is missing (expected a bearer token)");
+      reject(
+          exchange,
+          clock.now(),
+          401,
+          sent != null
+              ? "the bearer token is wrong"
+              : "the Authorization header is missing (expected a bearer token)");
     }
     return false;
   }
 
   private void refuse(HttpExchange exchange, List<String> allowed) throws IOException {
     try (exchange) {
-      reject(exchange, clock.now(), 405, "method " + printable(exchange.getRequestMethod(), 16)
-          + " is not allowed (expected POST)");
+      reject(
+          exchange,
+          clock.now(),
+          405,
+          "method "
+              + printable(exchange.getRequestMethod(), 16)
+              + " is not allowed (expected POST)");
     }
   }
 
@@ -154,13 +167,18 @@ public final class WebhookReceiver implements AutoCloseable {
           length = -1;
         }
         if (length > maxPayloadBytes) {
-          reject(exchange, receivedAt, 413, "the payload is " + length + " bytes (limit " + maxPayloadBytes + ")");
+          reject(
+              exchange,
+              receivedAt,
+              413,
+              "the payload is " + length + " bytes (limit " + maxPayloadBytes + ")");
           return;
         }
       }
       byte[] body = readAtMost(exchange.getRequestBody(), maxPayloadBytes);
       if (body == null) {
-        reject(exchange, receivedAt, 413, "the payload is larger than " + maxPayloadBytes + " bytes");
+        reject(
+            exchange, receivedAt, 413, "the payload is larger than " + maxPayloadBytes + " bytes");
         return;
       }
       Notification notification;
@@ -186,13 +204,16 @@ public final class WebhookReceiver implements AutoCloseable {
     }
   }
 
-  /** The body, or null when it holds more than {@code limit} bytes (then the rest is left unread). */
+  /**
+   * The body, or null when it holds more than {@code limit} bytes (then the rest is left unread).
+   */
   private static byte[] readAtMost(InputStream in, long limit) throws IOException {
     byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
     return bytes.length > limit ? null : bytes;
   }
 
-  private void reject(HttpExchange exchange, Instant receivedAt, int status, String reason) throws IOException {
+  private void reject(HttpExchange exchange, Instant receivedAt, int status, String reason)
+      throws IOException {
     String line = redact(reason);
     rejected.incrementAndGet();
     synchronized (rejections) {

@@ -36,8 +36,8 @@ final class Delivery {
   }
 
   /**
-   * Grafana's accepting answer, or empty after a note saying why not and what is lost ({@code lost},
-   * such as "no annotation was created").
+   * Grafana's accepting answer, or empty after a note saying why not and what is lost ({@code
+   * lost}, such as "no annotation was created").
    */
   Optional<Outcome> send(String method, String path, String json, Context context, String lost)
       throws InterruptedException {
@@ -53,12 +53,21 @@ final class Delivery {
         return Optional.empty();
       }
       if (attempt == attempts) {
-        notes.accept(request + outcome.describe() + "; gave up after " + attempts + " attempts; " + lost);
+        notes.accept(
+            request + outcome.describe() + "; gave up after " + attempts + " attempts; " + lost);
         return Optional.empty();
       }
       Duration wait = BACKOFF.get(attempt - 1);
-      notes.accept(request + outcome.describe() + "; retrying in " + GrafanaClient.millis(wait)
-          + " (attempt " + attempt + " of " + attempts + ")");
+      notes.accept(
+          request
+              + outcome.describe()
+              + "; retrying in "
+              + GrafanaClient.millis(wait)
+              + " (attempt "
+              + attempt
+              + " of "
+              + attempts
+              + ")");
       clock.sleep(wait);
     }
   }

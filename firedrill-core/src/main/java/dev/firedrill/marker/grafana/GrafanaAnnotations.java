@@ -1,6 +1,5 @@
 package dev.firedrill.marker.grafana;
 
-import dev.firedrill.marker.MarkerTags;
 import dev.firedrill.engine.DrillObserver;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
@@ -8,6 +7,7 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.http.HttpEndpoint;
+import dev.firedrill.marker.MarkerTags;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.context.Context;
 import java.time.Duration;
@@ -54,16 +54,23 @@ public final class GrafanaAnnotations implements DrillObserver {
    * {@code notes} gets one line per failure and per annotation sent; the token never appears in
    * them. {@code clock} paces the waits between attempts.
    */
-  public GrafanaAnnotations(GrafanaTarget target, Optional<String> token, Clock clock, Consumer<String> notes) {
+  public GrafanaAnnotations(
+      GrafanaTarget target, Optional<String> token, Clock clock, Consumer<String> notes) {
     this(target, HttpEndpoint.plain("markers.grafana", target.timeout(), token), clock, notes);
   }
 
-  /** As above, with the connection, headers and credentials of {@code endpoint} (see {@link HttpEndpoint#open}). */
-  public GrafanaAnnotations(GrafanaTarget target, HttpEndpoint endpoint, Clock clock, Consumer<String> notes) {
+  /**
+   * As above, with the connection, headers and credentials of {@code endpoint} (see {@link
+   * HttpEndpoint#open}).
+   */
+  public GrafanaAnnotations(
+      GrafanaTarget target, HttpEndpoint endpoint, Clock clock, Consumer<String> notes) {
     this.target = target;
     this.clock = clock;
     this.notes = line -> notes.accept(endpoint.redact(line, "[redacted]"));
-    this.delivery = new Delivery(new GrafanaClient(target.url(), endpoint, target.timeout()), clock, this.notes);
+    this.delivery =
+        new Delivery(
+            new GrafanaClient(target.url(), endpoint, target.timeout()), clock, this.notes);
   }
 
   /** How long close may need to let a pending region end reach a slow Grafana. */
@@ -102,8 +109,11 @@ public final class GrafanaAnnotations implements DrillObserver {
     }
     List<String> unsent = outbox.close(limit);
     if (!unsent.isEmpty()) {
-      notes.accept("gave up after " + GrafanaClient.millis(limit) + " waiting for Grafana; not sent: "
-          + String.join(", ", unsent));
+      notes.accept(
+          "gave up after "
+              + GrafanaClient.millis(limit)
+              + " waiting for Grafana; not sent: "
+              + String.join(", ", unsent));
     }
   }
 
@@ -143,14 +153,16 @@ public final class GrafanaAnnotations implements DrillObserver {
   }
 
   private void create(String body, Context context) throws InterruptedException {
-    Optional<Outcome> added = delivery.send("POST", PATH, body, context, "no annotation was created");
+    Optional<Outcome> added =
+        delivery.send("POST", PATH, body, context, "no annotation was created");
     if (added.isEmpty()) {
       return;
     }
     id = GrafanaJson.id(added.get().body());
-    notes.accept(id.isPresent()
-        ? "annotation " + id.getAsLong() + " added at " + target.url()
-        : target.url() + " accepted the annotation without an id; its region cannot be ended");
+    notes.accept(
+        id.isPresent()
+            ? "annotation " + id.getAsLong() + " added at " + target.url()
+            : target.url() + " accepted the annotation without an id; its region cannot be ended");
   }
 
   private void patch(String body, Context context) throws InterruptedException {
@@ -159,8 +171,13 @@ public final class GrafanaAnnotations implements DrillObserver {
       return;
     }
     String path = PATH + "/" + id.getAsLong();
-    Optional<Outcome> patched = delivery.send("PATCH", path, body, context, "annotation " + id.getAsLong()
-        + " stays a point in time, not a region");
+    Optional<Outcome> patched =
+        delivery.send(
+            "PATCH",
+            path,
+            body,
+            context,
+            "annotation " + id.getAsLong() + " stays a point in time, not a region");
     if (patched.isPresent()) {
       notes.accept("annotation " + id.getAsLong() + " is now a region");
     }

@@ -33,12 +33,14 @@ final class GrafanaClient {
   }
 
   /** Sends {@code json} with {@code method} to {@code path}; carries the drill's trace context. */
-  Outcome send(String method, String path, String json, Context context) throws InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path)))
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .method(method, HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+  Outcome send(String method, String path, String json, Context context)
+      throws InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url(path)))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
     try {
       endpoint.authorize(request);
     } catch (HttpSettingsException e) {
@@ -46,18 +48,23 @@ final class GrafanaClient {
     }
     Propagation.inject(context, request::header);
     try {
-      HttpResponse<String> response = endpoint.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          endpoint.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
       return Outcome.answered(response.statusCode(), response.body());
     } catch (HttpTimeoutException e) {
       return Outcome.noAnswer("no answer within " + millis(timeout));
     } catch (ConnectException e) {
-      return Outcome.noAnswer("cannot connect" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
+      return Outcome.noAnswer(
+          "cannot connect" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
     } catch (IOException e) {
-      return Outcome.noAnswer(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return Outcome.noAnswer(
+          e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
   }
 
   static String millis(Duration duration) {
-    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
+    return duration.toMillis() % 1000 == 0
+        ? duration.toSeconds() + "s"
+        : duration.toMillis() + "ms";
   }
 }

@@ -16,12 +16,17 @@ import java.util.OptionalLong;
 final class GrafanaJson {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
   /** Grafana's messages are short; anything longer is not a message worth a console line. */
   private static final int MESSAGE_LIMIT = 200;
 
   private GrafanaJson() {}
 
-  static String create(Instant time, List<String> tags, String text, Optional<String> dashboardUid,
+  static String create(
+      Instant time,
+      List<String> tags,
+      String text,
+      Optional<String> dashboardUid,
       Optional<Integer> panelId) {
     ObjectNode body = MAPPER.createObjectNode();
     dashboardUid.ifPresent(uid -> body.put("dashboardUID", uid));
@@ -32,7 +37,10 @@ final class GrafanaJson {
     return body.toString();
   }
 
-  /** The region's end; with new tags and text when they changed (PATCH replaces the whole tags array). */
+  /**
+   * The region's end; with new tags and text when they changed (PATCH replaces the whole tags
+   * array).
+   */
   static String end(Instant timeEnd, Optional<List<String>> tags, Optional<String> text) {
     ObjectNode body = MAPPER.createObjectNode();
     body.put("timeEnd", timeEnd.toEpochMilli());

@@ -22,12 +22,19 @@ final class Outbox {
     void run() throws InterruptedException;
   }
 
-  private final ExecutorService worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-      new LinkedBlockingQueue<>(), runnable -> {
-        Thread thread = new Thread(runnable, "firedrill-grafana");
-        thread.setDaemon(true);
-        return thread;
-      });
+  private final ExecutorService worker =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          0,
+          TimeUnit.MILLISECONDS,
+          new LinkedBlockingQueue<>(),
+          runnable -> {
+            Thread thread = new Thread(runnable, "firedrill-grafana");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   /** Submitted and not finished, in order. */
   private final Set<Task> unfinished = Collections.synchronizedSet(new LinkedHashSet<>());
 

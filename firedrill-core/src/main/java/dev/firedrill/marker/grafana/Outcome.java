@@ -3,8 +3,8 @@ package dev.firedrill.marker.grafana;
 import java.util.OptionalInt;
 
 /**
- * What one request to Grafana came to: an HTTP status with its body, or no answer at all
- * (refused, reset, timed out) with the reason.
+ * What one request to Grafana came to: an HTTP status with its body, or no answer at all (refused,
+ * reset, timed out) with the reason.
  */
 record Outcome(OptionalInt status, String body, String failure) {
 

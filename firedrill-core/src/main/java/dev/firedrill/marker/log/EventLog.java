@@ -23,9 +23,9 @@ import java.util.function.Consumer;
 
 /**
  * The drill as structured events, one JSON object per line (start, inject, breach, abort, rollback,
- * verdict, and the other markers' notes), each with {@code time}, {@code event} and
- * {@code experiment_id}. Every line is flushed as it is written, so a run killed with SIGKILL keeps
- * what it wrote. An output that fails is reported once and dropped; the drill goes on.
+ * verdict, and the other markers' notes), each with {@code time}, {@code event} and {@code
+ * experiment_id}. Every line is flushed as it is written, so a run killed with SIGKILL keeps what
+ * it wrote. An output that fails is reported once and dropped; the drill goes on.
  */
 public final class EventLog implements DrillObserver {
 
@@ -40,7 +40,8 @@ public final class EventLog implements DrillObserver {
    * Writes each line to every output in turn; {@code problems} gets one line when an output fails.
    * {@code clock} stamps notes, which carry no milestone time.
    */
-  public EventLog(String experimentId, List<Output> outputs, Clock clock, Consumer<String> problems) {
+  public EventLog(
+      String experimentId, List<Output> outputs, Clock clock, Consumer<String> problems) {
     this.experimentId = experimentId;
     this.outputs = new ArrayList<>(outputs);
     this.clock = clock;
@@ -50,7 +51,9 @@ public final class EventLog implements DrillObserver {
   /** A place the lines go, how messages name it, and whether closing the log closes it. */
   public record Output(String name, Writer writer, boolean owned) {
 
-    /** A stream that belongs to someone else, such as the console's stderr: flushed, never closed. */
+    /**
+     * A stream that belongs to someone else, such as the console's stderr: flushed, never closed.
+     */
     public static Output borrowed(String name, Writer writer) {
       return new Output(name, writer, false);
     }
@@ -62,8 +65,15 @@ public final class EventLog implements DrillObserver {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    return new Output(file.toString(), Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), true);
+    return new Output(
+        file.toString(),
+        Files.newBufferedWriter(
+            file,
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND,
+            StandardOpenOption.WRITE),
+        true);
   }
 
   /** {@code journals/x.json} becomes {@code journals/x.events.jsonl}. */
@@ -85,19 +95,23 @@ public final class EventLog implements DrillObserver {
       f.failure().ifPresent(failure -> line.put("failure", failure));
       write(line);
     } else if (milestone instanceof Milestone.Measured m) {
-      m.measurement().readings().filter(r -> r.status() == Reading.Status.BREACH).forEach(r -> {
-        ObjectNode line = line(m.at(), "breach");
-        line.put("phase", m.phase().text());
-        line.put("name", r.name());
-        double value = r.value().getAsDouble();
-        if (Double.isFinite(value)) {
-          line.put("value", value);
-        } else {
-          line.put("value", Numbers.format(value));
-        }
-        line.put("range", r.expectation());
-        write(line);
-      });
+      m.measurement()
+          .readings()
+          .filter(r -> r.status() == Reading.Status.BREACH)
+          .forEach(
+              r -> {
+                ObjectNode line = line(m.at(), "breach");
+                line.put("phase", m.phase().text());
+                line.put("name", r.name());
+                double value = r.value().getAsDouble();
+                if (Double.isFinite(value)) {
+                  line.put("value", value);
+                } else {
+                  line.put("value", Numbers.format(value));
+                }
+                line.put("range", r.expectation());
+                write(line);
+              });
     } else if (milestone instanceof Milestone.Aborted a) {
       write(line(a.at(), "abort").put("reason", a.reason()));
     } else if (milestone instanceof Milestone.FaultReverted r) {
@@ -159,8 +173,12 @@ public final class EventLog implements DrillObserver {
         output.writer().flush();
       } catch (IOException e) {
         outputs.remove(output);
-        problems.accept("log: cannot write " + output.name() + " (" + e.getMessage()
-            + "); the drill goes on without it");
+        problems.accept(
+            "log: cannot write "
+                + output.name()
+                + " ("
+                + e.getMessage()
+                + "); the drill goes on without it");
       }
     }
   }

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One drill's metrics in a registry of their own (never the default registry):
- * {@code chaos_experiment_active}, the phase, each reading, the verdict and the start time, as the
+ * One drill's metrics in a registry of their own (never the default registry): {@code
+ * chaos_experiment_active}, the phase, each reading, the verdict and the start time, as the
  * milestones set them.
  */
 public final class DrillMetrics {
@@ -27,7 +27,11 @@ public final class DrillMetrics {
   public static final String ACTIVE = "chaos_experiment_active";
 
   /** What a milestone changed. */
-  public enum Change { NONE, OTHER, ACTIVE }
+  public enum Change {
+    NONE,
+    OTHER,
+    ACTIVE
+  }
 
   private record FaultLabels(String target, String fault) {}
 
@@ -42,25 +46,44 @@ public final class DrillMetrics {
   private final Map<Integer, Boolean> on = new HashMap<>();
   private boolean everOn;
 
-  /** {@code onActiveRead} runs whenever a scrape reads {@code chaos_experiment_active}, on the scraping thread. */
+  /**
+   * {@code onActiveRead} runs whenever a scrape reads {@code chaos_experiment_active}, on the
+   * scraping thread.
+   */
   public DrillMetrics(String experiment, Runnable onActiveRead) {
     this.experiment = experiment;
-    active = Gauge.builder().name(ACTIVE)
-        .help("1 while firedrill has the fault applied to the target, 0 after its rollback")
-        .labelNames("experiment", "target", "fault").build();
+    active =
+        Gauge.builder()
+            .name(ACTIVE)
+            .help("1 while firedrill has the fault applied to the target, 0 after its rollback")
+            .labelNames("experiment", "target", "fault")
+            .build();
     registry.register(new ReadHook(active, onActiveRead));
-    phase = Gauge.builder().name("chaos_experiment_phase")
-        .help("1 for the drill's current phase, 0 for the others")
-        .labelNames("experiment", "phase").register(registry);
-    reading = Gauge.builder().name("chaos_experiment_reading")
-        .help("The last value of each SLI and guard the drill measured; NaN when the query had no data or failed")
-        .labelNames("experiment", "name").register(registry);
-    verdict = Gauge.builder().name("chaos_experiment_verdict")
-        .help("1 for the drill's system verdict, set when the drill ends")
-        .labelNames("experiment", "verdict").register(registry);
-    start = Gauge.builder().name("chaos_experiment_start_timestamp_seconds")
-        .help("When the drill started, in seconds since the epoch")
-        .labelNames("experiment").register(registry);
+    phase =
+        Gauge.builder()
+            .name("chaos_experiment_phase")
+            .help("1 for the drill's current phase, 0 for the others")
+            .labelNames("experiment", "phase")
+            .register(registry);
+    reading =
+        Gauge.builder()
+            .name("chaos_experiment_reading")
+            .help(
+                "The last value of each SLI and guard the drill measured; NaN when the query had no data or failed")
+            .labelNames("experiment", "name")
+            .register(registry);
+    verdict =
+        Gauge.builder()
+            .name("chaos_experiment_verdict")
+            .help("1 for the drill's system verdict, set when the drill ends")
+            .labelNames("experiment", "verdict")
+            .register(registry);
+    start =
+        Gauge.builder()
+            .name("chaos_experiment_start_timestamp_seconds")
+            .help("When the drill started, in seconds since the epoch")
+            .labelNames("experiment")
+            .register(registry);
   }
 
   public PrometheusRegistry registry() {
@@ -87,8 +110,11 @@ public final class DrillMetrics {
       return fault(reverted.index(), reverted.spec(), !reverted.reverted());
     }
     if (milestone instanceof Milestone.Measured measured) {
-      measured.measurement().readings()
-          .forEach(r -> reading.labelValues(experiment, r.name()).set(r.value().orElse(Double.NaN)));
+      measured
+          .measurement()
+          .readings()
+          .forEach(
+              r -> reading.labelValues(experiment, r.name()).set(r.value().orElse(Double.NaN)));
       return Change.OTHER;
     }
     if (milestone instanceof Milestone.DrillFinished finished) {
@@ -139,8 +165,9 @@ public final class DrillMetrics {
     on.put(index, isOn);
     everOn |= isOn;
     // Two faults of one kind on one target share a series: it reads 1 while either is on.
-    boolean any = faults.entrySet().stream()
-        .anyMatch(e -> e.getValue().equals(labels) && on.getOrDefault(e.getKey(), false));
+    boolean any =
+        faults.entrySet().stream()
+            .anyMatch(e -> e.getValue().equals(labels) && on.getOrDefault(e.getKey(), false));
     active.labelValues(experiment, labels.target(), labels.fault()).set(any ? 1 : 0);
     return Change.ACTIVE;
   }

@@ -21,12 +21,15 @@ import java.util.function.Consumer;
 
 /**
  * {@code chaos_experiment_active} and the drill's phase, readings and verdict, served on
- * firedrill's own endpoint for Prometheus to scrape and/or pushed to a Pushgateway. Milestones
- * only set gauges and schedule pushes, so the drill and its rollback never wait here.
+ * firedrill's own endpoint for Prometheus to scrape and/or pushed to a Pushgateway. Milestones only
+ * set gauges and schedule pushes, so the drill and its rollback never wait here.
  */
 public final class MetricsSink implements DrillObserver {
 
-  /** Kept free before the close limit for stopping the HTTP server and for the notes of whoever gave up. */
+  /**
+   * Kept free before the close limit for stopping the HTTP server and for the notes of whoever gave
+   * up.
+   */
   static final Duration STOP_RESERVE = Duration.ofMillis(500);
 
   private final DrillMetrics metrics;
@@ -36,8 +39,13 @@ public final class MetricsSink implements DrillObserver {
   private final Duration scrapeWait;
   private final Consumer<String> notes;
 
-  private MetricsSink(DrillMetrics metrics, ScrapeWatch watch, Optional<ScrapeEndpoint> endpoint,
-      Optional<Pusher> pusher, Duration scrapeWait, Consumer<String> notes) {
+  private MetricsSink(
+      DrillMetrics metrics,
+      ScrapeWatch watch,
+      Optional<ScrapeEndpoint> endpoint,
+      Optional<Pusher> pusher,
+      Duration scrapeWait,
+      Consumer<String> notes) {
     this.metrics = metrics;
     this.watch = watch;
     this.endpoint = endpoint;
@@ -51,17 +59,34 @@ public final class MetricsSink implements DrillObserver {
    * {@link MetricsEndpointException}) and prepares the pushes. {@code notes} takes one-line notes
    * for the console, from any thread.
    */
-  public static MetricsSink open(String experimentId, MetricsExport export, Clock clock, Consumer<String> notes) {
+  public static MetricsSink open(
+      String experimentId, MetricsExport export, Clock clock, Consumer<String> notes) {
     ScrapeWatch watch = new ScrapeWatch(clock);
     Optional<ScrapeRequests> requests = export.listen().map(listen -> new ScrapeRequests(watch));
-    DrillMetrics metrics = new DrillMetrics(experimentId, () -> requests.ifPresent(ScrapeRequests::markRead));
-    Optional<ScrapeEndpoint> endpoint = export.listen().map(listen -> {
-      ScrapeEndpoint started = ScrapeEndpoint.start(HostPort.parse(listen), metrics.registry(), watch, requests.get());
-      notes.accept("metrics: " + DrillMetrics.ACTIVE + " on " + started.url());
-      return started;
-    });
-    Optional<Pusher> pusher = export.pushgateway().map(url -> new Pusher(
-        new PushgatewayClient(PushgatewayGroup.of(url, experimentId)), metrics, clock, export.scrapeWait(), notes));
+    DrillMetrics metrics =
+        new DrillMetrics(experimentId, () -> requests.ifPresent(ScrapeRequests::markRead));
+    Optional<ScrapeEndpoint> endpoint =
+        export
+            .listen()
+            .map(
+                listen -> {
+                  ScrapeEndpoint started =
+                      ScrapeEndpoint.start(
+                          HostPort.parse(listen), metrics.registry(), watch, requests.get());
+                  notes.accept("metrics: " + DrillMetrics.ACTIVE + " on " + started.url());
+                  return started;
+                });
+    Optional<Pusher> pusher =
+        export
+            .pushgateway()
+            .map(
+                url ->
+                    new Pusher(
+                        new PushgatewayClient(PushgatewayGroup.of(url, experimentId)),
+                        metrics,
+                        clock,
+                        export.scrapeWait(),
+                        notes));
     return new MetricsSink(metrics, watch, endpoint, pusher, export.scrapeWait(), notes);
   }
 
@@ -92,13 +117,27 @@ public final class MetricsSink implements DrillObserver {
     Duration wait = scrapeWait.compareTo(inner) < 0 ? scrapeWait : inner;
     boolean zeroToDeliver = metrics.everOn() && metrics.allOff();
     List<CompletableFuture<Void>> closing = new ArrayList<>();
-    endpoint.ifPresent(e -> closing.add(CompletableFuture.runAsync(() -> {
-      if (!e.close(zeroToDeliver, wait)) {
-        notes.accept("metrics: no scrape of " + e.url() + " read " + DrillMetrics.ACTIVE + " 0 within "
-            + Numbers.format(wait.toMillis() / 1000.0) + "s; stopped serving (Prometheus keeps 1 as the series' last value)");
-      }
-    }, daemon("firedrill-metrics-close"))));
-    pusher.ifPresent(p -> closing.add(CompletableFuture.runAsync(() -> p.close(inner), daemon("firedrill-push-close"))));
+    endpoint.ifPresent(
+        e ->
+            closing.add(
+                CompletableFuture.runAsync(
+                    () -> {
+                      if (!e.close(zeroToDeliver, wait)) {
+                        notes.accept(
+                            "metrics: no scrape of "
+                                + e.url()
+                                + " read "
+                                + DrillMetrics.ACTIVE
+                                + " 0 within "
+                                + Numbers.format(wait.toMillis() / 1000.0)
+                                + "s; stopped serving (Prometheus keeps 1 as the series' last value)");
+                      }
+                    },
+                    daemon("firedrill-metrics-close"))));
+    pusher.ifPresent(
+        p ->
+            closing.add(
+                CompletableFuture.runAsync(() -> p.close(inner), daemon("firedrill-push-close"))));
     try {
       CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
           .get(limit.toNanos(), TimeUnit.NANOSECONDS);

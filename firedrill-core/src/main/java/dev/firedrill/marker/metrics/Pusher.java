@@ -15,24 +15,27 @@ import java.util.function.Consumer;
 
 /**
  * Pushes the drill's registry to a Pushgateway on a thread of its own, so the drill never waits on
- * it: a push on each change (changes that arrive while one is on the wire share the next push),
- * and at the end the last state, a hold so Prometheus can scrape the 0, and the group's deletion.
+ * it: a push on each change (changes that arrive while one is on the wire share the next push), and
+ * at the end the last state, a hold so Prometheus can scrape the 0, and the group's deletion.
  */
 final class Pusher {
 
   /** Kept free before the close limit for the DELETE: one request's timeouts. */
-  static final Duration DELETE_RESERVE = PushgatewayClient.CONNECT_TIMEOUT.plus(PushgatewayClient.REQUEST_TIMEOUT);
+  static final Duration DELETE_RESERVE =
+      PushgatewayClient.CONNECT_TIMEOUT.plus(PushgatewayClient.REQUEST_TIMEOUT);
 
   private final PushgatewayClient client;
   private final DrillMetrics metrics;
   private final Clock clock;
   private final Duration hold;
   private final Consumer<String> notes;
-  private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-    Thread t = new Thread(runnable, "firedrill-pushgateway");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread t = new Thread(runnable, "firedrill-pushgateway");
+            t.setDaemon(true);
+            return t;
+          });
   private final AtomicBoolean queued = new AtomicBoolean();
   private volatile Context context = Context.root();
   // Touched only on the push thread.
@@ -41,7 +44,12 @@ final class Pusher {
   private boolean zeroPushed;
   private String lastNote = "";
 
-  Pusher(PushgatewayClient client, DrillMetrics metrics, Clock clock, Duration hold, Consumer<String> notes) {
+  Pusher(
+      PushgatewayClient client,
+      DrillMetrics metrics,
+      Clock clock,
+      Duration hold,
+      Consumer<String> notes) {
     this.client = client;
     this.metrics = metrics;
     this.clock = clock;
@@ -78,8 +86,11 @@ final class Pusher {
       return finishing.get(Math.max(1, limit.toMillis()), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       thread.shutdownNow();
-      note("gave up waiting for " + client.group().url() + "; delete the group by hand: curl -X DELETE "
-          + client.group().url());
+      note(
+          "gave up waiting for "
+              + client.group().url()
+              + "; delete the group by hand: curl -X DELETE "
+              + client.group().url());
       return false;
     } catch (ExecutionException e) {
       note("pushgateway: " + e.getCause());

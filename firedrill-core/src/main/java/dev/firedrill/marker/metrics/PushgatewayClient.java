@@ -10,8 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * PUT and DELETE of one Pushgateway group over java.net.http, with bounded timeouts and the
- * drill's {@code traceparent} and {@code baggage}. Answers are statuses; only 2xx is success.
+ * PUT and DELETE of one Pushgateway group over java.net.http, with bounded timeouts and the drill's
+ * {@code traceparent} and {@code baggage}. Answers are statuses; only 2xx is success.
  */
 final class PushgatewayClient {
 
@@ -24,8 +24,11 @@ final class PushgatewayClient {
 
   PushgatewayClient(PushgatewayGroup group) {
     this.group = group;
-    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER)
-        .build();
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(CONNECT_TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   PushgatewayGroup group() {
@@ -34,9 +37,12 @@ final class PushgatewayClient {
 
   /** Replaces the group's metrics with {@code text} (Prometheus text format 0.0.4). */
   void put(byte[] text, Context context) throws PushException, InterruptedException {
-    send("PUT", HttpRequest.newBuilder(group.url())
-        .header("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(text)), context);
+    send(
+        "PUT",
+        HttpRequest.newBuilder(group.url())
+            .header("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE)
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(text)),
+        context);
   }
 
   /** Deletes the group and every series in it. */
@@ -57,8 +63,13 @@ final class PushgatewayClient {
     if (response.statusCode() / 100 != 2) {
       String body = response.body().strip().lines().findFirst().orElse("");
       body = body.length() > MAX_BODY ? body.substring(0, MAX_BODY) + "..." : body;
-      throw new PushException(method + " " + group.url() + " answered " + response.statusCode()
-          + (body.isEmpty() ? "" : ": " + body));
+      throw new PushException(
+          method
+              + " "
+              + group.url()
+              + " answered "
+              + response.statusCode()
+              + (body.isEmpty() ? "" : ": " + body));
     }
   }
 

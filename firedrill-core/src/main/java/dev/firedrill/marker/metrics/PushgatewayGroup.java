@@ -17,15 +17,20 @@ record PushgatewayGroup(URI url) {
 
   static PushgatewayGroup of(URI base, String experiment) {
     String root = base.toString().replaceAll("/+$", "");
-    return new PushgatewayGroup(URI.create(root + "/metrics" + segment("job", JOB) + segment("experiment", experiment)));
+    return new PushgatewayGroup(
+        URI.create(root + "/metrics" + segment("job", JOB) + segment("experiment", experiment)));
   }
 
   static String segment(String label, String value) {
     if (PLAIN.matcher(value).matches()) {
       return "/" + label + "/" + value;
     }
-    String encoded = value.isEmpty() ? "="
-        : Base64.getUrlEncoder().withoutPadding().encodeToString(value.getBytes(StandardCharsets.UTF_8));
+    String encoded =
+        value.isEmpty()
+            ? "="
+            : Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(value.getBytes(StandardCharsets.UTF_8));
     return "/" + label + "@base64/" + encoded;
   }
 }

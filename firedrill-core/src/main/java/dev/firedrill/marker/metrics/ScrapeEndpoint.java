@@ -14,9 +14,9 @@ import java.net.URI;
 import java.time.Duration;
 
 /**
- * firedrill's own {@code /metrics} (the Prometheus Java client's handler) and {@code /-/healthy} for
- * the drill's registry; on close it stays up until a scrape has read every fault's 0, or the wait
- * runs out.
+ * firedrill's own {@code /metrics} (the Prometheus Java client's handler) and {@code /-/healthy}
+ * for the drill's registry; on close it stays up until a scrape has read every fault's 0, or the
+ * wait runs out.
  */
 final class ScrapeEndpoint {
 
@@ -31,19 +31,31 @@ final class ScrapeEndpoint {
   }
 
   /** Listens on {@code address}; {@link MetricsEndpointException} when it cannot. */
-  static ScrapeEndpoint start(InetSocketAddress address, PrometheusRegistry registry, ScrapeWatch watch,
+  static ScrapeEndpoint start(
+      InetSocketAddress address,
+      PrometheusRegistry registry,
+      ScrapeWatch watch,
       ScrapeRequests requests) {
-    HttpErrorHandlingPolicy errors = HttpErrorHandlingPolicy.builder().errorReporter(requests::markFailed).build();
+    HttpErrorHandlingPolicy errors =
+        HttpErrorHandlingPolicy.builder().errorReporter(requests::markFailed).build();
     try {
-      LoopbackHttpServer server = LoopbackHttpServer.builder("firedrill-metrics-http").address(address).threads(2)
-          .route(Route.exact("/metrics").get(requests.watching(
-              new MetricsHandler(PrometheusProperties.get(), registry, errors))))
-          .route(Route.exact("/-/healthy").get(new HealthyHandler()))
-          .start();
+      LoopbackHttpServer server =
+          LoopbackHttpServer.builder("firedrill-metrics-http")
+              .address(address)
+              .threads(2)
+              .route(
+                  Route.exact("/metrics")
+                      .get(
+                          requests.watching(
+                              new MetricsHandler(PrometheusProperties.get(), registry, errors))))
+              .route(Route.exact("/-/healthy").get(new HealthyHandler()))
+              .start();
       return new ScrapeEndpoint(server, watch);
     } catch (IOException e) {
-      throw new MetricsEndpointException(HostPort.format(address),
-          e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), e);
+      throw new MetricsEndpointException(
+          HostPort.format(address),
+          e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
+          e);
     }
   }
 

@@ -12,8 +12,12 @@ final class ScrapeRequests {
   private static final long READ = 1;
   private static final long FAILED = 2;
 
-  /** Per request thread: the token of the running request, and whether it read the active gauge (or failed). */
+  /**
+   * Per request thread: the token of the running request, and whether it read the active gauge (or
+   * failed).
+   */
   private final ThreadLocal<long[]> request = new ThreadLocal<>();
+
   private final ScrapeWatch watch;
 
   ScrapeRequests(ScrapeWatch watch) {
@@ -40,7 +44,10 @@ final class ScrapeRequests {
     }
   }
 
-  /** {@code scrape}, watched: a request that read the gauge and answered counts for {@link ScrapeWatch}. */
+  /**
+   * {@code scrape}, watched: a request that read the gauge and answered counts for {@link
+   * ScrapeWatch}.
+   */
   HttpHandler watching(HttpHandler scrape) {
     return exchange -> {
       request.set(new long[] {watch.started(), 0});

@@ -4,9 +4,9 @@ import dev.firedrill.time.Clock;
 import java.time.Duration;
 
 /**
- * Knows when a scrape has read the 0: every change of {@code chaos_experiment_active} starts a
- * new generation; a scrape request that started in a generation where every fault was already 0,
- * and that completed, read it.
+ * Knows when a scrape has read the 0: every change of {@code chaos_experiment_active} starts a new
+ * generation; a scrape request that started in a generation where every fault was already 0, and
+ * that completed, read it.
  */
 final class ScrapeWatch {
 
@@ -14,8 +14,10 @@ final class ScrapeWatch {
 
   private final Clock clock;
   private long generation;
+
   /** The generation in which every fault became 0, or -1 while one is on. */
   private long zeroSince = -1;
+
   private long scrapesOfZero;
 
   ScrapeWatch(Clock clock) {
@@ -33,7 +35,9 @@ final class ScrapeWatch {
     return generation;
   }
 
-  /** The scrape request that started with {@code token} read the active gauge and sent its answer. */
+  /**
+   * The scrape request that started with {@code token} read the active gauge and sent its answer.
+   */
   synchronized void completed(long token) {
     if (zeroSince >= 0 && token >= zeroSince) {
       scrapesOfZero++;

@@ -30,26 +30,34 @@ import java.util.concurrent.TimeUnit;
  * span per fault injection, measurement and fault rollback, all timed by the drill's clock. Guard
  * breaches and the abort are span events.
  *
- * <p>From {@code DrillStarted} to {@code DrillFinished} the root span and the baggage
- * {@code chaos.experiment.id} are the current context of the drill thread, so every request sent
- * with {@link Propagation#injectCurrent} carries them.
+ * <p>From {@code DrillStarted} to {@code DrillFinished} the root span and the baggage {@code
+ * chaos.experiment.id} are the current context of the drill thread, so every request sent with
+ * {@link Propagation#injectCurrent} carries them.
  */
 public final class DrillSpans implements DrillObserver {
 
-  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
-  private static final AttributeKey<String> TITLE = AttributeKey.stringKey("chaos.experiment.title");
+  private static final AttributeKey<String> EXPERIMENT =
+      AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
+  private static final AttributeKey<String> TITLE =
+      AttributeKey.stringKey("chaos.experiment.title");
   private static final AttributeKey<String> VERDICT = AttributeKey.stringKey("chaos.verdict");
   private static final AttributeKey<String> REASON = AttributeKey.stringKey("chaos.verdict.reason");
   private static final AttributeKey<String> PHASE = AttributeKey.stringKey("chaos.phase");
   private static final AttributeKey<Long> FAULT_INDEX = AttributeKey.longKey("chaos.fault.index");
   private static final AttributeKey<String> FAULT_KIND = AttributeKey.stringKey("chaos.fault.kind");
-  private static final AttributeKey<String> FAULT_TARGET = AttributeKey.stringKey("chaos.fault.target");
-  private static final AttributeKey<String> STATUS = AttributeKey.stringKey("chaos.measurement.status");
-  private static final AttributeKey<String> READINGS = AttributeKey.stringKey("chaos.measurement.readings");
+  private static final AttributeKey<String> FAULT_TARGET =
+      AttributeKey.stringKey("chaos.fault.target");
+  private static final AttributeKey<String> STATUS =
+      AttributeKey.stringKey("chaos.measurement.status");
+  private static final AttributeKey<String> READINGS =
+      AttributeKey.stringKey("chaos.measurement.readings");
   private static final AttributeKey<String> GUARD = AttributeKey.stringKey("chaos.guard.name");
-  private static final AttributeKey<Double> GUARD_VALUE = AttributeKey.doubleKey("chaos.guard.value");
-  private static final AttributeKey<String> GUARD_EXPECTED = AttributeKey.stringKey("chaos.guard.expected");
-  private static final AttributeKey<String> ABORT_REASON = AttributeKey.stringKey("chaos.abort.reason");
+  private static final AttributeKey<Double> GUARD_VALUE =
+      AttributeKey.doubleKey("chaos.guard.value");
+  private static final AttributeKey<String> GUARD_EXPECTED =
+      AttributeKey.stringKey("chaos.guard.expected");
+  private static final AttributeKey<String> ABORT_REASON =
+      AttributeKey.stringKey("chaos.abort.reason");
 
   private static final String INSTRUMENTATION = "dev.firedrill";
 
@@ -78,8 +86,13 @@ public final class DrillSpans implements DrillObserver {
     } else if (milestone instanceof Milestone.PhaseStarted started) {
       phase(started.phase(), started.at());
     } else if (milestone instanceof Milestone.FaultInjecting injecting) {
-      faults.put(injecting.index(), fault("inject " + injecting.spec().kind(), injecting.index(), injecting.spec(),
-          injecting.at()));
+      faults.put(
+          injecting.index(),
+          fault(
+              "inject " + injecting.spec().kind(),
+              injecting.index(),
+              injecting.spec(),
+              injecting.at()));
     } else if (milestone instanceof Milestone.FaultInjected injected) {
       Span span = faults.remove(injected.index());
       if (span != null) {
@@ -93,8 +106,13 @@ public final class DrillSpans implements DrillObserver {
         root.addEvent("drill aborted", Attributes.of(ABORT_REASON, aborted.reason()), aborted.at());
       }
     } else if (milestone instanceof Milestone.FaultReverting reverting) {
-      reverts.put(reverting.index(), fault("revert " + reverting.spec().kind(), reverting.index(), reverting.spec(),
-          reverting.at()));
+      reverts.put(
+          reverting.index(),
+          fault(
+              "revert " + reverting.spec().kind(),
+              reverting.index(),
+              reverting.spec(),
+              reverting.at()));
     } else if (milestone instanceof Milestone.FaultReverted reverted) {
       Span span = reverts.remove(reverted.index());
       if (span != null) {
@@ -110,13 +128,18 @@ public final class DrillSpans implements DrillObserver {
 
   private void start(Milestone.DrillStarted started) {
     String id = started.experiment().id();
-    root = tracer.spanBuilder("drill " + id)
-        .setParent(Context.root())
-        .setStartTimestamp(started.at())
-        .setAttribute(EXPERIMENT, id)
-        .setAttribute(TITLE, started.experiment().title())
-        .startSpan();
-    rootContext = Context.root().with(root).with(Baggage.builder().put(Propagation.EXPERIMENT_ID, id).build());
+    root =
+        tracer
+            .spanBuilder("drill " + id)
+            .setParent(Context.root())
+            .setStartTimestamp(started.at())
+            .setAttribute(EXPERIMENT, id)
+            .setAttribute(TITLE, started.experiment().title())
+            .startSpan();
+    rootContext =
+        Context.root()
+            .with(root)
+            .with(Baggage.builder().put(Propagation.EXPERIMENT_ID, id).build());
     scope = rootContext.makeCurrent();
     scopeThread = Thread.currentThread();
   }
@@ -126,15 +149,18 @@ public final class DrillSpans implements DrillObserver {
       return;
     }
     endPhase(at);
-    phase = tracer.spanBuilder(next.name().toLowerCase(Locale.ROOT))
-        .setParent(rootContext)
-        .setStartTimestamp(at)
-        .setAttribute(PHASE, next.text())
-        .startSpan();
+    phase =
+        tracer
+            .spanBuilder(next.name().toLowerCase(Locale.ROOT))
+            .setParent(rootContext)
+            .setStartTimestamp(at)
+            .setAttribute(PHASE, next.text())
+            .startSpan();
   }
 
   private Span fault(String name, int index, FaultSpec spec, Instant at) {
-    return tracer.spanBuilder(name)
+    return tracer
+        .spanBuilder(name)
         .setParent(parent())
         .setStartTimestamp(at)
         .setAttribute(FAULT_INDEX, (long) index)
@@ -144,16 +170,31 @@ public final class DrillSpans implements DrillObserver {
   }
 
   private void measured(Milestone.Measured measured) {
-    Span span = tracer.spanBuilder("measure")
-        .setParent(parent())
-        .setStartTimestamp(measured.startedAt())
-        .setAttribute(PHASE, measured.phase().text())
-        .setAttribute(STATUS, measured.measurement().status().text())
-        .setAttribute(READINGS, measured.measurement().text())
-        .startSpan();
-    measured.measurement().readings().filter(r -> r.status() == Reading.Status.BREACH).forEach(breach ->
-        span.addEvent("guard breach", Attributes.of(GUARD, breach.name(), GUARD_VALUE, breach.value().getAsDouble(),
-            GUARD_EXPECTED, breach.expectation()), measured.at()));
+    Span span =
+        tracer
+            .spanBuilder("measure")
+            .setParent(parent())
+            .setStartTimestamp(measured.startedAt())
+            .setAttribute(PHASE, measured.phase().text())
+            .setAttribute(STATUS, measured.measurement().status().text())
+            .setAttribute(READINGS, measured.measurement().text())
+            .startSpan();
+    measured
+        .measurement()
+        .readings()
+        .filter(r -> r.status() == Reading.Status.BREACH)
+        .forEach(
+            breach ->
+                span.addEvent(
+                    "guard breach",
+                    Attributes.of(
+                        GUARD,
+                        breach.name(),
+                        GUARD_VALUE,
+                        breach.value().getAsDouble(),
+                        GUARD_EXPECTED,
+                        breach.expectation()),
+                    measured.at()));
     span.end(measured.at());
   }
 
@@ -169,7 +210,8 @@ public final class DrillSpans implements DrillObserver {
     endOpen(finished.at());
     root.setAttribute(VERDICT, finished.verdict().text());
     root.setAttribute(REASON, finished.reason());
-    if (finished.abortReason().isPresent() || finished.verdict() == Verdict.FAILED
+    if (finished.abortReason().isPresent()
+        || finished.verdict() == Verdict.FAILED
         || finished.verdict() == Verdict.ABORTED) {
       root.setStatus(StatusCode.ERROR, finished.abortReason().orElse(finished.reason()));
     }
@@ -211,7 +253,10 @@ public final class DrillSpans implements DrillObserver {
     }
   }
 
-  /** Ends the spans of a drill that never finished, then flushes within {@code limit} and shuts down. */
+  /**
+   * Ends the spans of a drill that never finished, then flushes within {@code limit} and shuts
+   * down.
+   */
   @Override
   public void close(Duration limit) {
     long deadline = System.nanoTime() + limit.toNanos();

@@ -24,8 +24,8 @@ import java.util.Map;
 
 /**
  * Spans as JSON lines, one span per line, for runs without an OTLP endpoint: {@code trace_id},
- * {@code span_id}, {@code parent_span_id} (null for a root), {@code name}, {@code kind},
- * {@code start}/{@code end} (RFC 3339, UTC), {@code attributes}, {@code events}, {@code status}.
+ * {@code span_id}, {@code parent_span_id} (null for a root), {@code name}, {@code kind}, {@code
+ * start}/{@code end} (RFC 3339, UTC), {@code attributes}, {@code events}, {@code status}.
  */
 public final class JsonLinesSpanExporter implements SpanExporter {
 
@@ -40,16 +40,25 @@ public final class JsonLinesSpanExporter implements SpanExporter {
     this.out = out;
   }
 
-  /** Creates or appends to {@code path}; fails here, before the drill, when it cannot be written. */
+  /**
+   * Creates or appends to {@code path}; fails here, before the drill, when it cannot be written.
+   */
   public static JsonLinesSpanExporter open(Path path) {
     try {
-      // The journal's directory (journals/ by default) may not exist before the first journal write.
+      // The journal's directory (journals/ by default) may not exist before the first journal
+      // write.
       Path parent = path.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      return new JsonLinesSpanExporter(path, Files.newBufferedWriter(path, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
+      return new JsonLinesSpanExporter(
+          path,
+          Files.newBufferedWriter(
+              path,
+              StandardCharsets.UTF_8,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND,
+              StandardOpenOption.WRITE));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write spans to " + path + ": " + reason(e), e);
     }
@@ -91,7 +100,8 @@ public final class JsonLinesSpanExporter implements SpanExporter {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("trace_id", span.getTraceId());
     line.put("span_id", span.getSpanId());
-    line.put("parent_span_id", SpanId.isValid(span.getParentSpanId()) ? span.getParentSpanId() : null);
+    line.put(
+        "parent_span_id", SpanId.isValid(span.getParentSpanId()) ? span.getParentSpanId() : null);
     line.put("name", span.getName());
     line.put("kind", span.getKind().name());
     line.put("start", time(span.getStartEpochNanos()));

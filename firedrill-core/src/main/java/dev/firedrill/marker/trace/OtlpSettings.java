@@ -27,29 +27,37 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers) {
     headers = Map.copyOf(headers);
   }
 
-  /** Empty when no endpoint is set; {@link IllegalArgumentException} with one line for a bad value. */
+  /**
+   * Empty when no endpoint is set; {@link IllegalArgumentException} with one line for a bad value.
+   */
   public static Optional<OtlpSettings> from(Map<String, String> environment) {
-    Optional<URI> endpoint = value(environment, TRACES_ENDPOINT).map(url -> url(TRACES_ENDPOINT, url))
-        .or(() -> value(environment, ENDPOINT).map(url -> tracesUrl(url(ENDPOINT, url))));
+    Optional<URI> endpoint =
+        value(environment, TRACES_ENDPOINT)
+            .map(url -> url(TRACES_ENDPOINT, url))
+            .or(() -> value(environment, ENDPOINT).map(url -> tracesUrl(url(ENDPOINT, url))));
     if (endpoint.isEmpty()) {
       return Optional.empty();
     }
     for (String name : new String[] {TRACES_PROTOCOL, PROTOCOL}) {
       Optional<String> protocol = value(environment, name);
       if (protocol.isPresent() && !protocol.get().equals("http/protobuf")) {
-        throw new IllegalArgumentException(name + " \"" + protocol.get()
-            + "\" is not supported (expected http/protobuf)");
+        throw new IllegalArgumentException(
+            name + " \"" + protocol.get() + "\" is not supported (expected http/protobuf)");
       }
     }
     Map<String, String> headers = new LinkedHashMap<>();
     value(environment, HEADERS).ifPresent(text -> headers.putAll(headers(HEADERS, text)));
-    value(environment, TRACES_HEADERS).ifPresent(text -> headers.putAll(headers(TRACES_HEADERS, text)));
+    value(environment, TRACES_HEADERS)
+        .ifPresent(text -> headers.putAll(headers(TRACES_HEADERS, text)));
     return Optional.of(new OtlpSettings(endpoint.get(), headers));
   }
 
   /** The endpoint without user info, query or fragment: safe to print. */
   public String display() {
-    return endpoint.getScheme() + "://" + endpoint.getHost() + (endpoint.getPort() >= 0 ? ":" + endpoint.getPort() : "")
+    return endpoint.getScheme()
+        + "://"
+        + endpoint.getHost()
+        + (endpoint.getPort() >= 0 ? ":" + endpoint.getPort() : "")
         + (endpoint.getRawPath() == null ? "" : endpoint.getRawPath());
   }
 
@@ -70,13 +78,18 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers) {
     } catch (IllegalArgumentException e) {
       uri = null;
     }
-    if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-      throw new IllegalArgumentException(name + " is not a usable URL (expected http://HOST:PORT or https://HOST:PORT)");
+    if (uri == null
+        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+        || uri.getHost() == null) {
+      throw new IllegalArgumentException(
+          name + " is not a usable URL (expected http://HOST:PORT or https://HOST:PORT)");
     }
     return uri;
   }
 
-  /** The general endpoint is a base: the signal's path is appended, as the OTLP exporter spec says. */
+  /**
+   * The general endpoint is a base: the signal's path is appended, as the OTLP exporter spec says.
+   */
   private static URI tracesUrl(URI base) {
     String text = base.toString();
     return URI.create((text.endsWith("/") ? text : text + "/") + "v1/traces");
@@ -90,15 +103,19 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers) {
       String entry = entries[i].trim();
       int equals = entry.indexOf('=');
       if (equals <= 0) {
-        throw new IllegalArgumentException(name + ": entry " + (i + 1)
-            + " is not usable (expected key=value pairs separated by commas)");
+        throw new IllegalArgumentException(
+            name
+                + ": entry "
+                + (i + 1)
+                + " is not usable (expected key=value pairs separated by commas)");
       }
       try {
-        headers.put(entry.substring(0, equals).trim(),
+        headers.put(
+            entry.substring(0, equals).trim(),
             URLDecoder.decode(entry.substring(equals + 1).trim(), StandardCharsets.UTF_8));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(name + ": entry " + (i + 1)
-            + " is not usable (its value has a bad percent-encoding)");
+        throw new IllegalArgumentException(
+            name + ": entry " + (i + 1) + " is not usable (its value has a bad percent-encoding)");
       }
     }
     return headers;

@@ -22,7 +22,8 @@ class PushgatewayGroupTest {
 
   @Test
   void aValueWithASlashGoesBase64UrlEncoded() {
-    assertThat(PushgatewayGroup.segment("experiment", "team/drill?1")).isEqualTo("/experiment@base64/dGVhbS9kcmlsbD8x");
+    assertThat(PushgatewayGroup.segment("experiment", "team/drill?1"))
+        .isEqualTo("/experiment@base64/dGVhbS9kcmlsbD8x");
     assertThat(PushgatewayGroup.segment("path", "/var/tmp")).isEqualTo("/path@base64/L3Zhci90bXA");
   }
 

@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Which scrapes count as having read the 0, and how long the wait for one lasts, on a virtual clock. */
+/**
+ * Which scrapes count as having read the 0, and how long the wait for one lasts, on a virtual
+ * clock.
+ */
 class ScrapeWatchTest {
 
   private final VirtualClock clock = VirtualClock.at("2026-11-29T10:00:00Z");
@@ -51,14 +54,16 @@ class ScrapeWatchTest {
     watch.activeChanged(true);
     Instant begin = clock.now();
     long[] token = new long[1];
-    clock.onAdvance(now -> {
-      long elapsed = Duration.between(begin, now).toMillis();
-      if (elapsed == 1000) {
-        token[0] = watch.started(); // Prometheus's next scrape starts at 1 s and answers at 1.3 s
-      } else if (elapsed == 1300) {
-        watch.completed(token[0]);
-      }
-    });
+    clock.onAdvance(
+        now -> {
+          long elapsed = Duration.between(begin, now).toMillis();
+          if (elapsed == 1000) {
+            token[0] =
+                watch.started(); // Prometheus's next scrape starts at 1 s and answers at 1.3 s
+          } else if (elapsed == 1300) {
+            watch.completed(token[0]);
+          }
+        });
 
     assertThat(watch.awaitZeroScraped(Duration.ofSeconds(30))).isTrue();
     assertThat(Duration.between(begin, clock.now())).isEqualTo(Duration.ofMillis(1300));

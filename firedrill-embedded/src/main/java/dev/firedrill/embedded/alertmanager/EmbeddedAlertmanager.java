@@ -7,8 +7,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A running embedded Alertmanager, whatever drives its time: {@link VirtualAlertmanager} as work on a virtual
- * clock's driver, or {@link RealTimeAlertmanager} on a thread. The HTTP API serves either.
+ * A running embedded Alertmanager, whatever drives its time: {@link VirtualAlertmanager} as work on
+ * a virtual clock's driver, or {@link RealTimeAlertmanager} on a thread. The HTTP API serves
+ * either.
  */
 public sealed interface EmbeddedAlertmanager permits VirtualAlertmanager, RealTimeAlertmanager {
 

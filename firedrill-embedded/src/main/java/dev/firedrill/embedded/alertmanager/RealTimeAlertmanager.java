@@ -20,14 +20,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The embedded Alertmanager in real time: one thread runs the dispatcher when something falls due (by the
- * injected clock) or alerts arrive; webhooks go out on a small pool, so a slow receiver holds up only its
- * own group, as each aggregation group has its own goroutine in Alertmanager.
+ * The embedded Alertmanager in real time: one thread runs the dispatcher when something falls due
+ * (by the injected clock) or alerts arrive; webhooks go out on a small pool, so a slow receiver
+ * holds up only its own group, as each aggregation group has its own goroutine in Alertmanager.
  */
 public final class RealTimeAlertmanager implements EmbeddedAlertmanager, AutoCloseable {
 
   /** The longest the loop waits without looking at the clock again (a clock may jump). */
   private static final Duration MAX_WAIT = Duration.ofSeconds(1);
+
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
   private static final int SENDERS = 4;
 
@@ -44,7 +45,11 @@ public final class RealTimeAlertmanager implements EmbeddedAlertmanager, AutoClo
   private boolean dirty;
   private volatile boolean closed;
 
-  private RealTimeAlertmanager(AlertmanagerConfig config, Clock clock, Sender sender, String externalUrl,
+  private RealTimeAlertmanager(
+      AlertmanagerConfig config,
+      Clock clock,
+      Sender sender,
+      String externalUrl,
       Consumer<String> events) {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -53,19 +58,27 @@ public final class RealTimeAlertmanager implements EmbeddedAlertmanager, AutoClo
     this.startedAt = clock.now();
     this.dispatcher = new Dispatcher(config, startedAt, externalUrl, events);
     AtomicInteger n = new AtomicInteger();
-    this.senders = Executors.newFixedThreadPool(SENDERS, r -> {
-      Thread t = new Thread(r, "embedded-alertmanager-webhook-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.senders =
+        Executors.newFixedThreadPool(
+            SENDERS,
+            r -> {
+              Thread t = new Thread(r, "embedded-alertmanager-webhook-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     this.loop = new Thread(this::run, "embedded-alertmanager-dispatcher");
     this.loop.setDaemon(true);
   }
 
   /** Starts the dispatcher thread. */
-  public static RealTimeAlertmanager start(AlertmanagerConfig config, Clock clock, Sender sender, String externalUrl,
+  public static RealTimeAlertmanager start(
+      AlertmanagerConfig config,
+      Clock clock,
+      Sender sender,
+      String externalUrl,
       Consumer<String> events) {
-    RealTimeAlertmanager alertmanager = new RealTimeAlertmanager(config, clock, sender, externalUrl, events);
+    RealTimeAlertmanager alertmanager =
+        new RealTimeAlertmanager(config, clock, sender, externalUrl, events);
     alertmanager.loop.start();
     return alertmanager;
   }
@@ -96,7 +109,10 @@ public final class RealTimeAlertmanager implements EmbeddedAlertmanager, AutoClo
     return dispatcher.alerts();
   }
 
-  /** Stops the loop and the webhooks in flight; returns within a few seconds whatever a receiver does. */
+  /**
+   * Stops the loop and the webhooks in flight; returns within a few seconds whatever a receiver
+   * does.
+   */
   @Override
   public void close() {
     if (closed) {

@@ -16,10 +16,10 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The embedded Alertmanager on a virtual clock: its dispatcher is work on a {@link VirtualDriver}, so every
- * move of the driver's clock runs each flush, retry and cleanup due on the way, at its own instant, sending
- * webhooks synchronously. A drill of hours is predicted in milliseconds; an embedded Prometheus on the same
- * driver runs in the same time, in time order with it.
+ * The embedded Alertmanager on a virtual clock: its dispatcher is work on a {@link VirtualDriver},
+ * so every move of the driver's clock runs each flush, retry and cleanup due on the way, at its own
+ * instant, sending webhooks synchronously. A drill of hours is predicted in milliseconds; an
+ * embedded Prometheus on the same driver runs in the same time, in time order with it.
  */
 public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoCloseable {
 
@@ -30,7 +30,11 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoClos
   private final Instant startedAt;
   private final VirtualDriver.Added work;
 
-  private VirtualAlertmanager(AlertmanagerConfig config, VirtualDriver driver, Sender sender, String externalUrl,
+  private VirtualAlertmanager(
+      AlertmanagerConfig config,
+      VirtualDriver driver,
+      Sender sender,
+      String externalUrl,
       Consumer<String> events) {
     this.config = Objects.requireNonNull(config, "config");
     this.sender = Objects.requireNonNull(sender, "sender");
@@ -41,14 +45,18 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoClos
   }
 
   /**
-   * Starts it at the driver's now, its work after whatever the driver has already: at an instant both are
-   * due, work added first runs first.
+   * Starts it at the driver's now, its work after whatever the driver has already: at an instant
+   * both are due, work added first runs first.
    *
    * @param externalUrl the {@code externalURL} webhook payloads carry
    * @param events a line for each failed webhook attempt
    */
-  public static VirtualAlertmanager start(AlertmanagerConfig config, VirtualDriver driver, Sender sender,
-      String externalUrl, Consumer<String> events) {
+  public static VirtualAlertmanager start(
+      AlertmanagerConfig config,
+      VirtualDriver driver,
+      Sender sender,
+      String externalUrl,
+      Consumer<String> events) {
     return new VirtualAlertmanager(config, driver, sender, externalUrl, events);
   }
 
@@ -88,7 +96,10 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoClos
     work.close();
   }
 
-  /** The dispatcher as the driver runs it: due when it says, each attempt sent and reported back at once. */
+  /**
+   * The dispatcher as the driver runs it: due when it says, each attempt sent and reported back at
+   * once.
+   */
   private final class Flushes implements Recurring {
 
     @Override
@@ -96,7 +107,10 @@ public final class VirtualAlertmanager implements EmbeddedAlertmanager, AutoClos
       return "alertmanager dispatcher";
     }
 
-    /** What it says, even before {@code t}: alerts just put may make a group due at the instant it last ran. */
+    /**
+     * What it says, even before {@code t}: alerts just put may make a group due at the instant it
+     * last ran.
+     */
     @Override
     public Instant nextAtOrAfter(Instant t) {
       return dispatcher.nextDue();

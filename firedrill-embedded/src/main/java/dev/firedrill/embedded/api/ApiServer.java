@@ -21,16 +21,24 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Prometheus's HTTP API over the embedded parts: the query, metadata, rule and status endpoints
- * and {@code /-/ready} and {@code /-/healthy}, with Prometheus's JSON and status codes, on a
- * {@link LoopbackHttpServer} (a full pool answers 503). Each endpoint is listed once, in
- * {@link #routes()}: the routes are also what decides 404 and 405.
+ * Prometheus's HTTP API over the embedded parts: the query, metadata, rule and status endpoints and
+ * {@code /-/ready} and {@code /-/healthy}, with Prometheus's JSON and status codes, on a {@link
+ * LoopbackHttpServer} (a full pool answers 503). Each endpoint is listed once, in {@link
+ * #routes()}: the routes are also what decides 404 and 405.
  */
 public final class ApiServer implements AutoCloseable {
 
-  /** What the API reads. {@code rules} is asked anew per request; {@code configYaml} is the config as loaded. */
-  public record Parts(QueryEngine queries, SeriesSource series, Supplier<List<GroupSnapshot>> rules,
-      Supplier<String> configYaml, BuildInfo buildInfo, Clock clock) {
+  /**
+   * What the API reads. {@code rules} is asked anew per request; {@code configYaml} is the config
+   * as loaded.
+   */
+  public record Parts(
+      QueryEngine queries,
+      SeriesSource series,
+      Supplier<List<GroupSnapshot>> rules,
+      Supplier<String> configYaml,
+      BuildInfo buildInfo,
+      Clock clock) {
     public Parts {
       Objects.requireNonNull(queries, "queries");
       Objects.requireNonNull(series, "series");
@@ -43,6 +51,7 @@ public final class ApiServer implements AutoCloseable {
 
   /** Go's {@code ParseForm} limit on a form body. */
   private static final int MAX_FORM_BYTES = 10 << 20;
+
   private static final String API = "/api/v1/";
   private static final String LABEL = API + "label/";
   private static final String VALUES = "/values";
@@ -65,8 +74,10 @@ public final class ApiServer implements AutoCloseable {
   /** Binds {@code address} (port 0 for any free port) and serves until {@link #close()}. */
   public static ApiServer start(InetSocketAddress address, Parts parts) throws IOException {
     ApiServer api = new ApiServer(parts);
-    LoopbackHttpServer.Builder builder = LoopbackHttpServer.builder("firedrill-prometheus-api").address(address)
-        .grace(Duration.ofSeconds(1));
+    LoopbackHttpServer.Builder builder =
+        LoopbackHttpServer.builder("firedrill-prometheus-api")
+            .address(address)
+            .grace(Duration.ofSeconds(1));
     api.routes().forEach(builder::route);
     api.server = builder.start();
     return api;
@@ -76,20 +87,25 @@ public final class ApiServer implements AutoCloseable {
   private List<Route> routes() {
     return List.of(
         Route.exact("/-/ready").get(exchange -> text(exchange, "Prometheus Server is Ready.\n")),
-        Route.exact("/-/healthy").get(exchange -> text(exchange, "Prometheus Server is Healthy.\n")),
+        Route.exact("/-/healthy")
+            .get(exchange -> text(exchange, "Prometheus Server is Healthy.\n")),
         getOrPost("query", queryApi::query),
         getOrPost("query_range", queryApi::queryRange),
         getOrPost("series", seriesApi::series),
         getOrPost("labels", seriesApi::labelNames),
         get("alerts", (form, json) -> rulesApi.alerts(json)),
         get("rules", rulesApi::rules),
-        get("status/config", (form, json) -> json.beginObject().name("yaml").string(parts.configYaml().get()).endObject()),
+        get(
+            "status/config",
+            (form, json) ->
+                json.beginObject().name("yaml").string(parts.configYaml().get()).endObject()),
         get("status/buildinfo", (form, json) -> buildInfo(json)),
         Route.prefix(LABEL).get(this::labelValues));
   }
 
   private Route getOrPost(String endpoint, Endpoint answer) {
-    return Route.exact(API + endpoint).get(exchange -> api(exchange, endpoint, answer))
+    return Route.exact(API + endpoint)
+        .get(exchange -> api(exchange, endpoint, answer))
         .post(exchange -> api(exchange, endpoint, answer));
   }
 
@@ -127,7 +143,8 @@ public final class ApiServer implements AutoCloseable {
         status = e.type.status;
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "Prometheus API: " + endpoint + " failed", e);
-        json = error(ApiError.Type.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage());
+        json =
+            error(ApiError.Type.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage());
         status = ApiError.Type.INTERNAL.status;
       }
       LoopbackHttpServer.send(exchange, status, "application/json", json.toString());
@@ -142,8 +159,11 @@ public final class ApiServer implements AutoCloseable {
   /** {@code label/<name>/values}; any other path under {@code label/} is not found. */
   private void labelValues(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getRawPath();
-    String raw = path.endsWith(VALUES) ? path.substring(LABEL.length(), Math.max(LABEL.length(),
-        path.length() - VALUES.length())) : "";
+    String raw =
+        path.endsWith(VALUES)
+            ? path.substring(
+                LABEL.length(), Math.max(LABEL.length(), path.length() - VALUES.length()))
+            : "";
     if (raw.isEmpty() || raw.contains("/")) {
       try (exchange) {
         LoopbackHttpServer.send(exchange, 404, TEXT, "404 page not found\n");
@@ -151,25 +171,47 @@ public final class ApiServer implements AutoCloseable {
       return;
     }
     String name = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-    api(exchange, "label/" + raw + "/values", (form, json) -> seriesApi.labelValues(name, form, json));
+    api(
+        exchange,
+        "label/" + raw + "/values",
+        (form, json) -> seriesApi.labelValues(name, form, json));
   }
 
   private void buildInfo(Json json) {
     BuildInfo info = parts.buildInfo();
-    json.beginObject().name("version").string(info.version()).name("revision").string(info.revision())
-        .name("branch").string(info.branch()).name("buildUser").string(info.buildUser())
-        .name("buildDate").string(info.buildDate()).name("goVersion").string(info.goVersion()).endObject();
+    json.beginObject()
+        .name("version")
+        .string(info.version())
+        .name("revision")
+        .string(info.revision())
+        .name("branch")
+        .string(info.branch())
+        .name("buildUser")
+        .string(info.buildUser())
+        .name("buildDate")
+        .string(info.buildDate())
+        .name("goVersion")
+        .string(info.goVersion())
+        .endObject();
   }
 
   private static Json error(ApiError.Type type, String message) {
-    return new Json().beginObject().name("status").string("error").name("errorType").string(type.apiName)
-        .name("error").string(message).endObject();
+    return new Json()
+        .beginObject()
+        .name("status")
+        .string("error")
+        .name("errorType")
+        .string(type.apiName)
+        .name("error")
+        .string(message)
+        .endObject();
   }
 
   /** A form-encoded POST body, as Go's {@code ParseForm} reads it; any other body is not a form. */
   private static String formBody(HttpExchange exchange) throws IOException {
     String type = exchange.getRequestHeaders().getFirst("Content-Type");
-    if (!exchange.getRequestMethod().equalsIgnoreCase("POST") || type == null
+    if (!exchange.getRequestMethod().equalsIgnoreCase("POST")
+        || type == null
         || !type.toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
       return null;
     }

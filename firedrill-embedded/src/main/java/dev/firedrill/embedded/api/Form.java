@@ -52,7 +52,8 @@ final class Form {
     try {
       return URLDecoder.decode(text, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw ApiError.badData("error parsing form values: invalid URL escape in " + GoQuote.of(text));
+      throw ApiError.badData(
+          "error parsing form values: invalid URL escape in " + GoQuote.of(text));
     }
   }
 }

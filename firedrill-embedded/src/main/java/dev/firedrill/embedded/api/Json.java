@@ -96,7 +96,9 @@ final class Json {
             unicode(c);
           } else if (Character.isSurrogate(c)) {
             // Go writes invalid UTF-8 as U+FFFD; a lone surrogate is Java's equivalent.
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
               out.append(c).append(s.charAt(++i));
             } else {
               out.append('\ufffd');
@@ -111,6 +113,10 @@ final class Json {
   }
 
   private void unicode(char c) {
-    out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf]).append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+    out.append("\\u")
+        .append(HEX[c >> 12 & 0xf])
+        .append(HEX[c >> 8 & 0xf])
+        .append(HEX[c >> 4 & 0xf])
+        .append(HEX[c & 0xf]);
   }
 }

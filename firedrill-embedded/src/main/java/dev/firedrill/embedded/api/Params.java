@@ -9,16 +9,24 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
-/** Times and durations in API parameters, read as Prometheus's {@code parseTime} and {@code parseDuration} read them. */
+/**
+ * Times and durations in API parameters, read as Prometheus's {@code parseTime} and {@code
+ * parseDuration} read them.
+ */
 final class Params {
 
-  /** Prometheus's {@code minTime} and {@code maxTime} in milliseconds: the defaults of series and label lookups. */
+  /**
+   * Prometheus's {@code minTime} and {@code maxTime} in milliseconds: the defaults of series and
+   * label lookups.
+   */
   static final long MIN_TIME_MS = (Long.MIN_VALUE / 1000 + 62135596801L) * 1000;
+
   static final long MAX_TIME_MS = (Long.MAX_VALUE / 1000 - 62135596801L) * 1000 + 999;
 
   private static final String MIN_TIME_TEXT = "-292273086-05-16T16:47:06Z";
   private static final String MAX_TIME_TEXT = "292277025-08-18T07:12:54.999999999Z";
-  private static final Pattern FLOAT = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+  private static final Pattern FLOAT =
+      Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
 
   private Params() {}
 
@@ -31,11 +39,15 @@ final class Params {
     try {
       return parseTime(text);
     } catch (IllegalArgumentException e) {
-      throw ApiError.invalidParameter(name, "Invalid time value for '" + name + "': " + e.getMessage());
+      throw ApiError.invalidParameter(
+          name, "Invalid time value for '" + name + "': " + e.getMessage());
     }
   }
 
-  /** A required time (query_range's start and end), which Prometheus reports without the "Invalid time value" part. */
+  /**
+   * A required time (query_range's start and end), which Prometheus reports without the "Invalid
+   * time value" part.
+   */
   static long requiredTime(Form form, String name) {
     try {
       return parseTime(form.first(name));
@@ -57,11 +69,13 @@ final class Params {
     if (FLOAT.matcher(text).matches()) {
       BigDecimal seconds = new BigDecimal(text);
       BigDecimal whole = seconds.setScale(0, RoundingMode.DOWN);
-      long millis = seconds.subtract(whole).movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValue();
+      long millis =
+          seconds.subtract(whole).movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValue();
       try {
         return Math.addExact(Math.multiplyExact(whole.longValueExact(), 1000L), millis);
       } catch (ArithmeticException e) {
-        throw new IllegalArgumentException("cannot parse " + GoQuote.of(text) + " to a valid timestamp");
+        throw new IllegalArgumentException(
+            "cannot parse " + GoQuote.of(text) + " to a valid timestamp");
       }
     }
     switch (text) {
@@ -75,7 +89,8 @@ final class Params {
     try {
       return Rfc3339.parse(text).toEpochMilli();
     } catch (DateTimeParseException | ArithmeticException e) {
-      throw new IllegalArgumentException("cannot parse " + GoQuote.of(text) + " to a valid timestamp");
+      throw new IllegalArgumentException(
+          "cannot parse " + GoQuote.of(text) + " to a valid timestamp");
     }
   }
 
@@ -84,13 +99,15 @@ final class Params {
     if (FLOAT.matcher(text).matches()) {
       double nanos = Double.parseDouble(text) * 1e9;
       if (nanos > Long.MAX_VALUE || nanos < Long.MIN_VALUE) {
-        throw new IllegalArgumentException("cannot parse " + GoQuote.of(text) + " to a valid duration. It overflows int64");
+        throw new IllegalArgumentException(
+            "cannot parse " + GoQuote.of(text) + " to a valid duration. It overflows int64");
       }
       return Duration.ofNanos((long) nanos);
     }
     Duration parsed = Durations.parseOrNull(text);
     if (parsed == null) {
-      throw new IllegalArgumentException("cannot parse " + GoQuote.of(text) + " to a valid duration");
+      throw new IllegalArgumentException(
+          "cannot parse " + GoQuote.of(text) + " to a valid duration");
     }
     return parsed;
   }

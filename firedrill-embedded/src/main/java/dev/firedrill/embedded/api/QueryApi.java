@@ -7,11 +7,15 @@ import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-/** {@code /api/v1/query} and {@code /api/v1/query_range}, checked in Prometheus's order so the first error is the same. */
+/**
+ * {@code /api/v1/query} and {@code /api/v1/query_range}, checked in Prometheus's order so the first
+ * error is the same.
+ */
 final class QueryApi {
 
   /** Prometheus's cap on a range query's points per series. */
   static final long MAX_POINTS = 11_000;
+
   /** No {@code timeout} parameter: the engine's own timeout applies. */
   private static final Duration NO_TIMEOUT = Duration.ofSeconds(Long.MAX_VALUE);
 
@@ -43,12 +47,14 @@ final class QueryApi {
     }
     Duration step = Params.duration(form, "step");
     if (step.isNegative() || step.isZero()) {
-      throw ApiError.invalidParameter("step",
+      throw ApiError.invalidParameter(
+          "step",
           "zero or negative query resolution step widths are not accepted. Try a positive integer");
     }
     if (points(start, end, step) > MAX_POINTS) {
-      throw ApiError.badData("exceeded maximum resolution of 11,000 points per timeseries."
-          + " Try decreasing the query resolution (?step=XX)");
+      throw ApiError.badData(
+          "exceeded maximum resolution of 11,000 points per timeseries."
+              + " Try decreasing the query resolution (?step=XX)");
     }
     Duration timeout = timeout(form);
     Expr expr;

@@ -10,19 +10,27 @@ import java.time.Duration;
 
 /**
  * What the API asks of PromQL. Parsing is apart from evaluating because Prometheus words their
- * errors differently ({@code invalid parameter "query": ...} for a parse error of an instant query).
+ * errors differently ({@code invalid parameter "query": ...} for a parse error of an instant
+ * query).
  */
 public interface QueryEngine {
 
-  /** @throws PromqlException BAD_DATA for text that is not PromQL */
+  /**
+   * @throws PromqlException BAD_DATA for text that is not PromQL
+   */
   Expr parse(String query);
 
-  /** @param timeout the request's {@code timeout}, at most the engine's own */
+  /**
+   * @param timeout the request's {@code timeout}, at most the engine's own
+   */
   Value instant(Expr expr, long timeMs, Duration timeout);
 
   Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout);
 
-  /** The PromQL parser and {@link Engine} over {@code source}; a request's timeout shortens the engine's. */
+  /**
+   * The PromQL parser and {@link Engine} over {@code source}; a request's timeout shortens the
+   * engine's.
+   */
   static QueryEngine over(SeriesSource source, Engine.Options options) {
     return new QueryEngine() {
       @Override
@@ -36,7 +44,8 @@ public interface QueryEngine {
       }
 
       @Override
-      public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout) {
+      public Value.Matrix range(
+          Expr expr, long startMs, long endMs, long stepMs, Duration timeout) {
         return engine(timeout).range(expr, startMs, endMs, stepMs);
       }
 

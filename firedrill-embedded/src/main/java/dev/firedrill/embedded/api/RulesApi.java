@@ -14,7 +14,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
-/** {@code /api/v1/alerts} and {@code /api/v1/rules}, field for field as Prometheus 2.42 writes them. */
+/**
+ * {@code /api/v1/alerts} and {@code /api/v1/rules}, field for field as Prometheus 2.42 writes them.
+ */
 final class RulesApi {
 
   /** Go's zero {@code time.Time}, which Prometheus shows for a rule never evaluated. */
@@ -47,7 +49,13 @@ final class RulesApi {
     boolean recording = !type.equals("alert");
     json.beginObject().name("groups").beginArray();
     for (GroupSnapshot group : groups.get()) {
-      json.beginObject().name("name").string(group.name()).name("file").string(group.file()).name("rules").beginArray();
+      json.beginObject()
+          .name("name")
+          .string(group.name())
+          .name("file")
+          .string(group.file())
+          .name("rules")
+          .beginArray();
       for (RuleSnapshot rule : group.rules()) {
         if (rule instanceof RuleSnapshot.Alerting a && alerting) {
           alertingRule(json, a);
@@ -56,10 +64,14 @@ final class RulesApi {
         }
       }
       json.endArray()
-          .name("interval").raw(GoFloat.jsonNumber(group.interval()))
-          .name("limit").raw(Integer.toString(group.limit()))
-          .name("evaluationTime").raw(GoFloat.jsonNumber(group.evaluationTime()))
-          .name("lastEvaluation").string(time(group.lastEvaluation()))
+          .name("interval")
+          .raw(GoFloat.jsonNumber(group.interval()))
+          .name("limit")
+          .raw(Integer.toString(group.limit()))
+          .name("evaluationTime")
+          .raw(GoFloat.jsonNumber(group.evaluationTime()))
+          .name("lastEvaluation")
+          .string(time(group.lastEvaluation()))
           .endObject();
     }
     json.endArray().endObject();
@@ -67,20 +79,31 @@ final class RulesApi {
 
   private static void alertingRule(Json json, RuleSnapshot.Alerting rule) {
     json.beginObject()
-        .name("state").string(rule.state())
-        .name("name").string(rule.name())
-        .name("query").string(rule.query())
-        .name("duration").raw(GoFloat.jsonNumber(rule.duration()))
-        .name("keepFiringFor").raw(GoFloat.jsonNumber(rule.keepFiringFor()))
-        .name("labels").strings(sorted(rule.labels()))
-        .name("annotations").strings(sorted(rule.annotations()))
-        .name("alerts").beginArray();
+        .name("state")
+        .string(rule.state())
+        .name("name")
+        .string(rule.name())
+        .name("query")
+        .string(rule.query())
+        .name("duration")
+        .raw(GoFloat.jsonNumber(rule.duration()))
+        .name("keepFiringFor")
+        .raw(GoFloat.jsonNumber(rule.keepFiringFor()))
+        .name("labels")
+        .strings(sorted(rule.labels()))
+        .name("annotations")
+        .strings(sorted(rule.annotations()))
+        .name("alerts")
+        .beginArray();
     rule.alerts().forEach(alert -> alert(json, alert));
     json.endArray().name("health").string(rule.health());
     lastError(json, rule.lastError());
-    json.name("evaluationTime").raw(GoFloat.jsonNumber(rule.evaluationTime()))
-        .name("lastEvaluation").string(time(rule.lastEvaluation()))
-        .name("type").string("alerting")
+    json.name("evaluationTime")
+        .raw(GoFloat.jsonNumber(rule.evaluationTime()))
+        .name("lastEvaluation")
+        .string(time(rule.lastEvaluation()))
+        .name("type")
+        .string("alerting")
         .endObject();
   }
 
@@ -91,9 +114,12 @@ final class RulesApi {
     }
     json.name("health").string(rule.health());
     lastError(json, rule.lastError());
-    json.name("evaluationTime").raw(GoFloat.jsonNumber(rule.evaluationTime()))
-        .name("lastEvaluation").string(time(rule.lastEvaluation()))
-        .name("type").string("recording")
+    json.name("evaluationTime")
+        .raw(GoFloat.jsonNumber(rule.evaluationTime()))
+        .name("lastEvaluation")
+        .string(time(rule.lastEvaluation()))
+        .name("type")
+        .string("recording")
         .endObject();
   }
 
@@ -106,11 +132,17 @@ final class RulesApi {
 
   private static void alert(Json json, AlertSnapshot alert) {
     json.beginObject()
-        .name("labels").strings(sorted(alert.labels()))
-        .name("annotations").strings(sorted(alert.annotations()))
-        .name("state").string(alert.state())
-        .name("activeAt").string(time(alert.activeAt()));
-    alert.keepFiringSince().ifPresent(since -> json.name("keepFiringSince").string(Rfc3339.formatNano(since)));
+        .name("labels")
+        .strings(sorted(alert.labels()))
+        .name("annotations")
+        .strings(sorted(alert.annotations()))
+        .name("state")
+        .string(alert.state())
+        .name("activeAt")
+        .string(time(alert.activeAt()));
+    alert
+        .keepFiringSince()
+        .ifPresent(since -> json.name("keepFiringSince").string(Rfc3339.formatNano(since)));
     json.name("value").string(alert.value()).endObject();
   }
 

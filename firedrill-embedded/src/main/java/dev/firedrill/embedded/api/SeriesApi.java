@@ -84,7 +84,9 @@ final class SeriesApi {
     stringArray(json, values);
   }
 
-  /** Prometheus reports a bad {@code match[]} of the label endpoints without naming the parameter. */
+  /**
+   * Prometheus reports a bad {@code match[]} of the label endpoints without naming the parameter.
+   */
   private List<List<LabelMatcher>> matcherSetsOrBadData(Form form) {
     try {
       return matcherSets(form.all("match[]"));
@@ -93,7 +95,10 @@ final class SeriesApi {
     }
   }
 
-  /** Each {@code match[]} is a series selector ({@code up{job="api"}}) with a matcher that does not match "". */
+  /**
+   * Each {@code match[]} is a series selector ({@code up{job="api"}}) with a matcher that does not
+   * match "".
+   */
   private List<List<LabelMatcher>> matcherSets(List<String> matches) {
     List<List<LabelMatcher>> sets = new ArrayList<>();
     for (String match : matches) {
@@ -103,8 +108,11 @@ final class SeriesApi {
       } catch (PromqlException e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }
-      if (!(expr instanceof Expr.VectorSelector selector) || selector.offsetMs() != 0 || selector.at() != null) {
-        throw new IllegalArgumentException(GoQuote.of(match) + " is not a series selector (expected one such as up{job=\"api\"})");
+      if (!(expr instanceof Expr.VectorSelector selector)
+          || selector.offsetMs() != 0
+          || selector.at() != null) {
+        throw new IllegalArgumentException(
+            GoQuote.of(match) + " is not a series selector (expected one such as up{job=\"api\"})");
       }
       if (selector.matchers().stream().allMatch(LabelMatcher::matchesEmpty)) {
         throw new IllegalArgumentException("match[] must contain at least one non-empty matcher");

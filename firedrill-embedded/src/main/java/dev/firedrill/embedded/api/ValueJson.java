@@ -4,7 +4,9 @@ import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 
-/** A query's {@code data}: {@code {"resultType":...,"result":...}} as Prometheus marshals each type. */
+/**
+ * A query's {@code data}: {@code {"resultType":...,"result":...}} as Prometheus marshals each type.
+ */
 final class ValueJson {
 
   private ValueJson() {}
@@ -12,11 +14,19 @@ final class ValueJson {
   static void write(Json json, Value value) {
     json.beginObject().name("resultType");
     if (value instanceof Value.Scalar s) {
-      json.string("scalar").name("result").beginArray()
-          .raw(GoFloat.jsonNumber(s.timestampMs() / 1000.0)).string(GoFloat.shortestF(s.value())).endArray();
+      json.string("scalar")
+          .name("result")
+          .beginArray()
+          .raw(GoFloat.jsonNumber(s.timestampMs() / 1000.0))
+          .string(GoFloat.shortestF(s.value()))
+          .endArray();
     } else if (value instanceof Value.Text t) {
-      json.string("string").name("result").beginArray()
-          .raw(GoFloat.jsonNumber(t.timestampMs() / 1000.0)).string(t.value()).endArray();
+      json.string("string")
+          .name("result")
+          .beginArray()
+          .raw(GoFloat.jsonNumber(t.timestampMs() / 1000.0))
+          .string(t.value())
+          .endArray();
     } else if (value instanceof Value.Vector v) {
       json.string("vector").name("result").beginArray();
       for (Value.Sample sample : v.samples()) {

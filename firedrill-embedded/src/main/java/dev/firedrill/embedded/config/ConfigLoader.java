@@ -19,21 +19,27 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads the prometheus.yml the embedded Prometheus runs: the model's {@link ConfigReader} with every
- * key outside the model refused with the file and its full key path (a setting the user wrote and we
- * ignored would make a drill on the embedded engine differ from one on the real Prometheus without a
- * word), then what the engine cannot run among the model's values: a global {@code rule_query_offset}
- * (Prometheus 2.53; the engine is a v2.42), https, Alertmanager API v1, targets other than
- * {@code host:port}, UTF-8 and {@code __} labels (the engine runs no relabeling).
+ * Reads the prometheus.yml the embedded Prometheus runs: the model's {@link ConfigReader} with
+ * every key outside the model refused with the file and its full key path (a setting the user wrote
+ * and we ignored would make a drill on the embedded engine differ from one on the real Prometheus
+ * without a word), then what the engine cannot run among the model's values: a global {@code
+ * rule_query_offset} (Prometheus 2.53; the engine is a v2.42), https, Alertmanager API v1, targets
+ * other than {@code host:port}, UTF-8 and {@code __} labels (the engine runs no relabeling).
  */
 public final class ConfigLoader {
 
   private static final String READER = "the embedded Prometheus";
-  private static final ConfigReader.Keys KEYS = new ConfigReader.Keys.Only(READER,
-      Map.of(ConfigReader.Section.GLOBAL, Set.of("rule_query_offset")));
+  private static final ConfigReader.Keys KEYS =
+      new ConfigReader.Keys.Only(
+          READER, Map.of(ConfigReader.Section.GLOBAL, Set.of("rule_query_offset")));
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  /** host or host:port; an IPv6 host in brackets. No scheme, path or user: Prometheus refuses those too. */
-  private static final Pattern TARGET = Pattern.compile("(\\[[0-9a-fA-F:.%a-zA-Z]+]|[^\\s/:\\[\\]@?#]+)(:[0-9]{1,5})?");
+
+  /**
+   * host or host:port; an IPv6 host in brackets. No scheme, path or user: Prometheus refuses those
+   * too.
+   */
+  private static final Pattern TARGET =
+      Pattern.compile("(\\[[0-9a-fA-F:.%a-zA-Z]+]|[^\\s/:\\[\\]@?#]+)(:[0-9]{1,5})?");
 
   private final String file;
 
@@ -54,18 +60,25 @@ public final class ConfigLoader {
 
   /**
    * As {@link #load}, for text already read; {@code file} names it and anchors relative rule files.
-   * The first problem is the message: malformed text and duplicate keys with their line (the pointer
-   * alone does not say where), every other problem by its key path.
+   * The first problem is the message: malformed text and duplicate keys with their line (the
+   * pointer alone does not say where), every other problem by its key path.
    */
   public static Config parse(Path file, String content) {
-    ConfigReader.Result<Problem> read = ConfigReader.read(file.toString(), file.toAbsolutePath().getParent(),
-        content, KEYS, GlobalConfig.DEFAULTS, Problem::new);
+    ConfigReader.Result<Problem> read =
+        ConfigReader.read(
+            file.toString(),
+            file.toAbsolutePath().getParent(),
+            content,
+            KEYS,
+            GlobalConfig.DEFAULTS,
+            Problem::new);
     if (!read.textProblems().isEmpty()) {
       throw new ConfigException(read.textProblems().get(0).toString());
     }
     if (!read.problems().isEmpty()) {
       Problem first = read.problems().get(0);
-      throw new ConfigException(new Problem(first.file(), first.pointer(), first.message(), 0, 0).toString());
+      throw new ConfigException(
+          new Problem(first.file(), first.pointer(), first.message(), 0, 0).toString());
     }
     new ConfigLoader(file.toString()).runnable(read.config());
     return read.config();
@@ -78,7 +91,9 @@ public final class ConfigLoader {
       ScrapeConfig job = jobs.get(i);
       String at = "/scrape_configs/" + i;
       if (!job.metricsPath().startsWith("/")) {
-        throw fail(at + "/metrics_path", "expected a path starting with /, found \"" + job.metricsPath() + "\"");
+        throw fail(
+            at + "/metrics_path",
+            "expected a path starting with /, found \"" + job.metricsPath() + "\"");
       }
       httpOnly(job.scheme(), at);
       statics(job.staticConfigs(), at + "/static_configs");
@@ -90,8 +105,13 @@ public final class ConfigLoader {
       statics(alertmanager.staticConfigs(), at + "/static_configs");
       httpOnly(alertmanager.scheme(), at);
       if (!alertmanager.apiVersion().equals("v2")) {
-        throw fail(at + "/api_version",
-            "\"" + alertmanager.apiVersion() + "\" not supported by " + READER + " (supported: v2)");
+        throw fail(
+            at + "/api_version",
+            "\""
+                + alertmanager.apiVersion()
+                + "\" not supported by "
+                + READER
+                + " (supported: v2)");
       }
     }
   }
@@ -116,14 +136,17 @@ public final class ConfigLoader {
         throw fail(at, "invalid label name (expected [a-zA-Z_][a-zA-Z0-9_]*)");
       }
       if (name.startsWith("__")) {
-        throw fail(at, "labels starting with __ steer relabeling, which " + READER + " does not run");
+        throw fail(
+            at, "labels starting with __ steer relabeling, which " + READER + " does not run");
       }
     }
   }
 
   private void httpOnly(String scheme, String pointer) {
     if (!scheme.equals("http")) {
-      throw fail(pointer + "/scheme", "\"" + scheme + "\" not supported by " + READER + " (supported: http)");
+      throw fail(
+          pointer + "/scheme",
+          "\"" + scheme + "\" not supported by " + READER + " (supported: http)");
     }
   }
 

@@ -28,16 +28,21 @@ public final class RealTimeDriver implements AutoCloseable {
   private RealTimeDriver(Clock clock, int threads) {
     this.clock = clock;
     AtomicInteger count = new AtomicInteger();
-    this.pool = new ScheduledThreadPoolExecutor(threads, runnable -> {
-      Thread thread = new Thread(runnable, "firedrill-prometheus-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.pool =
+        new ScheduledThreadPoolExecutor(
+            threads,
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "firedrill-prometheus-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   /** Schedules each piece of work for its first slot at or after the clock's now. */
   public static RealTimeDriver start(Clock clock, List<? extends Recurring> work) {
-    RealTimeDriver driver = new RealTimeDriver(clock, Math.max(1, Math.min(MAX_THREADS, work.size())));
+    RealTimeDriver driver =
+        new RealTimeDriver(clock, Math.max(1, Math.min(MAX_THREADS, work.size())));
     work.forEach(w -> driver.schedule(w, w.nextAtOrAfter(clock.now())));
     return driver;
   }
@@ -76,7 +81,10 @@ public final class RealTimeDriver implements AutoCloseable {
     pool.shutdownNow();
     try {
       if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warning("scheduled work still running " + CLOSE_WAIT.toSeconds() + " s after close was abandoned");
+        LOG.warning(
+            "scheduled work still running "
+                + CLOSE_WAIT.toSeconds()
+                + " s after close was abandoned");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -12,9 +12,9 @@ public interface Recurring {
   String name();
 
   /**
-   * The first instant at or after {@code t} when it runs, {@link Instant#MAX} when never. Work that learnt
-   * of something since it last ran may name an earlier instant (alerts arrived for a group that flushes at
-   * once, at the instant it last ran): a driver then runs it at once.
+   * The first instant at or after {@code t} when it runs, {@link Instant#MAX} when never. Work that
+   * learnt of something since it last ran may name an earlier instant (alerts arrived for a group
+   * that flushes at once, at the instant it last ran): a driver then runs it at once.
    */
   Instant nextAtOrAfter(Instant t);
 

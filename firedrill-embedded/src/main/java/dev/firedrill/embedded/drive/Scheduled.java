@@ -8,7 +8,8 @@ import java.util.Objects;
  * Work that runs every {@code interval}, at the instants {@code offset + k * interval} since the
  * epoch, such as the storage's retention truncation.
  */
-public record Scheduled(String name, Duration interval, Duration offset, Work work) implements Recurring {
+public record Scheduled(String name, Duration interval, Duration offset, Work work)
+    implements Recurring {
 
   /** The work; {@code at} is the slot it runs for, which it uses as its timestamp. */
   @FunctionalInterface
@@ -20,10 +21,12 @@ public record Scheduled(String name, Duration interval, Duration offset, Work wo
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(work, "work");
     if (interval.toMillis() < 1) {
-      throw new IllegalArgumentException(name + ": interval " + interval + " is not positive (expected at least 1ms)");
+      throw new IllegalArgumentException(
+          name + ": interval " + interval + " is not positive (expected at least 1ms)");
     }
     if (offset.isNegative() || offset.compareTo(interval) >= 0) {
-      throw new IllegalArgumentException(name + ": offset " + offset + " is outside [0, " + interval + ")");
+      throw new IllegalArgumentException(
+          name + ": offset " + offset + " is outside [0, " + interval + ")");
     }
   }
 

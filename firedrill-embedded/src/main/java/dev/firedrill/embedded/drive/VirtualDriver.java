@@ -8,11 +8,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs scheduled work on a {@link VirtualClock}, as its agenda: every move of the clock runs each slot that
- * falls due on the way, one at a time in time order (in the order the work was added when slots coincide),
- * with the clock standing at the slot, so a simulation gives the same result on any machine at any load.
- * The embedded Prometheus and Alertmanager of one simulation share one driver, so each sees the other's
- * work in time order.
+ * Runs scheduled work on a {@link VirtualClock}, as its agenda: every move of the clock runs each
+ * slot that falls due on the way, one at a time in time order (in the order the work was added when
+ * slots coincide), with the clock standing at the slot, so a simulation gives the same result on
+ * any machine at any load. The embedded Prometheus and Alertmanager of one simulation share one
+ * driver, so each sees the other's work in time order.
  */
 public final class VirtualDriver implements VirtualClock.Agenda {
 
@@ -58,8 +58,8 @@ public final class VirtualDriver implements VirtualClock.Agenda {
   }
 
   /**
-   * Adds work after all added before, each piece first due at its first slot at or after the clock's now;
-   * closing what this returns takes the work off again.
+   * Adds work after all added before, each piece first due at its first slot at or after the
+   * clock's now; closing what this returns takes the work off again.
    */
   public synchronized Added add(List<? extends Recurring> work) {
     List<Entry> added = new ArrayList<>();
@@ -83,9 +83,9 @@ public final class VirtualDriver implements VirtualClock.Agenda {
   }
 
   /**
-   * Runs each piece of work due by {@code now}, at {@code now}, earliest first, until none is: work that an
-   * earlier piece made due at this instant (alerts an evaluation sent, for a group to flush at once) runs
-   * too. An interrupted piece stays due.
+   * Runs each piece of work due by {@code now}, at {@code now}, earliest first, until none is: work
+   * that an earlier piece made due at this instant (alerts an evaluation sent, for a group to flush
+   * at once) runs too. An interrupted piece stays due.
    */
   @Override
   public synchronized void runDue(Instant now) throws InterruptedException {

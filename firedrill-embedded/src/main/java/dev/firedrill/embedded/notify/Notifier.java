@@ -29,9 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Sends alerts to Alertmanagers as Prometheus's notifier does: {@link #send} only queues (so rule
  * evaluation never waits on the network), a bounded queue drops its oldest alerts when full and
- * counts them, and one sender thread posts batches as a JSON array to every Alertmanager's
- * {@code /api/v2/alerts} at once, each request with a timeout. External labels are added to an
- * alert's labels where it has none of that name.
+ * counts them, and one sender thread posts batches as a JSON array to every Alertmanager's {@code
+ * /api/v2/alerts} at once, each request with a timeout. External labels are added to an alert's
+ * labels where it has none of that name.
  */
 public final class Notifier implements AlertSink, AutoCloseable {
 
@@ -41,7 +41,11 @@ public final class Notifier implements AlertSink, AutoCloseable {
    * @param queueCapacity Prometheus's {@code --alertmanager.notification-queue-capacity} (10000)
    * @param maxBatchSize alerts per request (Prometheus sends at most 256)
    */
-  public record Options(List<URI> alertmanagers, Duration timeout, int queueCapacity, int maxBatchSize,
+  public record Options(
+      List<URI> alertmanagers,
+      Duration timeout,
+      int queueCapacity,
+      int maxBatchSize,
       Map<String, String> externalLabels) {
     public Options {
       alertmanagers = List.copyOf(alertmanagers);
@@ -50,8 +54,12 @@ public final class Notifier implements AlertSink, AutoCloseable {
         throw new IllegalArgumentException("notifier timeout " + timeout + " is below 1ms");
       }
       if (queueCapacity < 1 || maxBatchSize < 1) {
-        throw new IllegalArgumentException("notifier queue capacity " + queueCapacity + " and batch size "
-            + maxBatchSize + " must be at least 1");
+        throw new IllegalArgumentException(
+            "notifier queue capacity "
+                + queueCapacity
+                + " and batch size "
+                + maxBatchSize
+                + " must be at least 1");
       }
       externalLabels = Map.copyOf(externalLabels);
     }
@@ -62,6 +70,7 @@ public final class Notifier implements AlertSink, AutoCloseable {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Go's strfmt.DateTime, as Prometheus's notifier writes startsAt and endsAt. */
   private static final DateTimeFormatter GO_DATE_TIME =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
@@ -82,7 +91,11 @@ public final class Notifier implements AlertSink, AutoCloseable {
 
   private Notifier(Options options) {
     this.options = options;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(options.timeout()).build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(options.timeout())
+            .build();
     this.sender = new Thread(this::run, "firedrill-notifier");
     sender.setDaemon(true);
   }
@@ -94,7 +107,10 @@ public final class Notifier implements AlertSink, AutoCloseable {
     return notifier;
   }
 
-  /** A notifier that queues but does not send until {@link #startSending}: lets a caller fill the queue first. */
+  /**
+   * A notifier that queues but does not send until {@link #startSending}: lets a caller fill the
+   * queue first.
+   */
   static Notifier paused(Options options) {
     return new Notifier(options);
   }
@@ -133,10 +149,14 @@ public final class Notifier implements AlertSink, AutoCloseable {
     }
     Map<String, String> labels = new LinkedHashMap<>(options.externalLabels());
     labels.putAll(alert.labels());
-    return new OutgoingAlert(labels, alert.annotations(), alert.startsAt(), alert.endsAt(), alert.generatorUrl());
+    return new OutgoingAlert(
+        labels, alert.annotations(), alert.startsAt(), alert.endsAt(), alert.generatorUrl());
   }
 
-  /** Alerts dropped because the queue was full (or the notifier closed), Prometheus's {@code notifications_dropped_total}. */
+  /**
+   * Alerts dropped because the queue was full (or the notifier closed), Prometheus's {@code
+   * notifications_dropped_total}.
+   */
   public long droppedCount() {
     lock.lock();
     try {
@@ -230,15 +250,20 @@ public final class Notifier implements AlertSink, AutoCloseable {
     }
   }
 
-  /** Posts the batch to every Alertmanager at once and waits for all, each bounded by the timeout. */
+  /**
+   * Posts the batch to every Alertmanager at once and waits for all, each bounded by the timeout.
+   */
   private void post(List<OutgoingAlert> batch) throws InterruptedException {
     byte[] body = payload(batch);
     List<URI> targets = options.alertmanagers();
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (URI base : targets) {
-      HttpRequest request = HttpRequest.newBuilder(alertsUrl(base)).timeout(options.timeout())
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+      HttpRequest request =
+          HttpRequest.newBuilder(alertsUrl(base))
+              .timeout(options.timeout())
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
       calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
     }
     for (int i = 0; i < calls.size(); i++) {
@@ -257,18 +282,23 @@ public final class Notifier implements AlertSink, AutoCloseable {
     }
   }
 
-  private String outcome(CompletableFuture<HttpResponse<String>> call, URI base) throws InterruptedException {
+  private String outcome(CompletableFuture<HttpResponse<String>> call, URI base)
+      throws InterruptedException {
     String where = "sending alerts to " + alertsUrl(base) + " failed: ";
     try {
-      // The request's own timeout ends it; the extra second only guards against a client that does not.
-      HttpResponse<String> response = call.get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+      // The request's own timeout ends it; the extra second only guards against a client that does
+      // not.
+      HttpResponse<String> response =
+          call.get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
       if (response.statusCode() / 100 != 2) {
         return where + "bad response status " + response.statusCode();
       }
       return null;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      return where + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+      return where
+          + cause.getClass().getSimpleName()
+          + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     } catch (TimeoutException e) {
       call.cancel(true);
       return where + "no answer within " + options.timeout().toMillis() + " ms";
@@ -280,7 +310,8 @@ public final class Notifier implements AlertSink, AutoCloseable {
 
   private static URI alertsUrl(URI base) {
     String text = base.toString();
-    return URI.create((text.endsWith("/") ? text.substring(0, text.length() - 1) : text) + "/api/v2/alerts");
+    return URI.create(
+        (text.endsWith("/") ? text.substring(0, text.length() - 1) : text) + "/api/v2/alerts");
   }
 
   /** Alertmanager's PostableAlerts: labels, annotations, startsAt, endsAt, generatorURL. */
@@ -289,10 +320,12 @@ public final class Notifier implements AlertSink, AutoCloseable {
     for (OutgoingAlert alert : alerts) {
       ObjectNode node = array.addObject();
       ObjectNode labels = node.putObject("labels");
-      alert.labels().entrySet().stream().sorted(Map.Entry.comparingByKey())
+      alert.labels().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
           .forEach(e -> labels.put(e.getKey(), e.getValue()));
       ObjectNode annotations = node.putObject("annotations");
-      alert.annotations().entrySet().stream().sorted(Map.Entry.comparingByKey())
+      alert.annotations().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
           .forEach(e -> annotations.put(e.getKey(), e.getValue()));
       node.put("startsAt", format(alert.startsAt()));
       node.put("endsAt", format(alert.endsAt()));
@@ -309,7 +342,9 @@ public final class Notifier implements AlertSink, AutoCloseable {
     return GO_DATE_TIME.format(at);
   }
 
-  /** Stops the sender; alerts still queued are dropped. Waits at most the timeout plus two seconds. */
+  /**
+   * Stops the sender; alerts still queued are dropped. Waits at most the timeout plus two seconds.
+   */
   @Override
   public void close() {
     lock.lock();

@@ -9,8 +9,12 @@ import java.util.Objects;
  * started firing; {@code endsAt} is its resolve time once resolved, else how long it stays valid
  * without being sent again.
  */
-public record OutgoingAlert(Map<String, String> labels, Map<String, String> annotations, Instant startsAt,
-    Instant endsAt, String generatorUrl) {
+public record OutgoingAlert(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    Instant startsAt,
+    Instant endsAt,
+    String generatorUrl) {
 
   public OutgoingAlert {
     labels = Map.copyOf(labels);

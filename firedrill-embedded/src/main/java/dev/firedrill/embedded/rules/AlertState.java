@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** An alert's state, ordered as Prometheus orders them when a rule reports its most severe one. */
 public enum AlertState {
-  INACTIVE, PENDING, FIRING;
+  INACTIVE,
+  PENDING,
+  FIRING;
 
   /** As Prometheus's API and the {@code alertstate} label write it: {@code firing}. */
   public String apiName() {

@@ -29,6 +29,7 @@ final class AlertingRule implements Rule {
 
   /** How long a resolved alert is kept (and resent), Prometheus's {@code resolvedRetention}. */
   static final long RESOLVED_RETENTION_MS = 15 * 60_000L;
+
   static final String ALERTS = "ALERTS";
   static final String ALERTS_FOR_STATE = "ALERTS_FOR_STATE";
   private static final long UNSET = Long.MIN_VALUE;
@@ -70,6 +71,7 @@ final class AlertingRule implements Rule {
   private final Map<String, String> externalLabels;
   private final String externalUrl;
   private final RuleStatus status = new RuleStatus();
+
   /** By label set, in the order alerts became active. */
   private final Map<LabelSet, Alert> active = new LinkedHashMap<>();
 
@@ -77,9 +79,13 @@ final class AlertingRule implements Rule {
     this.spec = spec;
     this.externalLabels = Map.copyOf(externalLabels);
     this.externalUrl = externalUrl;
-    spec.labels().forEach((name, text) -> labelTemplates.put(name, AlertTemplates.compile(spec.name(), text)));
-    spec.annotations().forEach((name, text) ->
-        annotationTemplates.put(name, AlertTemplates.compile(spec.name(), text)));
+    spec.labels()
+        .forEach(
+            (name, text) -> labelTemplates.put(name, AlertTemplates.compile(spec.name(), text)));
+    spec.annotations()
+        .forEach(
+            (name, text) ->
+                annotationTemplates.put(name, AlertTemplates.compile(spec.name(), text)));
   }
 
   @Override
@@ -91,28 +97,33 @@ final class AlertingRule implements Rule {
   public synchronized List<Value.Sample> eval(long timeMs, RuleQuery query, int limit) {
     Map<LabelSet, Alert> results = new LinkedHashMap<>();
     for (Value.Sample sample : query.query(spec.expr(), timeMs).samples()) {
-      AlertTemplates.Data data = new AlertTemplates.Data(sample.labels().toMap(), externalLabels, externalUrl,
-          sample.value());
+      AlertTemplates.Data data =
+          new AlertTemplates.Data(
+              sample.labels().toMap(), externalLabels, externalUrl, sample.value());
       LabelSet.Builder labels = sample.labels().toBuilder().remove(LabelSet.METRIC_NAME);
-      labelTemplates.forEach((name, template) -> labels.set(name, AlertTemplates.expand(template, data)));
+      labelTemplates.forEach(
+          (name, template) -> labels.set(name, AlertTemplates.expand(template, data)));
       labels.set("alertname", spec.name());
       Map<String, String> annotations = new TreeMap<>();
-      annotationTemplates.forEach((name, template) -> annotations.put(name, AlertTemplates.expand(template, data)));
+      annotationTemplates.forEach(
+          (name, template) -> annotations.put(name, AlertTemplates.expand(template, data)));
       LabelSet built = labels.build();
       if (results.containsKey(built)) {
-        throw new IllegalStateException("vector contains metrics with the same labelset after applying alert labels");
+        throw new IllegalStateException(
+            "vector contains metrics with the same labelset after applying alert labels");
       }
       results.put(built, new Alert(built, Map.copyOf(annotations), sample.value(), timeMs));
     }
-    results.forEach((labels, fresh) -> {
-      Alert existing = active.get(labels);
-      if (existing != null && existing.state != AlertState.INACTIVE) {
-        existing.value = fresh.value;
-        existing.annotations = fresh.annotations;
-      } else {
-        active.put(labels, fresh);
-      }
-    });
+    results.forEach(
+        (labels, fresh) -> {
+          Alert existing = active.get(labels);
+          if (existing != null && existing.state != AlertState.INACTIVE) {
+            existing.value = fresh.value;
+            existing.annotations = fresh.annotations;
+          } else {
+            active.put(labels, fresh);
+          }
+        });
     List<Value.Sample> out = new ArrayList<>();
     int activeCount = 0;
     for (Iterator<Alert> it = active.values().iterator(); it.hasNext(); ) {
@@ -144,19 +155,29 @@ final class AlertingRule implements Rule {
         alert.state = AlertState.FIRING;
         alert.firedAtMs = timeMs;
       }
-      out.add(new Value.Sample(seriesLabels(alert, ALERTS).set("alertstate", alert.state.apiName()).build(),
-          timeMs, 1));
-      out.add(new Value.Sample(seriesLabels(alert, ALERTS_FOR_STATE).build(), timeMs,
-          Math.floorDiv(alert.activeAtMs, 1000)));
+      out.add(
+          new Value.Sample(
+              seriesLabels(alert, ALERTS).set("alertstate", alert.state.apiName()).build(),
+              timeMs,
+              1));
+      out.add(
+          new Value.Sample(
+              seriesLabels(alert, ALERTS_FOR_STATE).build(),
+              timeMs,
+              Math.floorDiv(alert.activeAtMs, 1000)));
     }
     if (limit > 0 && activeCount > limit) {
       active.clear();
-      throw new IllegalStateException("exceeded limit of " + limit + " with " + activeCount + " alerts");
+      throw new IllegalStateException(
+          "exceeded limit of " + limit + " with " + activeCount + " alerts");
     }
     return out;
   }
 
-  /** The rule's labels as written, overlaid with the alert's (templated) labels, as Prometheus builds them. */
+  /**
+   * The rule's labels as written, overlaid with the alert's (templated) labels, as Prometheus
+   * builds them.
+   */
   private LabelSet.Builder seriesLabels(Alert alert, String metric) {
     LabelSet.Builder labels = LabelSet.builder();
     spec.labels().forEach(labels::set);
@@ -178,15 +199,25 @@ final class AlertingRule implements Rule {
       alert.lastSentAtMs = timeMs;
       alert.validUntilMs = timeMs + 4 * Math.max(resendDelayMs, intervalMs);
       long endsAt = alert.resolvedAtMs != UNSET ? alert.resolvedAtMs : alert.validUntilMs;
-      out.add(new OutgoingAlert(alert.labels.toMap(), alert.annotations, Instant.ofEpochMilli(alert.firedAtMs),
-          Instant.ofEpochMilli(endsAt), generatorUrl()));
+      out.add(
+          new OutgoingAlert(
+              alert.labels.toMap(),
+              alert.annotations,
+              Instant.ofEpochMilli(alert.firedAtMs),
+              Instant.ofEpochMilli(endsAt),
+              generatorUrl()));
     }
     return out;
   }
 
-  /** Prometheus's link to the expression's table view: {@code EXTERNAL/graph?g0.expr=...&g0.tab=1}. */
+  /**
+   * Prometheus's link to the expression's table view: {@code EXTERNAL/graph?g0.expr=...&g0.tab=1}.
+   */
   String generatorUrl() {
-    String escaped = URLEncoder.encode(spec.query(), StandardCharsets.UTF_8).replace("*", "%2A").replace("%7E", "~");
+    String escaped =
+        URLEncoder.encode(spec.query(), StandardCharsets.UTF_8)
+            .replace("*", "%2A")
+            .replace("%7E", "~");
     return externalUrl + "/graph?g0.expr=" + escaped + "&g0.tab=1";
   }
 
@@ -200,10 +231,16 @@ final class AlertingRule implements Rule {
     List<AlertSnapshot> out = new ArrayList<>();
     for (Alert alert : active.values()) {
       if (alert.state != AlertState.INACTIVE) {
-        out.add(new AlertSnapshot(alert.labels.toMap(), alert.annotations, alert.state.apiName(),
-            Optional.of(Instant.ofEpochMilli(alert.activeAtMs)),
-            alert.keepFiringSinceMs == UNSET ? Optional.empty() : Optional.of(Instant.ofEpochMilli(alert.keepFiringSinceMs)),
-            GoFloat.shortestE(alert.value)));
+        out.add(
+            new AlertSnapshot(
+                alert.labels.toMap(),
+                alert.annotations,
+                alert.state.apiName(),
+                Optional.of(Instant.ofEpochMilli(alert.activeAtMs)),
+                alert.keepFiringSinceMs == UNSET
+                    ? Optional.empty()
+                    : Optional.of(Instant.ofEpochMilli(alert.keepFiringSinceMs)),
+                GoFloat.shortestE(alert.value)));
       }
     }
     return out;
@@ -222,8 +259,18 @@ final class AlertingRule implements Rule {
 
   @Override
   public RuleSnapshot snapshot() {
-    return new RuleSnapshot.Alerting(state().apiName(), spec.name(), spec.query(), spec.forMs() / 1000.0,
-        spec.keepFiringForMs() / 1000.0, spec.labels(), spec.annotations(), activeAlerts(), status.health().apiName(),
-        status.lastError(), status.lastEvaluation(), status.evaluationSeconds());
+    return new RuleSnapshot.Alerting(
+        state().apiName(),
+        spec.name(),
+        spec.query(),
+        spec.forMs() / 1000.0,
+        spec.keepFiringForMs() / 1000.0,
+        spec.labels(),
+        spec.annotations(),
+        activeAlerts(),
+        status.health().apiName(),
+        status.lastError(),
+        status.lastEvaluation(),
+        status.evaluationSeconds());
   }
 }

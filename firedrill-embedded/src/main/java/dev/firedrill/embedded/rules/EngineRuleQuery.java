@@ -7,7 +7,10 @@ import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import java.util.List;
 
-/** Rules' queries on the PromQL engine: a scalar becomes one sample without labels, as Prometheus's rule query does. */
+/**
+ * Rules' queries on the PromQL engine: a scalar becomes one sample without labels, as Prometheus's
+ * rule query does.
+ */
 public final class EngineRuleQuery implements RuleQuery {
 
   private final Engine engine;
@@ -23,8 +26,10 @@ public final class EngineRuleQuery implements RuleQuery {
       return vector;
     }
     if (value instanceof Value.Scalar scalar) {
-      return new Value.Vector(List.of(new Value.Sample(LabelSet.EMPTY, scalar.timestampMs(), scalar.value())));
+      return new Value.Vector(
+          List.of(new Value.Sample(LabelSet.EMPTY, scalar.timestampMs(), scalar.value())));
     }
-    throw new PromqlException(PromqlException.ErrorType.EXECUTION, "rule result is not a vector or scalar");
+    throw new PromqlException(
+        PromqlException.ErrorType.EXECUTION, "rule result is not a vector or scalar");
   }
 }

@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * When a group evaluates, as Prometheus schedules it: on multiples of the interval shifted by a
  * per-group offset, {@code hash(file, name) mod interval}, so groups spread over the interval
- * rather than all evaluating at once. The hash is Prometheus 2.x's {@code labels.Hash} of
- * {@code {file, name}} (XXH64 of {@code file\xffFILE\xffname\xffNAME\xff}), computed in
- * nanoseconds and cut to milliseconds, so a group's evaluation times match those the same file
- * path and group name get in Prometheus to the millisecond.
+ * rather than all evaluating at once. The hash is Prometheus 2.x's {@code labels.Hash} of {@code
+ * {file, name}} (XXH64 of {@code file\xffFILE\xffname\xffNAME\xff}), computed in nanoseconds and
+ * cut to milliseconds, so a group's evaluation times match those the same file path and group name
+ * get in Prometheus to the millisecond.
  */
 final class EvalSchedule {
 
@@ -24,7 +24,8 @@ final class EvalSchedule {
       bytes.write(0xff);
     }
     long intervalNs = intervalMs * 1_000_000L;
-    this.offsetMs = Long.remainderUnsigned(XxHash64.hash(bytes.toByteArray()), intervalNs) / 1_000_000L;
+    this.offsetMs =
+        Long.remainderUnsigned(XxHash64.hash(bytes.toByteArray()), intervalNs) / 1_000_000L;
   }
 
   long offsetMs() {

@@ -2,7 +2,9 @@ package dev.firedrill.embedded.rules;
 
 /** A rule's health as Prometheus's API writes it. */
 public enum Health {
-  UNKNOWN("unknown"), OK("ok"), ERR("err");
+  UNKNOWN("unknown"),
+  OK("ok"),
+  ERR("err");
 
   private final String apiName;
 

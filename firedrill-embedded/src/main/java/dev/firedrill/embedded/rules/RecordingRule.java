@@ -32,12 +32,14 @@ final class RecordingRule implements Rule {
       spec.labels().forEach(labels::set);
       LabelSet built = labels.build();
       if (!seen.add(built)) {
-        throw new IllegalStateException("vector contains metrics with the same labelset after applying rule labels");
+        throw new IllegalStateException(
+            "vector contains metrics with the same labelset after applying rule labels");
       }
       out.add(new Value.Sample(built, timeMs, sample.value()));
     }
     if (limit > 0 && out.size() > limit) {
-      throw new IllegalStateException("exceeded limit of " + limit + " with " + out.size() + " series");
+      throw new IllegalStateException(
+          "exceeded limit of " + limit + " with " + out.size() + " series");
     }
     return out;
   }
@@ -49,7 +51,13 @@ final class RecordingRule implements Rule {
 
   @Override
   public RuleSnapshot snapshot() {
-    return new RuleSnapshot.Recording(spec.name(), spec.query(), spec.labels(), status.health().apiName(),
-        status.lastError(), status.lastEvaluation(), status.evaluationSeconds());
+    return new RuleSnapshot.Recording(
+        spec.name(),
+        spec.query(),
+        spec.labels(),
+        status.health().apiName(),
+        status.lastError(),
+        status.lastEvaluation(),
+        status.evaluationSeconds());
   }
 }

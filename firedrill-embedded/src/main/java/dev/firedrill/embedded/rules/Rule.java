@@ -10,8 +10,8 @@ sealed interface Rule permits RecordingRule, AlertingRule {
   RuleSpec spec();
 
   /**
-   * Evaluates at {@code timeMs}: the samples to write. Throws on failure; the message is the
-   * rule's lastError.
+   * Evaluates at {@code timeMs}: the samples to write. Throws on failure; the message is the rule's
+   * lastError.
    */
   List<Value.Sample> eval(long timeMs, RuleQuery query, int limit);
 

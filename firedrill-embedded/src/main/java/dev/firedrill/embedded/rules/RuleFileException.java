@@ -11,7 +11,11 @@ public final class RuleFileException extends RuntimeException {
   private final List<Problem> problems;
 
   public RuleFileException(List<Problem> problems) {
-    super(problems.stream().map(Problem::toString).collect(Collectors.joining("; ")), null, false, false);
+    super(
+        problems.stream().map(Problem::toString).collect(Collectors.joining("; ")),
+        null,
+        false,
+        false);
     this.problems = List.copyOf(problems);
   }
 

@@ -71,9 +71,17 @@ final class RuleGroup {
     return rules;
   }
 
-  /** Evaluates every rule at {@code timeMs}; {@code startedMs} is the wall-clock start for the API. */
-  void evaluate(long timeMs, long startedMs, RuleQuery query, Appender appender, AlertSink sink,
-      long resendDelayMs, LongSupplier nanoTime) {
+  /**
+   * Evaluates every rule at {@code timeMs}; {@code startedMs} is the wall-clock start for the API.
+   */
+  void evaluate(
+      long timeMs,
+      long startedMs,
+      RuleQuery query,
+      Appender appender,
+      AlertSink sink,
+      long resendDelayMs,
+      LongSupplier nanoTime) {
     long groupStart = nanoTime.getAsLong();
     for (int i = 0; i < rules.size(); i++) {
       Rule rule = rules.get(i);
@@ -119,8 +127,15 @@ final class RuleGroup {
   }
 
   synchronized GroupSnapshot snapshot() {
-    return new GroupSnapshot(spec.name(), spec.file(), rules.stream().map(Rule::snapshot).toList(),
-        intervalMs / 1000.0, spec.limit(), durationNanos / 1e9,
-        lastEvaluationMs == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(lastEvaluationMs)));
+    return new GroupSnapshot(
+        spec.name(),
+        spec.file(),
+        rules.stream().map(Rule::snapshot).toList(),
+        intervalMs / 1000.0,
+        spec.limit(),
+        durationNanos / 1e9,
+        lastEvaluationMs == Long.MIN_VALUE
+            ? Optional.empty()
+            : Optional.of(Instant.ofEpochMilli(lastEvaluationMs)));
   }
 }

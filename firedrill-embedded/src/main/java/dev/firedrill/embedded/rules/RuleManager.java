@@ -19,17 +19,22 @@ import java.util.function.LongSupplier;
 public final class RuleManager {
 
   /**
-   * @param evaluationIntervalMs the global {@code evaluation_interval}, for groups without their own
-   * @param resendDelayMs how often a firing alert is sent again, Prometheus's
-   *     {@code --rules.alert.resend-delay} (1 m by default)
+   * @param evaluationIntervalMs the global {@code evaluation_interval}, for groups without their
+   *     own
+   * @param resendDelayMs how often a firing alert is sent again, Prometheus's {@code
+   *     --rules.alert.resend-delay} (1 m by default)
    * @param externalLabels {@code $externalLabels} in templates
    * @param externalUrl {@code $externalURL} in templates and the start of each alert's generatorURL
    */
-  public record Options(long evaluationIntervalMs, long resendDelayMs, Map<String, String> externalLabels,
+  public record Options(
+      long evaluationIntervalMs,
+      long resendDelayMs,
+      Map<String, String> externalLabels,
       String externalUrl) {
     public Options {
       if (evaluationIntervalMs <= 0) {
-        throw new IllegalArgumentException("evaluation interval " + evaluationIntervalMs + " ms is not positive");
+        throw new IllegalArgumentException(
+            "evaluation interval " + evaluationIntervalMs + " ms is not positive");
       }
       if (resendDelayMs < 0) {
         throw new IllegalArgumentException("resend delay " + resendDelayMs + " ms is negative");
@@ -51,8 +56,15 @@ public final class RuleManager {
   private final AlertSink sink;
   private final LongSupplier nanoTime;
 
-  /** @param nanoTime a monotonic reading for evaluation durations (the clock's {@code nanoTime}) */
-  public RuleManager(List<RuleGroupSpec> specs, Options options, RuleQuery query, Appender appender, AlertSink sink,
+  /**
+   * @param nanoTime a monotonic reading for evaluation durations (the clock's {@code nanoTime})
+   */
+  public RuleManager(
+      List<RuleGroupSpec> specs,
+      Options options,
+      RuleQuery query,
+      Appender appender,
+      AlertSink sink,
       LongSupplier nanoTime) {
     this.options = options;
     this.query = query;

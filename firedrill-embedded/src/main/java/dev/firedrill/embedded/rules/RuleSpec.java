@@ -14,15 +14,23 @@ public sealed interface RuleSpec {
 
   Map<String, String> labels();
 
-  record Recording(String name, String query, Expr expr, Map<String, String> labels) implements RuleSpec {
+  record Recording(String name, String query, Expr expr, Map<String, String> labels)
+      implements RuleSpec {
     public Recording {
       labels = Map.copyOf(labels);
     }
   }
 
   /** Label and annotation values are templates; they parsed when the file was loaded. */
-  record Alerting(String name, String query, Expr expr, long forMs, long keepFiringForMs, Map<String, String> labels,
-      Map<String, String> annotations) implements RuleSpec {
+  record Alerting(
+      String name,
+      String query,
+      Expr expr,
+      long forMs,
+      long keepFiringForMs,
+      Map<String, String> labels,
+      Map<String, String> annotations)
+      implements RuleSpec {
     public Alerting {
       labels = Map.copyOf(labels);
       annotations = Map.copyOf(annotations);

@@ -3,7 +3,9 @@ package dev.firedrill.embedded.rules;
 import java.time.Instant;
 import java.util.Optional;
 
-/** Health, lastError and the last evaluation's start and duration, as the rules API reports them. */
+/**
+ * Health, lastError and the last evaluation's start and duration, as the rules API reports them.
+ */
 final class RuleStatus {
 
   private Health health = Health.UNKNOWN;
@@ -27,7 +29,9 @@ final class RuleStatus {
   }
 
   synchronized Optional<Instant> lastEvaluation() {
-    return lastEvaluationMs == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(lastEvaluationMs));
+    return lastEvaluationMs == Long.MIN_VALUE
+        ? Optional.empty()
+        : Optional.of(Instant.ofEpochMilli(lastEvaluationMs));
   }
 
   synchronized double evaluationSeconds() {

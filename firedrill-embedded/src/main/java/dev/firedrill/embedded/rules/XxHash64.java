@@ -26,7 +26,11 @@ final class XxHash64 {
         v3 = round(v3, le64(b, i + 16));
         v4 = round(v4, le64(b, i + 24));
       }
-      h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
+      h =
+          Long.rotateLeft(v1, 1)
+              + Long.rotateLeft(v2, 7)
+              + Long.rotateLeft(v3, 12)
+              + Long.rotateLeft(v4, 18);
       h = merge(h, v1);
       h = merge(h, v2);
       h = merge(h, v3);
@@ -76,6 +80,9 @@ final class XxHash64 {
   }
 
   private static int le32(byte[] b, int i) {
-    return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 24;
+    return (b[i] & 0xFF)
+        | (b[i + 1] & 0xFF) << 8
+        | (b[i + 2] & 0xFF) << 16
+        | (b[i + 3] & 0xFF) << 24;
   }
 }

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * One sample line of an exposition: its labels with {@code __name__}, its value, and the timestamp
- * it was written with ({@link #NO_TIMESTAMP} when none, the common case, and the scrape's time is used).
+ * it was written with ({@link #NO_TIMESTAMP} when none, the common case, and the scrape's time is
+ * used).
  */
 public record ExposedSample(LabelSet labels, double value, long timestampMs) {
 

@@ -9,16 +9,32 @@ import java.util.regex.Pattern;
 /**
  * Parses an exposition into samples, as Prometheus's text and OpenMetrics parsers read it. The text
  * format allows spaces and tabs between tokens and ignores other comments; OpenMetrics wants single
- * spaces, knows only # HELP, # TYPE, # UNIT and a final # EOF, and may end a sample with an exemplar,
- * which is skipped. Metadata is checked, not kept: the embedded Prometheus does not serve it.
+ * spaces, knows only # HELP, # TYPE, # UNIT and a final # EOF, and may end a sample with an
+ * exemplar, which is skipped. Metadata is checked, not kept: the embedded Prometheus does not serve
+ * it.
  */
 public final class ExpositionParser {
 
-  private static final List<String> TEXT_TYPES = List.of("counter", "gauge", "histogram", "summary", "untyped");
+  private static final List<String> TEXT_TYPES =
+      List.of("counter", "gauge", "histogram", "summary", "untyped");
   private static final List<String> OPENMETRICS_TYPES =
-      List.of("counter", "gauge", "histogram", "gaugehistogram", "stateset", "info", "summary", "unknown");
-  /** What Go's strconv.ParseFloat takes in decimal; Prometheus refuses hexadecimal floats and underscores. */
-  private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
+      List.of(
+          "counter",
+          "gauge",
+          "histogram",
+          "gaugehistogram",
+          "stateset",
+          "info",
+          "summary",
+          "unknown");
+
+  /**
+   * What Go's strconv.ParseFloat takes in decimal; Prometheus refuses hexadecimal floats and
+   * underscores.
+   */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
+
   private static final int EXCERPT = 60;
 
   private final String target;
@@ -84,11 +100,13 @@ public final class ExpositionParser {
     }
     skipSpace();
     pos++;
-    // "#" must be followed by whitespace and HELP or TYPE and whitespace; anything else is a comment.
+    // "#" must be followed by whitespace and HELP or TYPE and whitespace; anything else is a
+    // comment.
     if (!skipSpace()) {
       return;
     }
-    String keyword = line.startsWith("HELP", pos) ? "HELP" : line.startsWith("TYPE", pos) ? "TYPE" : null;
+    String keyword =
+        line.startsWith("HELP", pos) ? "HELP" : line.startsWith("TYPE", pos) ? "TYPE" : null;
     if (keyword == null) {
       return;
     }
@@ -107,10 +125,13 @@ public final class ExpositionParser {
   }
 
   private void openMetricsComment() throws ExpositionException {
-    String keyword = line.startsWith("# HELP ") ? "HELP" : line.startsWith("# TYPE ") ? "TYPE"
-        : line.startsWith("# UNIT ") ? "UNIT" : null;
+    String keyword =
+        line.startsWith("# HELP ")
+            ? "HELP"
+            : line.startsWith("# TYPE ") ? "TYPE" : line.startsWith("# UNIT ") ? "UNIT" : null;
     if (keyword == null) {
-      throw error("# HELP, # TYPE, # UNIT or # EOF (OpenMetrics has no other comments)", excerpt(line));
+      throw error(
+          "# HELP, # TYPE, # UNIT or # EOF (OpenMetrics has no other comments)", excerpt(line));
     }
     pos = 7;
     String name = metricName();
@@ -144,7 +165,8 @@ public final class ExpositionParser {
     boolean spaced = !openMetrics && skipSpace();
     if (next('{')) {
       labels(labels);
-      // Prometheus's text lexer ends the labels at } and takes the value right after it, space or not.
+      // Prometheus's text lexer ends the labels at } and takes the value right after it, space or
+      // not.
       spaced = !openMetrics;
     }
     if (openMetrics ? !next(' ') : !(skipSpace() || spaced)) {
@@ -170,7 +192,8 @@ public final class ExpositionParser {
     String written = token();
     long timestamp;
     try {
-      timestamp = written.chars().allMatch(c -> c >= '0' && c <= '9') ? Long.parseLong(written) : -1;
+      timestamp =
+          written.chars().allMatch(c -> c >= '0' && c <= '9') ? Long.parseLong(written) : -1;
     } catch (NumberFormatException e) {
       timestamp = -1;
     }
@@ -197,7 +220,9 @@ public final class ExpositionParser {
     String written = token();
     Double seconds = parseFloat(written);
     if (seconds == null || seconds.isNaN() || seconds.isInfinite()) {
-      throw error("a timestamp in seconds, an exemplar (# {...} value) or the end of the line", excerpt(written));
+      throw error(
+          "a timestamp in seconds, an exemplar (# {...} value) or the end of the line",
+          excerpt(written));
     }
     if (pos < line.length() && !line.startsWith(" # {", pos)) {
       throw error("an exemplar (# {...} value) or the end of the line after the timestamp", rest());
@@ -245,7 +270,10 @@ public final class ExpositionParser {
     }
   }
 
-  /** The value after its opening quote, unescaped as Prometheus does: \\, \" and \n; other escapes stay. */
+  /**
+   * The value after its opening quote, unescaped as Prometheus does: \\, \" and \n; other escapes
+   * stay.
+   */
   private String quotedValue(String name) throws ExpositionException {
     StringBuilder value = new StringBuilder();
     while (pos < line.length()) {
@@ -264,14 +292,20 @@ public final class ExpositionParser {
         value.append(c);
       }
     }
-    throw error("a closing quote for the value of the label \"" + name + "\"", "the end of the line");
+    throw error(
+        "a closing quote for the value of the label \"" + name + "\"", "the end of the line");
   }
 
   private String metricName() {
     int start = pos;
     while (pos < line.length()) {
       char c = line.charAt(pos);
-      boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':' || pos > start && c >= '0' && c <= '9';
+      boolean ok =
+          c >= 'a' && c <= 'z'
+              || c >= 'A' && c <= 'Z'
+              || c == '_'
+              || c == ':'
+              || pos > start && c >= '0' && c <= '9';
       if (!ok) {
         break;
       }
@@ -284,7 +318,11 @@ public final class ExpositionParser {
     int start = pos;
     while (pos < line.length()) {
       char c = line.charAt(pos);
-      boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || pos > start && c >= '0' && c <= '9';
+      boolean ok =
+          c >= 'a' && c <= 'z'
+              || c >= 'A' && c <= 'Z'
+              || c == '_'
+              || pos > start && c >= '0' && c <= '9';
       if (!ok) {
         break;
       }
@@ -296,7 +334,9 @@ public final class ExpositionParser {
   /** Up to the next space (or tab in the text format) or the end of the line. */
   private String token() {
     int start = pos;
-    while (pos < line.length() && line.charAt(pos) != ' ' && (openMetrics || line.charAt(pos) != '\t')) {
+    while (pos < line.length()
+        && line.charAt(pos) != ' '
+        && (openMetrics || line.charAt(pos) != '\t')) {
       pos++;
     }
     return line.substring(start, pos);
@@ -329,10 +369,14 @@ public final class ExpositionParser {
   }
 
   private ExpositionException error(String expected, String found) {
-    return new ExpositionException(target + ": line " + lineNumber + ": expected " + expected + ", found " + found);
+    return new ExpositionException(
+        target + ": line " + lineNumber + ": expected " + expected + ", found " + found);
   }
 
-  /** Go's strconv.ParseFloat for what Prometheus accepts: decimals, NaN and Inf in any case; out of range is no number. */
+  /**
+   * Go's strconv.ParseFloat for what Prometheus accepts: decimals, NaN and Inf in any case; out of
+   * range is no number.
+   */
   static Double parseFloat(String text) {
     switch (text.toLowerCase(Locale.ROOT)) {
       case "nan":

@@ -7,8 +7,13 @@ import java.util.Objects;
  *
  * @param error why the scrape failed (up is 0), null when it succeeded
  */
-public record ScrapeReport(ScrapeTarget target, long timestampMs, double durationSeconds, int samplesScraped,
-    int seriesAdded, String error) {
+public record ScrapeReport(
+    ScrapeTarget target,
+    long timestampMs,
+    double durationSeconds,
+    int samplesScraped,
+    int seriesAdded,
+    String error) {
 
   public ScrapeReport {
     Objects.requireNonNull(target, "target");

@@ -16,7 +16,10 @@ import java.util.Set;
  */
 public final class ScrapeScheduler implements AutoCloseable {
 
-  /** How long stopping waits for one loop: a scrape in flight ends within its timeout once interrupted. */
+  /**
+   * How long stopping waits for one loop: a scrape in flight ends within its timeout once
+   * interrupted.
+   */
   private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
   private final Scraper scraper;
@@ -31,10 +34,11 @@ public final class ScrapeScheduler implements AutoCloseable {
   /** Scrapes exactly {@code targets} from now on; removed ones are stopped, then marked stale. */
   public synchronized void apply(Collection<ScrapeTarget> targets) {
     Set<ScrapeTarget> wanted = new HashSet<>(targets);
-    List<Thread> stopping = loops.entrySet().stream()
-        .filter(e -> !wanted.contains(e.getKey()))
-        .map(Map.Entry::getValue)
-        .toList();
+    List<Thread> stopping =
+        loops.entrySet().stream()
+            .filter(e -> !wanted.contains(e.getKey()))
+            .map(Map.Entry::getValue)
+            .toList();
     loops.keySet().retainAll(wanted);
     stop(stopping);
     scraper.sync(targets, clock.now().toEpochMilli());
@@ -43,7 +47,10 @@ public final class ScrapeScheduler implements AutoCloseable {
     }
   }
 
-  /** Stops every loop, waiting a bounded time; writes no staleness markers (Prometheus does not on shutdown). */
+  /**
+   * Stops every loop, waiting a bounded time; writes no staleness markers (Prometheus does not on
+   * shutdown).
+   */
   @Override
   public synchronized void close() {
     List<Thread> all = List.copyOf(loops.values());
@@ -63,7 +70,8 @@ public final class ScrapeScheduler implements AutoCloseable {
     try {
       while (!Thread.currentThread().isInterrupted()) {
         long now = clock.now().toEpochMilli();
-        long next = target.nextScrapeAtOrAfter(last == Long.MIN_VALUE ? now : Math.max(now, last + 1));
+        long next =
+            target.nextScrapeAtOrAfter(last == Long.MIN_VALUE ? now : Math.max(now, last + 1));
         clock.sleep(Duration.ofMillis(next - now));
         scraper.scrapeOnce(target, next);
         last = next;

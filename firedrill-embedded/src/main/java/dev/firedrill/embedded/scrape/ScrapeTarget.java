@@ -13,13 +13,15 @@ import java.util.Objects;
  * One endpoint to scrape, with the labels its samples get: {@code job}, {@code instance} (the
  * address) and the static config's labels (which may override job and instance, as in Prometheus).
  */
-public record ScrapeTarget(LabelSet labels, URI url, Duration interval, Duration timeout, boolean honorLabels) {
+public record ScrapeTarget(
+    LabelSet labels, URI url, Duration interval, Duration timeout, boolean honorLabels) {
 
   public ScrapeTarget {
     Objects.requireNonNull(labels, "labels");
     Objects.requireNonNull(url, "url");
     if (interval.isNegative() || interval.isZero() || timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("scrape interval and timeout must be positive: " + interval + ", " + timeout);
+      throw new IllegalArgumentException(
+          "scrape interval and timeout must be positive: " + interval + ", " + timeout);
     }
   }
 
@@ -36,16 +38,18 @@ public record ScrapeTarget(LabelSet labels, URI url, Duration interval, Duration
           labels.set("instance", address);
         }
         URI url = URI.create(job.scheme() + "://" + address + job.metricsPath());
-        out.add(new ScrapeTarget(labels.build(), url, job.scrapeInterval(), job.scrapeTimeout(), job.honorLabels()));
+        out.add(
+            new ScrapeTarget(
+                labels.build(), url, job.scrapeInterval(), job.scrapeTimeout(), job.honorLabels()));
       }
     }
     return out;
   }
 
   /**
-   * The first scrape time at or after {@code ms}. Each target keeps a fixed phase within its interval,
-   * derived from its identity as Prometheus derives it from a hash, so targets spread their scrapes
-   * and every run scrapes a target at the same points.
+   * The first scrape time at or after {@code ms}. Each target keeps a fixed phase within its
+   * interval, derived from its identity as Prometheus derives it from a hash, so targets spread
+   * their scrapes and every run scrapes a target at the same points.
    */
   public long nextScrapeAtOrAfter(long ms) {
     long intervalMs = interval.toMillis();

@@ -26,25 +26,31 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Scrapes targets into a storage as Prometheus does, one scrape per call at the time the caller
- * gives: a real-time {@link ScrapeScheduler} or a virtual-time driver decides when. Only the scrape's
- * duration is measured, on the clock's monotonic reading.
+ * gives: a real-time {@link ScrapeScheduler} or a virtual-time driver decides when. Only the
+ * scrape's duration is measured, on the clock's monotonic reading.
  *
  * <p>Each scrape appends the exposed samples (at the scrape's time, or their own when written with
  * one), staleness markers for series of the previous scrape that are gone, and the report series
- * {@code up}, {@code scrape_duration_seconds}, {@code scrape_samples_scraped},
- * {@code scrape_samples_post_metric_relabeling} and {@code scrape_series_added}. A failed scrape
- * (no answer within the timeout, a status other than 200, an exposition that does not parse) stores
+ * {@code up}, {@code scrape_duration_seconds}, {@code scrape_samples_scraped}, {@code
+ * scrape_samples_post_metric_relabeling} and {@code scrape_series_added}. A failed scrape (no
+ * answer within the timeout, a status other than 200, an exposition that does not parse) stores
  * nothing of the body, marks every series of the previous scrape stale, and reports {@code up} 0.
  */
 public final class Scraper {
 
   private static final String USER_AGENT = "firedrill-embedded-prometheus";
-  private static final List<String> REPORT_SERIES = List.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
-      "scrape_samples_post_metric_relabeling", "scrape_series_added");
+  private static final List<String> REPORT_SERIES =
+      List.of(
+          "up",
+          "scrape_duration_seconds",
+          "scrape_samples_scraped",
+          "scrape_samples_post_metric_relabeling",
+          "scrape_series_added");
 
   private final Storage storage;
   private final Clock clock;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final Map<ScrapeTarget, TargetState> targets = new ConcurrentHashMap<>();
 
   public Scraper(Storage storage, Clock clock) {
@@ -53,8 +59,8 @@ public final class Scraper {
   }
 
   /**
-   * Makes {@code wanted} the targets. A target no longer wanted gets staleness markers at
-   * {@code nowMs} for every series its last scrape wrote, report series included.
+   * Makes {@code wanted} the targets. A target no longer wanted gets staleness markers at {@code
+   * nowMs} for every series its last scrape wrote, report series included.
    */
   public synchronized void sync(Collection<ScrapeTarget> wanted, long nowMs) {
     Set<ScrapeTarget> keep = new HashSet<>(wanted);
@@ -73,8 +79,8 @@ public final class Scraper {
   }
 
   /**
-   * Scrapes every target that has a scrape time in {@code (afterMs, nowMs]}, once, at the latest such
-   * time: a driver that falls behind skips scrapes, as Prometheus does.
+   * Scrapes every target that has a scrape time in {@code (afterMs, nowMs]}, once, at the latest
+   * such time: a driver that falls behind skips scrapes, as Prometheus does.
    */
   public List<ScrapeReport> scrapeDue(long afterMs, long nowMs) throws InterruptedException {
     List<ScrapeReport> reports = new ArrayList<>();
@@ -88,7 +94,10 @@ public final class Scraper {
     return reports;
   }
 
-  /** One scrape of {@code target} stamped {@code nowMs}; the HTTP request is bounded by its scrape timeout. */
+  /**
+   * One scrape of {@code target} stamped {@code nowMs}; the HTTP request is bounded by its scrape
+   * timeout.
+   */
   public ScrapeReport scrapeOnce(ScrapeTarget target, long nowMs) throws InterruptedException {
     TargetState state = targets.get(target);
     if (state == null) {
@@ -105,21 +114,24 @@ public final class Scraper {
     double seconds = (clock.nanoTime() - start) / 1e9;
     synchronized (state) {
       if (state.removed) {
-        return new ScrapeReport(target, nowMs, seconds, 0, 0, target + ": removed during the scrape; nothing stored");
+        return new ScrapeReport(
+            target, nowMs, seconds, 0, 0, target + ": removed during the scrape; nothing stored");
       }
       int added = append(target, state, samples, nowMs);
       state.lastScrapeMs = nowMs;
       LabelSet.Builder labels = target.labels().toBuilder();
       double[] values = {error == null ? 1 : 0, seconds, samples.size(), samples.size(), added};
       for (int i = 0; i < REPORT_SERIES.size(); i++) {
-        storage.append(labels.set(LabelSet.METRIC_NAME, REPORT_SERIES.get(i)).build(), nowMs, values[i]);
+        storage.append(
+            labels.set(LabelSet.METRIC_NAME, REPORT_SERIES.get(i)).build(), nowMs, values[i]);
       }
       return new ScrapeReport(target, nowMs, seconds, samples.size(), added, error);
     }
   }
 
   /** Appends the samples and marks the vanished series stale; returns how many series are new. */
-  private int append(ScrapeTarget target, TargetState state, List<ExposedSample> samples, long nowMs) {
+  private int append(
+      ScrapeTarget target, TargetState state, List<ExposedSample> samples, long nowMs) {
     // Sized for a steady target, so 10,000 series are not rehashed on every scrape.
     Map<LabelSet, LabelSet> current = new HashMap<>(Math.max(16, state.series.size() * 2));
     Map<LabelSet, LabelSet> timestamped = new HashMap<>(Math.max(16, state.timestamped.size() * 2));
@@ -134,7 +146,8 @@ public final class Scraper {
         stored = TargetLabels.apply(exposed, target.labels(), target.honorLabels());
         added++;
       }
-      // Out-of-order and duplicate samples are refused by the storage and, as in Prometheus, do not fail the scrape.
+      // Out-of-order and duplicate samples are refused by the storage and, as in Prometheus, do not
+      // fail the scrape.
       if (sample.hasTimestamp()) {
         timestamped.put(exposed, stored);
         storage.append(stored, sample.timestampMs(), sample.value());
@@ -168,14 +181,18 @@ public final class Scraper {
     }
   }
 
-  private List<ExposedSample> fetch(ScrapeTarget target) throws ScrapeFailure, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(target.url())
-        .timeout(target.timeout())
-        .header("Accept", ExpositionFormat.ACCEPT)
-        .header("User-Agent", USER_AGENT)
-        .header("X-Prometheus-Scrape-Timeout-Seconds", Double.toString(target.timeout().toMillis() / 1000.0))
-        .GET()
-        .build();
+  private List<ExposedSample> fetch(ScrapeTarget target)
+      throws ScrapeFailure, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(target.url())
+            .timeout(target.timeout())
+            .header("Accept", ExpositionFormat.ACCEPT)
+            .header("User-Agent", USER_AGENT)
+            .header(
+                "X-Prometheus-Scrape-Timeout-Seconds",
+                Double.toString(target.timeout().toMillis() / 1000.0))
+            .GET()
+            .build();
     CompletableFuture<HttpResponse<String>> pending =
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     HttpResponse<String> response;
@@ -195,19 +212,23 @@ public final class Scraper {
       throw new ScrapeFailure(target.url() + ": " + describe(e.getCause()));
     }
     if (response.statusCode() != 200) {
-      throw new ScrapeFailure(target.url() + ": HTTP status " + response.statusCode() + " (expected 200)");
+      throw new ScrapeFailure(
+          target.url() + ": HTTP status " + response.statusCode() + " (expected 200)");
     }
     String contentType = response.headers().firstValue("Content-Type").orElse(null);
     try {
-      return ExpositionParser.parse(target.url().toString(), response.body(), ExpositionFormat.of(contentType));
+      return ExpositionParser.parse(
+          target.url().toString(), response.body(), ExpositionFormat.of(contentType));
     } catch (ExpositionException e) {
       throw new ScrapeFailure(e.getMessage());
     }
   }
 
   private static ScrapeFailure timedOut(ScrapeTarget target) {
-    return new ScrapeFailure(target.url() + ": no complete response within the scrape timeout "
-        + Durations.format(target.timeout()));
+    return new ScrapeFailure(
+        target.url()
+            + ": no complete response within the scrape timeout "
+            + Durations.format(target.timeout()));
   }
 
   private static String describe(Throwable cause) {

@@ -14,9 +14,9 @@ final class TargetLabels {
   private TargetLabels() {}
 
   /**
-   * With {@code honorLabels}, an exposed label wins over the target's; without, the target's wins and
-   * the exposed value moves to {@code exported_<name>} (prefixed again while that is taken, shorter
-   * names first).
+   * With {@code honorLabels}, an exposed label wins over the target's; without, the target's wins
+   * and the exposed value moves to {@code exported_<name>} (prefixed again while that is taken,
+   * shorter names first).
    */
   static LabelSet apply(LabelSet exposed, LabelSet target, boolean honorLabels) {
     Map<String, String> labels = exposed.toMap();

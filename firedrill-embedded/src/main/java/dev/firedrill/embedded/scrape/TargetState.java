@@ -5,17 +5,29 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the scraper remembers of one target between scrapes; guarded by its own monitor. The cache maps
- * each exposed label set to its stored one, so a steady target's labels are joined once, and its keys
- * are exactly the series of the last successful scrape: those that vanish get staleness markers.
+ * What the scraper remembers of one target between scrapes; guarded by its own monitor. The cache
+ * maps each exposed label set to its stored one, so a steady target's labels are joined once, and
+ * its keys are exactly the series of the last successful scrape: those that vanish get staleness
+ * markers.
  */
 final class TargetState {
 
-  /** Exposed labels to stored labels, for the series of the last scrape written without a timestamp. */
+  /**
+   * Exposed labels to stored labels, for the series of the last scrape written without a timestamp.
+   */
   Map<LabelSet, LabelSet> series = new HashMap<>();
-  /** Exposed labels to stored labels, for the series written with their own timestamp (never marked stale). */
+
+  /**
+   * Exposed labels to stored labels, for the series written with their own timestamp (never marked
+   * stale).
+   */
   Map<LabelSet, LabelSet> timestamped = new HashMap<>();
-  /** When the last scrape was stamped; Long.MIN_VALUE before the first (then there are no report series). */
+
+  /**
+   * When the last scrape was stamped; Long.MIN_VALUE before the first (then there are no report
+   * series).
+   */
   long lastScrapeMs = Long.MIN_VALUE;
+
   boolean removed;
 }

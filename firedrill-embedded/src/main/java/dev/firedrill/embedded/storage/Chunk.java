@@ -10,7 +10,11 @@ import java.util.Arrays;
 final class Chunk {
 
   static final int MAX_SAMPLES = 128;
-  /** Most series are short-lived or sparse at first; doubling from here keeps their head chunk small. */
+
+  /**
+   * Most series are short-lived or sparse at first; doubling from here keeps their head chunk
+   * small.
+   */
   private static final int FIRST_CAPACITY = 8;
 
   private final long baseMs;
@@ -58,7 +62,9 @@ final class Chunk {
     return values[count - 1];
   }
 
-  /** The first index whose timestamp is at or after {@code timestampMs} ({@link #count()} if none). */
+  /**
+   * The first index whose timestamp is at or after {@code timestampMs} ({@link #count()} if none).
+   */
   int firstAtOrAfter(long timestampMs) {
     if (timestampMs <= baseMs) {
       return 0;

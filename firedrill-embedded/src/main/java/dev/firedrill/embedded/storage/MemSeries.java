@@ -22,8 +22,13 @@ final class MemSeries {
 
   final LabelSet labels;
   private final ArrayList<Chunk> chunks = new ArrayList<>(1);
-  /** Samples before this are gone: truncation keeps a partly expired chunk but never shows its old part. */
+
+  /**
+   * Samples before this are gone: truncation keeps a partly expired chunk but never shows its old
+   * part.
+   */
   private long floorMs;
+
   private boolean removed;
 
   MemSeries(LabelSet labels, long floorMs) {

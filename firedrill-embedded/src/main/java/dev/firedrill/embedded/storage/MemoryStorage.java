@@ -25,11 +25,15 @@ public final class MemoryStorage implements Storage {
 
   private final ConcurrentHashMap<LabelSet, MemSeries> byLabels = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock indexLock = new ReentrantReadWriteLock();
+
   /** By id; guarded by {@link #indexLock}. */
   private MemSeries[] series = new MemSeries[64];
+
   private int nextId;
+
   /** Label name to its values' postings; guarded by {@link #indexLock}. */
   private final Map<String, LabelValues> index = new HashMap<>();
+
   /** Samples before this are out of bounds, as in Prometheus's head after truncation. */
   private volatile long minValidTimeMs = Long.MIN_VALUE;
 
@@ -155,7 +159,8 @@ public final class MemoryStorage implements Storage {
     for (int i = 0; i < labels.size(); i++) {
       String name = labels.name(i);
       String value = labels.value(i);
-      index.computeIfAbsent(name, k -> new LabelValues(name, new HashMap<>()))
+      index
+          .computeIfAbsent(name, k -> new LabelValues(name, new HashMap<>()))
           .byValue()
           .computeIfAbsent(value, Postings::new)
           .add(id);
@@ -173,9 +178,9 @@ public final class MemoryStorage implements Storage {
 
   /**
    * The series all matchers select. Equality matchers intersect their postings, shortest first. A
-   * matcher that cannot match a missing label unions the postings of the values it matches, when its
-   * label has fewer values than there are candidates left; every other matcher filters the candidates
-   * by their labels.
+   * matcher that cannot match a missing label unions the postings of the values it matches, when
+   * its label has fewer values than there are candidates left; every other matcher filters the
+   * candidates by their labels.
    */
   private List<MemSeries> matching(List<LabelMatcher> matchers) {
     indexLock.readLock().lock();
@@ -208,7 +213,10 @@ public final class MemoryStorage implements Storage {
           return List.of();
         } else if (candidates == null || values.byValue().size() < candidates.length) {
           int[] ids = union(m, values);
-          candidates = candidates == null ? ids : Postings.intersect(candidates, candidates.length, ids, ids.length);
+          candidates =
+              candidates == null
+                  ? ids
+                  : Postings.intersect(candidates, candidates.length, ids, ids.length);
         } else {
           filters.add(m);
         }

@@ -38,9 +38,9 @@ final class Postings {
   }
 
   /**
-   * The ids in both ascending lists: a merge when their sizes are alike, else a binary search of the
-   * longer for each id of the shorter, so a handful of candidates costs little against a metric name
-   * that 10,000 series share.
+   * The ids in both ascending lists: a merge when their sizes are alike, else a binary search of
+   * the longer for each id of the shorter, so a handful of candidates costs little against a metric
+   * name that 10,000 series share.
    */
   static int[] intersect(int[] a, int aSize, int[] b, int bSize) {
     if (aSize > bSize) {

@@ -21,7 +21,8 @@ class DispatcherTimingTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant FAR = T0.plus(Duration.ofDays(1));
 
-  private static final String CONFIG = """
+  private static final String CONFIG =
+      """
       route:
         receiver: default
         group_by: [alertname]
@@ -57,15 +58,20 @@ class DispatcherTimingTest {
 
   private VirtualAlertmanager start(String config) {
     try {
-      return VirtualAlertmanager.start(AlertmanagerConfig.parse("alertmanager.yml", config), VirtualDriver.on(clock),
-          sender, "http://127.0.0.1:9093", events::add);
+      return VirtualAlertmanager.start(
+          AlertmanagerConfig.parse("alertmanager.yml", config),
+          VirtualDriver.on(clock),
+          sender,
+          "http://127.0.0.1:9093",
+          events::add);
     } catch (Exception e) {
       throw new AssertionError(e);
     }
   }
 
   private Alert alert(Map<String, String> labels, Instant startsAt, Instant endsAt) {
-    return new Alert(new TreeMap<>(labels), new TreeMap<>(), startsAt, endsAt, "", clock.now(), false);
+    return new Alert(
+        new TreeMap<>(labels), new TreeMap<>(), startsAt, endsAt, "", clock.now(), false);
   }
 
   private void put(Alert... alerts) {
@@ -78,7 +84,9 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofMillis(29_999));
     assertThat(sender.sent()).isEmpty();
     clock.advance(Duration.ofMillis(1));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(30));
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
+        .containsExactly(T0.plusSeconds(30));
     assertThat(sender.sent().get(0).receiver()).isEqualTo("default");
   }
 
@@ -87,7 +95,9 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofMinutes(2));
     put(alert(Map.of("alertname", "Old"), T0, FAR));
     clock.advance(Duration.ZERO);
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(120));
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
+        .containsExactly(T0.plusSeconds(120));
   }
 
   @Test
@@ -98,7 +108,9 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofSeconds(29));
     assertThat(sender.sent()).isEmpty();
     clock.advance(Duration.ofSeconds(1));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at).containsExactly(T0.plusSeconds(60));
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
+        .containsExactly(T0.plusSeconds(60));
   }
 
   @Test
@@ -107,7 +119,8 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofSeconds(40));
     put(alert(Map.of("alertname", "Down", "instance", "b"), T0.plusSeconds(40), FAR));
     clock.advance(Duration.ofMinutes(10));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(330));
     assertThat(sender.sent().get(1).alertnames()).containsExactly("Down/a:firing", "Down/b:firing");
   }
@@ -117,7 +130,8 @@ class DispatcherTimingTest {
     put(alert(Map.of("alertname", "Down"), T0, FAR));
     clock.advance(Duration.ofHours(2));
     // 30s, then 1h0m30s is not strictly after the repeat interval; 1h5m30s is.
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(3930));
   }
 
@@ -127,13 +141,16 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofMinutes(1));
     put(alert(Map.of("alertname", "Down"), T0, T0.plusSeconds(60)));
     clock.advance(Duration.ofSeconds(270));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(330), "resolved"));
     assertThat(sender.sent().get(1).json().get("alerts").get(0).get("endsAt").asText())
         .isEqualTo("2026-01-01T00:01:00Z");
     assertThat(am.dispatcher().groups()).isEqualTo(Map.of("{}:{alertname=\"Down\"}", List.of()));
-    // The dispatcher's 30 s cleanup drops the empty group (at 5m30s, the same instant as the flush, it ran first).
+    // The dispatcher's 30 s cleanup drops the empty group (at 5m30s, the same instant as the flush,
+    // it ran first).
     clock.advance(Duration.ofSeconds(30));
     assertThat(am.dispatcher().groups()).isEmpty();
     clock.advance(Duration.ofMinutes(20));
@@ -146,7 +163,8 @@ class DispatcherTimingTest {
     clock.advance(Duration.ofMinutes(1));
     put(alert(Map.of("alertname", "Pay", "team", "payments"), T0, T0.plusSeconds(60)));
     clock.advance(Duration.ofMinutes(20));
-    assertThat(sender.sent()).filteredOn(s -> s.receiver().equals("team-payments"))
+    assertThat(sender.sent())
+        .filteredOn(s -> s.receiver().equals("team-payments"))
         .extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"));
   }
@@ -154,11 +172,20 @@ class DispatcherTimingTest {
   @Test
   void anAlertWithoutEndsAtResolvesAfterResolveTimeout() throws Exception {
     // The API makes endsAt now + resolve_timeout (5m by default) and marks it a timeout.
-    put(new Alert(new TreeMap<>(Map.of("alertname", "Quiet")), new TreeMap<>(), T0, T0.plus(Duration.ofMinutes(5)), "",
-        T0, true));
+    put(
+        new Alert(
+            new TreeMap<>(Map.of("alertname", "Quiet")),
+            new TreeMap<>(),
+            T0,
+            T0.plus(Duration.ofMinutes(5)),
+            "",
+            T0,
+            true));
     clock.advance(Duration.ofMinutes(11));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at, RecordingSender.Sent::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "firing"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(330), "resolved"));
   }
 
@@ -166,8 +193,10 @@ class DispatcherTimingTest {
   void continueSendsToTheNextMatchingRouteToo() throws Exception {
     put(alert(Map.of("alertname", "Pay", "team", "payments", "instance", "x"), T0, FAR));
     clock.advance(Duration.ofMinutes(1));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at, RecordingSender.Sent::receiver)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), "team-all"),
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at, RecordingSender.Sent::receiver)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), "team-all"),
             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(30), "team-payments"));
     assertThat(sender.sent().get(0).json().get("groupKey").asText())
         .isEqualTo("{}/{team=~\".+\"}:{alertname=\"Pay\", instance=\"x\", team=\"payments\"}");
@@ -176,27 +205,35 @@ class DispatcherTimingTest {
   }
 
   @Test
-  void groupByPutsAlertsWithTheSameLabelsTogetherAndTheWildcardEachLabelSetApart() throws Exception {
-    put(alert(Map.of("alertname", "Pay", "team", "payments", "instance", "b"), T0, FAR),
+  void groupByPutsAlertsWithTheSameLabelsTogetherAndTheWildcardEachLabelSetApart()
+      throws Exception {
+    put(
+        alert(Map.of("alertname", "Pay", "team", "payments", "instance", "b"), T0, FAR),
         alert(Map.of("alertname", "Pay", "team", "payments", "instance", "a"), T0, FAR),
         alert(Map.of("alertname", "Other", "team", "payments"), T0, FAR));
     clock.advance(Duration.ofMinutes(1));
-    assertThat(sender.sent()).filteredOn(s -> s.receiver().equals("team-payments"))
+    assertThat(sender.sent())
+        .filteredOn(s -> s.receiver().equals("team-payments"))
         .extracting(RecordingSender.Sent::alertnames)
-        .containsExactlyInAnyOrder(List.of("Pay/a:firing", "Pay/b:firing"), List.of("Other/:firing"));
+        .containsExactlyInAnyOrder(
+            List.of("Pay/a:firing", "Pay/b:firing"), List.of("Other/:firing"));
     assertThat(sender.sent()).filteredOn(s -> s.receiver().equals("team-all")).hasSize(3);
   }
 
   @Test
   void aWebhookAnswering5xxIsRetriedWithBackoffUntilItSucceeds() throws Exception {
-    sender.answer(new SendResult.Retry("unexpected status code 500"), new SendResult.Retry("unexpected status code 502"));
+    sender.answer(
+        new SendResult.Retry("unexpected status code 500"),
+        new SendResult.Retry("unexpected status code 502"));
     put(alert(Map.of("alertname", "Down"), T0, FAR));
     clock.advance(Duration.ofMinutes(1));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusMillis(30_500), T0.plusMillis(31_250));
-    assertThat(events).containsExactly(
-        "default/webhook[0]: attempt 1 failed, retrying in 500ms: unexpected status code 500",
-        "default/webhook[0]: attempt 2 failed, retrying in 750ms: unexpected status code 502");
+    assertThat(events)
+        .containsExactly(
+            "default/webhook[0]: attempt 1 failed, retrying in 500ms: unexpected status code 500",
+            "default/webhook[0]: attempt 2 failed, retrying in 750ms: unexpected status code 502");
   }
 
   @Test
@@ -204,8 +241,11 @@ class DispatcherTimingTest {
     sender.answer(new SendResult.Failed("unexpected status code 400"));
     put(alert(Map.of("alertname", "Down"), T0, FAR));
     clock.advance(Duration.ofMinutes(6));
-    assertThat(sender.sent()).extracting(RecordingSender.Sent::at)
+    assertThat(sender.sent())
+        .extracting(RecordingSender.Sent::at)
         .containsExactly(T0.plusSeconds(30), T0.plusSeconds(330));
-    assertThat(events).containsExactly("default/webhook[0]: not retried after attempt 1: unexpected status code 400");
+    assertThat(events)
+        .containsExactly(
+            "default/webhook[0]: not retried after attempt 1: unexpected status code 400");
   }
 }

@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
-/** A webhook receiver in memory: records each payload with the clock's time, answers as scripted (200 by default). */
+/**
+ * A webhook receiver in memory: records each payload with the clock's time, answers as scripted
+ * (200 by default).
+ */
 final class RecordingSender implements Sender {
 
   record Sent(Instant at, URI url, JsonNode json) {
@@ -29,8 +32,15 @@ final class RecordingSender implements Sender {
 
     List<String> alertnames() {
       List<String> names = new ArrayList<>();
-      json.get("alerts").forEach(a -> names.add(a.get("labels").path("alertname").asText() + "/"
-          + a.get("labels").path("instance").asText() + ":" + a.get("status").asText()));
+      json.get("alerts")
+          .forEach(
+              a ->
+                  names.add(
+                      a.get("labels").path("alertname").asText()
+                          + "/"
+                          + a.get("labels").path("instance").asText()
+                          + ":"
+                          + a.get("status").asText()));
       return names;
     }
   }

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Canned PromQL for API tests: queries the test declares parse, each evaluates to what the test gave. */
+/**
+ * Canned PromQL for API tests: queries the test declares parse, each evaluates to what the test
+ * gave.
+ */
 final class StubEngine implements QueryEngine {
 
   /** One evaluation the API asked for. */
@@ -49,7 +52,8 @@ final class StubEngine implements QueryEngine {
   public Expr parse(String query) {
     Expr expr = parsed.get(query);
     if (expr == null) {
-      throw new PromqlException(PromqlException.ErrorType.BAD_DATA, "1:6: parse error: unclosed left parenthesis");
+      throw new PromqlException(
+          PromqlException.ErrorType.BAD_DATA, "1:6: parse error: unclosed left parenthesis");
     }
     return expr;
   }

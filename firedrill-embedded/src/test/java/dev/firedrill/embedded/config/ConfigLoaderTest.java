@@ -28,26 +28,53 @@ class ConfigLoaderTest {
   void theLabsConfigLoads() {
     Path file = Path.of("fixtures/lab/prometheus.yml");
     Config config = ConfigLoader.load(file);
-    assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofSeconds(1), Duration.ofSeconds(1),
-        Duration.ofSeconds(1), Duration.ZERO, LabelSet.EMPTY));
-    assertThat(config.scrapeConfigs()).extracting(ScrapeConfig::jobName)
+    assertThat(config.global())
+        .isEqualTo(
+            new GlobalConfig(
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                LabelSet.EMPTY));
+    assertThat(config.scrapeConfigs())
+        .extracting(ScrapeConfig::jobName)
         .containsExactly("checkout", "payments", "proxy", "load", "firedrill");
-    assertThat(config.scrapeConfigs().get(1)).isEqualTo(new ScrapeConfig("payments", Duration.ofSeconds(1),
-        Duration.ofSeconds(1), "/metrics", "http", false,
-        List.of(new StaticConfig(List.of("127.0.0.1:18092"), LabelSet.EMPTY))));
+    assertThat(config.scrapeConfigs().get(1))
+        .isEqualTo(
+            new ScrapeConfig(
+                "payments",
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                "/metrics",
+                "http",
+                false,
+                List.of(new StaticConfig(List.of("127.0.0.1:18092"), LabelSet.EMPTY))));
     Path dir = file.toAbsolutePath().getParent();
-    assertThat(config.ruleFiles()).containsExactly(
-        dir.resolve("recording-rules.yml").toString(), dir.resolve("../../alert-rules/*.yml").normalize().toString());
-    assertThat(config.alertmanagers()).containsExactly(new AlertmanagerConfig(
-        List.of(new StaticConfig(List.of("127.0.0.1:19093"), LabelSet.EMPTY)), "/", "http", Duration.ofSeconds(10),
-        "v2"));
+    assertThat(config.ruleFiles())
+        .containsExactly(
+            dir.resolve("recording-rules.yml").toString(),
+            dir.resolve("../../alert-rules/*.yml").normalize().toString());
+    assertThat(config.alertmanagers())
+        .containsExactly(
+            new AlertmanagerConfig(
+                List.of(new StaticConfig(List.of("127.0.0.1:19093"), LabelSet.EMPTY)),
+                "/",
+                "http",
+                Duration.ofSeconds(10),
+                "v2"));
   }
 
   @Test
   void anEmptyFileIsPrometheussDefaults() {
     Config config = parse("");
-    assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofMinutes(1), Duration.ofSeconds(10),
-        Duration.ofMinutes(1), Duration.ZERO, LabelSet.EMPTY));
+    assertThat(config.global())
+        .isEqualTo(
+            new GlobalConfig(
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(1),
+                Duration.ZERO,
+                LabelSet.EMPTY));
     assertThat(config.scrapeConfigs()).isEmpty();
     assertThat(config.ruleFiles()).isEmpty();
     assertThat(config.alertmanagers()).isEmpty();
@@ -55,7 +82,9 @@ class ConfigLoaderTest {
 
   @Test
   void jobsInheritGlobalIntervalsAndTheDefaultTimeoutShrinksToTheInterval() {
-    Config config = parse("""
+    Config config =
+        parse(
+            """
         global:
           scrape_interval: 1m30s
           evaluation_interval: 1d
@@ -70,16 +99,42 @@ class ConfigLoaderTest {
                 labels: {team: sre}
           - job_name: b
         """);
-    assertThat(config.global()).isEqualTo(new GlobalConfig(Duration.ofSeconds(90), Duration.ofSeconds(10),
-        Duration.ofDays(1), Duration.ZERO, LabelSet.of("cluster", "eu-1", "replica", "1")));
-    assertThat(config.scrapeConfigs()).containsExactly(
-        new ScrapeConfig("a", Duration.ofSeconds(5), Duration.ofSeconds(5), "/prom", "http", true,
-            List.of(new StaticConfig(List.of("localhost:9100", "[::1]:9100"), LabelSet.of("team", "sre")))),
-        new ScrapeConfig("b", Duration.ofSeconds(90), Duration.ofSeconds(10), "/metrics", "http", false, List.of()));
+    assertThat(config.global())
+        .isEqualTo(
+            new GlobalConfig(
+                Duration.ofSeconds(90),
+                Duration.ofSeconds(10),
+                Duration.ofDays(1),
+                Duration.ZERO,
+                LabelSet.of("cluster", "eu-1", "replica", "1")));
+    assertThat(config.scrapeConfigs())
+        .containsExactly(
+            new ScrapeConfig(
+                "a",
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                "/prom",
+                "http",
+                true,
+                List.of(
+                    new StaticConfig(
+                        List.of("localhost:9100", "[::1]:9100"), LabelSet.of("team", "sre")))),
+            new ScrapeConfig(
+                "b",
+                Duration.ofSeconds(90),
+                Duration.ofSeconds(10),
+                "/metrics",
+                "http",
+                false,
+                List.of()));
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '\'',
+      textBlock =
+          """
       remote_write: []                                        | prometheus.yml: /remote_write: not supported by the embedded Prometheus (supported keys: global, scrape_configs, rule_files, alerting)
       'global: {rule_query_offset: 1m}'                       | prometheus.yml: /global/rule_query_offset: not supported by the embedded Prometheus (supported keys: scrape_interval, scrape_timeout, evaluation_interval, external_labels)
       'global: {query_log_file: q.log}'                       | prometheus.yml: /global/query_log_file: not supported by the embedded Prometheus (supported keys: scrape_interval, scrape_timeout, evaluation_interval, external_labels)
@@ -117,7 +172,8 @@ class ConfigLoaderTest {
   @Test
   void duplicateKeysAndMalformedYamlNameTheirLine() {
     assertThatThrownBy(() -> parse("global:\n  scrape_interval: 1s\n  scrape_interval: 2s\n"))
-        .hasMessage("prometheus.yml: /global/scrape_interval: duplicate key; each key may appear once (line 3, column 3)");
+        .hasMessage(
+            "prometheus.yml: /global/scrape_interval: duplicate key; each key may appear once (line 3, column 3)");
     assertThatThrownBy(() -> parse("global: [\n"))
         .hasMessageStartingWith("prometheus.yml: /global: malformed YAML: ");
   }

@@ -29,9 +29,10 @@ class VirtualDriverTest {
 
   @Test
   void runsEverySlotDueInTimeOrderAndLeavesTheClockAtTheTarget() {
-    driver.add(List.of(
-        recording("scrape", Duration.ofSeconds(1), Duration.ZERO),
-        recording("rules", Duration.ofMillis(1500), Duration.ofMillis(250))));
+    driver.add(
+        List.of(
+            recording("scrape", Duration.ofSeconds(1), Duration.ZERO),
+            recording("rules", Duration.ofMillis(1500), Duration.ofMillis(250))));
 
     clock.advance(Duration.ofMillis(2500));
 
@@ -42,14 +43,16 @@ class VirtualDriverTest {
   @Test
   void coincidingSlotsRunInTheOrderTheWorkWasAdded() {
     driver.add(List.of(recording("alertmanager", Duration.ofSeconds(2), Duration.ZERO)));
-    driver.add(List.of(
-        recording("scrape", Duration.ofSeconds(1), Duration.ZERO),
-        recording("rules", Duration.ofSeconds(2), Duration.ZERO)));
+    driver.add(
+        List.of(
+            recording("scrape", Duration.ofSeconds(1), Duration.ZERO),
+            recording("rules", Duration.ofSeconds(2), Duration.ZERO)));
 
     clock.advance(Duration.ofMillis(1500));
     clock.advance(Duration.ZERO);
 
-    assertThat(ran).containsExactly("scrape@1000", "alertmanager@2000", "scrape@2000", "rules@2000");
+    assertThat(ran)
+        .containsExactly("scrape@1000", "alertmanager@2000", "scrape@2000", "rules@2000");
   }
 
   @Test
@@ -65,27 +68,35 @@ class VirtualDriverTest {
   @Test
   void workThatAnEarlierPieceMadeDueAtTheSameInstantRunsThenAsWell() {
     List<Instant> held = new ArrayList<>();
-    Recurring flushes = new Recurring() {
-      @Override
-      public String name() {
-        return "flushes";
-      }
+    Recurring flushes =
+        new Recurring() {
+          @Override
+          public String name() {
+            return "flushes";
+          }
 
-      @Override
-      public Instant nextAtOrAfter(Instant t) {
-        return held.isEmpty() ? Instant.MAX : held.get(0);
-      }
+          @Override
+          public Instant nextAtOrAfter(Instant t) {
+            return held.isEmpty() ? Instant.MAX : held.get(0);
+          }
 
-      @Override
-      public void run(Instant at) {
-        record("flush", at);
-        held.clear();
-      }
-    };
-    driver.add(List.of(flushes, new Scheduled("rules", Duration.ofSeconds(1), Duration.ZERO, at -> {
-      record("rules", at);
-      held.add(at); // due at once, at the instant the flushes may already have run
-    })));
+          @Override
+          public void run(Instant at) {
+            record("flush", at);
+            held.clear();
+          }
+        };
+    driver.add(
+        List.of(
+            flushes,
+            new Scheduled(
+                "rules",
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                at -> {
+                  record("rules", at);
+                  held.add(at); // due at once, at the instant the flushes may already have run
+                })));
 
     clock.advance(Duration.ofMillis(1500));
 
@@ -94,7 +105,8 @@ class VirtualDriverTest {
 
   @Test
   void workTakenOffTheDriverNoLongerRuns() {
-    VirtualDriver.Added scrapes = driver.add(List.of(recording("scrape", Duration.ofSeconds(1), Duration.ZERO)));
+    VirtualDriver.Added scrapes =
+        driver.add(List.of(recording("scrape", Duration.ofSeconds(1), Duration.ZERO)));
     driver.add(List.of(recording("rules", Duration.ofSeconds(1), Duration.ZERO)));
 
     clock.advance(Duration.ofMillis(500));
@@ -106,11 +118,16 @@ class VirtualDriverTest {
 
   @Test
   void aFailingPieceOfWorkDoesNotStopTheOthers() {
-    driver.add(List.of(
-        new Scheduled("broken", Duration.ofSeconds(1), Duration.ZERO, at -> {
-          throw new IllegalStateException("target down");
-        }),
-        recording("rules", Duration.ofSeconds(1), Duration.ZERO)));
+    driver.add(
+        List.of(
+            new Scheduled(
+                "broken",
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                at -> {
+                  throw new IllegalStateException("target down");
+                }),
+            recording("rules", Duration.ofSeconds(1), Duration.ZERO)));
 
     clock.advance(Duration.ofSeconds(2));
 
@@ -119,34 +136,52 @@ class VirtualDriverTest {
 
   @Test
   void anInterruptedPieceOfWorkStopsTheSleepAtItsSlot() {
-    driver.add(List.of(new Scheduled("waits", Duration.ofSeconds(1), Duration.ZERO, at -> {
-      throw new InterruptedException();
-    })));
+    driver.add(
+        List.of(
+            new Scheduled(
+                "waits",
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                at -> {
+                  throw new InterruptedException();
+                })));
 
-    assertThatThrownBy(() -> clock.sleep(Duration.ofSeconds(5))).isInstanceOf(InterruptedException.class);
+    assertThatThrownBy(() -> clock.sleep(Duration.ofSeconds(5)))
+        .isInstanceOf(InterruptedException.class);
     assertThat(clock.now()).isEqualTo(START.plusMillis(1000));
   }
 
   @Test
   void workMayNotMoveTheClockItRunsOn() {
     List<Throwable> refused = new ArrayList<>();
-    driver.add(List.of(new Scheduled("sleeps", Duration.ofSeconds(1), Duration.ZERO, at -> {
-      try {
-        clock.sleep(Duration.ofSeconds(1));
-      } catch (IllegalStateException e) {
-        refused.add(e);
-      }
-    })));
+    driver.add(
+        List.of(
+            new Scheduled(
+                "sleeps",
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                at -> {
+                  try {
+                    clock.sleep(Duration.ofSeconds(1));
+                  } catch (IllegalStateException e) {
+                    refused.add(e);
+                  }
+                })));
 
     clock.advance(Duration.ofMillis(500));
 
-    assertThat(refused).singleElement().extracting(Throwable::getMessage).isEqualTo("cannot move the virtual clock"
-        + " from work running on it at 2026-11-29T00:00:01Z (expected the work to return and the clock's owner to move it)");
+    assertThat(refused)
+        .singleElement()
+        .extracting(Throwable::getMessage)
+        .isEqualTo(
+            "cannot move the virtual clock"
+                + " from work running on it at 2026-11-29T00:00:01Z (expected the work to return and the clock's owner to move it)");
   }
 
   @Test
   void aClockHasOneDriver() {
     assertThatThrownBy(() -> VirtualDriver.on(clock))
-        .hasMessage("the virtual clock has an agenda already (expected one to hold all work on it)");
+        .hasMessage(
+            "the virtual clock has an agenda already (expected one to hold all work on it)");
   }
 }

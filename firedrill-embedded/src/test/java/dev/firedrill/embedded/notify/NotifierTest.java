@@ -15,8 +15,12 @@ class NotifierTest {
   private static final Instant STARTS = Instant.parse("2026-11-30T00:00:07.250Z");
 
   private static OutgoingAlert alert(String name) {
-    return new OutgoingAlert(Map.of("alertname", name, "job", "api"), Map.of("summary", "api is down"), STARTS,
-        STARTS.plusSeconds(240), "http://127.0.0.1:9090/graph?g0.expr=up+%3D%3D+0&g0.tab=1");
+    return new OutgoingAlert(
+        Map.of("alertname", name, "job", "api"),
+        Map.of("summary", "api is down"),
+        STARTS,
+        STARTS.plusSeconds(240),
+        "http://127.0.0.1:9090/graph?g0.expr=up+%3D%3D+0&g0.tab=1");
   }
 
   private static Notifier.Options options(StubHttpServer stub, Duration timeout, int capacity) {
@@ -33,10 +37,12 @@ class NotifierTest {
       assertThat(request.method()).isEqualTo("POST");
       assertThat(request.path()).isEqualTo("/api/v2/alerts");
       assertThat(request.headers().get("content-type")).isEqualTo("application/json");
-      assertThat(request.body()).isEqualTo("[{\"labels\":{\"alertname\":\"Down\",\"job\":\"api\"},"
-          + "\"annotations\":{\"summary\":\"api is down\"},\"startsAt\":\"2026-11-30T00:00:07.250Z\","
-          + "\"endsAt\":\"2026-11-30T00:04:07.250Z\","
-          + "\"generatorURL\":\"http://127.0.0.1:9090/graph?g0.expr=up+%3D%3D+0&g0.tab=1\"}]");
+      assertThat(request.body())
+          .isEqualTo(
+              "[{\"labels\":{\"alertname\":\"Down\",\"job\":\"api\"},"
+                  + "\"annotations\":{\"summary\":\"api is down\"},\"startsAt\":\"2026-11-30T00:00:07.250Z\","
+                  + "\"endsAt\":\"2026-11-30T00:04:07.250Z\","
+                  + "\"generatorURL\":\"http://127.0.0.1:9090/graph?g0.expr=up+%3D%3D+0&g0.tab=1\"}]");
       assertThat(notifier.sentCount()).isEqualTo(1);
       assertThat(notifier.errorCount()).isZero();
     }
@@ -45,8 +51,14 @@ class NotifierTest {
   @Test
   void externalLabelsAreAddedWhereTheAlertHasNoneOfThatName() throws Exception {
     try (StubHttpServer stub = StubHttpServer.start().respondJson(200, "");
-        Notifier notifier = Notifier.start(new Notifier.Options(List.of(stub.url("/")), Duration.ofSeconds(5), 10,
-            256, Map.of("cluster", "lab", "job", "external")))) {
+        Notifier notifier =
+            Notifier.start(
+                new Notifier.Options(
+                    List.of(stub.url("/")),
+                    Duration.ofSeconds(5),
+                    10,
+                    256,
+                    Map.of("cluster", "lab", "job", "external")))) {
       notifier.send(List.of(alert("Down")));
       assertThat(notifier.flush(Duration.ofSeconds(10))).isTrue();
       assertThat(stub.lastRequest().path()).isEqualTo("/api/v2/alerts");
@@ -66,7 +78,9 @@ class NotifierTest {
       notifier.startSending();
       assertThat(notifier.flush(Duration.ofSeconds(10))).isTrue();
       assertThat(stub.requests()).hasSize(1);
-      assertThat(stub.lastRequest().body()).contains("\"alertname\":\"E\"").contains("\"alertname\":\"F\"")
+      assertThat(stub.lastRequest().body())
+          .contains("\"alertname\":\"E\"")
+          .contains("\"alertname\":\"F\"")
           .doesNotContain("\"alertname\":\"D\"");
     }
   }
@@ -79,8 +93,11 @@ class NotifierTest {
       assertThat(notifier.flush(Duration.ofSeconds(20))).isTrue();
       assertThat(notifier.errorCount()).isEqualTo(1);
       assertThat(notifier.sentCount()).isZero();
-      assertThat(notifier.lastError()).isEqualTo("sending alerts to " + stub.url("/api/v2/alerts")
-          + " failed: HttpTimeoutException: request timed out");
+      assertThat(notifier.lastError())
+          .isEqualTo(
+              "sending alerts to "
+                  + stub.url("/api/v2/alerts")
+                  + " failed: HttpTimeoutException: request timed out");
     }
   }
 
@@ -90,16 +107,20 @@ class NotifierTest {
         Notifier notifier = Notifier.start(options(stub, Duration.ofSeconds(5), 10))) {
       notifier.send(List.of(alert("A")));
       assertThat(notifier.flush(Duration.ofSeconds(10))).isTrue();
-      assertThat(notifier.lastError()).isEqualTo("sending alerts to " + stub.url("/api/v2/alerts")
-          + " failed: bad response status 400");
+      assertThat(notifier.lastError())
+          .isEqualTo(
+              "sending alerts to "
+                  + stub.url("/api/v2/alerts")
+                  + " failed: bad response status 400");
     }
   }
 
   @Test
   void closeDropsWhatIsQueuedAndReturns() {
     URI nowhere = URI.create("http://127.0.0.1:" + StubHttpServer.closedPort());
-    Notifier notifier = Notifier.paused(new Notifier.Options(List.of(nowhere), Duration.ofSeconds(1), 10, 256,
-        Map.of()));
+    Notifier notifier =
+        Notifier.paused(
+            new Notifier.Options(List.of(nowhere), Duration.ofSeconds(1), 10, 256, Map.of()));
     notifier.send(List.of(alert("A"), alert("B")));
     notifier.close();
     assertThat(notifier.droppedCount()).isEqualTo(2);

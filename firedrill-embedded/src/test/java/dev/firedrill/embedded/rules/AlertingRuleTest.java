@@ -23,7 +23,8 @@ class AlertingRuleTest {
   private static final RuleManager.Options OPTIONS =
       new RuleManager.Options(10_000, 60_000, Map.of("cluster", "lab"), "http://127.0.0.1:9090");
 
-  private static final String RULES = """
+  private static final String RULES =
+      """
       groups:
         - name: drill
           interval: 10s
@@ -42,7 +43,9 @@ class AlertingRuleTest {
   private final RuleHarness rules = new RuleHarness(RULES, OPTIONS);
 
   AlertingRuleTest() {
-    rules.answer("HighErrors", t -> errors.get() ? List.of(sample(5, "__name__", "errors", "job", "api")) : List.of());
+    rules.answer(
+        "HighErrors",
+        t -> errors.get() ? List.of(sample(5, "__name__", "errors", "job", "api")) : List.of());
   }
 
   private AlertSnapshot onlyAlert() {
@@ -60,7 +63,8 @@ class AlertingRuleTest {
     AlertSnapshot pending = onlyAlert();
     assertThat(pending.state()).isEqualTo("pending");
     assertThat(pending.activeAt()).contains(Instant.ofEpochMilli(activeAt));
-    assertThat(pending.labels()).isEqualTo(Map.of("alertname", "HighErrors", "job", "api", "severity", "ticket"));
+    assertThat(pending.labels())
+        .isEqualTo(Map.of("alertname", "HighErrors", "job", "api", "severity", "ticket"));
     assertThat(pending.annotations()).isEqualTo(Map.of("summary", "api has 5 errors in lab"));
     assertThat(pending.value()).isEqualTo("5e+00");
     assertThat(rules.sent).isEmpty();
@@ -76,11 +80,15 @@ class AlertingRuleTest {
     assertThat(rules.sent).hasSize(1);
     OutgoingAlert out = rules.sent.get(0).get(0);
     assertThat(out.startsAt()).isEqualTo(Instant.ofEpochMilli(firedAt));
-    assertThat(out.endsAt()).as("4 x max(resend 1m, interval 10s)").isEqualTo(Instant.ofEpochMilli(firedAt + 240_000));
+    assertThat(out.endsAt())
+        .as("4 x max(resend 1m, interval 10s)")
+        .isEqualTo(Instant.ofEpochMilli(firedAt + 240_000));
     assertThat(out.labels()).isEqualTo(pending.labels());
-    assertThat(out.generatorUrl()).isEqualTo("http://127.0.0.1:9090/graph?g0.expr=errors+%3E+1&g0.tab=1");
+    assertThat(out.generatorUrl())
+        .isEqualTo("http://127.0.0.1:9090/graph?g0.expr=errors+%3E+1&g0.tab=1");
 
-    RuleSnapshot.Alerting rule = (RuleSnapshot.Alerting) rules.manager.groups().get(0).rules().get(0);
+    RuleSnapshot.Alerting rule =
+        (RuleSnapshot.Alerting) rules.manager.groups().get(0).rules().get(0);
     assertThat(rule.state()).isEqualTo("firing");
     assertThat(rule.health()).isEqualTo("ok");
     assertThat(rule.lastError()).isEmpty();
@@ -106,21 +114,30 @@ class AlertingRuleTest {
 
     LabelSet base = LabelSet.of("alertname", "HighErrors", "job", "api", "severity", "ticket");
     List<StoredSeries> alerts = rules.series("ALERTS");
-    assertThat(alerts).extracting(StoredSeries::labels).containsExactly(
-        base.toBuilder().set("__name__", "ALERTS").set("alertstate", "firing").build(),
-        base.toBuilder().set("__name__", "ALERTS").set("alertstate", "pending").build());
+    assertThat(alerts)
+        .extracting(StoredSeries::labels)
+        .containsExactly(
+            base.toBuilder().set("__name__", "ALERTS").set("alertstate", "firing").build(),
+            base.toBuilder().set("__name__", "ALERTS").set("alertstate", "pending").build());
     StoredSeries firing = alerts.get(0);
-    assertThat(times(firing)).containsExactly(firedAt, stillFiring, stillFiring + 10_000, resolvedAt);
+    assertThat(times(firing))
+        .containsExactly(firedAt, stillFiring, stillFiring + 10_000, resolvedAt);
     assertThat(firing.values()[0]).isEqualTo(1.0);
     assertThat(StaleNaN.is(firing.values()[firing.count() - 1])).isTrue();
     StoredSeries pending = alerts.get(1);
-    assertThat(times(pending)).containsExactly(activeAt, activeAt + 10_000, activeAt + 20_000, firedAt);
-    assertThat(StaleNaN.is(pending.values()[3])).as("the pending series ends when the alert fires").isTrue();
+    assertThat(times(pending))
+        .containsExactly(activeAt, activeAt + 10_000, activeAt + 20_000, firedAt);
+    assertThat(StaleNaN.is(pending.values()[3]))
+        .as("the pending series ends when the alert fires")
+        .isTrue();
 
     StoredSeries forState = rules.series("ALERTS_FOR_STATE").get(0);
-    assertThat(forState.labels()).isEqualTo(base.toBuilder().set("__name__", "ALERTS_FOR_STATE").build());
+    assertThat(forState.labels())
+        .isEqualTo(base.toBuilder().set("__name__", "ALERTS_FOR_STATE").build());
     assertThat(forState.values()[0]).isEqualTo(Math.floorDiv(activeAt, 1000));
-    assertThat(forState.values()[5]).as("unchanged once firing").isEqualTo(Math.floorDiv(activeAt, 1000));
+    assertThat(forState.values()[5])
+        .as("unchanged once firing")
+        .isEqualTo(Math.floorDiv(activeAt, 1000));
   }
 
   @Test
@@ -152,7 +169,9 @@ class AlertingRuleTest {
     assertThat(rules.sent).isEmpty();
     errors.set(true);
     long again = rules.step();
-    assertThat(onlyAlert().activeAt()).as("a new alert, active from now").contains(Instant.ofEpochMilli(again));
+    assertThat(onlyAlert().activeAt())
+        .as("a new alert, active from now")
+        .contains(Instant.ofEpochMilli(again));
   }
 
   @Test
@@ -166,7 +185,9 @@ class AlertingRuleTest {
     for (int i = 0; i < 6; i++) {
       rules.step();
     }
-    assertThat(rules.sent).as("sent when it fired, not again within the 1 m resend delay").hasSize(1);
+    assertThat(rules.sent)
+        .as("sent when it fired, not again within the 1 m resend delay")
+        .hasSize(1);
     long resent = rules.step();
     assertThat(resent - firedAt).isEqualTo(70_000);
     assertThat(rules.sent).hasSize(2);
@@ -186,19 +207,28 @@ class AlertingRuleTest {
     while (last - resolvedAt <= AlertingRule.RESOLVED_RETENTION_MS + 20_000) {
       last = rules.step();
     }
-    List<Long> resolvedSends = rules.sent.subList(2, rules.sent.size()).stream()
-        .map(batch -> batch.get(0).endsAt().toEpochMilli()).distinct().toList();
+    List<Long> resolvedSends =
+        rules.sent.subList(2, rules.sent.size()).stream()
+            .map(batch -> batch.get(0).endsAt().toEpochMilli())
+            .distinct()
+            .toList();
     assertThat(resolvedSends).containsExactly(resolvedAt);
-    assertThat(rules.sent.size() - 2).as("resolution sent at once, then every 70 s for 15 min").isEqualTo(13);
+    assertThat(rules.sent.size() - 2)
+        .as("resolution sent at once, then every 70 s for 15 min")
+        .isEqualTo(13);
   }
 
   private static List<Long> times(StoredSeries series) {
-    return java.util.stream.LongStream.of(series.timestamps()).limit(series.count()).boxed().toList();
+    return java.util.stream.LongStream.of(series.timestamps())
+        .limit(series.count())
+        .boxed()
+        .toList();
   }
 
   @Test
   void noAlertSnapshotBeforeAnyEvaluation() {
-    RuleSnapshot.Alerting rule = (RuleSnapshot.Alerting) rules.manager.groups().get(0).rules().get(0);
+    RuleSnapshot.Alerting rule =
+        (RuleSnapshot.Alerting) rules.manager.groups().get(0).rules().get(0);
     assertThat(rule.health()).isEqualTo("unknown");
     assertThat(rule.lastEvaluation()).isEqualTo(Optional.empty());
     assertThat(rule.state()).isEqualTo("inactive");

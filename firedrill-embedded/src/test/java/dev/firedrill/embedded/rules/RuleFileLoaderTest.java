@@ -24,24 +24,33 @@ class RuleFileLoaderTest {
     }
     files.add(Path.of("fixtures/lab/recording-rules.yml"));
     List<RuleGroupSpec> groups = loader.load(files);
-    assertThat(groups).extracting(RuleGroupSpec::name).containsExactly("checkout-slo-availability",
-        "checkout-slo-latency", "checkout-slo-alerts", "lab-alerts", "lab-sli");
+    assertThat(groups)
+        .extracting(RuleGroupSpec::name)
+        .containsExactly(
+            "checkout-slo-availability",
+            "checkout-slo-latency",
+            "checkout-slo-alerts",
+            "lab-alerts",
+            "lab-sli");
     RuleGroupSpec lab = groups.get(3);
     assertThat(lab.intervalMs()).isEqualTo(1000);
     assertThat(lab.file()).isEqualTo(Path.of("alert-rules/lab-alerts.yml").toString());
     RuleSpec.Alerting latency = (RuleSpec.Alerting) lab.rules().get(1);
     assertThat(latency.name()).isEqualTo("CheckoutLatencyHigh");
     assertThat(latency.forMs()).isEqualTo(10_000);
-    assertThat(latency.query()).isEqualTo("service:http_request_duration_seconds:p99_30s{service=\"checkout\"} > 0.5");
+    assertThat(latency.query())
+        .isEqualTo("service:http_request_duration_seconds:p99_30s{service=\"checkout\"} > 0.5");
     assertThat(latency.labels()).isEqualTo(Map.of("severity", "ticket", "team", "checkout"));
     assertThat(groups.get(0).intervalMs()).as("no interval: the global one").isZero();
     RuleSpec.Recording ratio = (RuleSpec.Recording) groups.get(4).rules().get(2);
-    assertThat(ratio.query()).isEqualTo("service:http_errors:rate5s / service:http_requests:rate5s");
+    assertThat(ratio.query())
+        .isEqualTo("service:http_errors:rate5s / service:http_requests:rate5s");
   }
 
   @Test
   void everyProblemNamesFilePointerLineAndColumnInPrometheussWords() {
-    String yaml = """
+    String yaml =
+        """
         groups:
           - name: g
             rules:
@@ -60,25 +69,29 @@ class RuleFileLoaderTest {
           - name: g
             query_offset: 1m
         """;
-    assertThatThrownBy(() -> loader.parse("bad.yml", yaml)).isInstanceOf(RuleFileException.class)
-        .hasMessage(String.join("; ",
-            "bad.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"a:b\": could not parse expression: 1:16: parse"
-                + " error: unclosed left parenthesis (line 5, column 9)",
-            "bad.yml: /groups/0/rules/1/for: not a valid duration string: \"5x\" (line 8, column 9)",
-            "bad.yml: /groups/0/rules/2/for: group \"g\", rule 3, \"bad name\": invalid field 'for' in recording rule"
-                + " (line 11, column 9)",
-            "bad.yml: /groups/0/rules/2/record: group \"g\", rule 3, \"bad name\": invalid recording rule name: bad"
-                + " name (line 9, column 9)",
-            "bad.yml: /groups/0/rules/3/annotations/summary: group \"g\", rule 4, \"Y\": annotation \"summary\":"
-                + " template: __alert_Y:1: undefined variable \"$valu\" (line 15, column 11)",
-            "bad.yml: /groups/1/query_offset: unknown key \"query_offset\"; expected one of name, interval, limit,"
-                + " rules (line 17, column 5)",
-            "bad.yml: /groups/1/name: groupname: \"g\" is repeated in the same file (line 16, column 5)"));
+    assertThatThrownBy(() -> loader.parse("bad.yml", yaml))
+        .isInstanceOf(RuleFileException.class)
+        .hasMessage(
+            String.join(
+                "; ",
+                "bad.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"a:b\": could not parse expression: 1:16: parse"
+                    + " error: unclosed left parenthesis (line 5, column 9)",
+                "bad.yml: /groups/0/rules/1/for: not a valid duration string: \"5x\" (line 8, column 9)",
+                "bad.yml: /groups/0/rules/2/for: group \"g\", rule 3, \"bad name\": invalid field 'for' in recording rule"
+                    + " (line 11, column 9)",
+                "bad.yml: /groups/0/rules/2/record: group \"g\", rule 3, \"bad name\": invalid recording rule name: bad"
+                    + " name (line 9, column 9)",
+                "bad.yml: /groups/0/rules/3/annotations/summary: group \"g\", rule 4, \"Y\": annotation \"summary\":"
+                    + " template: __alert_Y:1: undefined variable \"$valu\" (line 15, column 11)",
+                "bad.yml: /groups/1/query_offset: unknown key \"query_offset\"; expected one of name, interval, limit,"
+                    + " rules (line 17, column 5)",
+                "bad.yml: /groups/1/name: groupname: \"g\" is repeated in the same file (line 16, column 5)"));
   }
 
   @Test
   void unknownRuleKeysAndMissingPartsAreRefused() {
-    String yaml = """
+    String yaml =
+        """
         groups:
           - name: g
             rules:
@@ -91,16 +104,19 @@ class RuleFileLoaderTest {
                 expr: up
               - alert: B
         """;
-    assertThatThrownBy(() -> loader.parse("r.yml", yaml)).isInstanceOf(RuleFileException.class)
-        .hasMessage(String.join("; ",
-            "r.yml: /groups/0/rules/0/severity: unknown key \"severity\"; expected one of record, alert, expr, for,"
-                + " keep_firing_for, labels, annotations (line 6, column 9)",
-            "r.yml: /groups/0/rules/1: group \"g\", rule 2, \"\": one of 'record' or 'alert' must be set"
-                + " (line 7, column 9)",
-            "r.yml: /groups/0/rules/2/record: group \"g\", rule 3, \"R\": only one of 'record' and 'alert' must be"
-                + " set (line 8, column 9)",
-            "r.yml: /groups/0/rules/3/expr: group \"g\", rule 4, \"B\": field 'expr' must be set in rule"
-                + " (line 11, column 9)"));
+    assertThatThrownBy(() -> loader.parse("r.yml", yaml))
+        .isInstanceOf(RuleFileException.class)
+        .hasMessage(
+            String.join(
+                "; ",
+                "r.yml: /groups/0/rules/0/severity: unknown key \"severity\"; expected one of record, alert, expr, for,"
+                    + " keep_firing_for, labels, annotations (line 6, column 9)",
+                "r.yml: /groups/0/rules/1: group \"g\", rule 2, \"\": one of 'record' or 'alert' must be set"
+                    + " (line 7, column 9)",
+                "r.yml: /groups/0/rules/2/record: group \"g\", rule 3, \"R\": only one of 'record' and 'alert' must be"
+                    + " set (line 8, column 9)",
+                "r.yml: /groups/0/rules/3/expr: group \"g\", rule 4, \"B\": field 'expr' must be set in rule"
+                    + " (line 11, column 9)"));
   }
 
   @Test
@@ -110,29 +126,40 @@ class RuleFileLoaderTest {
         .hasMessageStartingWith("m.yml: /groups/0/name: malformed YAML: ");
     assertThatThrownBy(() -> loader.load(List.of(Path.of("no/such/rules.yml"))))
         .isInstanceOf(RuleFileException.class)
-        .hasMessage("no/such/rules.yml: /: cannot read: java.nio.file.NoSuchFileException: no/such/rules.yml");
+        .hasMessage(
+            "no/such/rules.yml: /: cannot read: java.nio.file.NoSuchFileException: no/such/rules.yml");
   }
 
   @Test
-  void prometheusRuleObjectsListsAndDocumentsAreReadAsTheOperatorHandsThemOver() throws IOException {
-    List<RuleGroupSpec> groups = loader.load(List.of(Path.of("fixtures/testdata/rules/prometheus3/prometheus-rules.yaml")));
-    assertThat(groups).extracting(RuleGroupSpec::name).containsExactly("checkout", "payments", "ledger", "plain");
+  void prometheusRuleObjectsListsAndDocumentsAreReadAsTheOperatorHandsThemOver()
+      throws IOException {
+    List<RuleGroupSpec> groups =
+        loader.load(List.of(Path.of("fixtures/testdata/rules/prometheus3/prometheus-rules.yaml")));
+    assertThat(groups)
+        .extracting(RuleGroupSpec::name)
+        .containsExactly("checkout", "payments", "ledger", "plain");
     assertThat(groups).extracting(g -> g.rules().size()).containsExactly(2, 1, 2, 2);
     assertThat(groups.get(2).rules().get(1)).isInstanceOf(RuleSpec.Recording.class);
-    String yaml = "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: x}\nspec:\n"
-        + "  groups:\n    - name: g\n      rules:\n        - alert: A\n          expr: up ==\n";
-    assertThatThrownBy(() -> loader.parse("pr.yml", yaml)).isInstanceOf(RuleFileException.class)
-        .hasMessage("pr.yml: /spec/groups/0/rules/0/expr: group \"g\", rule 1, \"A\": could not parse expression: 1:6: "
-            + "parse error: unexpected end of input (line 9, column 11)");
+    String yaml =
+        "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: x}\nspec:\n"
+            + "  groups:\n    - name: g\n      rules:\n        - alert: A\n          expr: up ==\n";
+    assertThatThrownBy(() -> loader.parse("pr.yml", yaml))
+        .isInstanceOf(RuleFileException.class)
+        .hasMessage(
+            "pr.yml: /spec/groups/0/rules/0/expr: group \"g\", rule 1, \"A\": could not parse expression: 1:6: "
+                + "parse error: unexpected end of input (line 9, column 11)");
   }
 
   @Test
   void prometheus3PromqlIsNamedAsWhatTheEngineDoesNotEvaluateYet() {
-    String yaml = "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: rate(x[5m * 2])\n";
-    assertThatThrownBy(() -> loader.parse("r3.yml", yaml)).isInstanceOf(RuleFileException.class)
-        .hasMessage("r3.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"r\": could not parse expression: 1:11: "
-            + "parse error: unexpected <op:*> in subquery or range, expected \":\" or \"]\" (this is Prometheus 3 "
-            + "PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet) (line 5, column 9)");
+    String yaml =
+        "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: rate(x[5m * 2])\n";
+    assertThatThrownBy(() -> loader.parse("r3.yml", yaml))
+        .isInstanceOf(RuleFileException.class)
+        .hasMessage(
+            "r3.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"r\": could not parse expression: 1:11: "
+                + "parse error: unexpected <op:*> in subquery or range, expected \":\" or \"]\" (this is Prometheus 3 "
+                + "PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet) (line 5, column 9)");
   }
 
   @Test
@@ -143,7 +170,10 @@ class RuleFileLoaderTest {
 
   @Test
   void keepFiringForAndLimitAreRead() {
-    List<RuleGroupSpec> groups = loader.parse("k.yml", """
+    List<RuleGroupSpec> groups =
+        loader.parse(
+            "k.yml",
+            """
         groups:
           - name: g
             interval: 30s

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 class RuleGroupTest {
 
   private static final long START = 1_700_000_000_000L;
-  private static final RuleManager.Options OPTIONS = new RuleManager.Options(15_000, 60_000, Map.of(), "http://x");
+  private static final RuleManager.Options OPTIONS =
+      new RuleManager.Options(15_000, 60_000, Map.of(), "http://x");
 
-  private static final String RULES = """
+  private static final String RULES =
+      """
       groups:
         - name: sli
           rules:
@@ -40,28 +42,43 @@ class RuleGroupTest {
     RuleHarness rules = new RuleHarness(RULES, OPTIONS);
     rules.answer("job:errors:rate5m", t -> List.of(sample(3, "job", "api")));
     AtomicInteger seen = new AtomicInteger();
-    rules.answer("ErrorsHigh", t -> {
-      List<StoredSeries> recorded = rules.storage.select(List.of(LabelMatcher.of(LabelMatcher.Type.EQUAL,
-          LabelSet.METRIC_NAME, "job:errors:rate5m")), t, t);
-      seen.set(recorded.size());
-      return recorded.stream().map(s -> new Value.Sample(s.labels(), t, s.values()[0])).toList();
-    });
+    rules.answer(
+        "ErrorsHigh",
+        t -> {
+          List<StoredSeries> recorded =
+              rules.storage.select(
+                  List.of(
+                      LabelMatcher.of(
+                          LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, "job:errors:rate5m")),
+                  t,
+                  t);
+          seen.set(recorded.size());
+          return recorded.stream()
+              .map(s -> new Value.Sample(s.labels(), t, s.values()[0]))
+              .toList();
+        });
     long first = rules.start(START);
     assertThat(first - START).as("the global 15 s interval").isBetween(1L, 15_000L);
     rules.step();
     assertThat(seen).hasValue(1);
     StoredSeries recorded = rules.series("job:errors:rate5m").get(0);
-    assertThat(recorded.labels()).isEqualTo(LabelSet.of("__name__", "job:errors:rate5m", "job", "api",
-        "team", "checkout"));
+    assertThat(recorded.labels())
+        .isEqualTo(LabelSet.of("__name__", "job:errors:rate5m", "job", "api", "team", "checkout"));
     assertThat(recorded.timestamps()[0]).isEqualTo(first);
-    assertThat(rules.manager.alerts()).extracting(a -> a.labels().get("team")).containsExactly("checkout");
+    assertThat(rules.manager.alerts())
+        .extracting(a -> a.labels().get("team"))
+        .containsExactly("checkout");
   }
 
   @Test
   void duplicateLabelSetsAfterRuleLabelsFailTheRuleAsPrometheusWordsIt() {
     RuleHarness rules = new RuleHarness(RULES, OPTIONS);
-    rules.answer("job:errors:rate5m", t -> List.of(sample(1, "__name__", "a", "job", "api"),
-        sample(2, "__name__", "b", "job", "api")));
+    rules.answer(
+        "job:errors:rate5m",
+        t ->
+            List.of(
+                sample(1, "__name__", "a", "job", "api"),
+                sample(2, "__name__", "b", "job", "api")));
     rules.start(START);
     long t = rules.step();
     RuleSnapshot recording = rules.manager.groups().get(0).rules().get(0);
@@ -76,12 +93,15 @@ class RuleGroupTest {
   void aQueryErrorIsTheRulesLastErrorAndTheNextGoodEvaluationClearsIt() {
     RuleHarness rules = new RuleHarness(RULES, OPTIONS);
     AtomicInteger calls = new AtomicInteger();
-    rules.answer("job:errors:rate5m", t -> {
-      if (calls.incrementAndGet() == 1) {
-        throw new PromqlException(PromqlException.ErrorType.EXECUTION, "query timed out in expression evaluation");
-      }
-      return List.of(sample(1, "job", "api"));
-    });
+    rules.answer(
+        "job:errors:rate5m",
+        t -> {
+          if (calls.incrementAndGet() == 1) {
+            throw new PromqlException(
+                PromqlException.ErrorType.EXECUTION, "query timed out in expression evaluation");
+          }
+          return List.of(sample(1, "job", "api"));
+        });
     rules.start(START);
     rules.step();
     assertThat(rules.manager.groups().get(0).rules().get(0).lastError())
@@ -95,13 +115,20 @@ class RuleGroupTest {
   void aRecordedSeriesThatDisappearsGetsAStalenessMarker() {
     RuleHarness rules = new RuleHarness(RULES, OPTIONS);
     AtomicInteger calls = new AtomicInteger();
-    rules.answer("job:errors:rate5m", t -> calls.incrementAndGet() == 1
-        ? List.of(sample(1, "job", "api"), sample(2, "job", "db")) : List.of(sample(1, "job", "api")));
+    rules.answer(
+        "job:errors:rate5m",
+        t ->
+            calls.incrementAndGet() == 1
+                ? List.of(sample(1, "job", "api"), sample(2, "job", "db"))
+                : List.of(sample(1, "job", "api")));
     rules.start(START);
     long first = rules.step();
     long second = rules.step();
-    StoredSeries db = rules.series("job:errors:rate5m").stream()
-        .filter(s -> s.labels().get("job").equals("db")).findFirst().orElseThrow();
+    StoredSeries db =
+        rules.series("job:errors:rate5m").stream()
+            .filter(s -> s.labels().get("job").equals("db"))
+            .findFirst()
+            .orElseThrow();
     assertThat(db.count()).isEqualTo(2);
     assertThat(db.timestamps()[0]).isEqualTo(first);
     assertThat(db.timestamps()[1]).isEqualTo(second);
@@ -110,7 +137,9 @@ class RuleGroupTest {
 
   @Test
   void limitsAreEnforcedWithPrometheussWords() {
-    RuleHarness rules = new RuleHarness("""
+    RuleHarness rules =
+        new RuleHarness(
+            """
         groups:
           - name: limited
             limit: 1
@@ -119,7 +148,8 @@ class RuleGroupTest {
                 expr: up
               - alert: A
                 expr: up
-        """, OPTIONS);
+        """,
+            OPTIONS);
     rules.answer("r", t -> List.of(sample(1, "job", "a"), sample(1, "job", "b")));
     rules.answer("A", t -> List.of(sample(1, "job", "a"), sample(1, "job", "b")));
     rules.start(START);
@@ -148,10 +178,14 @@ class RuleGroupTest {
   @Test
   void theOffsetIsXxHash64OfFileAndNameAsPrometheusHashesLabels() {
     assertThat(XxHash64.hash(new byte[0])).isEqualTo(0xEF46DB3751D8E999L);
-    assertThat(XxHash64.hash("abc".getBytes(StandardCharsets.UTF_8))).isEqualTo(0x44BC2CF5AD770999L);
-    assertThat(XxHash64.hash("Nobody inspects the spammish repetition".getBytes(StandardCharsets.UTF_8)))
+    assertThat(XxHash64.hash("abc".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(0x44BC2CF5AD770999L);
+    assertThat(
+            XxHash64.hash(
+                "Nobody inspects the spammish repetition".getBytes(StandardCharsets.UTF_8)))
         .isEqualTo(0xFBCEA83C8A378BF1L);
-    byte[] key = "file\u00ffrules.yml\u00ffname\u00ffsli\u00ff".getBytes(StandardCharsets.ISO_8859_1);
+    byte[] key =
+        "file\u00ffrules.yml\u00ffname\u00ffsli\u00ff".getBytes(StandardCharsets.ISO_8859_1);
     long expected = Long.remainderUnsigned(XxHash64.hash(key), 15_000_000_000L) / 1_000_000L;
     assertThat(new EvalSchedule("rules.yml", "sli", 15_000).offsetMs()).isEqualTo(expected);
   }

@@ -38,7 +38,8 @@ final class RuleHarness {
   }
 
   private Value.Vector query(Expr expr, long timeMs) {
-    return new Value.Vector(answers.getOrDefault(ruleOfExpr.get(expr), t -> List.of()).apply(timeMs));
+    return new Value.Vector(
+        answers.getOrDefault(ruleOfExpr.get(expr), t -> List.of()).apply(timeMs));
   }
 
   /** Schedules at {@code startMs}; returns the first evaluation time. */
@@ -55,8 +56,10 @@ final class RuleHarness {
   }
 
   List<StoredSeries> series(String name) {
-    return storage.select(List.of(LabelMatcher.of(LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, name)),
-        Long.MIN_VALUE, Long.MAX_VALUE);
+    return storage.select(
+        List.of(LabelMatcher.of(LabelMatcher.Type.EQUAL, LabelSet.METRIC_NAME, name)),
+        Long.MIN_VALUE,
+        Long.MAX_VALUE);
   }
 
   static Value.Sample sample(double value, String... labels) {

@@ -7,7 +7,10 @@ import dev.firedrill.promql.model.StoredSeries;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-/** A storage that counts down a latch on every append of one metric, so a test waits for scrapes without polling. */
+/**
+ * A storage that counts down a latch on every append of one metric, so a test waits for scrapes
+ * without polling.
+ */
 final class CountingStorage implements Storage {
 
   private final Storage delegate;

@@ -25,7 +25,9 @@ class ExpositionParserTest {
 
   @Test
   void textFormatWithMetadataCommentsWhitespaceAndTimestamps() throws Exception {
-    List<ExposedSample> samples = text("""
+    List<ExposedSample> samples =
+        text(
+            """
         # HELP http_requests_total The total. With "quotes" and \\\\ backslash.
         # TYPE http_requests_total counter
         #a comment without a space
@@ -39,30 +41,54 @@ class ExpositionParserTest {
         empty{a=""} 1
         tight{a="b"}2
         """);
-    assertThat(samples).containsExactly(
-        new ExposedSample(LabelSet.of("__name__", "http_requests_total", "method", "post", "code", "200"), 1027,
-            1395066363000L),
-        new ExposedSample(LabelSet.of("__name__", "http_requests_total", "method", "post", "code", "400"), 3,
-            1395066363000L),
-        new ExposedSample(LabelSet.of("__name__", "metric_without_labels"), 12.47, NONE),
-        new ExposedSample(LabelSet.of("__name__", "msdos_file_access_time_seconds", "path", "C:\\DIR\\FILE.TXT",
-            "error", "Cannot find file:\n\"FILE.TXT\""), 1.458255915e9, NONE),
-        new ExposedSample(LabelSet.of("__name__", "odd_escape", "a", "\\t stays \\t"), -0.0, NONE),
-        new ExposedSample(LabelSet.of("__name__", "empty"), 1, NONE),
-        new ExposedSample(LabelSet.of("__name__", "tight", "a", "b"), 2, NONE));
+    assertThat(samples)
+        .containsExactly(
+            new ExposedSample(
+                LabelSet.of("__name__", "http_requests_total", "method", "post", "code", "200"),
+                1027,
+                1395066363000L),
+            new ExposedSample(
+                LabelSet.of("__name__", "http_requests_total", "method", "post", "code", "400"),
+                3,
+                1395066363000L),
+            new ExposedSample(LabelSet.of("__name__", "metric_without_labels"), 12.47, NONE),
+            new ExposedSample(
+                LabelSet.of(
+                    "__name__",
+                    "msdos_file_access_time_seconds",
+                    "path",
+                    "C:\\DIR\\FILE.TXT",
+                    "error",
+                    "Cannot find file:\n\"FILE.TXT\""),
+                1.458255915e9,
+                NONE),
+            new ExposedSample(
+                LabelSet.of("__name__", "odd_escape", "a", "\\t stays \\t"), -0.0, NONE),
+            new ExposedSample(LabelSet.of("__name__", "empty"), 1, NONE),
+            new ExposedSample(LabelSet.of("__name__", "tight", "a", "b"), 2, NONE));
   }
 
   @Test
   void specialValuesInAnyCaseAsGoParsesThem() throws Exception {
     List<ExposedSample> samples = text("a NaN\nb +Inf\nc -Inf\nd inf\ne nan\nf 1e3\ng .5\nh 5.\n");
-    assertThat(samples).extracting(ExposedSample::value).containsExactly(
-        Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN, 1000.0,
-        0.5, 5.0);
+    assertThat(samples)
+        .extracting(ExposedSample::value)
+        .containsExactly(
+            Double.NaN,
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY,
+            Double.NaN,
+            1000.0,
+            0.5,
+            5.0);
   }
 
   @Test
   void openMetricsWithUnitsExemplarsAndSecondTimestamps() throws Exception {
-    List<ExposedSample> samples = om("""
+    List<ExposedSample> samples =
+        om(
+            """
         # TYPE acme_http_router_request_seconds summary
         # UNIT acme_http_router_request_seconds seconds
         # HELP acme_http_router_request_seconds Latency though all of ACME's HTTP request router.
@@ -76,25 +102,58 @@ class ExpositionParserTest {
         foo_bucket{le="+Inf"} +Inf
         # EOF
         """);
-    assertThat(samples).containsExactly(
-        new ExposedSample(LabelSet.of("__name__", "acme_http_router_request_seconds_sum", "path", "/api/v1",
-            "method", "GET"), 9036.32, NONE),
-        new ExposedSample(LabelSet.of("__name__", "acme_http_router_request_seconds_count", "path", "/api/v1",
-            "method", "GET"), 807283.0, 1520879607789L),
-        new ExposedSample(LabelSet.of("__name__", "acme_http_router_request_seconds_created", "path", "/api/v1",
-            "method", "GET"), 1605281325.0, NONE),
-        new ExposedSample(LabelSet.of("__name__", "foo_total"), 17, 1520879607789L),
-        new ExposedSample(LabelSet.of("__name__", "foo_total", "a", "b\"c"), 18, NONE),
-        new ExposedSample(LabelSet.of("__name__", "foo_bucket", "le", "+Inf"), Double.POSITIVE_INFINITY, NONE));
+    assertThat(samples)
+        .containsExactly(
+            new ExposedSample(
+                LabelSet.of(
+                    "__name__",
+                    "acme_http_router_request_seconds_sum",
+                    "path",
+                    "/api/v1",
+                    "method",
+                    "GET"),
+                9036.32,
+                NONE),
+            new ExposedSample(
+                LabelSet.of(
+                    "__name__",
+                    "acme_http_router_request_seconds_count",
+                    "path",
+                    "/api/v1",
+                    "method",
+                    "GET"),
+                807283.0,
+                1520879607789L),
+            new ExposedSample(
+                LabelSet.of(
+                    "__name__",
+                    "acme_http_router_request_seconds_created",
+                    "path",
+                    "/api/v1",
+                    "method",
+                    "GET"),
+                1605281325.0,
+                NONE),
+            new ExposedSample(LabelSet.of("__name__", "foo_total"), 17, 1520879607789L),
+            new ExposedSample(LabelSet.of("__name__", "foo_total", "a", "b\"c"), 18, NONE),
+            new ExposedSample(
+                LabelSet.of("__name__", "foo_bucket", "le", "+Inf"),
+                Double.POSITIVE_INFINITY,
+                NONE));
   }
 
   @Test
   void openMetricsMayEndWithoutTheLastNewline() throws Exception {
-    assertThat(om("a 1\n# EOF")).containsExactly(new ExposedSample(LabelSet.of("__name__", "a"), 1, NONE));
+    assertThat(om("a 1\n# EOF"))
+        .containsExactly(new ExposedSample(LabelSet.of("__name__", "a"), 1, NONE));
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '\'',
+      textBlock =
+          """
       'm{a="b"} abc'                | 127.0.0.1:9100: line 1: expected a value (a float, NaN, +Inf or -Inf), found "abc"
       'm 0x1p3'                     | 127.0.0.1:9100: line 1: expected a value (a float, NaN, +Inf or -Inf), found "0x1p3"
       'm 1e999'                     | 127.0.0.1:9100: line 1: expected a value (a float, NaN, +Inf or -Inf), found "1e999"
@@ -125,7 +184,11 @@ class ExpositionParserTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '\'',
+      textBlock =
+          """
       'a 1\\n'                       | 127.0.0.1:9100: line 2: expected # EOF as the last line of an OpenMetrics exposition, found the end of the text
       'a 1'                          | 127.0.0.1:9100: line 1: expected # EOF as the last line of an OpenMetrics exposition, found the end of the text
       'a 1\\n# EOF\\nb 2\\n'           | 127.0.0.1:9100: line 3: expected nothing after # EOF, found "b 2"
@@ -147,9 +210,11 @@ class ExpositionParserTest {
 
   @Test
   void theContentTypeChoosesTheFormatAsPrometheusDoes() {
-    assertThat(ExpositionFormat.of("application/openmetrics-text; version=1.0.0; charset=utf-8")).isEqualTo(OPENMETRICS);
+    assertThat(ExpositionFormat.of("application/openmetrics-text; version=1.0.0; charset=utf-8"))
+        .isEqualTo(OPENMETRICS);
     assertThat(ExpositionFormat.of("Application/OpenMetrics-Text")).isEqualTo(OPENMETRICS);
-    assertThat(ExpositionFormat.of("text/plain; version=0.0.4; charset=utf-8")).isEqualTo(PROMETHEUS_TEXT);
+    assertThat(ExpositionFormat.of("text/plain; version=0.0.4; charset=utf-8"))
+        .isEqualTo(PROMETHEUS_TEXT);
     assertThat(ExpositionFormat.of("application/json")).isEqualTo(PROMETHEUS_TEXT);
     assertThat(ExpositionFormat.of(null)).isEqualTo(PROMETHEUS_TEXT);
   }

@@ -3,9 +3,9 @@ package dev.firedrill.embedded.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.promconfig.ScrapeConfig;
 import dev.firedrill.promconfig.StaticConfig;
-import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
@@ -37,8 +37,15 @@ class ScraperTest {
   }
 
   private ScrapeTarget target(int port, boolean honorLabels, Duration timeout) {
-    ScrapeConfig job = new ScrapeConfig("node", Duration.ofSeconds(15), timeout, "/metrics", "http", honorLabels,
-        List.of(new StaticConfig(List.of("127.0.0.1:" + port), LabelSet.of("zone", "eu"))));
+    ScrapeConfig job =
+        new ScrapeConfig(
+            "node",
+            Duration.ofSeconds(15),
+            timeout,
+            "/metrics",
+            "http",
+            honorLabels,
+            List.of(new StaticConfig(List.of("127.0.0.1:" + port), LabelSet.of("zone", "eu"))));
     ScrapeTarget target = ScrapeTarget.of(job).get(0);
     scraper.sync(List.of(target), 0);
     return target;
@@ -57,8 +64,13 @@ class ScraperTest {
         double v = s.values()[i];
         samples.add(s.timestamps()[i] + "=" + (StaleNaN.is(v) ? "stale" : Double.toString(v)));
       }
-      out.put(s.labels().withoutMetricName().toString().replace("127.0.0.1:" + exporter.port(), "ADDR")
-          .replaceFirst("^", s.labels().metricName()), String.join(" ", samples));
+      out.put(
+          s.labels()
+              .withoutMetricName()
+              .toString()
+              .replace("127.0.0.1:" + exporter.port(), "ADDR")
+              .replaceFirst("^", s.labels().metricName()),
+          String.join(" ", samples));
     }
     return out;
   }
@@ -69,7 +81,10 @@ class ScraperTest {
 
   @Test
   void appendsSamplesWithTargetLabelsAndReportSeries() throws Exception {
-    exporter.respond(200, TEXT, """
+    exporter.respond(
+        200,
+        TEXT,
+        """
         # TYPE http_requests_total counter
         http_requests_total{code="200"} 10
         temperature{room="a b \\"c\\""} -3.5
@@ -79,17 +94,30 @@ class ScraperTest {
     ScrapeReport report = scraper.scrapeOnce(target, 15_000);
 
     assertThat(report).isEqualTo(new ScrapeReport(target, 15_000, 0.0, 2, 2, null));
-    assertThat(stored()).containsExactly(
-        Map.entry("http_requests_total{code=\"200\", instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=10.0"),
-        Map.entry("scrape_duration_seconds{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=0.0"),
-        Map.entry("scrape_samples_post_metric_relabeling{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=2.0"),
-        Map.entry("scrape_samples_scraped{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=2.0"),
-        Map.entry("scrape_series_added{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=2.0"),
-        Map.entry("temperature{instance=\"ADDR\", job=\"node\", room=\"a b \\\"c\\\"\", zone=\"eu\"}", "15000=-3.5"),
-        Map.entry("up{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=1.0"));
+    assertThat(stored())
+        .containsExactly(
+            Map.entry(
+                "http_requests_total{code=\"200\", instance=\"ADDR\", job=\"node\", zone=\"eu\"}",
+                "15000=10.0"),
+            Map.entry(
+                "scrape_duration_seconds{instance=\"ADDR\", job=\"node\", zone=\"eu\"}",
+                "15000=0.0"),
+            Map.entry(
+                "scrape_samples_post_metric_relabeling{instance=\"ADDR\", job=\"node\", zone=\"eu\"}",
+                "15000=2.0"),
+            Map.entry(
+                "scrape_samples_scraped{instance=\"ADDR\", job=\"node\", zone=\"eu\"}",
+                "15000=2.0"),
+            Map.entry(
+                "scrape_series_added{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=2.0"),
+            Map.entry(
+                "temperature{instance=\"ADDR\", job=\"node\", room=\"a b \\\"c\\\"\", zone=\"eu\"}",
+                "15000=-3.5"),
+            Map.entry("up{instance=\"ADDR\", job=\"node\", zone=\"eu\"}", "15000=1.0"));
     StubHttpServer.Request request = exporter.lastRequest();
     assertThat(request.path()).isEqualTo("/metrics");
-    assertThat(request.headers()).containsEntry("accept", ExpositionFormat.ACCEPT)
+    assertThat(request.headers())
+        .containsEntry("accept", ExpositionFormat.ACCEPT)
         .containsEntry("x-prometheus-scrape-timeout-seconds", "5.0");
   }
 
@@ -119,7 +147,8 @@ class ScraperTest {
     ScrapeReport report = scraper.scrapeOnce(live, 30_000);
 
     assertThat(report.up()).isFalse();
-    assertThat(report.error()).isEqualTo("http://127.0.0.1:" + exporter.port() + "/metrics: connection refused");
+    assertThat(report.error())
+        .isEqualTo("http://127.0.0.1:" + exporter.port() + "/metrics: connection refused");
     assertThat(stored(name("a"))).containsValue("15000=1.0 30000=stale");
     assertThat(stored(name("up"))).containsValue("15000=1.0 30000=0.0");
     assertThat(stored(name("scrape_samples_scraped"))).containsValue("15000=1.0 30000=0.0");
@@ -144,7 +173,8 @@ class ScraperTest {
 
     ScrapeReport report = scraper.scrapeOnce(target, 30_000);
 
-    assertThat(report.error()).isEqualTo(target.url() + ": line 2: expected a label name or }, found \"3\"");
+    assertThat(report.error())
+        .isEqualTo(target.url() + ": line 2: expected a label name or }, found \"3\"");
     assertThat(stored(name("a"))).containsValue("15000=1.0 30000=stale");
     assertThat(stored(name("b"))).isEmpty();
   }
@@ -153,8 +183,10 @@ class ScraperTest {
   void aTargetThatDoesNotAnswerTimesOut() {
     ScrapeTarget target = target(exporter.port(), false, Duration.ofMillis(300));
     exporter.hang();
-    ScrapeReport report = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> scraper.scrapeOnce(target, 15_000));
-    assertThat(report.error()).isEqualTo(target.url() + ": no complete response within the scrape timeout 300ms");
+    ScrapeReport report =
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> scraper.scrapeOnce(target, 15_000));
+    assertThat(report.error())
+        .isEqualTo(target.url() + ": no complete response within the scrape timeout 300ms");
     assertThat(stored(name("up"))).containsValue("15000=0.0");
   }
 
@@ -163,8 +195,9 @@ class ScraperTest {
     exporter.respond(200, TEXT, "m{job=\"batch\",instance=\"pod\"} 1\n");
     ScrapeTarget plain = target();
     scraper.scrapeOnce(plain, 15_000);
-    assertThat(stored(name("m"))).containsOnlyKeys(
-        "m{exported_instance=\"pod\", exported_job=\"batch\", instance=\"ADDR\", job=\"node\", zone=\"eu\"}");
+    assertThat(stored(name("m")))
+        .containsOnlyKeys(
+            "m{exported_instance=\"pod\", exported_job=\"batch\", instance=\"ADDR\", job=\"node\", zone=\"eu\"}");
 
     ScrapeTarget honoring = target(exporter.port(), true, Duration.ofSeconds(5));
     scraper.scrapeOnce(honoring, 30_000);
@@ -189,7 +222,9 @@ class ScraperTest {
   @Test
   void openMetricsTimestampsAreSeconds() throws Exception {
     ScrapeTarget target = target();
-    exporter.respond(200, "application/openmetrics-text; version=1.0.0; charset=utf-8",
+    exporter.respond(
+        200,
+        "application/openmetrics-text; version=1.0.0; charset=utf-8",
         "# TYPE a gauge\na 1 14.5\n# EOF\n");
     scraper.scrapeOnce(target, 15_000);
     assertThat(stored(name("a"))).containsValue("14500=1.0");
@@ -219,9 +254,11 @@ class ScraperTest {
     assertThat(target.nextScrapeAtOrAfter(first + 1)).isEqualTo(first + 15_000);
 
     assertThat(scraper.scrapeDue(first - 1000, first - 1)).isEmpty();
-    assertThat(scraper.scrapeDue(first - 1, first + 44_000)).extracting(ScrapeReport::timestampMs)
+    assertThat(scraper.scrapeDue(first - 1, first + 44_000))
+        .extracting(ScrapeReport::timestampMs)
         .containsExactly(first + 30_000);
-    assertThat(scraper.scrapeDue(first + 44_000, first + 45_000)).extracting(ScrapeReport::timestampMs)
+    assertThat(scraper.scrapeDue(first + 44_000, first + 45_000))
+        .extracting(ScrapeReport::timestampMs)
         .containsExactly(first + 45_000);
   }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firedrill.net.Loopback;
 import dev.firedrill.lab.stack.LocalPrometheus;
+import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RequiredBinary;
 import dev.firedrill.time.Clock;
@@ -31,24 +31,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7's differential test: the real {@code prometheus} and the embedded one (run as users run it,
- * {@code firedrill prometheus}) scrape the same {@link GeneratedExporter} for the same minutes and
- * evaluate the same rule files. Every sample carries an explicit timestamp and changes less often
- * than the scrape interval, so both hold identical samples; then the same queries (the generated
- * corpus, and every expression of the rule files and dashboards with recording rules written out)
- * must give the same answers as instant and range queries, and the alerts a fault triggers must
- * become active and fire within one evaluation interval (plus one scrape interval) of each other.
+ * Issue 7's differential test: the real {@code prometheus} and the embedded one (run as users run
+ * it, {@code firedrill prometheus}) scrape the same {@link GeneratedExporter} for the same minutes
+ * and evaluate the same rule files. Every sample carries an explicit timestamp and changes less
+ * often than the scrape interval, so both hold identical samples; then the same queries (the
+ * generated corpus, and every expression of the rule files and dashboards with recording rules
+ * written out) must give the same answers as instant and range queries, and the alerts a fault
+ * triggers must become active and fire within one evaluation interval (plus one scrape interval) of
+ * each other.
  */
 class EmbeddedVsRealPrometheusIT {
 
   private static final Duration INTERVAL = Duration.ofSeconds(1);
-  private static final List<String> FAULT_ALERTS = List.of(
-      "CheckoutErrorBudgetBurn", "CheckoutLatencyHigh", "CheckoutOrdersPending");
+  private static final List<String> FAULT_ALERTS =
+      List.of("CheckoutErrorBudgetBurn", "CheckoutLatencyHigh", "CheckoutOrdersPending");
   private static final Path RECORDING_RULES = Path.of("fixtures/lab/recording-rules.yml");
   private static final Path LAB_ALERTS = Path.of("alert-rules/lab-alerts.yml");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final Clock clock = Clock.system();
 
   @Test
@@ -66,9 +68,17 @@ class EmbeddedVsRealPrometheusIT {
       Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
       int embeddedPort = Loopback.freePort();
       URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-      Process embedded = FiredrillJar.startServer(embeddedDir, embeddedUrl, "prometheus", "--config",
-          embeddedDir.resolve("prometheus.yml").toString(), "--listen", "127.0.0.1:" + embeddedPort);
-      try (LocalPrometheus real = LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
+      Process embedded =
+          FiredrillJar.startServer(
+              embeddedDir,
+              embeddedUrl,
+              "prometheus",
+              "--config",
+              embeddedDir.resolve("prometheus.yml").toString(),
+              "--listen",
+              "127.0.0.1:" + embeddedPort);
+      try (LocalPrometheus real =
+          LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         awaitScraping(real.url(), embeddedUrl, Duration.ofSeconds(30));
         Instant dataStart = Instant.ofEpochMilli(exporter.startData());
 
@@ -87,46 +97,90 @@ class EmbeddedVsRealPrometheusIT {
         int corpusSize = queries.size();
         queries.addAll(ProjectExpressions.all());
         double end = seconds(clock.now().minusMillis(2_500));
-        double[] instants = {end, end - 7.25, end - 13.5, seconds(faultStart) + 3.3, seconds(dataStart) + 31.0};
+        double[] instants = {
+          end, end - 7.25, end - 13.5, seconds(faultStart) + 3.3, seconds(dataStart) + 31.0
+        };
         List<String> differences = new ArrayList<>();
         int compared = 0;
         for (String query : queries) {
           for (double at : instants) {
             String params = "query=" + encode(query) + "&time=" + format(at);
-            compare("/api/v1/query?" + params, real.url(), embeddedUrl, query + " at " + format(at), differences);
+            compare(
+                "/api/v1/query?" + params,
+                real.url(),
+                embeddedUrl,
+                query + " at " + format(at),
+                differences);
             compared++;
           }
-          String range = "query=" + encode(query) + "&start=" + format(end - 60) + "&end=" + format(end) + "&step=5";
-          compare("/api/v1/query_range?" + range, real.url(), embeddedUrl, query + " over 60s", differences);
+          String range =
+              "query="
+                  + encode(query)
+                  + "&start="
+                  + format(end - 60)
+                  + "&end="
+                  + format(end)
+                  + "&step=5";
+          compare(
+              "/api/v1/query_range?" + range,
+              real.url(),
+              embeddedUrl,
+              query + " over 60s",
+              differences);
           compared++;
         }
 
-        System.out.printf(Locale.ROOT, "differential: %d expressions (%d generated, %d from rules and dashboards),"
-                + " %d comparisons, %d differences%n", queries.size(), corpusSize, queries.size() - corpusSize,
-            compared, differences.size());
+        System.out.printf(
+            Locale.ROOT,
+            "differential: %d expressions (%d generated, %d from rules and dashboards),"
+                + " %d comparisons, %d differences%n",
+            queries.size(),
+            corpusSize,
+            queries.size() - corpusSize,
+            compared,
+            differences.size());
         for (String alert : FAULT_ALERTS) {
           AlertTimes r = realAlerts.get(alert);
           AlertTimes e = embeddedAlerts.get(alert);
-          System.out.printf(Locale.ROOT, "differential: %s activeAt real %s embedded %s (%+d ms), firing real %s"
-                  + " embedded %s (%+d ms)%n", alert, r.activeAt(), e.activeAt(),
-              Duration.between(r.activeAt(), e.activeAt()).toMillis(), r.firing(), e.firing(),
+          System.out.printf(
+              Locale.ROOT,
+              "differential: %s activeAt real %s embedded %s (%+d ms), firing real %s"
+                  + " embedded %s (%+d ms)%n",
+              alert,
+              r.activeAt(),
+              e.activeAt(),
+              Duration.between(r.activeAt(), e.activeAt()).toMillis(),
+              r.firing(),
+              e.firing(),
               Duration.between(r.firing(), e.firing()).toMillis());
         }
-        assertThat(queries.size() - corpusSize).as("expressions from the rule files and dashboards").isGreaterThan(20);
+        assertThat(queries.size() - corpusSize)
+            .as("expressions from the rule files and dashboards")
+            .isGreaterThan(20);
         assertThat(corpusSize).as("generated expressions").isGreaterThanOrEqualTo(500);
         Path report = Path.of("target", "differential-differences.txt");
         Files.createDirectories(report.getParent());
         Files.write(report, differences);
         if (!differences.isEmpty()) {
-          fail(differences.size() + " of " + compared + " answers differ (all in " + report + "); the first 20:\n"
-              + String.join("\n", differences.subList(0, Math.min(20, differences.size()))));
+          fail(
+              differences.size()
+                  + " of "
+                  + compared
+                  + " answers differ (all in "
+                  + report
+                  + "); the first 20:\n"
+                  + String.join("\n", differences.subList(0, Math.min(20, differences.size()))));
         }
         Duration tolerance = INTERVAL.plus(INTERVAL);
         for (String alert : FAULT_ALERTS) {
           AlertTimes r = realAlerts.get(alert);
           AlertTimes e = embeddedAlerts.get(alert);
-          assertThat(Duration.between(r.activeAt(), e.activeAt()).abs()).as(alert + " activeAt").isLessThanOrEqualTo(tolerance);
-          assertThat(Duration.between(r.firing(), e.firing()).abs()).as(alert + " firing").isLessThanOrEqualTo(tolerance);
+          assertThat(Duration.between(r.activeAt(), e.activeAt()).abs())
+              .as(alert + " activeAt")
+              .isLessThanOrEqualTo(tolerance);
+          assertThat(Duration.between(r.firing(), e.firing()).abs())
+              .as(alert + " firing")
+              .isLessThanOrEqualTo(tolerance);
         }
       } finally {
         FiredrillJar.stop(embedded);
@@ -140,10 +194,13 @@ class EmbeddedVsRealPrometheusIT {
   private static String config(String target) {
     return LocalPrometheus.global()
         + "rule_files:\n  - recording-rules.yml\n  - lab-alerts.yml\n"
-        + "scrape_configs:\n  - job_name: generated\n    static_configs:\n      - targets: ['" + target + "']\n";
+        + "scrape_configs:\n  - job_name: generated\n    static_configs:\n      - targets: ['"
+        + target
+        + "']\n";
   }
 
-  private void compare(String pathAndQuery, URI real, URI embedded, String what, List<String> differences)
+  private void compare(
+      String pathAndQuery, URI real, URI embedded, String what, List<String> differences)
       throws IOException, InterruptedException {
     JsonNode realAnswer = get(real, pathAndQuery);
     JsonNode embeddedAnswer = get(embedded, pathAndQuery);
@@ -152,10 +209,12 @@ class EmbeddedVsRealPrometheusIT {
   }
 
   /** Waits until both servers have scraped the (still empty) exporter once. */
-  private void awaitScraping(URI real, URI embedded, Duration timeout) throws IOException, InterruptedException {
+  private void awaitScraping(URI real, URI embedded, Duration timeout)
+      throws IOException, InterruptedException {
     long deadline = clock.nanoTime() + timeout.toNanos();
     for (URI url : List.of(real, embedded)) {
-      while (get(url, "/api/v1/query?query=" + encode("up == 1")).path("data").path("result").size() != 1) {
+      while (get(url, "/api/v1/query?query=" + encode("up == 1")).path("data").path("result").size()
+          != 1) {
         if (clock.nanoTime() - deadline > 0) {
           fail(url + " did not scrape the exporter within " + timeout.toSeconds() + "s");
         }
@@ -164,7 +223,8 @@ class EmbeddedVsRealPrometheusIT {
     }
   }
 
-  private void awaitFiring(URI real, URI embedded, Duration timeout) throws IOException, InterruptedException {
+  private void awaitFiring(URI real, URI embedded, Duration timeout)
+      throws IOException, InterruptedException {
     long deadline = clock.nanoTime() + timeout.toNanos();
     while (true) {
       List<String> missing = new ArrayList<>();
@@ -173,8 +233,9 @@ class EmbeddedVsRealPrometheusIT {
         for (String name : FAULT_ALERTS) {
           boolean firing = false;
           for (JsonNode alert : alerts) {
-            firing |= alert.path("labels").path("alertname").asText().equals(name)
-                && alert.path("state").asText().equals("firing");
+            firing |=
+                alert.path("labels").path("alertname").asText().equals(name)
+                    && alert.path("state").asText().equals("firing");
           }
           if (!firing) {
             missing.add(name + " on " + (url.equals(real) ? "real" : "embedded"));
@@ -207,7 +268,10 @@ class EmbeddedVsRealPrometheusIT {
   }
 
   private JsonNode get(URI base, String pathAndQuery) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(10)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+            .timeout(Duration.ofSeconds(10))
+            .build();
     return JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
   }
 

@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
  * the exposition needs no background thread: counters (with and without resets), gauges (negative,
  * fractional and NaN), a classic histogram, the lab services' series the rule files read, a series
  * that disappears and one that appears late. Checkout is healthy until {@link #startFault}; from
- * then on it answers a share of its requests with a 500, slowly, and its orders stay pending, so the
- * lab's checkout alerts fire at moments both servers can be compared on.
+ * then on it answers a share of its requests with a 500, slowly, and its orders stay pending, so
+ * the lab's checkout alerts fire at moments both servers can be compared on.
  */
 final class GeneratedExporter implements AutoCloseable {
 
@@ -87,25 +87,59 @@ final class GeneratedExporter implements AutoCloseable {
       String route = service.equals("checkout") ? "/checkout" : "/pay";
       long ok = 20 * k + (k * k) % 7 + (service.equals("checkout") ? 0 : 3);
       long errors = service.equals("checkout") ? 9 * faultSteps : k / 4;
-      sample(out, "http_server_requests_total", "code=\"200\",route=\"" + route + "\",service=\"" + service + "\"", ok, ts);
-      sample(out, "http_server_requests_total", "code=\"500\",route=\"" + route + "\",service=\"" + service + "\"", errors, ts);
+      sample(
+          out,
+          "http_server_requests_total",
+          "code=\"200\",route=\"" + route + "\",service=\"" + service + "\"",
+          ok,
+          ts);
+      sample(
+          out,
+          "http_server_requests_total",
+          "code=\"500\",route=\"" + route + "\",service=\"" + service + "\"",
+          errors,
+          ts);
     }
     out.append("# TYPE http_server_request_duration_seconds histogram\n");
     for (String service : new String[] {"checkout", "payments"}) {
       long total = 20 * k + (service.equals("checkout") ? 5 * faultSteps : 0);
       double cumulative = 0;
       for (int b = 0; b < BUCKETS.length; b++) {
-        // Later buckets hold fewer requests; a fault moves checkout's requests into the slow buckets.
-        long inBucket = b < 6 ? (long) (total * (6 - b) / 21.0) : (service.equals("checkout") ? faultSteps * (b - 5) : 0);
+        // Later buckets hold fewer requests; a fault moves checkout's requests into the slow
+        // buckets.
+        long inBucket =
+            b < 6
+                ? (long) (total * (6 - b) / 21.0)
+                : (service.equals("checkout") ? faultSteps * (b - 5) : 0);
         cumulative += inBucket;
-        sample(out, "http_server_request_duration_seconds_bucket",
-            "le=\"" + BUCKETS[b] + "\",service=\"" + service + "\"", cumulative, ts);
+        sample(
+            out,
+            "http_server_request_duration_seconds_bucket",
+            "le=\"" + BUCKETS[b] + "\",service=\"" + service + "\"",
+            cumulative,
+            ts);
       }
-      // Only payments has requests slower than the last bucket: checkout's p99 stays low until the fault.
+      // Only payments has requests slower than the last bucket: checkout's p99 stays low until the
+      // fault.
       double count = cumulative + (service.equals("payments") ? k / 3 : 0);
-      sample(out, "http_server_request_duration_seconds_bucket", "le=\"+Inf\",service=\"" + service + "\"", count, ts);
-      sample(out, "http_server_request_duration_seconds_sum", "service=\"" + service + "\"", 0.037 * total + 0.9 * faultSteps, ts);
-      sample(out, "http_server_request_duration_seconds_count", "service=\"" + service + "\"", count, ts);
+      sample(
+          out,
+          "http_server_request_duration_seconds_bucket",
+          "le=\"+Inf\",service=\"" + service + "\"",
+          count,
+          ts);
+      sample(
+          out,
+          "http_server_request_duration_seconds_sum",
+          "service=\"" + service + "\"",
+          0.037 * total + 0.9 * faultSteps,
+          ts);
+      sample(
+          out,
+          "http_server_request_duration_seconds_count",
+          "service=\"" + service + "\"",
+          count,
+          ts);
     }
     out.append("# TYPE orders_total counter\n");
     long pending = 8 * faultSteps;
@@ -119,7 +153,12 @@ final class GeneratedExporter implements AutoCloseable {
     sample(out, "diff_requests_total", "shard=\"c\"", k * 1000 + 0.25, ts);
     out.append("# TYPE diff_temperature gauge\n");
     for (int sensor = 1; sensor <= 4; sensor++) {
-      sample(out, "diff_temperature", "sensor=\"" + sensor + "\"", 20 + 7.5 * Math.sin(k / 3.0 + sensor) - sensor, ts);
+      sample(
+          out,
+          "diff_temperature",
+          "sensor=\"" + sensor + "\"",
+          20 + 7.5 * Math.sin(k / 3.0 + sensor) - sensor,
+          ts);
     }
     sample(out, "diff_balance", "account=\"x\"", -40 + (k % 9) * 9.75, ts);
     sample(out, "diff_balance", "account=\"y\"", k % 5 == 0 ? Double.NaN : 1.0 / (k % 5), ts);
@@ -144,7 +183,9 @@ final class GeneratedExporter implements AutoCloseable {
     if (Double.isNaN(value)) {
       return "NaN";
     }
-    return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+    return value == Math.rint(value) && Math.abs(value) < 1e15
+        ? Long.toString((long) value)
+        : Double.toString(value);
   }
 
   @Override

@@ -61,8 +61,12 @@ final class ProjectExpressions {
     for (int depth = 0; depth < 10; depth++) {
       String before = current;
       for (Map.Entry<String, String> recording : recordings.entrySet()) {
-        Pattern name = Pattern.compile("(?<![\\w:])" + Pattern.quote(recording.getKey()) + "(?![\\w:])(\\{[^}]*\\})?");
-        current = name.matcher(current).replaceAll(Matcher.quoteReplacement("(" + recording.getValue() + ")"));
+        Pattern name =
+            Pattern.compile(
+                "(?<![\\w:])" + Pattern.quote(recording.getKey()) + "(?![\\w:])(\\{[^}]*\\})?");
+        current =
+            name.matcher(current)
+                .replaceAll(Matcher.quoteReplacement("(" + recording.getValue() + ")"));
       }
       if (current.equals(before)) {
         return current;

@@ -12,24 +12,79 @@ import java.util.Set;
  */
 final class QueryCorpus {
 
-  private static final List<String> COUNTERS = List.of(
-      "http_server_requests_total", "http_server_requests_total{code=\"500\"}", "diff_requests_total",
-      "orders_total{result=~\"comp.*\"}");
-  private static final List<String> GAUGES = List.of(
-      "diff_temperature", "diff_balance", "diff_temperature{sensor!=\"2\"}", "diff_vanishing", "diff_late");
+  private static final List<String> COUNTERS =
+      List.of(
+          "http_server_requests_total",
+          "http_server_requests_total{code=\"500\"}",
+          "diff_requests_total",
+          "orders_total{result=~\"comp.*\"}");
+  private static final List<String> GAUGES =
+      List.of(
+          "diff_temperature",
+          "diff_balance",
+          "diff_temperature{sensor!=\"2\"}",
+          "diff_vanishing",
+          "diff_late");
   private static final List<String> RANGES = List.of("5s", "11s", "30s", "1m");
-  private static final List<String> COUNTER_FUNCTIONS = List.of("rate", "irate", "increase", "resets");
-  private static final List<String> GAUGE_FUNCTIONS = List.of(
-      "delta", "idelta", "deriv", "changes", "avg_over_time", "min_over_time", "max_over_time", "sum_over_time",
-      "count_over_time", "last_over_time", "present_over_time", "stddev_over_time", "stdvar_over_time",
-      "absent_over_time");
-  private static final List<String> INSTANT_FUNCTIONS = List.of(
-      "abs", "ceil", "floor", "exp", "sqrt", "ln", "log2", "log10", "sgn", "deg", "rad", "sin", "cos", "tan",
-      "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "timestamp", "sort", "sort_desc",
-      "absent", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour", "minute", "month", "year");
-  private static final List<String> AGGREGATIONS = List.of(
-      "sum", "avg", "count", "min", "max", "group", "stddev", "stdvar");
-  private static final List<String> GROUPINGS = List.of("", " by (service)", " without (code)", " by (shard, sensor)");
+  private static final List<String> COUNTER_FUNCTIONS =
+      List.of("rate", "irate", "increase", "resets");
+  private static final List<String> GAUGE_FUNCTIONS =
+      List.of(
+          "delta",
+          "idelta",
+          "deriv",
+          "changes",
+          "avg_over_time",
+          "min_over_time",
+          "max_over_time",
+          "sum_over_time",
+          "count_over_time",
+          "last_over_time",
+          "present_over_time",
+          "stddev_over_time",
+          "stdvar_over_time",
+          "absent_over_time");
+  private static final List<String> INSTANT_FUNCTIONS =
+      List.of(
+          "abs",
+          "ceil",
+          "floor",
+          "exp",
+          "sqrt",
+          "ln",
+          "log2",
+          "log10",
+          "sgn",
+          "deg",
+          "rad",
+          "sin",
+          "cos",
+          "tan",
+          "asin",
+          "acos",
+          "atan",
+          "sinh",
+          "cosh",
+          "tanh",
+          "asinh",
+          "acosh",
+          "atanh",
+          "timestamp",
+          "sort",
+          "sort_desc",
+          "absent",
+          "day_of_month",
+          "day_of_week",
+          "day_of_year",
+          "days_in_month",
+          "hour",
+          "minute",
+          "month",
+          "year");
+  private static final List<String> AGGREGATIONS =
+      List.of("sum", "avg", "count", "min", "max", "group", "stddev", "stdvar");
+  private static final List<String> GROUPINGS =
+      List.of("", " by (service)", " without (code)", " by (shard, sensor)");
   private static final List<String> OPERATORS = List.of("+", "-", "*", "/", "%", "^", "atan2");
   private static final List<String> COMPARISONS = List.of("==", "!=", ">", "<", ">=", "<=");
 
@@ -88,15 +143,20 @@ final class QueryCorpus {
       queries.add("diff_temperature " + op + " 3");
       queries.add("2 " + op + " diff_balance");
       queries.add("diff_temperature " + op + " on(sensor) diff_temperature{sensor=~\"[13]\"}");
-      queries.add("rate(http_server_requests_total[30s]) " + op
-          + " on(service) group_left sum by (service) (rate(http_server_requests_total[30s]))");
-      queries.add("sum by (service) (rate(http_server_requests_total[30s])) " + op
-          + " on(service) group_right(code) rate(http_server_requests_total[30s])");
+      queries.add(
+          "rate(http_server_requests_total[30s]) "
+              + op
+              + " on(service) group_left sum by (service) (rate(http_server_requests_total[30s]))");
+      queries.add(
+          "sum by (service) (rate(http_server_requests_total[30s])) "
+              + op
+              + " on(service) group_right(code) rate(http_server_requests_total[30s])");
     }
     for (String cmp : COMPARISONS) {
       queries.add("diff_temperature " + cmp + " 20");
       queries.add("diff_temperature " + cmp + " bool 20");
-      queries.add("diff_balance " + cmp + " ignoring(account) group_left diff_temperature{sensor=\"1\"}");
+      queries.add(
+          "diff_balance " + cmp + " ignoring(account) group_left diff_temperature{sensor=\"1\"}");
       queries.add("rate(diff_requests_total[30s]) " + cmp + " bool 1");
     }
     for (String set : List.of("and", "or", "unless")) {
@@ -105,41 +165,45 @@ final class QueryCorpus {
       queries.add("rate(http_server_requests_total[30s]) " + set + " on(service) orders_total");
     }
     for (String q : List.of("0.5", "0.9", "0.99", "1", "0")) {
-      queries.add("histogram_quantile(" + q
-          + ", sum by (service, le) (rate(http_server_request_duration_seconds_bucket[30s])))");
-      queries.add("histogram_quantile(" + q + ", rate(http_server_request_duration_seconds_bucket[11s]))");
+      queries.add(
+          "histogram_quantile("
+              + q
+              + ", sum by (service, le) (rate(http_server_request_duration_seconds_bucket[30s])))");
+      queries.add(
+          "histogram_quantile(" + q + ", rate(http_server_request_duration_seconds_bucket[11s]))");
     }
-    queries.addAll(List.of(
-        "max_over_time(rate(http_server_requests_total[10s])[30s:5s])",
-        "min_over_time(deriv(diff_temperature[10s])[1m:3s])",
-        "avg_over_time(sum by (service) (rate(http_server_requests_total[5s]))[40s:])",
-        "rate(http_server_requests_total[30s] offset 10s)",
-        "diff_temperature @ end()",
-        "sum(rate(http_server_requests_total[30s] @ start()))",
-        "label_replace(diff_temperature, \"room\", \"r$1\", \"sensor\", \"([0-9])\")",
-        "label_replace(diff_balance, \"account\", \"\", \"account\", \".*\")",
-        "label_join(diff_temperature, \"key\", \"-\", \"__name__\", \"sensor\")",
-        "scalar(sum(diff_temperature))",
-        "scalar(diff_temperature)",
-        "vector(time())",
-        "time() - timestamp(diff_late)",
-        "absent(nonexistent_metric{job=\"x\"})",
-        "absent_over_time(nonexistent_metric{job=\"x\"}[1m])",
-        "sum(diff_requests_total) / count(diff_requests_total)",
-        "-diff_temperature",
-        "diff_temperature > 20 < 25",
-        "count(count by (sensor) (diff_temperature))",
-        "sum without (le) (http_server_request_duration_seconds_bucket)",
-        "1 / 0",
-        "-1 / 0",
-        "0 / 0",
-        "2 ^ 3 ^ 2",
-        "pi()",
-        "sum(http_server_requests_total) by (service)",
-        "http_server_requests_total{code=~\"5..\"} / ignoring(code) http_server_requests_total{code=\"200\"}",
-        "rate(diff_requests_total[5m])",
-        "increase(http_server_requests_total[1m]) > bool 100",
-        "changes(diff_balance[1m]) + resets(diff_requests_total[1m]) * 0"));
+    queries.addAll(
+        List.of(
+            "max_over_time(rate(http_server_requests_total[10s])[30s:5s])",
+            "min_over_time(deriv(diff_temperature[10s])[1m:3s])",
+            "avg_over_time(sum by (service) (rate(http_server_requests_total[5s]))[40s:])",
+            "rate(http_server_requests_total[30s] offset 10s)",
+            "diff_temperature @ end()",
+            "sum(rate(http_server_requests_total[30s] @ start()))",
+            "label_replace(diff_temperature, \"room\", \"r$1\", \"sensor\", \"([0-9])\")",
+            "label_replace(diff_balance, \"account\", \"\", \"account\", \".*\")",
+            "label_join(diff_temperature, \"key\", \"-\", \"__name__\", \"sensor\")",
+            "scalar(sum(diff_temperature))",
+            "scalar(diff_temperature)",
+            "vector(time())",
+            "time() - timestamp(diff_late)",
+            "absent(nonexistent_metric{job=\"x\"})",
+            "absent_over_time(nonexistent_metric{job=\"x\"}[1m])",
+            "sum(diff_requests_total) / count(diff_requests_total)",
+            "-diff_temperature",
+            "diff_temperature > 20 < 25",
+            "count(count by (sensor) (diff_temperature))",
+            "sum without (le) (http_server_request_duration_seconds_bucket)",
+            "1 / 0",
+            "-1 / 0",
+            "0 / 0",
+            "2 ^ 3 ^ 2",
+            "pi()",
+            "sum(http_server_requests_total) by (service)",
+            "http_server_requests_total{code=~\"5..\"} / ignoring(code) http_server_requests_total{code=\"200\"}",
+            "rate(diff_requests_total[5m])",
+            "increase(http_server_requests_total[1m]) > bool 100",
+            "changes(diff_balance[1m]) + resets(diff_requests_total[1m]) * 0"));
     return new ArrayList<>(queries);
   }
 }

@@ -14,6 +14,7 @@ import java.util.TreeMap;
 final class ResultComparison {
 
   static final double RELATIVE_TOLERANCE = 1e-9;
+
   /** Below this both values count as zero: sums in another order cancel to different crumbs. */
   private static final double ABSOLUTE_FLOOR = 1e-12;
 
@@ -24,8 +25,16 @@ final class ResultComparison {
     String realStatus = real.path("status").asText();
     String embeddedStatus = embedded.path("status").asText();
     if (!realStatus.equals(embeddedStatus)) {
-      return Optional.of("status " + realStatus + " (" + real.path("error").asText() + ") vs " + embeddedStatus
-          + " (" + embedded.path("error").asText() + ")");
+      return Optional.of(
+          "status "
+              + realStatus
+              + " ("
+              + real.path("error").asText()
+              + ") vs "
+              + embeddedStatus
+              + " ("
+              + embedded.path("error").asText()
+              + ")");
     }
     if (realStatus.equals("error")) {
       return Optional.empty();
@@ -37,7 +46,8 @@ final class ResultComparison {
       return Optional.of("resultType " + type + " vs " + embeddedData.path("resultType").asText());
     }
     return switch (type) {
-      case "scalar", "string" -> samePoint("", realData.path("result"), embeddedData.path("result"));
+      case "scalar", "string" ->
+          samePoint("", realData.path("result"), embeddedData.path("result"));
       case "vector" -> sameSeries(realData.path("result"), embeddedData.path("result"), "value");
       case "matrix" -> sameSeries(realData.path("result"), embeddedData.path("result"), "values");
       default -> Optional.of("unknown resultType " + type);
@@ -53,9 +63,10 @@ final class ResultComparison {
     for (Map.Entry<String, JsonNode> entry : realByLabels.entrySet()) {
       JsonNode realSeries = entry.getValue().path(field);
       JsonNode embeddedSeries = embeddedByLabels.get(entry.getKey()).path(field);
-      Optional<String> difference = field.equals("value")
-          ? samePoint(entry.getKey(), realSeries, embeddedSeries)
-          : samePoints(entry.getKey(), realSeries, embeddedSeries);
+      Optional<String> difference =
+          field.equals("value")
+              ? samePoint(entry.getKey(), realSeries, embeddedSeries)
+              : samePoints(entry.getKey(), realSeries, embeddedSeries);
       if (difference.isPresent()) {
         return difference;
       }
@@ -65,7 +76,16 @@ final class ResultComparison {
 
   private static Optional<String> samePoints(String series, JsonNode real, JsonNode embedded) {
     if (real.size() != embedded.size()) {
-      return Optional.of(series + ": " + real.size() + " points vs " + embedded.size() + ": " + real + " vs " + embedded);
+      return Optional.of(
+          series
+              + ": "
+              + real.size()
+              + " points vs "
+              + embedded.size()
+              + ": "
+              + real
+              + " vs "
+              + embedded);
     }
     for (int i = 0; i < real.size(); i++) {
       Optional<String> difference = samePoint(series, real.get(i), embedded.get(i));

@@ -29,33 +29,49 @@ class LabConfigTest {
   @Test
   void promtoolAcceptsThePrometheusConfigWithItsRuleFiles() throws Exception {
     Path promtool = RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
-    String output = run(List.of(promtool.toString(), "check", "config", LAB.resolve("prometheus.yml").toString()));
+    String output =
+        run(
+            List.of(
+                promtool.toString(), "check", "config", LAB.resolve("prometheus.yml").toString()));
     assertThat(output).contains("SUCCESS: 3 rule files found");
   }
 
   @Test
   void promtoolAcceptsTheRecordingAndAlertingRules() throws Exception {
     Path promtool = RequiredBinary.find("promtool", "FIREDRILL_PROMTOOL", "prometheus");
-    String output = run(List.of(promtool.toString(), "check", "rules", LAB.resolve("recording-rules.yml").toString(),
-        "alert-rules/lab-alerts.yml", "alert-rules/checkout-slo.yml"));
-    assertThat(output).contains("SUCCESS: 9 rules found").contains("SUCCESS: 8 rules found")
+    String output =
+        run(
+            List.of(
+                promtool.toString(),
+                "check",
+                "rules",
+                LAB.resolve("recording-rules.yml").toString(),
+                "alert-rules/lab-alerts.yml",
+                "alert-rules/checkout-slo.yml"));
+    assertThat(output)
+        .contains("SUCCESS: 9 rules found")
+        .contains("SUCCESS: 8 rules found")
         .contains("SUCCESS: 19 rules found");
   }
 
   @Test
   void amtoolAcceptsTheAlertmanagerConfig() throws Exception {
     Path amtool = RequiredBinary.find("amtool", "FIREDRILL_AMTOOL", "prometheus-alertmanager");
-    String output = run(List.of(amtool.toString(), "check-config", LAB.resolve("alertmanager.yml").toString()));
+    String output =
+        run(List.of(amtool.toString(), "check-config", LAB.resolve("alertmanager.yml").toString()));
     assertThat(output).contains("SUCCESS").contains(" - 3 receivers");
   }
 
   @Test
   void rewritingMovesEveryDefaultPortAndNothingElse() {
     LabPorts free = new LabPorts(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
-    String text = "a: 127.0.0.1:18080 b: http://127.0.0.1:18474/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 "
-        + "e: ['127.0.0.1:19093'] f: ['127.0.0.1:18092'] g: http://127.0.0.1:18475 h: {listen: 127.0.0.1:19466}";
-    assertThat(free.rewrite(text)).isEqualTo("a: 127.0.0.1:1 b: http://127.0.0.1:6/proxies c: 127.0.0.1:180801"
-        + " d: 10.0.0.1:18080 e: ['127.0.0.1:10'] f: ['127.0.0.1:12'] g: http://127.0.0.1:13 h: {listen: 127.0.0.1:14}");
+    String text =
+        "a: 127.0.0.1:18080 b: http://127.0.0.1:18474/proxies c: 127.0.0.1:180801 d: 10.0.0.1:18080 "
+            + "e: ['127.0.0.1:19093'] f: ['127.0.0.1:18092'] g: http://127.0.0.1:18475 h: {listen: 127.0.0.1:19466}";
+    assertThat(free.rewrite(text))
+        .isEqualTo(
+            "a: 127.0.0.1:1 b: http://127.0.0.1:6/proxies c: 127.0.0.1:180801"
+                + " d: 10.0.0.1:18080 e: ['127.0.0.1:10'] f: ['127.0.0.1:12'] g: http://127.0.0.1:13 h: {listen: 127.0.0.1:14}");
   }
 
   @Test
@@ -63,7 +79,9 @@ class LabConfigTest {
     LabPorts defaults = LabPorts.defaults();
     assertThat(defaults.byName()).hasSize(LabPorts.class.getRecordComponents().length);
     assertThat(defaults.byName().values()).doesNotHaveDuplicates();
-    assertThat(defaults.byName()).containsEntry("payments metrics proxy", 18092).containsEntry("metrics proxy admin", 18475)
+    assertThat(defaults.byName())
+        .containsEntry("payments metrics proxy", 18092)
+        .containsEntry("metrics proxy admin", 18475)
         .containsEntry("firedrill metrics", 19466);
   }
 

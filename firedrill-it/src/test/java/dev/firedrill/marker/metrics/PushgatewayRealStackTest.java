@@ -23,7 +23,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Pushes to the real prometheus-pushgateway: the 1 is there during the drill and no group is left after. */
+/**
+ * Pushes to the real prometheus-pushgateway: the 1 is there during the drill and no group is left
+ * after.
+ */
 class PushgatewayRealStackTest {
 
   private RealPushgateway pushgateway;
@@ -43,14 +46,22 @@ class PushgatewayRealStackTest {
   }
 
   private static String activeLine(String id, int value) {
-    return "chaos_experiment_active{experiment=\"" + id + "\",fault=\"http-latency\",instance=\"\",job=\"firedrill\","
-        + "target=\"payments\"} " + value;
+    return "chaos_experiment_active{experiment=\""
+        + id
+        + "\",fault=\"http-latency\",instance=\"\",job=\"firedrill\","
+        + "target=\"payments\"} "
+        + value;
   }
 
-  /** At the first measurement with the fault on: what the Pushgateway's /metrics said (it gets a few seconds). */
+  /**
+   * At the first measurement with the fault on: what the Pushgateway's /metrics said (it gets a few
+   * seconds).
+   */
   private DrillObserver lookDuring(String id, StringBuilder seen) {
     return milestone -> {
-      if (milestone instanceof Milestone.Measured measured && measured.phase() == Phase.DURING && seen.isEmpty()) {
+      if (milestone instanceof Milestone.Measured measured
+          && measured.phase() == Phase.DURING
+          && seen.isEmpty()) {
         Clock real = Clock.system();
         long deadline = real.nanoTime() + Duration.ofSeconds(3).toNanos();
         String text = pushgateway.metricsText();
@@ -68,15 +79,27 @@ class PushgatewayRealStackTest {
   }
 
   private DrillResult run(String id, StringBuilder seen) {
-    MetricsSink sink = MetricsSink.open(id,
-        new MetricsExport(Optional.empty(), Duration.ofSeconds(1), Optional.of(pushgateway.url())), Clock.system(),
-        notes::add);
+    MetricsSink sink =
+        MetricsSink.open(
+            id,
+            new MetricsExport(
+                Optional.empty(), Duration.ofSeconds(1), Optional.of(pushgateway.url())),
+            Clock.system(),
+            notes::add);
     drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
-    DrillResult result = drill.observer(DrillObserver.composite(List.of(sink, lookDuring(id, seen))))
-        .run(drill.experiment(id).steadyState(ScriptedDrill.steadyState(Duration.ofMillis(500), Missing.FAIL))
-            .method(drill.method(Duration.ofSeconds(2)))
-            .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(3))).build());
-    assertThat(pushgateway.groups()).as("groups before close").contains(Map.of("experiment", id, "job", "firedrill"));
+    DrillResult result =
+        drill
+            .observer(DrillObserver.composite(List.of(sink, lookDuring(id, seen))))
+            .run(
+                drill
+                    .experiment(id)
+                    .steadyState(ScriptedDrill.steadyState(Duration.ofMillis(500), Missing.FAIL))
+                    .method(drill.method(Duration.ofSeconds(2)))
+                    .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(3)))
+                    .build());
+    assertThat(pushgateway.groups())
+        .as("groups before close")
+        .contains(Map.of("experiment", id, "job", "firedrill"));
     sink.close(Duration.ofSeconds(10));
     return result;
   }
@@ -96,7 +119,9 @@ class PushgatewayRealStackTest {
 
   @Test
   void anAbortedDrillLeavesNoGroupEither() {
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 0.9 ? 0.2 : 0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 0.9 ? 0.2 : 0.001));
     StringBuilder seen = new StringBuilder();
 
     DrillResult result = run("pg-aborted", seen);

@@ -31,16 +31,26 @@ class ProjectQueriesParseTest {
 
   @TestFactory
   Stream<DynamicTest> everyRuleAndDashboardQueryParses() throws IOException {
-    return queries().stream().map(q -> DynamicTest.dynamicTest(q.where() + ": " + q.expr(),
-        () -> assertThatCode(() -> PromqlParser.parse(q.expr())).doesNotThrowAnyException()));
+    return queries().stream()
+        .map(
+            q ->
+                DynamicTest.dynamicTest(
+                    q.where() + ": " + q.expr(),
+                    () ->
+                        assertThatCode(() -> PromqlParser.parse(q.expr()))
+                            .doesNotThrowAnyException()));
   }
 
   @Test
   void everySourceHasQueries() throws IOException {
     List<Query> queries = queries();
 
-    for (String source : List.of("alert-rules/checkout-slo.yml", "alert-rules/lab-alerts.yml",
-        "fixtures/lab/recording-rules.yml", "dashboards/firedrill-lab.json")) {
+    for (String source :
+        List.of(
+            "alert-rules/checkout-slo.yml",
+            "alert-rules/lab-alerts.yml",
+            "fixtures/lab/recording-rules.yml",
+            "dashboards/firedrill-lab.json")) {
       assertThat(queries).as("queries from %s", source).anyMatch(q -> q.where().startsWith(source));
     }
   }
@@ -70,7 +80,8 @@ class ProjectQueriesParseTest {
         collectExprs(where + "[" + i + "]", node.get(i), out);
       }
     } else if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator(); fields.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
+          fields.hasNext(); ) {
         Map.Entry<String, JsonNode> field = fields.next();
         if (field.getKey().equals("expr") && field.getValue().isTextual()) {
           out.add(new Query(where, field.getValue().asText()));

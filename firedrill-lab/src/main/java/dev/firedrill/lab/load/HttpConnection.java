@@ -44,7 +44,8 @@ final class HttpConnection implements AutoCloseable {
       disconnect(); // the response may still come: the connection is out of step
       return Outcome.TIMEOUT;
     } catch (IOException e) {
-      // A kept-alive connection the server closed while idle fails before a byte of response: that is
+      // A kept-alive connection the server closed while idle fails before a byte of response: that
+      // is
       // our stale connection, not the server's answer to this request, so try once on a new one.
       boolean stale = reused && (in == null || in.received() == 0);
       disconnect();
@@ -64,7 +65,8 @@ final class HttpConnection implements AutoCloseable {
     }
   }
 
-  private Outcome attempt(byte[] request, int length, boolean head, long deadline) throws IOException {
+  private Outcome attempt(byte[] request, int length, boolean head, long deadline)
+      throws IOException {
     if (socket == null) {
       connect(deadline);
     }
@@ -93,7 +95,10 @@ final class HttpConnection implements AutoCloseable {
     plain.connect(new InetSocketAddress(host, port), millisLeft(deadline));
     if (tls) {
       plain.setSoTimeout(millisLeft(deadline));
-      SSLSocket secure = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, host, port, true);
+      SSLSocket secure =
+          (SSLSocket)
+              ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                  .createSocket(plain, host, port, true);
       SSLParameters parameters = secure.getSSLParameters();
       parameters.setEndpointIdentificationAlgorithm("HTTPS");
       secure.setSSLParameters(parameters);

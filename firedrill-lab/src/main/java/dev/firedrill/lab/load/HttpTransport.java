@@ -32,10 +32,16 @@ public final class HttpTransport implements Transport, AutoCloseable {
   private final LoadPlan plan;
   private final byte[] head;
   private final LinkedBlockingQueue<Exchange> queue = new LinkedBlockingQueue<>();
+
   /** Idle workers not yet promised to a queued request. */
   private final AtomicInteger idle = new AtomicInteger();
-  /** Queued requests that found no idle worker and no room for a new one: the next worker free takes them. */
+
+  /**
+   * Queued requests that found no idle worker and no room for a new one: the next worker free takes
+   * them.
+   */
   private final AtomicInteger waiting = new AtomicInteger();
+
   private final AtomicInteger started = new AtomicInteger();
   private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -47,17 +53,35 @@ public final class HttpTransport implements Transport, AutoCloseable {
 
   /** Everything before the traceparent: the request line, Host, an empty body's length, baggage. */
   static String requestHead(LoadPlan plan) {
-    String path = plan.url().getRawPath() == null || plan.url().getRawPath().isEmpty() ? "/" : plan.url().getRawPath();
+    String path =
+        plan.url().getRawPath() == null || plan.url().getRawPath().isEmpty()
+            ? "/"
+            : plan.url().getRawPath();
     String query = plan.url().getRawQuery() == null ? "" : "?" + plan.url().getRawQuery();
-    String host = plan.url().getHost() + (plan.url().getPort() >= 0 ? ":" + plan.url().getPort() : "");
-    StringBuilder head = new StringBuilder(256)
-        .append(plan.method()).append(' ').append(path).append(query).append(" HTTP/1.1\r\n")
-        .append("Host: ").append(host).append("\r\n")
-        .append("User-Agent: firedrill\r\n");
-    if (plan.method().startsWith("P")) { // POST, PUT, PATCH: some servers want a length, even of nothing
+    String host =
+        plan.url().getHost() + (plan.url().getPort() >= 0 ? ":" + plan.url().getPort() : "");
+    StringBuilder head =
+        new StringBuilder(256)
+            .append(plan.method())
+            .append(' ')
+            .append(path)
+            .append(query)
+            .append(" HTTP/1.1\r\n")
+            .append("Host: ")
+            .append(host)
+            .append("\r\n")
+            .append("User-Agent: firedrill\r\n");
+    if (plan.method()
+        .startsWith("P")) { // POST, PUT, PATCH: some servers want a length, even of nothing
       head.append("Content-Length: 0\r\n");
     }
-    plan.experimentId().ifPresent(id -> head.append(Baggage.HEADER).append(": ").append(Baggage.experiment(id)).append("\r\n"));
+    plan.experimentId()
+        .ifPresent(
+            id ->
+                head.append(Baggage.HEADER)
+                    .append(": ")
+                    .append(Baggage.experiment(id))
+                    .append("\r\n"));
     return head.append(TraceParent.HEADER).append(": ").toString();
   }
 
@@ -78,7 +102,9 @@ public final class HttpTransport implements Transport, AutoCloseable {
     return exchange.result();
   }
 
-  /** Ends every worker and connection; requests queued or in flight end refused, later ones at once. */
+  /**
+   * Ends every worker and connection; requests queued or in flight end refused, later ones at once.
+   */
   @Override
   public void close() {
     closed = true;
@@ -133,7 +159,8 @@ public final class HttpTransport implements Transport, AutoCloseable {
 
     @Override
     public void run() {
-      // A new worker is promised to the request that found none idle, so it does not count itself idle yet.
+      // A new worker is promised to the request that found none idle, so it does not count itself
+      // idle yet.
       try {
         while (!closed) {
           Exchange exchange = queue.poll(IDLE_SECONDS, TimeUnit.SECONDS);
@@ -144,7 +171,8 @@ public final class HttpTransport implements Transport, AutoCloseable {
             continue; // a request was promised this worker and is on its way
           }
           Outcome outcome = exchange(exchange.traceparent());
-          promise(); // before completing: the scheduler's next send, triggered by this one, finds us idle
+          promise(); // before completing: the scheduler's next send, triggered by this one, finds
+          // us idle
           exchange.result().complete(outcome);
         }
       } catch (InterruptedException e) {
@@ -161,9 +189,11 @@ public final class HttpTransport implements Transport, AutoCloseable {
         return Outcome.REFUSED;
       }
       try {
-        return connection.exchange(request(traceparent), length, "HEAD".equals(plan.method()), plan.timeout().toNanos());
+        return connection.exchange(
+            request(traceparent), length, "HEAD".equals(plan.method()), plan.timeout().toNanos());
       } catch (RuntimeException e) {
-        return Outcome.REFUSED; // whatever went wrong, the worker stays, and the request gets its outcome
+        return Outcome
+            .REFUSED; // whatever went wrong, the worker stays, and the request gets its outcome
       }
     }
 

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.BooleanSupplier;
 
 /**
- * An open-loop load generator, in the manner of wrk2: request {@code i} is due at
- * {@code start + i / rate} whatever the server does, so a slow server does not slow the offered
- * load, and each request's latency is measured from its <em>intended</em> send time, so time spent
- * queueing behind a stall counts (no coordinated omission).
+ * An open-loop load generator, in the manner of wrk2: request {@code i} is due at {@code start + i
+ * / rate} whatever the server does, so a slow server does not slow the offered load, and each
+ * request's latency is measured from its <em>intended</em> send time, so time spent queueing behind
+ * a stall counts (no coordinated omission).
  *
  * <p><b>The in-flight cap.</b> At most {@link LoadPlan#maxInFlight()} requests are in flight. When
  * the cap is reached, the due request waits for a slot and the requests due after it wait behind
@@ -46,7 +46,8 @@ public final class LoadGenerator {
     this(plan, transport, metrics, clock, null);
   }
 
-  private LoadGenerator(LoadPlan plan, Transport transport, LoadMetrics metrics, Clock clock, AutoCloseable owned) {
+  private LoadGenerator(
+      LoadPlan plan, Transport transport, LoadMetrics metrics, Clock clock, AutoCloseable owned) {
     this.plan = plan;
     this.transport = transport;
     this.metrics = metrics;
@@ -95,8 +96,10 @@ public final class LoadGenerator {
           break;
         }
         if (!acquire(slots, hardEnd, stop)) {
-          stopped = stop.getAsBoolean() ? "stop requested"
-              : "no in-flight slot freed up before the run's end (duration + timeout)";
+          stopped =
+              stop.getAsBoolean()
+                  ? "stop requested"
+                  : "no in-flight slot freed up before the run's end (duration + timeout)";
           break;
         }
         long now = clock.nanoTime();
@@ -117,38 +120,57 @@ public final class LoadGenerator {
     for (Outcome outcome : Outcome.values()) {
       byOutcome.put(outcome, outcomes.get(outcome.ordinal()));
     }
-    LoadResult result = new LoadResult(plan, sent, total - sent, unfinished, byOutcome,
-        sent == 0 ? 0 : sent * 1e9 / achievedNanos, latencies.quantile(0.5), latencies.quantile(0.99),
-        Duration.ofNanos(maxLatency.get()), lags.quantile(0.99), Duration.ofNanos(maxLag), stopped);
-    over.set(true); // requests ending from now on (closing ends them refused) were counted unfinished
+    LoadResult result =
+        new LoadResult(
+            plan,
+            sent,
+            total - sent,
+            unfinished,
+            byOutcome,
+            sent == 0 ? 0 : sent * 1e9 / achievedNanos,
+            latencies.quantile(0.5),
+            latencies.quantile(0.99),
+            Duration.ofNanos(maxLatency.get()),
+            lags.quantile(0.99),
+            Duration.ofNanos(maxLag),
+            stopped);
+    over.set(
+        true); // requests ending from now on (closing ends them refused) were counted unfinished
     closeOwned();
     return result;
   }
 
-  private void send(long due, Semaphore slots, AtomicLongArray outcomes, AtomicLong completed,
-      LatencyRecorder latencies, AtomicLong maxLatency, AtomicBoolean over) {
+  private void send(
+      long due,
+      Semaphore slots,
+      AtomicLongArray outcomes,
+      AtomicLong completed,
+      LatencyRecorder latencies,
+      AtomicLong maxLatency,
+      AtomicBoolean over) {
     CompletableFuture<Outcome> pending;
     try {
       pending = transport.send(TraceParent.newRoot());
     } catch (RuntimeException e) {
       pending = CompletableFuture.completedFuture(Outcome.REFUSED);
     }
-    pending.whenComplete((outcome, failure) -> {
-      try {
-        if (over.get()) {
-          return;
-        }
-        Outcome result = outcome == null ? Outcome.REFUSED : outcome;
-        long latency = clock.nanoTime() - due;
-        metrics.record(result, latency);
-        latencies.record(latency);
-        maxLatency.accumulateAndGet(latency, Math::max);
-        outcomes.incrementAndGet(result.ordinal());
-        completed.incrementAndGet();
-      } finally {
-        slots.release();
-      }
-    });
+    pending.whenComplete(
+        (outcome, failure) -> {
+          try {
+            if (over.get()) {
+              return;
+            }
+            Outcome result = outcome == null ? Outcome.REFUSED : outcome;
+            long latency = clock.nanoTime() - due;
+            metrics.record(result, latency);
+            latencies.record(latency);
+            maxLatency.accumulateAndGet(latency, Math::max);
+            outcomes.incrementAndGet(result.ordinal());
+            completed.incrementAndGet();
+          } finally {
+            slots.release();
+          }
+        });
   }
 
   private void closeOwned() {
@@ -176,7 +198,8 @@ public final class LoadGenerator {
   }
 
   /** A slot, waiting at most until {@code hardEnd}; false when none came or the run was stopped. */
-  private boolean acquire(Semaphore slots, long hardEnd, BooleanSupplier stop) throws InterruptedException {
+  private boolean acquire(Semaphore slots, long hardEnd, BooleanSupplier stop)
+      throws InterruptedException {
     if (slots.tryAcquire()) {
       return true;
     }
@@ -192,7 +215,10 @@ public final class LoadGenerator {
     return false;
   }
 
-  /** Waits at most timeout + 1 s for every slot to come back; returns how many requests had no outcome. */
+  /**
+   * Waits at most timeout + 1 s for every slot to come back; returns how many requests had no
+   * outcome.
+   */
   private long drain(Semaphore slots, int cap, long sent, AtomicLong completed) {
     long deadline = clock.nanoTime() + plan.timeout().toNanos() + GRACE_NANOS;
     boolean interrupted = Thread.interrupted();

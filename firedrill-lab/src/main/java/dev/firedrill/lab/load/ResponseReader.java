@@ -17,7 +17,9 @@ import java.net.SocketTimeoutException;
  */
 final class ResponseReader {
 
-  /** A response read to its end: its status, and whether the connection may carry the next request. */
+  /**
+   * A response read to its end: its status, and whether the connection may carry the next request.
+   */
   record Response(int status, boolean keepAlive) {}
 
   private final Http1Reader reader;
@@ -26,19 +28,23 @@ final class ResponseReader {
 
   ResponseReader(Socket socket) throws IOException {
     InputStream in = socket.getInputStream();
-    this.reader = new Http1Reader((into, offset, length) -> {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw new SocketTimeoutException("no complete response within the timeout");
-      }
-      socket.setSoTimeout((int) Math.max(1, (left + 999_999) / 1_000_000));
-      int n = in.read(into, offset, length);
-      received += Math.max(n, 0);
-      return n;
-    });
+    this.reader =
+        new Http1Reader(
+            (into, offset, length) -> {
+              long left = deadline - System.nanoTime();
+              if (left <= 0) {
+                throw new SocketTimeoutException("no complete response within the timeout");
+              }
+              socket.setSoTimeout((int) Math.max(1, (left + 999_999) / 1_000_000));
+              int n = in.read(into, offset, length);
+              received += Math.max(n, 0);
+              return n;
+            });
   }
 
-  /** Bytes of this response received so far: none means the server closed without answering at all. */
+  /**
+   * Bytes of this response received so far: none means the server closed without answering at all.
+   */
   long received() {
     return received;
   }
@@ -53,8 +59,8 @@ final class ResponseReader {
   }
 
   /**
-   * The response to the request sent since {@link #start}, body included; 1xx interim responses
-   * are skipped. {@code head} says the request was HEAD (no body whatever the headers say).
+   * The response to the request sent since {@link #start}, body included; 1xx interim responses are
+   * skipped. {@code head} says the request was HEAD (no body whatever the headers say).
    */
   Response read(boolean head) throws IOException {
     while (true) {

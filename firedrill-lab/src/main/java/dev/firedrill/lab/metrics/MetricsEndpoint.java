@@ -8,7 +8,10 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
-/** {@code /metrics} (Prometheus Java client 1.x's handler) and {@code /-/healthy} for one registry on one address. */
+/**
+ * {@code /metrics} (Prometheus Java client 1.x's handler) and {@code /-/healthy} for one registry
+ * on one address.
+ */
 public final class MetricsEndpoint implements AutoCloseable {
 
   private final LoopbackHttpServer server;
@@ -19,10 +22,13 @@ public final class MetricsEndpoint implements AutoCloseable {
 
   /** Serves {@code registry} on {@code address} (port 0 picks a free one). */
   public static MetricsEndpoint start(PrometheusRegistry registry, InetSocketAddress address) {
-    return new MetricsEndpoint(LoopbackHttpServer.builder("firedrill-lab-metrics").address(address).threads(2)
-        .route(Route.exact("/metrics").get(new MetricsHandler(registry)))
-        .route(Route.exact("/-/healthy").get(new HealthyHandler()))
-        .startOrThrow("metrics endpoint"));
+    return new MetricsEndpoint(
+        LoopbackHttpServer.builder("firedrill-lab-metrics")
+            .address(address)
+            .threads(2)
+            .route(Route.exact("/metrics").get(new MetricsHandler(registry)))
+            .route(Route.exact("/-/healthy").get(new HealthyHandler()))
+            .startOrThrow("metrics endpoint"));
   }
 
   public InetSocketAddress address() {

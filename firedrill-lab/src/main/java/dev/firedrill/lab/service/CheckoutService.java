@@ -25,16 +25,17 @@ import java.util.Locale;
  * it, with a client timeout and one retry.
  *
  * <ul>
- *   <li>payments answered 2xx: {@code 200 {"order":"completed"}}, {@code orders_completed_total} + 1;
+ *   <li>payments answered 2xx: {@code 200 {"order":"completed"}}, {@code orders_completed_total} +
+ *       1;
  *   <li>payments timed out on the last attempt: {@code 200 {"order":"pending"}}, a business failure
  *       that HTTP status codes do not show (only {@code orders_total{result="pending"}} does);
  *   <li>payments answered 5xx, refused or reset on the last attempt, or answered another status:
  *       {@code 502 {"order":"failed"}}.
  * </ul>
  *
- * <p>Each request is a SERVER span, child of the incoming {@code traceparent} (a new trace when none
- * came in), with {@code chaos.experiment.id} from the incoming {@code baggage}; each call to payments
- * is a CLIENT span under it and carries its {@code traceparent} and the baggage unchanged.
+ * <p>Each request is a SERVER span, child of the incoming {@code traceparent} (a new trace when
+ * none came in), with {@code chaos.experiment.id} from the incoming {@code baggage}; each call to
+ * payments is a CLIENT span under it and carries its {@code traceparent} and the baggage unchanged.
  */
 public final class CheckoutService implements AutoCloseable {
 
@@ -52,22 +53,40 @@ public final class CheckoutService implements AutoCloseable {
   private final ServiceHost host;
   private final ServiceTracing tracing;
 
-  private CheckoutService(CheckoutSettings settings, Clock clock, ServiceTracing tracing) throws IOException {
+  private CheckoutService(CheckoutSettings settings, Clock clock, ServiceTracing tracing)
+      throws IOException {
     this.clock = clock;
     this.tracing = tracing;
     this.payUrl = settings.payUrl();
     this.timeout = settings.timeout();
     this.metrics = new HttpServerMetrics(registry, NAME, ROUTE, List.of(200, 500, 502));
-    this.completed = Counter.builder().name("orders_completed")
-        .help("Orders whose payment was accepted.").register(registry);
-    this.orders = Counter.builder().name("orders")
-        .help("Orders by result: completed, pending (payments timed out) or failed.")
-        .labelNames("result").register(registry);
+    this.completed =
+        Counter.builder()
+            .name("orders_completed")
+            .help("Orders whose payment was accepted.")
+            .register(registry);
+    this.orders =
+        Counter.builder()
+            .name("orders")
+            .help("Orders by result: completed, pending (payments timed out) or failed.")
+            .labelNames("result")
+            .register(registry);
     for (String result : List.of("completed", "pending", "failed")) {
       orders.initLabelValues(result);
     }
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
-    this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, settings.threads(), this::routes);
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .build();
+    this.host =
+        ServiceHost.start(
+            NAME,
+            settings.listen(),
+            settings.metrics(),
+            registry,
+            settings.threads(),
+            this::routes);
   }
 
   public static CheckoutService start(CheckoutSettings settings) {
@@ -80,17 +99,20 @@ public final class CheckoutService implements AutoCloseable {
   }
 
   /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
-  public static CheckoutService start(CheckoutSettings settings, Clock clock, TracerProvider tracing) {
+  public static CheckoutService start(
+      CheckoutSettings settings, Clock clock, TracerProvider tracing) {
     return start(settings, clock, ServiceTracing.to(tracing, NAME));
   }
 
-  private static CheckoutService start(CheckoutSettings settings, Clock clock, ServiceTracing tracing) {
+  private static CheckoutService start(
+      CheckoutSettings settings, Clock clock, ServiceTracing tracing) {
     try {
       return new CheckoutService(settings, clock, tracing);
     } catch (IOException e) {
       tracing.close();
-      throw new UncheckedIOException("checkout cannot listen on " + HostPort.format(settings.listen()) + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "checkout cannot listen on " + HostPort.format(settings.listen()) + ": " + e.getMessage(),
+          e);
     } catch (RuntimeException e) {
       tracing.close();
       throw e;
@@ -121,10 +143,20 @@ public final class CheckoutService implements AutoCloseable {
   }
 
   private void routes(LoopbackHttpServer.Builder server) {
-    server.route(Route.exact(ROUTE).post(exchange -> serve(exchange, ROUTE, this::checkout)))
-        .notFound(exchange -> serve(exchange, null, (ignored, context) -> new Reply(404, "{\"error\":\"not found\"}")))
-        .refusal((exchange, allowed) -> serve(exchange, ROUTE,
-            (ignored, context) -> new Reply(405, "{\"error\":\"POST only\"}")));
+    server
+        .route(Route.exact(ROUTE).post(exchange -> serve(exchange, ROUTE, this::checkout)))
+        .notFound(
+            exchange ->
+                serve(
+                    exchange,
+                    null,
+                    (ignored, context) -> new Reply(404, "{\"error\":\"not found\"}")))
+        .refusal(
+            (exchange, allowed) ->
+                serve(
+                    exchange,
+                    ROUTE,
+                    (ignored, context) -> new Reply(405, "{\"error\":\"POST only\"}")));
   }
 
   /** What a request on {@code route} (null: none) is answered; it is counted and traced. */
@@ -144,8 +176,12 @@ public final class CheckoutService implements AutoCloseable {
       exchange.close();
       return;
     }
-    // counted and traced before the answer is written, so a client that has its answer also sees both
-    metrics.record(route != null ? route : HttpServerMetrics.OTHER_ROUTE, reply.code(), clock.nanoTime() - started);
+    // counted and traced before the answer is written, so a client that has its answer also sees
+    // both
+    metrics.record(
+        route != null ? route : HttpServerMetrics.OTHER_ROUTE,
+        reply.code(),
+        clock.nanoTime() - started);
     ServiceTracing.end(context, reply.code());
     Exchanges.json(exchange, reply.code(), reply.json());
   }
@@ -173,7 +209,9 @@ public final class CheckoutService implements AutoCloseable {
       return new Reply(200, "{\"order\":\"pending\"}");
     }
     orders.labelValues("failed").inc();
-    return new Reply(502, "{\"order\":\"failed\",\"payments\":\"" + call.name().toLowerCase(Locale.ROOT) + "\"}");
+    return new Reply(
+        502,
+        "{\"order\":\"failed\",\"payments\":\"" + call.name().toLowerCase(Locale.ROOT) + "\"}");
   }
 
   /** One call and, when it failed in a way worth retrying, one retry. */
@@ -189,11 +227,16 @@ public final class CheckoutService implements AutoCloseable {
     Context call = tracing.client(server, "POST", payUrl);
     int status = 0;
     try {
-      HttpRequest.Builder request = HttpRequest.newBuilder(payUrl)
-          .timeout(timeout)
-          .POST(HttpRequest.BodyPublishers.ofString("{}"));
-      status = client.send(ServiceTracing.inject(call, request).build(), HttpResponse.BodyHandlers.discarding())
-          .statusCode();
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(payUrl)
+              .timeout(timeout)
+              .POST(HttpRequest.BodyPublishers.ofString("{}"));
+      status =
+          client
+              .send(
+                  ServiceTracing.inject(call, request).build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode();
       if (status >= 200 && status < 300) {
         return PaymentsCall.OK;
       }

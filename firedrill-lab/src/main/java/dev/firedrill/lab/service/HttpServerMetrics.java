@@ -7,34 +7,41 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 
 /**
- * {@code http_server_requests_total{service,route,code}} and
- * {@code http_server_request_duration_seconds{service,route}} in a registry of the service's own.
+ * {@code http_server_requests_total{service,route,code}} and {@code
+ * http_server_request_duration_seconds{service,route}} in a registry of the service's own.
  */
 final class HttpServerMetrics {
 
-  /** Requests to paths a service does not serve share this route label, so cardinality stays bounded. */
+  /**
+   * Requests to paths a service does not serve share this route label, so cardinality stays
+   * bounded.
+   */
   static final String OTHER_ROUTE = "other";
 
   private final String service;
   private final Counter requests;
   private final Histogram duration;
 
-  HttpServerMetrics(PrometheusRegistry registry, String service, String route, List<Integer> knownCodes) {
+  HttpServerMetrics(
+      PrometheusRegistry registry, String service, String route, List<Integer> knownCodes) {
     this.service = service;
-    // The 1.x client adds _total to a counter's samples: this is exposed as http_server_requests_total.
-    this.requests = Counter.builder()
-        .name("http_server_requests")
-        .help("HTTP requests served, by route and status code.")
-        .labelNames("service", "route", "code")
-        .register(registry);
-    this.duration = Histogram.builder()
-        .name("http_server_request_duration_seconds")
-        .help("Time from receiving a request to sending its response.")
-        .labelNames("service", "route")
-        .classicOnly()
-        .classicUpperBounds(LatencyBuckets.seconds())
-        .withoutExemplars()
-        .register(registry);
+    // The 1.x client adds _total to a counter's samples: this is exposed as
+    // http_server_requests_total.
+    this.requests =
+        Counter.builder()
+            .name("http_server_requests")
+            .help("HTTP requests served, by route and status code.")
+            .labelNames("service", "route", "code")
+            .register(registry);
+    this.duration =
+        Histogram.builder()
+            .name("http_server_request_duration_seconds")
+            .help("Time from receiving a request to sending its response.")
+            .labelNames("service", "route")
+            .classicOnly()
+            .classicUpperBounds(LatencyBuckets.seconds())
+            .withoutExemplars()
+            .register(registry);
     for (int code : knownCodes) {
       requests.initLabelValues(service, route, Integer.toString(code));
     }

@@ -1,9 +1,9 @@
 package dev.firedrill.lab.service;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.firedrill.net.HostPort;
 import dev.firedrill.lab.trace.Baggage;
 import dev.firedrill.lab.trace.TraceParent;
+import dev.firedrill.net.HostPort;
 import dev.firedrill.net.LoopbackHttpServer;
 import dev.firedrill.net.Route;
 import dev.firedrill.time.Clock;
@@ -28,9 +28,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * The demo payments service: {@code POST /pay} answers {@code 200 {"payment":"accepted"}} after the
  * configured latency, or 500 for the configured share of requests. The latency holds no thread: the
  * answer is scheduled, so a slow payments serves any concurrency. It remembers the trace headers of
- * the last {@code /pay} ({@link #lastRequest()}, and {@code GET /debug/last-request} when it listens
- * on loopback). Each {@code /pay} is a SERVER span, child of the incoming {@code traceparent}, with
- * {@code chaos.experiment.id} from the incoming {@code baggage}; it ends when the answer is written.
+ * the last {@code /pay} ({@link #lastRequest()}, and {@code GET /debug/last-request} when it
+ * listens on loopback). Each {@code /pay} is a SERVER span, child of the incoming {@code
+ * traceparent}, with {@code chaos.experiment.id} from the incoming {@code baggage}; it ends when
+ * the answer is written.
  */
 public final class PaymentsService implements AutoCloseable {
 
@@ -49,7 +50,8 @@ public final class PaymentsService implements AutoCloseable {
   private volatile double errorRatio;
   private final ServiceTracing tracing;
 
-  private PaymentsService(PaymentsSettings settings, Clock clock, ServiceTracing tracing) throws IOException {
+  private PaymentsService(PaymentsSettings settings, Clock clock, ServiceTracing tracing)
+      throws IOException {
     this.clock = clock;
     this.tracing = tracing;
     this.latency = settings.latency();
@@ -58,8 +60,14 @@ public final class PaymentsService implements AutoCloseable {
     this.answers = new ScheduledThreadPoolExecutor(2, Threads.named("payments-answer"));
     answers.setRemoveOnCancelPolicy(true);
     try {
-      this.host = ServiceHost.start(NAME, settings.listen(), settings.metrics(), registry, HANDLER_THREADS,
-          server -> routes(server, settings.listen()));
+      this.host =
+          ServiceHost.start(
+              NAME,
+              settings.listen(),
+              settings.metrics(),
+              registry,
+              HANDLER_THREADS,
+              server -> routes(server, settings.listen()));
     } catch (IOException | RuntimeException e) {
       Threads.stop(answers);
       throw e;
@@ -76,17 +84,20 @@ public final class PaymentsService implements AutoCloseable {
   }
 
   /** Starts serving; spans go to {@code tracing}, which the caller owns and closes. */
-  public static PaymentsService start(PaymentsSettings settings, Clock clock, TracerProvider tracing) {
+  public static PaymentsService start(
+      PaymentsSettings settings, Clock clock, TracerProvider tracing) {
     return start(settings, clock, ServiceTracing.to(tracing, NAME));
   }
 
-  private static PaymentsService start(PaymentsSettings settings, Clock clock, ServiceTracing tracing) {
+  private static PaymentsService start(
+      PaymentsSettings settings, Clock clock, ServiceTracing tracing) {
     try {
       return new PaymentsService(settings, clock, tracing);
     } catch (IOException e) {
       tracing.close();
-      throw new UncheckedIOException("payments cannot listen on " + HostPort.format(settings.listen()) + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "payments cannot listen on " + HostPort.format(settings.listen()) + ": " + e.getMessage(),
+          e);
     } catch (RuntimeException e) {
       tracing.close();
       throw e;
@@ -137,19 +148,22 @@ public final class PaymentsService implements AutoCloseable {
 
   /** {@code /debug/last-request} only on loopback: it shows the last caller's trace headers. */
   private void routes(LoopbackHttpServer.Builder server, InetSocketAddress listen) {
-    server.route(Route.exact(ROUTE).post(this::pay))
-        .notFound(exchange -> {
-          long started = clock.nanoTime();
-          metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
-          Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
-        })
-        .refusal((exchange, allowed) -> {
-          long started = clock.nanoTime();
-          Context span = tracing.server(exchange, ROUTE);
-          metrics.record(ROUTE, 405, clock.nanoTime() - started);
-          ServiceTracing.end(span, 405);
-          Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
-        });
+    server
+        .route(Route.exact(ROUTE).post(this::pay))
+        .notFound(
+            exchange -> {
+              long started = clock.nanoTime();
+              metrics.record(HttpServerMetrics.OTHER_ROUTE, 404, clock.nanoTime() - started);
+              Exchanges.json(exchange, 404, "{\"error\":\"not found\"}");
+            })
+        .refusal(
+            (exchange, allowed) -> {
+              long started = clock.nanoTime();
+              Context span = tracing.server(exchange, ROUTE);
+              metrics.record(ROUTE, 405, clock.nanoTime() - started);
+              ServiceTracing.end(span, 405);
+              Exchanges.json(exchange, 405, "{\"error\":\"POST only\"}");
+            });
     if (listen.getAddress().isLoopbackAddress()) {
       server.route(Route.exact("/debug/last-request").get(this::debug));
     }
@@ -166,16 +180,22 @@ public final class PaymentsService implements AutoCloseable {
       return;
     }
     calls.incrementAndGet();
-    last.set(new SeenRequest(Optional.ofNullable(Exchanges.header(exchange, TraceParent.HEADER)),
-        Optional.ofNullable(Exchanges.header(exchange, Baggage.HEADER))));
+    last.set(
+        new SeenRequest(
+            Optional.ofNullable(Exchanges.header(exchange, TraceParent.HEADER)),
+            Optional.ofNullable(Exchanges.header(exchange, Baggage.HEADER))));
     double ratio = errorRatio;
     int code = ratio > 0 && ThreadLocalRandom.current().nextDouble() < ratio ? 500 : 200;
-    Runnable answer = () -> {
-      // counted and traced before the answer: a caller that has it sees both
-      metrics.record(ROUTE, code, clock.nanoTime() - started);
-      ServiceTracing.end(span, code);
-      Exchanges.json(exchange, code, code == 200 ? "{\"payment\":\"accepted\"}" : "{\"payment\":\"error\"}");
-    };
+    Runnable answer =
+        () -> {
+          // counted and traced before the answer: a caller that has it sees both
+          metrics.record(ROUTE, code, clock.nanoTime() - started);
+          ServiceTracing.end(span, code);
+          Exchanges.json(
+              exchange,
+              code,
+              code == 200 ? "{\"payment\":\"accepted\"}" : "{\"payment\":\"error\"}");
+        };
     long wait = latency.toNanos();
     if (wait == 0) {
       answer.run();
@@ -193,8 +213,15 @@ public final class PaymentsService implements AutoCloseable {
     SeenRequest seen = last.get();
     String traceparent = seen == null ? null : seen.traceparent().orElse(null);
     String baggage = seen == null ? null : seen.baggage().orElse(null);
-    Exchanges.json(exchange, 200, "{\"calls\":" + calls.get()
-        + ",\"traceparent\":" + (traceparent == null ? "null" : Exchanges.quote(traceparent))
-        + ",\"baggage\":" + (baggage == null ? "null" : Exchanges.quote(baggage)) + "}");
+    Exchanges.json(
+        exchange,
+        200,
+        "{\"calls\":"
+            + calls.get()
+            + ",\"traceparent\":"
+            + (traceparent == null ? "null" : Exchanges.quote(traceparent))
+            + ",\"baggage\":"
+            + (baggage == null ? "null" : Exchanges.quote(baggage))
+            + "}");
   }
 }

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param latency how long each answer waits (no thread is held while it waits)
  * @param errorRatio the share of requests answered 500, from 0 to 1
  */
-public record PaymentsSettings(InetSocketAddress listen, InetSocketAddress metrics, Duration latency, double errorRatio) {
+public record PaymentsSettings(
+    InetSocketAddress listen, InetSocketAddress metrics, Duration latency, double errorRatio) {
 
   public static final Duration DEFAULT_LATENCY = Duration.ofMillis(10);
   static final Duration MAX_LATENCY = Duration.ofMinutes(10);
@@ -27,7 +28,8 @@ public record PaymentsSettings(InetSocketAddress listen, InetSocketAddress metri
 
   /** 127.0.0.1 on free ports, 10 ms, no errors. */
   public static PaymentsSettings defaults() {
-    return new PaymentsSettings(HostPort.loopbackAnyPort(), HostPort.loopbackAnyPort(), DEFAULT_LATENCY, 0);
+    return new PaymentsSettings(
+        HostPort.loopbackAnyPort(), HostPort.loopbackAnyPort(), DEFAULT_LATENCY, 0);
   }
 
   public PaymentsSettings withListen(InetSocketAddress address) {
@@ -48,14 +50,16 @@ public record PaymentsSettings(InetSocketAddress listen, InetSocketAddress metri
 
   static Duration checkLatency(Duration latency) {
     if (latency == null || latency.isNegative() || latency.compareTo(MAX_LATENCY) > 0) {
-      throw new IllegalArgumentException("payments latency " + latency + " is not usable (expected 0 to 10m)");
+      throw new IllegalArgumentException(
+          "payments latency " + latency + " is not usable (expected 0 to 10m)");
     }
     return latency;
   }
 
   static double checkErrorRatio(double ratio) {
     if (!(ratio >= 0 && ratio <= 1)) {
-      throw new IllegalArgumentException("payments error ratio " + ratio + " is not usable (expected a number from 0 to 1)");
+      throw new IllegalArgumentException(
+          "payments error ratio " + ratio + " is not usable (expected a number from 0 to 1)");
     }
     return ratio;
   }

@@ -2,7 +2,9 @@ package dev.firedrill.lab.service;
 
 import java.util.Optional;
 
-/** The trace headers of a request payments received, for tests and {@code GET /debug/last-request}. */
+/**
+ * The trace headers of a request payments received, for tests and {@code GET /debug/last-request}.
+ */
 public record SeenRequest(Optional<String> traceparent, Optional<String> baggage) {
 
   public SeenRequest {

@@ -9,8 +9,8 @@ import java.net.URI;
 import java.util.function.Consumer;
 
 /**
- * A demo service's HTTP server and its metrics endpoint, started together (nothing left behind
- * when one part fails to start) and stopped together.
+ * A demo service's HTTP server and its metrics endpoint, started together (nothing left behind when
+ * one part fails to start) and stopped together.
  */
 final class ServiceHost implements AutoCloseable {
 
@@ -29,10 +29,16 @@ final class ServiceHost implements AutoCloseable {
   }
 
   /** {@code routes} adds the service's routes and its not-found and wrong-method answers. */
-  static ServiceHost start(String name, InetSocketAddress listen, InetSocketAddress metricsAddress,
-      PrometheusRegistry registry, int threads, Consumer<LoopbackHttpServer.Builder> routes) throws IOException {
-    LoopbackHttpServer.Builder builder = LoopbackHttpServer.builder(name + "-http").address(listen)
-        .threads(threads).queue(QUEUE);
+  static ServiceHost start(
+      String name,
+      InetSocketAddress listen,
+      InetSocketAddress metricsAddress,
+      PrometheusRegistry registry,
+      int threads,
+      Consumer<LoopbackHttpServer.Builder> routes)
+      throws IOException {
+    LoopbackHttpServer.Builder builder =
+        LoopbackHttpServer.builder(name + "-http").address(listen).threads(threads).queue(QUEUE);
     routes.accept(builder);
     MetricsEndpoint endpoint = MetricsEndpoint.start(registry, metricsAddress);
     try {

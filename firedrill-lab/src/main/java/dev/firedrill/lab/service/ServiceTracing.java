@@ -26,46 +26,51 @@ import java.net.http.HttpRequest;
  */
 final class ServiceTracing implements AutoCloseable {
 
-  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
+  private static final AttributeKey<String> EXPERIMENT =
+      AttributeKey.stringKey(Propagation.EXPERIMENT_ID);
   private static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
   private static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
   private static final AttributeKey<String> URL = AttributeKey.stringKey("url.full");
-  private static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
-  private static final TextMapGetter<Headers> HEADERS = new TextMapGetter<>() {
-    @Override
-    public Iterable<String> keys(Headers carrier) {
-      return carrier.keySet();
-    }
+  private static final AttributeKey<Long> STATUS =
+      AttributeKey.longKey("http.response.status_code");
+  private static final TextMapGetter<Headers> HEADERS =
+      new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Headers carrier) {
+          return carrier.keySet();
+        }
 
-    @Override
-    public String get(Headers carrier, String key) {
-      return carrier == null ? null : carrier.getFirst(key);
-    }
-  };
+        @Override
+        public String get(Headers carrier, String key) {
+          return carrier == null ? null : carrier.getFirst(key);
+        }
+      };
 
   /**
    * Without any processor the SDK hands out no-op tracers, whose "spans" pass the caller's span id
    * on as their own; this one keeps real spans and drops them when they end.
    */
-  private static final SpanProcessor DISCARD = new SpanProcessor() {
-    @Override
-    public void onStart(Context parentContext, ReadWriteSpan span) {}
+  private static final SpanProcessor DISCARD =
+      new SpanProcessor() {
+        @Override
+        public void onStart(Context parentContext, ReadWriteSpan span) {}
 
-    @Override
-    public boolean isStartRequired() {
-      return false;
-    }
+        @Override
+        public boolean isStartRequired() {
+          return false;
+        }
 
-    @Override
-    public void onEnd(ReadableSpan span) {}
+        @Override
+        public void onEnd(ReadableSpan span) {}
 
-    @Override
-    public boolean isEndRequired() {
-      return false;
-    }
-  };
+        @Override
+        public boolean isEndRequired() {
+          return false;
+        }
+      };
 
   private final Tracer tracer;
+
   /** The provider this service made for itself and must close; null when the caller owns it. */
   private final SdkTracerProvider own;
 
@@ -95,14 +100,19 @@ final class ServiceTracing implements AutoCloseable {
     }
   }
 
-  /** The incoming context with a new SERVER span; {@code route} is null for a path the service does not serve. */
+  /**
+   * The incoming context with a new SERVER span; {@code route} is null for a path the service does
+   * not serve.
+   */
   Context server(HttpExchange exchange, String route) {
     Context incoming = Propagation.extract(exchange.getRequestHeaders(), HEADERS);
     String method = exchange.getRequestMethod();
-    SpanBuilder span = tracer.spanBuilder(route == null ? method : method + " " + route)
-        .setParent(incoming)
-        .setSpanKind(SpanKind.SERVER)
-        .setAttribute(METHOD, method);
+    SpanBuilder span =
+        tracer
+            .spanBuilder(route == null ? method : method + " " + route)
+            .setParent(incoming)
+            .setSpanKind(SpanKind.SERVER)
+            .setAttribute(METHOD, method);
     if (route != null) {
       span.setAttribute(ROUTE, route);
     }
@@ -111,11 +121,13 @@ final class ServiceTracing implements AutoCloseable {
 
   /** A CLIENT span under {@code parent} for a call to {@code url}. */
   Context client(Context parent, String method, URI url) {
-    SpanBuilder span = tracer.spanBuilder(method)
-        .setParent(parent)
-        .setSpanKind(SpanKind.CLIENT)
-        .setAttribute(METHOD, method)
-        .setAttribute(URL, url.toString());
+    SpanBuilder span =
+        tracer
+            .spanBuilder(method)
+            .setParent(parent)
+            .setSpanKind(SpanKind.CLIENT)
+            .setAttribute(METHOD, method)
+            .setAttribute(URL, url.toString());
     return parent.with(experiment(span, parent).startSpan());
   }
 
@@ -138,6 +150,8 @@ final class ServiceTracing implements AutoCloseable {
   }
 
   private static SpanBuilder experiment(SpanBuilder span, Context context) {
-    return Propagation.experimentId(context).map(id -> span.setAttribute(EXPERIMENT, id)).orElse(span);
+    return Propagation.experimentId(context)
+        .map(id -> span.setAttribute(EXPERIMENT, id))
+        .orElse(span);
   }
 }

@@ -16,7 +16,8 @@ public final class Binaries {
   }
 
   /** As {@link #find(String, String...)} in the environment {@code env}. */
-  public static Optional<Path> find(Map<String, String> env, String environmentVariable, String... names) {
+  public static Optional<Path> find(
+      Map<String, String> env, String environmentVariable, String... names) {
     String configured = env.get(environmentVariable);
     if (configured != null && !configured.isBlank()) {
       return Optional.of(Path.of(configured));
@@ -34,7 +35,12 @@ public final class Binaries {
 
   /** How a user gets a missing binary, in one line. */
   public static String missing(String what, String environmentVariable, String debianPackage) {
-    return "the " + what + " binary is not on the PATH; install it with bin/install-deps (or apt-get install "
-        + debianPackage + "), or set " + environmentVariable + " to its path";
+    return "the "
+        + what
+        + " binary is not on the PATH; install it with bin/install-deps (or apt-get install "
+        + debianPackage
+        + "), or set "
+        + environmentVariable
+        + " to its path";
   }
 }

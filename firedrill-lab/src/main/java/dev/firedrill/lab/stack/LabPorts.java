@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * The loopback ports of the lab. The files in {@code fixtures/lab/} and the fixture experiments
- * name the default ports; {@link #rewrite} moves any text onto other ports, so a demo or a test
- * can run on free ports from the same files.
+ * name the default ports; {@link #rewrite} moves any text onto other ports, so a demo or a test can
+ * run on free ports from the same files.
  */
 public record LabPorts(
     int checkout,
@@ -26,13 +26,16 @@ public record LabPorts(
     int firedrillMetrics) {
 
   public static LabPorts defaults() {
-    return new LabPorts(18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475, 19466);
+    return new LabPorts(
+        18080, 18081, 18090, 18091, 18085, 18474, 18086, 18099, 19090, 19093, 19101, 18092, 18475,
+        19466);
   }
 
   /** Fourteen distinct free ports (the same free port twice would start two components on it). */
   public static LabPorts free() {
     int[] p = Loopback.freePorts(14);
-    return new LabPorts(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]);
+    return new LabPorts(
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]);
   }
 
   /** Every port by the name users see in {@code lab up}'s output. */
@@ -65,9 +68,12 @@ public record LabPorts(
     Map<String, Integer> defaults = defaults().byName();
     Map<String, Integer> mine = byName();
     String result = text;
-    // Through placeholders, so a port that is both someone's default and someone else's new port is not moved twice.
+    // Through placeholders, so a port that is both someone's default and someone else's new port is
+    // not moved twice.
     for (String name : defaults.keySet()) {
-      result = result.replaceAll("127\\.0\\.0\\.1:" + defaults.get(name) + "(?!\\d)", "127.0.0.1:{" + name + "}");
+      result =
+          result.replaceAll(
+              "127\\.0\\.0\\.1:" + defaults.get(name) + "(?!\\d)", "127.0.0.1:{" + name + "}");
     }
     for (String name : mine.keySet()) {
       result = result.replace("127.0.0.1:{" + name + "}", "127.0.0.1:" + mine.get(name));

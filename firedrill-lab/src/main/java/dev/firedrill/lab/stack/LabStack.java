@@ -22,24 +22,25 @@ import java.util.stream.Stream;
 /**
  * The whole lab on loopback: payments, the fault proxy in front of it, checkout calling payments
  * through the proxy, the open-loop load generator on checkout, and an Alertmanager and a Prometheus
- * (the real binaries or the embedded ones, see {@link StackChoice}) with the configs of
- * {@code fixtures/lab/} and the rules of {@code alert-rules/}.
- * Prometheus scrapes payments through a second fault proxy, {@code payments-metrics}, in front of
- * payments' metrics endpoint: the one the exporter-down fault acts on.
- * Stopped in reverse order by {@link #close}, or handed over by {@link #release} for {@code lab up}.
+ * (the real binaries or the embedded ones, see {@link StackChoice}) with the configs of {@code
+ * fixtures/lab/} and the rules of {@code alert-rules/}. Prometheus scrapes payments through a
+ * second fault proxy, {@code payments-metrics}, in front of payments' metrics endpoint: the one the
+ * exporter-down fault acts on. Stopped in reverse order by {@link #close}, or handed over by {@link
+ * #release} for {@code lab up}.
  */
 public final class LabStack implements AutoCloseable {
 
   static final Duration COMPONENT_READY = Duration.ofSeconds(30);
   static final Duration DATA_TIMEOUT = Duration.ofSeconds(45);
+
   /** What the SLIs need before a drill can measure a steady state: the checkout request rate. */
   public static final String TRAFFIC_QUERY = "service:http_requests:rate5s{service=\"checkout\"}";
 
   /**
    * Where the lab's files are and how to run it. {@code firedrill} is the command that starts a
    * firedrill JVM ({@code java -cp ... dev.firedrill.cli.Main}); {@code experimentId}, when set,
-   * goes into the load generator's baggage; {@code alertmanagerLogLevel} is Alertmanager's
-   * {@code --log.level} ({@value LocalAlertmanager#DEFAULT_LOG_LEVEL} unless given).
+   * goes into the load generator's baggage; {@code alertmanagerLogLevel} is Alertmanager's {@code
+   * --log.level} ({@value LocalAlertmanager#DEFAULT_LOG_LEVEL} unless given).
    */
   public record Settings(
       LabPorts ports,
@@ -56,13 +57,31 @@ public final class LabStack implements AutoCloseable {
     public Settings {
       firedrill = List.copyOf(firedrill);
       experimentId = experimentId == null ? Optional.empty() : experimentId;
-      alertmanagerLogLevel = alertmanagerLogLevel == null ? LocalAlertmanager.DEFAULT_LOG_LEVEL : alertmanagerLogLevel;
+      alertmanagerLogLevel =
+          alertmanagerLogLevel == null ? LocalAlertmanager.DEFAULT_LOG_LEVEL : alertmanagerLogLevel;
     }
 
     /** With Alertmanager at its default log level. */
-    public Settings(LabPorts ports, Path labDir, Path alertRulesDir, Path workDir, List<String> firedrill,
-        double loadRate, Duration loadDuration, Optional<String> experimentId, boolean detached) {
-      this(ports, labDir, alertRulesDir, workDir, firedrill, loadRate, loadDuration, experimentId, detached,
+    public Settings(
+        LabPorts ports,
+        Path labDir,
+        Path alertRulesDir,
+        Path workDir,
+        List<String> firedrill,
+        double loadRate,
+        Duration loadDuration,
+        Optional<String> experimentId,
+        boolean detached) {
+      this(
+          ports,
+          labDir,
+          alertRulesDir,
+          workDir,
+          firedrill,
+          loadRate,
+          loadDuration,
+          experimentId,
+          detached,
           LocalAlertmanager.DEFAULT_LOG_LEVEL);
     }
   }
@@ -83,19 +102,38 @@ public final class LabStack implements AutoCloseable {
   }
 
   /** With the real Prometheus and Alertmanager binaries. */
-  public static LabStack start(Settings settings, Path prometheusBinary, Path alertmanagerBinary, Clock clock,
-      Consumer<String> progress) throws InterruptedException {
-    return start(settings, new Runner.Binary(prometheusBinary), new Runner.Binary(alertmanagerBinary), clock, progress);
+  public static LabStack start(
+      Settings settings,
+      Path prometheusBinary,
+      Path alertmanagerBinary,
+      Clock clock,
+      Consumer<String> progress)
+      throws InterruptedException {
+    return start(
+        settings,
+        new Runner.Binary(prometheusBinary),
+        new Runner.Binary(alertmanagerBinary),
+        clock,
+        progress);
   }
 
-  /** Starts every component and waits until Prometheus has traffic data; stops what started if one fails. */
-  public static LabStack start(Settings settings, Runner prometheusRunner, Runner alertmanagerRunner, Clock clock,
-      Consumer<String> progress) throws InterruptedException {
+  /**
+   * Starts every component and waits until Prometheus has traffic data; stops what started if one
+   * fails.
+   */
+  public static LabStack start(
+      Settings settings,
+      Runner prometheusRunner,
+      Runner alertmanagerRunner,
+      Clock clock,
+      Consumer<String> progress)
+      throws InterruptedException {
     LabStack stack = new LabStack(settings, clock);
     try {
       stack.startAll(alertmanagerRunner, progress);
       stack.startPrometheus(prometheusRunner, progress);
-      progress.accept("waiting for Prometheus to record checkout's traffic (" + TRAFFIC_QUERY + ")");
+      progress.accept(
+          "waiting for Prometheus to record checkout's traffic (" + TRAFFIC_QUERY + ")");
       stack.awaitTraffic();
       return stack;
     } catch (RuntimeException | InterruptedException e) {
@@ -109,8 +147,8 @@ public final class LabStack implements AutoCloseable {
    * the lab itself from {@code fixtures/lab} (a test's VictoriaMetrics and vmalert). It does not
    * wait for data; {@link #prometheusUrl} and {@link #awaitQuery} are not available.
    */
-  public static LabStack startWithoutPrometheus(Settings settings, Runner alertmanagerRunner, Clock clock,
-      Consumer<String> progress) {
+  public static LabStack startWithoutPrometheus(
+      Settings settings, Runner alertmanagerRunner, Clock clock, Consumer<String> progress) {
     LabStack stack = new LabStack(settings, clock);
     try {
       stack.startAll(alertmanagerRunner, progress);
@@ -167,49 +205,135 @@ public final class LabStack implements AutoCloseable {
   private void startAll(Runner alertmanagerRunner, Consumer<String> progress) {
     LabPorts ports = settings.ports();
     String payments = "127.0.0.1:" + ports.payments();
-    startJvm("payments", List.of("lab", "payments", "--listen", payments,
-        "--metrics", "127.0.0.1:" + ports.paymentsMetrics()), metrics(ports.paymentsMetrics()), "http://" + payments, progress);
+    startJvm(
+        "payments",
+        List.of(
+            "lab",
+            "payments",
+            "--listen",
+            payments,
+            "--metrics",
+            "127.0.0.1:" + ports.paymentsMetrics()),
+        metrics(ports.paymentsMetrics()),
+        "http://" + payments,
+        progress);
     String proxy = "127.0.0.1:" + ports.proxy();
-    startJvm("proxy", List.of("proxy", "--name", "payments", "--listen", proxy, "--upstream", "http://" + payments,
-        "--admin", "127.0.0.1:" + ports.proxyAdmin(), "--metrics", "127.0.0.1:" + ports.proxyMetrics()),
-        URI.create("http://127.0.0.1:" + ports.proxyAdmin() + "/proxies"), "http://127.0.0.1:" + ports.proxyAdmin(), progress);
-    // Scrapes only: no --metrics, so this proxy's own counters do not mix with the user-traffic proxy's.
-    startJvm("payments-metrics", List.of("proxy", "--name", "payments-metrics",
-        "--listen", "127.0.0.1:" + ports.paymentsMetricsProxy(),
-        "--upstream", "http://127.0.0.1:" + ports.paymentsMetrics(), "--admin", "127.0.0.1:" + ports.metricsProxyAdmin()),
+    startJvm(
+        "proxy",
+        List.of(
+            "proxy",
+            "--name",
+            "payments",
+            "--listen",
+            proxy,
+            "--upstream",
+            "http://" + payments,
+            "--admin",
+            "127.0.0.1:" + ports.proxyAdmin(),
+            "--metrics",
+            "127.0.0.1:" + ports.proxyMetrics()),
+        URI.create("http://127.0.0.1:" + ports.proxyAdmin() + "/proxies"),
+        "http://127.0.0.1:" + ports.proxyAdmin(),
+        progress);
+    // Scrapes only: no --metrics, so this proxy's own counters do not mix with the user-traffic
+    // proxy's.
+    startJvm(
+        "payments-metrics",
+        List.of(
+            "proxy",
+            "--name",
+            "payments-metrics",
+            "--listen",
+            "127.0.0.1:" + ports.paymentsMetricsProxy(),
+            "--upstream",
+            "http://127.0.0.1:" + ports.paymentsMetrics(),
+            "--admin",
+            "127.0.0.1:" + ports.metricsProxyAdmin()),
         URI.create("http://127.0.0.1:" + ports.metricsProxyAdmin() + "/proxies"),
-        "http://127.0.0.1:" + ports.metricsProxyAdmin(), progress);
+        "http://127.0.0.1:" + ports.metricsProxyAdmin(),
+        progress);
     String checkout = "127.0.0.1:" + ports.checkout();
-    startJvm("checkout", List.of("lab", "checkout", "--listen", checkout, "--metrics", "127.0.0.1:" + ports.checkoutMetrics(),
-        "--payments", "http://" + proxy), metrics(ports.checkoutMetrics()), "http://" + checkout, progress);
-    List<String> load = new ArrayList<>(List.of("load", "--url", "http://" + checkout + "/checkout", "--method", "POST",
-        "--rate", Double.toString(settings.loadRate()), "--duration", settings.loadDuration().toSeconds() + "s",
-        "--metrics", "127.0.0.1:" + ports.loadMetrics()));
+    startJvm(
+        "checkout",
+        List.of(
+            "lab",
+            "checkout",
+            "--listen",
+            checkout,
+            "--metrics",
+            "127.0.0.1:" + ports.checkoutMetrics(),
+            "--payments",
+            "http://" + proxy),
+        metrics(ports.checkoutMetrics()),
+        "http://" + checkout,
+        progress);
+    List<String> load =
+        new ArrayList<>(
+            List.of(
+                "load",
+                "--url",
+                "http://" + checkout + "/checkout",
+                "--method",
+                "POST",
+                "--rate",
+                Double.toString(settings.loadRate()),
+                "--duration",
+                settings.loadDuration().toSeconds() + "s",
+                "--metrics",
+                "127.0.0.1:" + ports.loadMetrics()));
     settings.experimentId().ifPresent(id -> load.addAll(List.of("--experiment-id", id)));
-    startJvm("load", load, metrics(ports.loadMetrics()), "http://127.0.0.1:" + ports.loadMetrics() + "/metrics", progress);
+    startJvm(
+        "load",
+        load,
+        metrics(ports.loadMetrics()),
+        "http://127.0.0.1:" + ports.loadMetrics() + "/metrics",
+        progress);
 
     Path amDir = directory("alertmanager");
-    alertmanager = LocalAlertmanager.start(alertmanagerRunner, ports.alertmanager(),
-        ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))), amDir, settings.detached(), clock,
-        settings.alertmanagerLogLevel());
-    components.add(new Component("alertmanager", alertmanager.pid(), alertmanager.url().toString(), alertmanager.logFile()));
+    alertmanager =
+        LocalAlertmanager.start(
+            alertmanagerRunner,
+            ports.alertmanager(),
+            ports.rewrite(read(settings.labDir().resolve("alertmanager.yml"))),
+            amDir,
+            settings.detached(),
+            clock,
+            settings.alertmanagerLogLevel());
+    components.add(
+        new Component(
+            "alertmanager",
+            alertmanager.pid(),
+            alertmanager.url().toString(),
+            alertmanager.logFile()));
     progress.accept("alertmanager on " + alertmanager.url());
   }
 
   private void startPrometheus(Runner prometheusRunner, Consumer<String> progress) {
     Path promDir = directory("prometheus");
-    prometheus = LocalPrometheus.start(prometheusRunner, settings.ports().prometheus(), prometheusConfig(promDir), promDir,
-        settings.detached(), clock);
-    components.add(new Component("prometheus", prometheus.pid(), prometheus.url().toString(), prometheus.logFile()));
+    prometheus =
+        LocalPrometheus.start(
+            prometheusRunner,
+            settings.ports().prometheus(),
+            prometheusConfig(promDir),
+            promDir,
+            settings.detached(),
+            clock);
+    components.add(
+        new Component(
+            "prometheus", prometheus.pid(), prometheus.url().toString(), prometheus.logFile()));
     progress.accept("prometheus on " + prometheus.url());
   }
 
-  /** The lab's config on this lab's ports, its rule files copied beside it so relative paths hold. */
+  /**
+   * The lab's config on this lab's ports, its rule files copied beside it so relative paths hold.
+   */
   private String prometheusConfig(Path promDir) {
     try {
       // A lab started again in the same directory (lab up after lab down) gets today's rules:
       // copies replace the old ones, and rule files deleted since are not left behind.
-      Files.copy(settings.labDir().resolve("recording-rules.yml"), promDir.resolve("recording-rules.yml"),
+      Files.copy(
+          settings.labDir().resolve("recording-rules.yml"),
+          promDir.resolve("recording-rules.yml"),
           StandardCopyOption.REPLACE_EXISTING);
       Path rules = Files.createDirectories(promDir.resolve("alert-rules"));
       try (Stream<Path> old = Files.list(rules)) {
@@ -218,23 +342,42 @@ public final class LabStack implements AutoCloseable {
         }
       }
       try (Stream<Path> files = Files.list(settings.alertRulesDir())) {
-        for (Path file : files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).toList()) {
+        for (Path file :
+            files
+                .filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml"))
+                .toList()) {
           Files.copy(file, rules.resolve(file.getFileName()));
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy the lab's rule files into " + promDir + ": "
-          + e.getClass().getSimpleName() + " " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot copy the lab's rule files into "
+              + promDir
+              + ": "
+              + e.getClass().getSimpleName()
+              + " "
+              + e.getMessage(),
+          e);
     }
-    return settings.ports().rewrite(read(settings.labDir().resolve("prometheus.yml")))
+    return settings
+        .ports()
+        .rewrite(read(settings.labDir().resolve("prometheus.yml")))
         .replace("../../alert-rules/", "alert-rules/");
   }
 
-  private void startJvm(String name, List<String> args, URI ready, String url, Consumer<String> progress) {
+  private void startJvm(
+      String name, List<String> args, URI ready, String url, Consumer<String> progress) {
     List<String> command = new ArrayList<>(settings.firedrill());
     command.addAll(args);
-    ManagedProcess process = ManagedProcess.start(name, command, settings.workDir().resolve("logs").resolve(name + ".log"),
-        ready, COMPONENT_READY, settings.detached(), clock);
+    ManagedProcess process =
+        ManagedProcess.start(
+            name,
+            command,
+            settings.workDir().resolve("logs").resolve(name + ".log"),
+            ready,
+            COMPONENT_READY,
+            settings.detached(),
+            clock);
     processes.add(process);
     components.add(new Component(name, process.pid(), url, process.log()));
     progress.accept(name + " on " + url);
@@ -250,7 +393,12 @@ public final class LabStack implements AutoCloseable {
    */
   public void awaitQuery(String promql, Duration timeout) throws InterruptedException {
     LocalPrometheus server = requirePrometheus();
-    awaitQuery(server.url(), promql, timeout, clock, settings.workDir().resolve("logs") + " and " + server.logFile());
+    awaitQuery(
+        server.url(),
+        promql,
+        timeout,
+        clock,
+        settings.workDir().resolve("logs") + " and " + server.logFile());
   }
 
   /**
@@ -259,7 +407,8 @@ public final class LabStack implements AutoCloseable {
    */
   public static void awaitQuery(URI url, String promql, Duration timeout, Clock clock, String logs)
       throws InterruptedException {
-    HttpPrometheusClient client = new HttpPrometheusClient(url, Duration.ofSeconds(2), Optional.empty());
+    HttpPrometheusClient client =
+        new HttpPrometheusClient(url, Duration.ofSeconds(2), Optional.empty());
     long deadline = clock.nanoTime() + timeout.toNanos();
     String last = "no answer";
     while (clock.nanoTime() - deadline < 0) {
@@ -274,8 +423,16 @@ public final class LabStack implements AutoCloseable {
       }
       clock.sleep(Duration.ofMillis(500));
     }
-    throw new IllegalStateException(url + " did not answer " + promql + " within " + timeout.toSeconds()
-        + "s (last: " + last + "); logs in " + logs);
+    throw new IllegalStateException(
+        url
+            + " did not answer "
+            + promql
+            + " within "
+            + timeout.toSeconds()
+            + "s (last: "
+            + last
+            + "); logs in "
+            + logs);
   }
 
   private static URI metrics(int port) {
@@ -294,8 +451,11 @@ public final class LabStack implements AutoCloseable {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new UncheckedIOException(file + ": cannot read the lab's config (expected the firedrill checkout's "
-          + "fixtures/lab; run from the repository root or pass --lab-dir)", e);
+      throw new UncheckedIOException(
+          file
+              + ": cannot read the lab's config (expected the firedrill checkout's "
+              + "fixtures/lab; run from the repository root or pass --lab-dir)",
+          e);
     }
   }
 

@@ -15,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The file in a lab's state directory that names the processes {@code lab up} left running, so
- * that {@code lab down}, a later process, stops exactly those. Each is named by PID and start time:
- * a PID the kernel recycled since names a stranger, and is left alone.
+ * The file in a lab's state directory that names the processes {@code lab up} left running, so that
+ * {@code lab down}, a later process, stops exactly those. Each is named by PID and start time: a
+ * PID the kernel recycled since names a stranger, and is left alone.
  */
 public final class LabState {
 
@@ -29,7 +29,8 @@ public final class LabState {
   /** One process the lab left running, as the file records it. */
   public record Process(String name, ProcessId id, String url, Path log) {}
 
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path directory;
 
@@ -50,15 +51,18 @@ public final class LabState {
     return directory.resolve(FILE);
   }
 
-  /** A lab is up in this directory (or one died without {@code lab down}, which the file still lets stop). */
+  /**
+   * A lab is up in this directory (or one died without {@code lab down}, which the file still lets
+   * stop).
+   */
   public boolean exists() {
     return Files.exists(file());
   }
 
   /**
-   * Records {@code components}, in their start order, with each one's start time read from
-   * {@code table} now; a component already gone is recorded without one, so nothing is ever
-   * signalled under its PID.
+   * Records {@code components}, in their start order, with each one's start time read from {@code
+   * table} now; a component already gone is recorded without one, so nothing is ever signalled
+   * under its PID.
    */
   public void write(List<LabStack.Component> components, ProcessTable table) throws IOException {
     ObjectNode root = MAPPER.createObjectNode();
@@ -81,24 +85,33 @@ public final class LabState {
     try {
       root = MAPPER.readTree(file().toFile());
     } catch (JsonProcessingException e) {
-      throw new IOException(file() + ": not a lab state file: expected the JSON 'firedrill lab up' writes, "
-          + e.getOriginalMessage());
+      throw new IOException(
+          file()
+              + ": not a lab state file: expected the JSON 'firedrill lab up' writes, "
+              + e.getOriginalMessage());
     }
     JsonNode components = root.get("components");
     if (components == null || !components.isArray()) {
-      throw new IOException(file() + ": not a lab state file: expected a JSON object with a \"components\" list");
+      throw new IOException(
+          file() + ": not a lab state file: expected a JSON object with a \"components\" list");
     }
     List<Process> processes = new ArrayList<>();
     for (JsonNode node : components) {
-      // A missing start time reads as 0, which only a process started at boot could match, never the lab's.
-      processes.add(new Process(node.path("name").asText(),
-          new ProcessId(node.path("pid").asLong(), node.path("start").asLong()), node.path("url").asText(),
-          Path.of(node.path("log").asText())));
+      // A missing start time reads as 0, which only a process started at boot could match, never
+      // the lab's.
+      processes.add(
+          new Process(
+              node.path("name").asText(),
+              new ProcessId(node.path("pid").asLong(), node.path("start").asLong()),
+              node.path("url").asText(),
+              Path.of(node.path("log").asText())));
     }
     return processes;
   }
 
-  /** The lab is down: the directory keeps its logs and data, and a later {@code lab up} may use it. */
+  /**
+   * The lab is down: the directory keeps its logs and data, and a later {@code lab up} may use it.
+   */
   public void delete() throws IOException {
     Files.deleteIfExists(file());
   }

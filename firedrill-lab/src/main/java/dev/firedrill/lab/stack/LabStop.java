@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Stops the lab a {@link LabState} names: each process TERM, then KILL after {@link #GRACE}, in
- * the reverse of their start order, so Prometheus goes first and does not record the services'
+ * Stops the lab a {@link LabState} names: each process TERM, then KILL after {@link #GRACE}, in the
+ * reverse of their start order, so Prometheus goes first and does not record the services'
  * disappearance as an outage worth alerting on.
  */
 public final class LabStop {
@@ -30,7 +30,8 @@ public final class LabStop {
 
     public String line() {
       long pid = process.id().pid();
-      return stopped ? process.name() + " stopped"
+      return stopped
+          ? process.name() + " stopped"
           : process.name() + " (PID " + pid + ") is still running; stop it by hand: kill -9 " + pid;
     }
   }
@@ -65,7 +66,8 @@ public final class LabStop {
   }
 
   /** Stops every process of {@code state}, telling {@code progress} of each as it is done. */
-  public Outcome stop(LabState state, Consumer<Step> progress) throws IOException, InterruptedException {
+  public Outcome stop(LabState state, Consumer<Step> progress)
+      throws IOException, InterruptedException {
     if (!state.exists()) {
       return new Outcome.NotUp(state.file());
     }
@@ -86,7 +88,10 @@ public final class LabStop {
     return new Outcome.Down(state.directory());
   }
 
-  /** TERM, up to {@link #GRACE}, then KILL; a PID whose start time changed is someone else's, and already gone. */
+  /**
+   * TERM, up to {@link #GRACE}, then KILL; a PID whose start time changed is someone else's, and
+   * already gone.
+   */
   private boolean stop(ProcessId id) throws InterruptedException {
     try {
       if (!table.signal(id, Signal.TERM)) {
@@ -102,7 +107,8 @@ public final class LabStop {
       }
       return !table.alive(id);
     } catch (FaultException e) {
-      // The kernel refused the signal (another user's process): it runs on, and the outcome says so.
+      // The kernel refused the signal (another user's process): it runs on, and the outcome says
+      // so.
       return false;
     }
   }

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A Prometheus on 127.0.0.1, the real binary with a temp storage dir or the embedded one, with
- * 1 s scrape and evaluation intervals, and a one-second alert resend delay (the default minute
- * would delay the first notification whenever the first send is dropped).
+ * A Prometheus on 127.0.0.1, the real binary with a temp storage dir or the embedded one, with 1 s
+ * scrape and evaluation intervals, and a one-second alert resend delay (the default minute would
+ * delay the first notification whenever the first send is dropped).
  */
 public final class LocalPrometheus extends LocalServer {
 
@@ -24,15 +24,24 @@ public final class LocalPrometheus extends LocalServer {
     super(dir, url, process);
   }
 
-  /** {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH, in the environment {@code env}. */
+  /**
+   * {@code $FIREDRILL_PROMETHEUS}, or {@code prometheus} on the PATH, in the environment {@code
+   * env}.
+   */
   public static Optional<Path> findBinary(Map<String, String> env) {
     return Binaries.find(env, "FIREDRILL_PROMETHEUS", "prometheus");
   }
 
-  /** Scrapes {@code targets} ({@code host:port}) as job {@code demo}, with rule files given as YAML text. */
-  public static LocalPrometheus start(Path binary, List<String> targets, List<String> ruleFiles, Clock clock) {
+  /**
+   * Scrapes {@code targets} ({@code host:port}) as job {@code demo}, with rule files given as YAML
+   * text.
+   */
+  public static LocalPrometheus start(
+      Path binary, List<String> targets, List<String> ruleFiles, Clock clock) {
     IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // a free port can be taken before Prometheus binds it
+    for (int attempt = 0;
+        attempt < 3;
+        attempt++) { // a free port can be taken before Prometheus binds it
       Path dir = TempDirs.create("firedrill-prometheus-");
       StringBuilder config = new StringBuilder(global());
       try {
@@ -46,7 +55,10 @@ public final class LocalPrometheus extends LocalServer {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write Prometheus rule files in " + dir, e);
       }
-      config.append("scrape_configs:\n  - job_name: ").append(JOB).append("\n    static_configs:\n      - targets: [");
+      config
+          .append("scrape_configs:\n  - job_name: ")
+          .append(JOB)
+          .append("\n    static_configs:\n      - targets: [");
       for (int i = 0; i < targets.size(); i++) {
         config.append(i == 0 ? "" : ", ").append('\'').append(targets.get(i)).append('\'');
       }
@@ -70,23 +82,33 @@ public final class LocalPrometheus extends LocalServer {
   }
 
   /** Runs {@code config} on {@code port}, keeping its data and log in {@code dir}. */
-  public static LocalPrometheus start(Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
+  public static LocalPrometheus start(
+      Path binary, int port, String config, Path dir, boolean detached, Clock clock) {
     return start(new Runner.Binary(binary), port, config, dir, detached, clock);
   }
 
-  /** As {@link #start(Path, int, String, Path, boolean, Clock)}, the real binary or the embedded Prometheus. */
-  public static LocalPrometheus start(Runner runner, int port, String config, Path dir, boolean detached, Clock clock) {
+  /**
+   * As {@link #start(Path, int, String, Path, boolean, Clock)}, the real binary or the embedded
+   * Prometheus.
+   */
+  public static LocalPrometheus start(
+      Runner runner, int port, String config, Path dir, boolean detached, Clock clock) {
     URI url = URI.create("http://127.0.0.1:" + port);
     Path file = dir.resolve("prometheus.yml");
     String listen = "127.0.0.1:" + port;
-    List<String> command = command("prometheus", runner, List.of(
-        "--config.file=" + file,
-        "--storage.tsdb.path=" + dir.resolve("data"),
-        "--web.listen-address=" + listen,
-        "--rules.alert.resend-delay=1s",
-        "--log.level=info"),
-        List.of("--config", file.toString(), "--listen", listen, "--resend-delay", "1s"));
-    return new LocalPrometheus(dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
+    List<String> command =
+        command(
+            "prometheus",
+            runner,
+            List.of(
+                "--config.file=" + file,
+                "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.listen-address=" + listen,
+                "--rules.alert.resend-delay=1s",
+                "--log.level=info"),
+            List.of("--config", file.toString(), "--listen", listen, "--resend-delay", "1s"));
+    return new LocalPrometheus(
+        dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
   }
 
   /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */

@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A server of the stack, run from its binary or embedded in a firedrill JVM, with a generated config
- * file in a directory of its own, on 127.0.0.1, ready when {@code /-/ready} answers. Closing it stops it and deletes its directory.
+ * A server of the stack, run from its binary or embedded in a firedrill JVM, with a generated
+ * config file in a directory of its own, on 127.0.0.1, ready when {@code /-/ready} answers. Closing
+ * it stops it and deletes its directory.
  */
 public abstract class LocalServer implements AutoCloseable {
 
@@ -28,27 +29,45 @@ public abstract class LocalServer implements AutoCloseable {
     this.process = process;
   }
 
-  /** Writes {@code config} to {@code configFile}, then starts {@code command} and waits for {@code /-/ready}. */
-  static ManagedProcess launch(String name, Path configFile, String config, List<String> command, Path dir, URI url,
-      boolean detached, Clock clock) {
+  /**
+   * Writes {@code config} to {@code configFile}, then starts {@code command} and waits for {@code
+   * /-/ready}.
+   */
+  static ManagedProcess launch(
+      String name,
+      Path configFile,
+      String config,
+      List<String> command,
+      Path dir,
+      URI url,
+      boolean detached,
+      Clock clock) {
     try {
       Files.writeString(configFile, config);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the " + name + " config in " + dir, e);
     }
-    return ManagedProcess.start(name, command, dir.resolve(name + ".log"), url.resolve("/-/ready"), READY_TIMEOUT,
-        detached, clock);
+    return ManagedProcess.start(
+        name,
+        command,
+        dir.resolve(name + ".log"),
+        url.resolve("/-/ready"),
+        READY_TIMEOUT,
+        detached,
+        clock);
   }
 
   /**
-   * The command that runs server {@code name}: the binary with {@code binaryArgs}, or
-   * {@code firedrill NAME} with {@code embeddedArgs}.
+   * The command that runs server {@code name}: the binary with {@code binaryArgs}, or {@code
+   * firedrill NAME} with {@code embeddedArgs}.
    */
-  static List<String> command(String name, Runner runner, List<String> binaryArgs, List<String> embeddedArgs) {
+  static List<String> command(
+      String name, Runner runner, List<String> binaryArgs, List<String> embeddedArgs) {
     List<String> command = new ArrayList<>();
     if (runner instanceof Runner.Binary binary) {
       if (!Files.isExecutable(binary.path())) {
-        throw new IllegalStateException(binary.path() + " is not an executable file (expected the " + name + " binary)");
+        throw new IllegalStateException(
+            binary.path() + " is not an executable file (expected the " + name + " binary)");
       }
       command.add(binary.path().toString());
       command.addAll(binaryArgs);

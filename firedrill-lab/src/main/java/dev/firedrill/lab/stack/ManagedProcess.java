@@ -39,9 +39,18 @@ public final class ManagedProcess implements AutoCloseable {
     this.reaper = new Thread(this::kill, "kill " + name);
   }
 
-  /** Starts {@code command} and waits until {@code ready} answers 200, or fails naming the log's tail. */
-  public static ManagedProcess start(String name, List<String> command, Path log, URI ready, Duration timeout,
-      boolean detached, Clock clock) {
+  /**
+   * Starts {@code command} and waits until {@code ready} answers 200, or fails naming the log's
+   * tail.
+   */
+  public static ManagedProcess start(
+      String name,
+      List<String> command,
+      Path log,
+      URI ready,
+      Duration timeout,
+      boolean detached,
+      Clock clock) {
     List<String> argv = new ArrayList<>();
     if (detached) {
       argv.add("setsid");
@@ -142,13 +151,15 @@ public final class ManagedProcess implements AutoCloseable {
   private void launch() {
     try {
       Files.createDirectories(log.getParent());
-      process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-          .start();
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
     } catch (IOException e) {
-      throw new IllegalStateException(name + ": cannot run " + command.get(0) + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          name + ": cannot run " + command.get(0) + ": " + e.getMessage(), e);
     }
   }
 
@@ -179,7 +190,15 @@ public final class ManagedProcess implements AutoCloseable {
 
   private IllegalStateException startFailure(String what) {
     kill();
-    return new IllegalStateException(name + " " + what + "; command: " + String.join(" ", command)
-        + "; log " + log + ", tail:\n" + logTail(40));
+    return new IllegalStateException(
+        name
+            + " "
+            + what
+            + "; command: "
+            + String.join(" ", command)
+            + "; log "
+            + log
+            + ", tail:\n"
+            + logTail(40));
   }
 }

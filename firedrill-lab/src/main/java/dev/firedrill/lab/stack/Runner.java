@@ -12,7 +12,10 @@ public sealed interface Runner {
   /** The real binary at {@code path}. */
   record Binary(Path path) implements Runner {}
 
-  /** {@code firedrill prometheus} or {@code firedrill alertmanager}; {@code firedrill} starts a firedrill JVM. */
+  /**
+   * {@code firedrill prometheus} or {@code firedrill alertmanager}; {@code firedrill} starts a
+   * firedrill JVM.
+   */
   record Embedded(List<String> firedrill) implements Runner {
     public Embedded {
       firedrill = List.copyOf(firedrill);

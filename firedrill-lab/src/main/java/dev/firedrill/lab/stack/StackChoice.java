@@ -12,8 +12,15 @@ import java.util.Optional;
  */
 public record StackChoice(Runner prometheus, Runner alertmanager, List<String> lines) {
 
-  /** {@code auto}: real where installed, embedded elsewhere; {@code real} and {@code embedded} insist. */
-  public enum Mode { AUTO, REAL, EMBEDDED }
+  /**
+   * {@code auto}: real where installed, embedded elsewhere; {@code real} and {@code embedded}
+   * insist.
+   */
+  public enum Mode {
+    AUTO,
+    REAL,
+    EMBEDDED
+  }
 
   public StackChoice {
     lines = List.copyOf(lines);
@@ -22,24 +29,61 @@ public record StackChoice(Runner prometheus, Runner alertmanager, List<String> l
   /** Looks the binaries up in {@code env} ({@code PATH} and the FIREDRILL_* variables). */
   public static StackChoice choose(Mode mode, Map<String, String> env, List<String> firedrill) {
     Runner.Embedded embedded = new Runner.Embedded(firedrill);
-    Pick prometheus = pick(mode, "Prometheus", "prometheus", "FIREDRILL_PROMETHEUS", "prometheus",
-        LocalPrometheus.findBinary(env), embedded);
-    Pick alertmanager = pick(mode, "Alertmanager", "prometheus-alertmanager", "FIREDRILL_ALERTMANAGER",
-        "prometheus-alertmanager", LocalAlertmanager.findBinary(env), embedded);
-    return new StackChoice(prometheus.runner(), alertmanager.runner(), List.of(prometheus.line(), alertmanager.line()));
+    Pick prometheus =
+        pick(
+            mode,
+            "Prometheus",
+            "prometheus",
+            "FIREDRILL_PROMETHEUS",
+            "prometheus",
+            LocalPrometheus.findBinary(env),
+            embedded);
+    Pick alertmanager =
+        pick(
+            mode,
+            "Alertmanager",
+            "prometheus-alertmanager",
+            "FIREDRILL_ALERTMANAGER",
+            "prometheus-alertmanager",
+            LocalAlertmanager.findBinary(env),
+            embedded);
+    return new StackChoice(
+        prometheus.runner(),
+        alertmanager.runner(),
+        List.of(prometheus.line(), alertmanager.line()));
   }
 
   private record Pick(Runner runner, String line) {}
 
-  private static Pick pick(Mode mode, String title, String binary, String environmentVariable, String debianPackage,
-      Optional<Path> found, Runner.Embedded embedded) {
-    Optional<Pick> real = found.map(path -> new Pick(new Runner.Binary(path), title + ": real, " + path));
+  private static Pick pick(
+      Mode mode,
+      String title,
+      String binary,
+      String environmentVariable,
+      String debianPackage,
+      Optional<Path> found,
+      Runner.Embedded embedded) {
+    Optional<Pick> real =
+        found.map(path -> new Pick(new Runner.Binary(path), title + ": real, " + path));
     return switch (mode) {
       case EMBEDDED -> new Pick(embedded, title + ": embedded (--stack embedded)");
-      case REAL -> real.orElseThrow(() -> new IllegalArgumentException(
-          Binaries.missing(binary, environmentVariable, debianPackage) + "; or run the embedded one with --stack embedded"));
-      case AUTO -> real.orElseGet(() -> new Pick(embedded, title + ": embedded (no " + binary
-          + " on PATH; sudo apt-get install " + debianPackage + " for the real one)"));
+      case REAL ->
+          real.orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      Binaries.missing(binary, environmentVariable, debianPackage)
+                          + "; or run the embedded one with --stack embedded"));
+      case AUTO ->
+          real.orElseGet(
+              () ->
+                  new Pick(
+                      embedded,
+                      title
+                          + ": embedded (no "
+                          + binary
+                          + " on PATH; sudo apt-get install "
+                          + debianPackage
+                          + " for the real one)"));
     };
   }
 }

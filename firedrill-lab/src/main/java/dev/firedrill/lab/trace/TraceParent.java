@@ -5,7 +5,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
- * A W3C trace context {@code traceparent}: {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}.
+ * A W3C trace context {@code traceparent}: {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex
+ * flags>}.
  *
  * @param traceId 32 lower-case hex digits, not all zero
  * @param parentId 16 lower-case hex digits, not all zero: the span of the caller
@@ -19,14 +20,25 @@ public record TraceParent(String traceId, String parentId, String flags) {
   private static final Pattern FLAGS = Pattern.compile("[0-9a-f]{2}");
 
   public TraceParent {
-    if (traceId == null || !TRACE.matcher(traceId).matches() || traceId.chars().allMatch(c -> c == '0')) {
-      throw new IllegalArgumentException("trace id \"" + traceId + "\" is not usable (expected 32 lower-case hex digits, not all zero)");
+    if (traceId == null
+        || !TRACE.matcher(traceId).matches()
+        || traceId.chars().allMatch(c -> c == '0')) {
+      throw new IllegalArgumentException(
+          "trace id \""
+              + traceId
+              + "\" is not usable (expected 32 lower-case hex digits, not all zero)");
     }
-    if (parentId == null || !SPAN.matcher(parentId).matches() || parentId.chars().allMatch(c -> c == '0')) {
-      throw new IllegalArgumentException("parent id \"" + parentId + "\" is not usable (expected 16 lower-case hex digits, not all zero)");
+    if (parentId == null
+        || !SPAN.matcher(parentId).matches()
+        || parentId.chars().allMatch(c -> c == '0')) {
+      throw new IllegalArgumentException(
+          "parent id \""
+              + parentId
+              + "\" is not usable (expected 16 lower-case hex digits, not all zero)");
     }
     if (flags == null || !FLAGS.matcher(flags).matches()) {
-      throw new IllegalArgumentException("trace flags \"" + flags + "\" are not usable (expected 2 lower-case hex digits)");
+      throw new IllegalArgumentException(
+          "trace flags \"" + flags + "\" are not usable (expected 2 lower-case hex digits)");
     }
   }
 

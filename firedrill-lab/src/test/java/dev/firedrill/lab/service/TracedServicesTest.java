@@ -32,19 +32,27 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TracedServicesTest {
 
-  private static final AttributeKey<String> EXPERIMENT = AttributeKey.stringKey("chaos.experiment.id");
+  private static final AttributeKey<String> EXPERIMENT =
+      AttributeKey.stringKey("chaos.experiment.id");
 
   private final InMemorySpanExporter checkoutSpans = InMemorySpanExporter.create();
   private final InMemorySpanExporter paymentsSpans = InMemorySpanExporter.create();
   private final SdkTracerProvider checkoutTracing =
-      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(checkoutSpans)).build();
+      SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(checkoutSpans))
+          .build();
   private final SdkTracerProvider paymentsTracing =
-      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(paymentsSpans)).build();
+      SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(paymentsSpans))
+          .build();
   private final PaymentsService payments =
-      PaymentsService.start(PaymentsSettings.defaults().withLatency(Duration.ZERO), Clock.system(), paymentsTracing);
+      PaymentsService.start(
+          PaymentsSettings.defaults().withLatency(Duration.ZERO), Clock.system(), paymentsTracing);
   private final CheckoutService checkout =
-      CheckoutService.start(CheckoutSettings.defaults(payments.url()).withTimeout(Duration.ofSeconds(10)),
-          Clock.system(), checkoutTracing); // a timeout no busy machine reaches: one call to payments per checkout
+      CheckoutService.start(
+          CheckoutSettings.defaults(payments.url()).withTimeout(Duration.ofSeconds(10)),
+          Clock.system(),
+          checkoutTracing); // a timeout no busy machine reaches: one call to payments per checkout
 
   @AfterEach
   void stop() {
@@ -56,20 +64,26 @@ class TracedServicesTest {
 
   @Test
   void theExperimentIdTravelsFromTheLoadGeneratorThroughCheckoutToPaymentsSpans() {
-    LoadPlan plan = LoadPlan.of(checkout.url().resolve(CheckoutService.ROUTE), 10, Duration.ofSeconds(1))
-        .withMethod("POST").withExperimentId("drill-7");
+    LoadPlan plan =
+        LoadPlan.of(checkout.url().resolve(CheckoutService.ROUTE), 10, Duration.ofSeconds(1))
+            .withMethod("POST")
+            .withExperimentId("drill-7");
 
     LoadResult result = LoadGenerator.http(plan, new LoadMetrics()).run();
 
     List<SpanData> paid = paymentsSpans.getFinishedSpanItems();
     assertThat(result.count(Outcome.OK)).isEqualTo(10);
-    assertThat(paid).hasSize(10).allSatisfy(span -> {
-      assertThat(span.getName()).isEqualTo("POST /pay");
-      assertThat(span.getKind()).isEqualTo(SpanKind.SERVER);
-      assertThat(span.getAttributes().get(EXPERIMENT)).isEqualTo("drill-7");
-    });
-    Map<String, SpanData> checkoutById = checkoutSpans.getFinishedSpanItems().stream()
-        .collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
+    assertThat(paid)
+        .hasSize(10)
+        .allSatisfy(
+            span -> {
+              assertThat(span.getName()).isEqualTo("POST /pay");
+              assertThat(span.getKind()).isEqualTo(SpanKind.SERVER);
+              assertThat(span.getAttributes().get(EXPERIMENT)).isEqualTo("drill-7");
+            });
+    Map<String, SpanData> checkoutById =
+        checkoutSpans.getFinishedSpanItems().stream()
+            .collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
     for (SpanData pay : paid) {
       SpanData call = checkoutById.get(pay.getParentSpanId());
       assertThat(call).as("payments' parent is a checkout span").isNotNull();
@@ -81,21 +95,28 @@ class TracedServicesTest {
       assertThat(served.getName()).isEqualTo("POST /checkout");
       assertThat(served.getTraceId()).isEqualTo(pay.getTraceId());
       assertThat(served.getAttributes().get(EXPERIMENT)).isEqualTo("drill-7");
-      assertThat(served.getParentSpanContext().isRemote()).as("checkout continues the load generator's trace").isTrue();
+      assertThat(served.getParentSpanContext().isRemote())
+          .as("checkout continues the load generator's trace")
+          .isTrue();
     }
-    assertThat(paid.stream().map(SpanData::getTraceId).distinct()).as("a trace per request").hasSize(10);
+    assertThat(paid.stream().map(SpanData::getTraceId).distinct())
+        .as("a trace per request")
+        .hasSize(10);
   }
 
   @Test
   void withoutBaggageTheSpansCarryNoExperimentId() {
-    LoadPlan plan = LoadPlan.of(checkout.url().resolve(CheckoutService.ROUTE), 5, Duration.ofSeconds(1))
-        .withMethod("POST");
+    LoadPlan plan =
+        LoadPlan.of(checkout.url().resolve(CheckoutService.ROUTE), 5, Duration.ofSeconds(1))
+            .withMethod("POST");
 
     LoadGenerator.http(plan, new LoadMetrics()).run();
 
-    assertThat(paymentsSpans.getFinishedSpanItems()).hasSize(5)
+    assertThat(paymentsSpans.getFinishedSpanItems())
+        .hasSize(5)
         .allSatisfy(span -> assertThat(span.getAttributes().get(EXPERIMENT)).isNull());
-    assertThat(checkoutSpans.getFinishedSpanItems()).hasSize(10)
+    assertThat(checkoutSpans.getFinishedSpanItems())
+        .hasSize(10)
         .allSatisfy(span -> assertThat(span.getAttributes().get(EXPERIMENT)).isNull());
   }
 }

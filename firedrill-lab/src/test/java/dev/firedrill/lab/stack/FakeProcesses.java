@@ -11,11 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A process table whose processes each answer signals in their own way, and which keeps every signal sent. */
+/**
+ * A process table whose processes each answer signals in their own way, and which keeps every
+ * signal sent.
+ */
 final class FakeProcesses implements ProcessTable {
 
   /** How a process answers a signal. */
-  enum Temper { EXITS_ON_TERM, EXITS_ON_KILL, UNKILLABLE, NOT_OURS }
+  enum Temper {
+    EXITS_ON_TERM,
+    EXITS_ON_KILL,
+    UNKILLABLE,
+    NOT_OURS
+  }
 
   private final Map<Long, ProcessInfo> running = new LinkedHashMap<>();
   private final Map<Long, Temper> tempers = new LinkedHashMap<>();

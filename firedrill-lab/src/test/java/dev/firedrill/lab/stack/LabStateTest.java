@@ -22,21 +22,29 @@ class LabStateTest {
     ProcessId prometheus = table.start(43, FakeProcesses.Temper.EXITS_ON_TERM);
     LabState state = LabState.in(dir.resolve("lab"));
 
-    state.write(List.of(
-        new LabStack.Component("payments", 41, "http://127.0.0.1:8081", Path.of("/l/payments.log")),
-        new LabStack.Component("prometheus", 43, "http://127.0.0.1:9090", Path.of("/l/prometheus.log"))), table);
+    state.write(
+        List.of(
+            new LabStack.Component(
+                "payments", 41, "http://127.0.0.1:8081", Path.of("/l/payments.log")),
+            new LabStack.Component(
+                "prometheus", 43, "http://127.0.0.1:9090", Path.of("/l/prometheus.log"))),
+        table);
 
     assertThat(state.file()).isEqualTo(dir.resolve("lab/lab.json"));
     assertThat(state.exists()).isTrue();
-    assertThat(state.read()).containsExactly(
-        new LabState.Process("payments", payments, "http://127.0.0.1:8081", Path.of("/l/payments.log")),
-        new LabState.Process("prometheus", prometheus, "http://127.0.0.1:9090", Path.of("/l/prometheus.log")));
+    assertThat(state.read())
+        .containsExactly(
+            new LabState.Process(
+                "payments", payments, "http://127.0.0.1:8081", Path.of("/l/payments.log")),
+            new LabState.Process(
+                "prometheus", prometheus, "http://127.0.0.1:9090", Path.of("/l/prometheus.log")));
   }
 
   @Test
   void aComponentGoneBeforeTheWriteIsRecordedWithoutAStartTime() throws IOException {
     LabState state = LabState.in(dir);
-    state.write(List.of(new LabStack.Component("checkout", 77, "http://127.0.0.1:8080", Path.of("c.log"))),
+    state.write(
+        List.of(new LabStack.Component("checkout", 77, "http://127.0.0.1:8080", Path.of("c.log"))),
         new FakeProcesses());
 
     assertThat(Files.readString(state.file())).doesNotContain("start");
@@ -47,12 +55,17 @@ class LabStateTest {
   void aFileThatIsNotALabStateSaysSoAndWhere() throws IOException {
     LabState state = LabState.in(dir);
     Files.writeString(state.file(), "{\"components\": 3}");
-    assertThatThrownBy(state::read).isInstanceOf(IOException.class)
-        .hasMessage(state.file() + ": not a lab state file: expected a JSON object with a \"components\" list");
+    assertThatThrownBy(state::read)
+        .isInstanceOf(IOException.class)
+        .hasMessage(
+            state.file()
+                + ": not a lab state file: expected a JSON object with a \"components\" list");
 
     Files.writeString(state.file(), "components: [");
-    assertThatThrownBy(state::read).isInstanceOf(IOException.class)
-        .hasMessageStartingWith(state.file() + ": not a lab state file: expected the JSON 'firedrill lab up' writes, ");
+    assertThatThrownBy(state::read)
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith(
+            state.file() + ": not a lab state file: expected the JSON 'firedrill lab up' writes, ");
   }
 
   @Test

@@ -23,7 +23,9 @@ class LabStopTest {
   private LabState up(long... pids) throws IOException {
     List<LabStack.Component> components = new ArrayList<>();
     for (long pid : pids) {
-      components.add(new LabStack.Component("c" + pid, pid, "http://127.0.0.1:" + pid, dir.resolve(pid + ".log")));
+      components.add(
+          new LabStack.Component(
+              "c" + pid, pid, "http://127.0.0.1:" + pid, dir.resolve(pid + ".log")));
     }
     LabState state = LabState.in(dir);
     state.write(components, table);
@@ -71,19 +73,23 @@ class LabStopTest {
     LabStop.Outcome outcome = stop(state);
 
     assertThat(outcome).isInstanceOf(LabStop.Outcome.StillRunning.class);
-    assertThat(((LabStop.Outcome.StillRunning) outcome).left()).extracting(LabState.Process::id)
+    assertThat(((LabStop.Outcome.StillRunning) outcome).left())
+        .extracting(LabState.Process::id)
         .containsExactly(foreign, stuck);
-    assertThat(lines).containsExactly(
-        "c9 (PID 9) is still running; stop it by hand: kill -9 9",
-        "c8 (PID 8) is still running; stop it by hand: kill -9 8",
-        "c7 stopped");
+    assertThat(lines)
+        .containsExactly(
+            "c9 (PID 9) is still running; stop it by hand: kill -9 9",
+            "c8 (PID 8) is still running; stop it by hand: kill -9 8",
+            "c7 stopped");
     assertThat(state.exists()).isTrue();
   }
 
   @Test
   void aPidTakenBySomeoneElseSinceIsNotSignalled() throws Exception {
-    LabState.in(dir).write(List.of(new LabStack.Component("payments", 11, "u", dir.resolve("p.log"))), table);
-    // The file recorded no start time (payments was gone at the write); PID 11 now names a stranger.
+    LabState.in(dir)
+        .write(List.of(new LabStack.Component("payments", 11, "u", dir.resolve("p.log"))), table);
+    // The file recorded no start time (payments was gone at the write); PID 11 now names a
+    // stranger.
     table.start(11, FakeProcesses.Temper.UNKILLABLE);
 
     LabStop.Outcome outcome = stop(LabState.in(dir));

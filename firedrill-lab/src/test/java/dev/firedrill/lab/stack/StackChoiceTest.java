@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class StackChoiceTest {
 
-  private static final List<String> FIREDRILL = List.of("java", "-cp", "firedrill.jar", "dev.firedrill.cli.Main");
+  private static final List<String> FIREDRILL =
+      List.of("java", "-cp", "firedrill.jar", "dev.firedrill.cli.Main");
   private static final Runner EMBEDDED = new Runner.Embedded(FIREDRILL);
 
   @TempDir Path bin;
@@ -39,7 +40,8 @@ class StackChoiceTest {
 
     assertThat(choice.prometheus()).isEqualTo(new Runner.Binary(prometheus));
     assertThat(choice.alertmanager()).isEqualTo(new Runner.Binary(alertmanager));
-    assertThat(choice.lines()).containsExactly("Prometheus: real, " + prometheus, "Alertmanager: real, " + alertmanager);
+    assertThat(choice.lines())
+        .containsExactly("Prometheus: real, " + prometheus, "Alertmanager: real, " + alertmanager);
   }
 
   @Test
@@ -48,10 +50,11 @@ class StackChoiceTest {
 
     assertThat(choice.prometheus()).isEqualTo(EMBEDDED);
     assertThat(choice.alertmanager()).isEqualTo(EMBEDDED);
-    assertThat(choice.lines()).containsExactly(
-        "Prometheus: embedded (no prometheus on PATH; sudo apt-get install prometheus for the real one)",
-        "Alertmanager: embedded (no prometheus-alertmanager on PATH; sudo apt-get install prometheus-alertmanager"
-            + " for the real one)");
+    assertThat(choice.lines())
+        .containsExactly(
+            "Prometheus: embedded (no prometheus on PATH; sudo apt-get install prometheus for the real one)",
+            "Alertmanager: embedded (no prometheus-alertmanager on PATH; sudo apt-get install prometheus-alertmanager"
+                + " for the real one)");
   }
 
   @Test
@@ -68,7 +71,8 @@ class StackChoiceTest {
   void aFileThatIsNotExecutableIsNotABinary() throws IOException {
     Files.writeString(bin.resolve("prometheus"), "not a program");
 
-    assertThat(choose(StackChoice.Mode.AUTO, Map.of("PATH", bin.toString())).prometheus()).isEqualTo(EMBEDDED);
+    assertThat(choose(StackChoice.Mode.AUTO, Map.of("PATH", bin.toString())).prometheus())
+        .isEqualTo(EMBEDDED);
   }
 
   @Test
@@ -76,8 +80,16 @@ class StackChoiceTest {
     Path prometheus = Path.of("/opt/prometheus/prometheus");
     Path alertmanager = Path.of("/opt/alertmanager/alertmanager");
 
-    StackChoice choice = choose(StackChoice.Mode.AUTO, Map.of("PATH", bin.toString(),
-        "FIREDRILL_PROMETHEUS", prometheus.toString(), "FIREDRILL_ALERTMANAGER", alertmanager.toString()));
+    StackChoice choice =
+        choose(
+            StackChoice.Mode.AUTO,
+            Map.of(
+                "PATH",
+                bin.toString(),
+                "FIREDRILL_PROMETHEUS",
+                prometheus.toString(),
+                "FIREDRILL_ALERTMANAGER",
+                alertmanager.toString()));
 
     assertThat(choice.prometheus()).isEqualTo(new Runner.Binary(prometheus));
     assertThat(choice.alertmanager()).isEqualTo(new Runner.Binary(alertmanager));
@@ -92,8 +104,9 @@ class StackChoiceTest {
 
     assertThat(choice.prometheus()).isEqualTo(EMBEDDED);
     assertThat(choice.alertmanager()).isEqualTo(EMBEDDED);
-    assertThat(choice.lines()).containsExactly("Prometheus: embedded (--stack embedded)",
-        "Alertmanager: embedded (--stack embedded)");
+    assertThat(choice.lines())
+        .containsExactly(
+            "Prometheus: embedded (--stack embedded)", "Alertmanager: embedded (--stack embedded)");
   }
 
   @Test
@@ -102,8 +115,9 @@ class StackChoiceTest {
 
     assertThatThrownBy(() -> choose(StackChoice.Mode.REAL, Map.of("PATH", bin.toString())))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the prometheus-alertmanager binary is not on the PATH; install it with bin/install-deps (or"
-            + " apt-get install prometheus-alertmanager), or set FIREDRILL_ALERTMANAGER to its path; or run the"
-            + " embedded one with --stack embedded");
+        .hasMessage(
+            "the prometheus-alertmanager binary is not on the PATH; install it with bin/install-deps (or"
+                + " apt-get install prometheus-alertmanager), or set FIREDRILL_ALERTMANAGER to its path; or run the"
+                + " embedded one with --stack embedded");
   }
 }

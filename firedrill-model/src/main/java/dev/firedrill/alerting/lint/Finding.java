@@ -3,8 +3,8 @@ package dev.firedrill.alerting.lint;
 import java.util.Objects;
 
 /**
- * One thing to fix in a rule file, printed as one line:
- * {@code FILE: group GROUP, alert NAME: what is wrong; the fix}.
+ * One thing to fix in a rule file, printed as one line: {@code FILE: group GROUP, alert NAME: what
+ * is wrong; the fix}.
  *
  * @param kind {@code alert} or {@code record}
  */

@@ -14,8 +14,9 @@ import java.util.Map;
 
 /**
  * The groups of one holder of rule groups: a plain Prometheus rule file, or one PrometheusRule
- * object or document of a file ({@link dev.firedrill.rulefmt.RuleDocuments}); each expression already scanned.
- * {@code name} is how findings name it: the file, with the object when there is one.
+ * object or document of a file ({@link dev.firedrill.rulefmt.RuleDocuments}); each expression
+ * already scanned. {@code name} is how findings name it: the file, with the object when there is
+ * one.
  */
 public record RuleFile(String name, List<Group> groups) {
 
@@ -26,8 +27,15 @@ public record RuleFile(String name, List<Group> groups) {
    * One rule. {@code kind} is {@code alert} or {@code record}; {@code forDuration} is null without
    * {@code for}; {@code line} is where the rule starts.
    */
-  public record Rule(String kind, String name, String expr, PromQl.Scan scan, Duration forDuration,
-      Map<String, String> labels, Map<String, String> annotations, int line) {
+  public record Rule(
+      String kind,
+      String name,
+      String expr,
+      PromQl.Scan scan,
+      Duration forDuration,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      int line) {
 
     public boolean isAlert() {
       return kind.equals("alert");
@@ -50,31 +58,51 @@ public record RuleFile(String name, List<Group> groups) {
     return parse(display, content, problems);
   }
 
-  /** The structure is {@link RuleFileReader}'s, shared with the embedded Prometheus; this adds the scan. */
+  /**
+   * The structure is {@link RuleFileReader}'s, shared with the embedded Prometheus; this adds the
+   * scan.
+   */
   static List<RuleFile> parse(String display, String content, List<Problem> problems) {
-    RuleFileReader.Rules<Problem, Group, Rule> scanned = new RuleFileReader.Rules<>() {
-      @Override
-      public Rule rule(RuleFileReader.Rule rule, SourceTree<Problem> tree, List<Problem> found) {
-        PromQl.Scan scan;
-        try {
-          scan = PromQl.scan(rule.expr());
-        } catch (PromQl.Unreadable e) {
-          found.add(tree.problem(rule.pointer() + "/expr", rule.prefix() + "could not parse expression: "
-              + e.getMessage()));
-          return null;
-        }
-        return new Rule(rule.alert() ? "alert" : "record", rule.name(), rule.expr(), scan, rule.forDuration(),
-            rule.labels(), rule.annotations(), rule.line());
-      }
+    RuleFileReader.Rules<Problem, Group, Rule> scanned =
+        new RuleFileReader.Rules<>() {
+          @Override
+          public Rule rule(
+              RuleFileReader.Rule rule, SourceTree<Problem> tree, List<Problem> found) {
+            PromQl.Scan scan;
+            try {
+              scan = PromQl.scan(rule.expr());
+            } catch (PromQl.Unreadable e) {
+              found.add(
+                  tree.problem(
+                      rule.pointer() + "/expr",
+                      rule.prefix() + "could not parse expression: " + e.getMessage()));
+              return null;
+            }
+            return new Rule(
+                rule.alert() ? "alert" : "record",
+                rule.name(),
+                rule.expr(),
+                scan,
+                rule.forDuration(),
+                rule.labels(),
+                rule.annotations(),
+                rule.line());
+          }
 
-      @Override
-      public Group group(RuleFileReader.Group group, List<Rule> rules) {
-        return new Group(group.name(), group.interval(), List.copyOf(rules));
-      }
-    };
+          @Override
+          public Group group(RuleFileReader.Group group, List<Rule> rules) {
+            return new Group(group.name(), group.interval(), List.copyOf(rules));
+          }
+        };
     List<RuleFile> files = new ArrayList<>();
-    for (RuleFileReader.Holder<Group> holder : RuleFileReader.read(display, content, Problem::new, problems,
-        RuleFileReader.Strictness.PROMETHEUS, scanned)) {
+    for (RuleFileReader.Holder<Group> holder :
+        RuleFileReader.read(
+            display,
+            content,
+            Problem::new,
+            problems,
+            RuleFileReader.Strictness.PROMETHEUS,
+            scanned)) {
       if (holder.clean()) {
         files.add(new RuleFile(holder.part().name(display), List.copyOf(holder.groups())));
       }

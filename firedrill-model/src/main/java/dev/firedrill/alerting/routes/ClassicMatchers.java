@@ -6,15 +6,25 @@ import java.util.regex.Pattern;
 
 /**
  * Alertmanager's classic matcher grammar ({@code pkg/labels}), the only one before 0.27 and the one
- * {@code classic-mode} keeps: a classic label name, an operator, and a value that may be double-quoted;
- * inside it {@code \"}, {@code \\} and {@code \n} are escapes and any other backslash is literal.
+ * {@code classic-mode} keeps: a classic label name, an operator, and a value that may be
+ * double-quoted; inside it {@code \"}, {@code \\} and {@code \n} are escapes and any other
+ * backslash is literal.
  */
 final class ClassicMatchers {
 
   /** Go's {@code \s} is ASCII {@code [\t\n\f\r ]}, without the vertical tab Java's has. */
   private static final String SPACE = "[\\t\\n\\f\\r ]";
-  private static final Pattern SYNTAX = Pattern.compile(
-      SPACE + "*([a-zA-Z_:][a-zA-Z0-9_:]*)" + SPACE + "*(=~|=|!=|!~)" + SPACE + "*((?s).*?)" + SPACE + "*");
+
+  private static final Pattern SYNTAX =
+      Pattern.compile(
+          SPACE
+              + "*([a-zA-Z_:][a-zA-Z0-9_:]*)"
+              + SPACE
+              + "*(=~|=|!=|!~)"
+              + SPACE
+              + "*((?s).*?)"
+              + SPACE
+              + "*");
 
   private ClassicMatchers() {}
 
@@ -51,7 +61,8 @@ final class ClassicMatchers {
         }
       } else if (c == '"') {
         if (!expectTrailingQuote || i < raw.length() - 1) {
-          throw new IllegalArgumentException("matcher value contains unescaped double quote: " + parts.group(3));
+          throw new IllegalArgumentException(
+              "matcher value contains unescaped double quote: " + parts.group(3));
         }
         expectTrailingQuote = false;
       } else {
@@ -59,14 +70,15 @@ final class ClassicMatchers {
       }
     }
     if (expectTrailingQuote) {
-      throw new IllegalArgumentException("matcher value contains unescaped double quote: " + parts.group(3));
+      throw new IllegalArgumentException(
+          "matcher value contains unescaped double quote: " + parts.group(3));
     }
     return Matcher.of(parts.group(1), MatchType.of(parts.group(2)), value.toString());
   }
 
   /**
-   * A comma-separated list, as {@code labels.ParseMatchers}: an optional leading {@code {} and trailing
-   * {@code }}, commas inside double quotes kept, a trailing comma allowed.
+   * A comma-separated list, as {@code labels.ParseMatchers}: an optional leading {@code {} and
+   * trailing {@code }}, commas inside double quotes kept, a trailing comma allowed.
    */
   static List<Matcher> parseList(String text) {
     String s = text.startsWith("{") ? text.substring(1) : text;

@@ -8,19 +8,28 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What Alertmanager's matcher code takes from Go's standard library, so firedrill reads and prints
- * matchers byte for byte as it does: {@code unicode.IsSpace}, {@code strings.TrimSpace} and
- * {@code strconv.Unquote} of a double-quoted string ({@code strconv.Quote}: GoQuote).
+ * matchers byte for byte as it does: {@code unicode.IsSpace}, {@code strings.TrimSpace} and {@code
+ * strconv.Unquote} of a double-quoted string ({@code strconv.Quote}: GoQuote).
  */
 final class GoText {
 
   private GoText() {}
 
-  /** Go's {@code unicode.IsSpace}: Latin-1's six ASCII spaces, NEL and NBSP, and Unicode's White_Space above it. */
+  /**
+   * Go's {@code unicode.IsSpace}: Latin-1's six ASCII spaces, NEL and NBSP, and Unicode's
+   * White_Space above it.
+   */
   static boolean isSpace(int c) {
     if (c <= 0xFF) {
-      return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == ' ' || c == 0x85 || c == 0xA0;
+      return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == ' ' || c == 0x85
+          || c == 0xA0;
     }
-    return c == 0x1680 || c >= 0x2000 && c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+    return c == 0x1680
+        || c >= 0x2000 && c <= 0x200A
+        || c == 0x2028
+        || c == 0x2029
+        || c == 0x202F
+        || c == 0x205F
         || c == 0x3000;
   }
 
@@ -37,12 +46,14 @@ final class GoText {
   }
 
   /**
-   * Go's {@code strconv.Unquote} of a double-quoted string, and the UTF-8 check Alertmanager adds; null
-   * when Go refuses it: an unescaped line feed or quote, an unknown escape (such as {@code \q} or
-   * {@code \'}), or bytes ({@code \xff}, {@code \377}) that do not make UTF-8.
+   * Go's {@code strconv.Unquote} of a double-quoted string, and the UTF-8 check Alertmanager adds;
+   * null when Go refuses it: an unescaped line feed or quote, an unknown escape (such as {@code \q}
+   * or {@code \'}), or bytes ({@code \xff}, {@code \377}) that do not make UTF-8.
    */
   static String unquote(String quoted) {
-    if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') {
+    if (quoted.length() < 2
+        || quoted.charAt(0) != '"'
+        || quoted.charAt(quoted.length() - 1) != '"') {
       return null;
     }
     String s = quoted.substring(1, quoted.length() - 1);
@@ -117,8 +128,12 @@ final class GoText {
       }
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
     } catch (CharacterCodingException invalid) {
       return null;
     }

@@ -1,6 +1,9 @@
 package dev.firedrill.alerting.routes;
 
-/** The four label matcher operators, in Alertmanager's order (which breaks ties when matchers are sorted). */
+/**
+ * The four label matcher operators, in Alertmanager's order (which breaks ties when matchers are
+ * sorted).
+ */
 public enum MatchType {
   EQUAL("="),
   NOT_EQUAL("!="),

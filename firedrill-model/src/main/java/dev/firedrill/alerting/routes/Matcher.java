@@ -8,34 +8,46 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One label matcher: {@code name="value"}, {@code name!="value"}, {@code name=~"regex"},
- * {@code name!~"regex"}, the name any text since Alertmanager 0.27 ({@link MatcherSyntax} reads them). A
- * missing label is the empty string; a regular expression must match the whole value (it is anchored as
- * {@code ^(?:re)$}).
+ * One label matcher: {@code name="value"}, {@code name!="value"}, {@code name=~"regex"}, {@code
+ * name!~"regex"}, the name any text since Alertmanager 0.27 ({@link MatcherSyntax} reads them). A
+ * missing label is the empty string; a regular expression must match the whole value (it is
+ * anchored as {@code ^(?:re)$}).
  */
 public record Matcher(String name, MatchType type, String value, Pattern pattern) {
 
-  /** Alertmanager's order: name, then value (as Go compares strings: by code point), then operator. */
-  public static final Comparator<Matcher> ORDER = Comparator.comparing(Matcher::name, Matcher::compareCodePoints)
-      .thenComparing(Matcher::value, Matcher::compareCodePoints)
-      .thenComparing(Matcher::type);
+  /**
+   * Alertmanager's order: name, then value (as Go compares strings: by code point), then operator.
+   */
+  public static final Comparator<Matcher> ORDER =
+      Comparator.comparing(Matcher::name, Matcher::compareCodePoints)
+          .thenComparing(Matcher::value, Matcher::compareCodePoints)
+          .thenComparing(Matcher::type);
 
   public Matcher {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(value, "value");
     if ((type == MatchType.REGEXP || type == MatchType.NOT_REGEXP) != (pattern != null)) {
-      throw new IllegalArgumentException("a regular expression matcher needs its pattern, and only it");
+      throw new IllegalArgumentException(
+          "a regular expression matcher needs its pattern, and only it");
     }
   }
 
-  /** A matcher; a regular expression is checked and anchored here (IllegalArgumentException when it is invalid). */
+  /**
+   * A matcher; a regular expression is checked and anchored here (IllegalArgumentException when it
+   * is invalid).
+   */
   public static Matcher of(String name, MatchType type, String value) {
-    Pattern pattern = type == MatchType.REGEXP || type == MatchType.NOT_REGEXP ? GoRegex.compileAnchored(value) : null;
+    Pattern pattern =
+        type == MatchType.REGEXP || type == MatchType.NOT_REGEXP
+            ? GoRegex.compileAnchored(value)
+            : null;
     return new Matcher(name, type, value, pattern);
   }
 
-  /** Whether the label's value (the empty string when the label is missing) satisfies this matcher. */
+  /**
+   * Whether the label's value (the empty string when the label is missing) satisfies this matcher.
+   */
   public boolean matches(String labelValue) {
     String actual = labelValue == null ? "" : labelValue;
     return switch (type) {
@@ -46,26 +58,37 @@ public record Matcher(String name, MatchType type, String value, Pattern pattern
     };
   }
 
-  /** One matcher in the classic grammar ({@link MatcherSyntax#CLASSIC}), as Alertmanager 0.26 and earlier read it. */
+  /**
+   * One matcher in the classic grammar ({@link MatcherSyntax#CLASSIC}), as Alertmanager 0.26 and
+   * earlier read it.
+   */
   public static Matcher parse(String text) {
     return ClassicMatchers.parse(text);
   }
 
-  /** A comma-separated list in the classic grammar, as one route {@code matchers} entry of Alertmanager 0.26. */
+  /**
+   * A comma-separated list in the classic grammar, as one route {@code matchers} entry of
+   * Alertmanager 0.26.
+   */
   public static List<Matcher> parseList(String text) {
     return ClassicMatchers.parseList(text);
   }
 
   /**
-   * As Alertmanager prints it: {@code name="value"} with {@code \\}, {@code \n} and {@code \"} escaped; a
-   * name with a space or a reserved character (0.27 and later) quoted, with its value, as Go quotes strings.
+   * As Alertmanager prints it: {@code name="value"} with {@code \\}, {@code \n} and {@code \"}
+   * escaped; a name with a space or a reserved character (0.27 and later) quoted, with its value,
+   * as Go quotes strings.
    */
   @Override
   public String toString() {
     if (name.codePoints().anyMatch(Utf8Lexer::reserved)) {
       return GoQuote.of(name) + type.operator() + GoQuote.of(value);
     }
-    return name + type.operator() + "\"" + value.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"") + "\"";
+    return name
+        + type.operator()
+        + "\""
+        + value.replace("\\", "\\\\").replace("\n", "\\n").replace("\"", "\\\"")
+        + "\"";
   }
 
   /** Go's byte order of UTF-8 strings, which is code point order (Java's compareTo is UTF-16's). */
@@ -86,7 +109,10 @@ public record Matcher(String name, MatchType type, String value, Pattern pattern
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof Matcher m && m.name.equals(name) && m.type == type && m.value.equals(value);
+    return other instanceof Matcher m
+        && m.name.equals(name)
+        && m.type == type
+        && m.value.equals(value);
   }
 
   @Override

@@ -7,12 +7,18 @@ import java.util.Objects;
 /**
  * One node of the route tree.
  *
- * @param path where the route is in the file, as a JSON pointer: {@code /route}, {@code /route/routes/1/routes/0}
- * @param matchers all of them must match (the legacy {@code match} and {@code match_re} included), in
- *     Alertmanager's order: by name, value, then operator
- * @param continueMatching {@code continue: true}: siblings after this one are tried even when it matched
+ * @param path where the route is in the file, as a JSON pointer: {@code /route}, {@code
+ *     /route/routes/1/routes/0}
+ * @param matchers all of them must match (the legacy {@code match} and {@code match_re} included),
+ *     in Alertmanager's order: by name, value, then operator
+ * @param continueMatching {@code continue: true}: siblings after this one are tried even when it
+ *     matched
  */
-public record Route(String path, List<Matcher> matchers, boolean continueMatching, RouteOptions options,
+public record Route(
+    String path,
+    List<Matcher> matchers,
+    boolean continueMatching,
+    RouteOptions options,
     List<Route> routes) {
 
   public Route {
@@ -26,7 +32,10 @@ public record Route(String path, List<Matcher> matchers, boolean continueMatchin
     return options.receiver();
   }
 
-  /** Whether every matcher of this route (not its children) accepts the labels; a missing label is "". */
+  /**
+   * Whether every matcher of this route (not its children) accepts the labels; a missing label is
+   * "".
+   */
   public boolean accepts(Map<String, String> labels) {
     for (Matcher matcher : matchers) {
       if (!matcher.matches(labels.getOrDefault(matcher.name(), ""))) {

@@ -2,8 +2,8 @@ package dev.firedrill.alerting.routes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.time.Durations;
-import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.NearestName;
+import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,34 +11,49 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
  * Reads the {@code route} section of an alertmanager.yml as Alertmanager does (its checks included:
- * a root route with a receiver and no matchers, no {@code continue} or time intervals on it, defined
- * receivers and time intervals, valid label names, no zero intervals), in the {@link RouteDialect} of the
- * version asked for; every other section is only read for the names of receivers and time intervals.
- * What Alertmanager would log about a matcher (the classic parser read it, or the two parsers disagree)
- * is kept as a warning.
+ * a root route with a receiver and no matchers, no {@code continue} or time intervals on it,
+ * defined receivers and time intervals, valid label names, no zero intervals), in the {@link
+ * RouteDialect} of the version asked for; every other section is only read for the names of
+ * receivers and time intervals. What Alertmanager would log about a matcher (the classic parser
+ * read it, or the two parsers disagree) is kept as a warning.
  */
 final class RouteConfigLoader {
 
-  static final List<String> KEYS = List.of("receiver", "group_by", "continue", "matchers", "match", "match_re",
-      "routes", "group_wait", "group_interval", "repeat_interval", "mute_time_intervals", "active_time_intervals");
+  static final List<String> KEYS =
+      List.of(
+          "receiver",
+          "group_by",
+          "continue",
+          "matchers",
+          "match",
+          "match_re",
+          "routes",
+          "group_wait",
+          "group_interval",
+          "repeat_interval",
+          "mute_time_intervals",
+          "active_time_intervals");
+
   /** Always YAML; later documents ignored; numbers kept as written; the parser's own words. */
   private static final SourceTree.Options READING =
       new SourceTree.Options(false, false, SourceTree.Scalars.TEXT_NUMBERS, false);
+
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
   private final SourceTree<Problem> document;
   private final RouteDialect dialect;
   private final List<Problem> problems = new ArrayList<>();
   private final List<Problem> warnings = new ArrayList<>();
+
   /** Null when the file has no receivers list to check against. */
   private Set<String> receivers;
+
   private final Set<String> timeIntervals = new LinkedHashSet<>();
 
   private RouteConfigLoader(SourceTree<Problem> document, RouteDialect dialect) {
@@ -49,7 +64,8 @@ final class RouteConfigLoader {
   /** The root route and the warnings, in file order. */
   record Loaded(Route root, List<Problem> warnings) {}
 
-  static Loaded load(String file, String content, RouteDialect dialect) throws RouteConfigException {
+  static Loaded load(String file, String content, RouteDialect dialect)
+      throws RouteConfigException {
     SourceTree<Problem> document = SourceTree.read(file, content, READING, Problem::new);
     if (document.malformed() != null) {
       throw new RouteConfigException(List.of(document.malformed()));
@@ -94,17 +110,24 @@ final class RouteConfigLoader {
 
   private Route route(JsonNode node, String at, RouteOptions parent) {
     if (!node.isObject()) {
-      problem(at, "expected a route: a mapping with a receiver, matchers, routes, ..., got " + describe(node));
+      problem(
+          at,
+          "expected a route: a mapping with a receiver, matchers, routes, ..., got "
+              + describe(node));
       return null;
     }
     boolean root = parent == null;
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String key = names.next();
       if (key.equals("labels")) {
-        problem(at + "/" + key, "unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
-            + " them as firedrill does; " + NearestName.suggest(key, KEYS, "valid keys here: "));
+        problem(
+            at + "/" + key,
+            "unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
+                + " them as firedrill does; "
+                + NearestName.suggest(key, KEYS, "valid keys here: "));
       } else if (!KEYS.contains(key)) {
-        problem(at + "/" + key, "unknown key; " + NearestName.suggest(key, KEYS, "valid keys here: "));
+        problem(
+            at + "/" + key, "unknown key; " + NearestName.suggest(key, KEYS, "valid keys here: "));
       }
     }
     RouteOptions inherited = root ? RouteOptions.DEFAULTS : parent;
@@ -112,9 +135,16 @@ final class RouteConfigLoader {
     String receiver = text(node, at, "receiver");
     if (root && (receiver == null || receiver.isEmpty())) {
       problem(at + "/receiver", "missing; the root route must name a default receiver");
-    } else if (receiver != null && !receiver.isEmpty() && receivers != null && !receivers.contains(receiver)) {
-      problem(at + "/receiver", "undefined receiver \"" + receiver + "\"; expected one of the receivers: "
-          + String.join(", ", receivers));
+    } else if (receiver != null
+        && !receiver.isEmpty()
+        && receivers != null
+        && !receivers.contains(receiver)) {
+      problem(
+          at + "/receiver",
+          "undefined receiver \""
+              + receiver
+              + "\"; expected one of the receivers: "
+              + String.join(", ", receivers));
     }
 
     List<String> groupBy = inherited.groupBy();
@@ -128,8 +158,13 @@ final class RouteConfigLoader {
         if (label.equals("...")) {
           all = true;
         } else if (!dialect.matchers().validLabelName(label)) {
-          problem(at + "/group_by/" + i, "invalid label name \"" + label + "\" in group_by (expected "
-              + dialect.matchers().labelNameRule() + ", or '...' alone for every label)");
+          problem(
+              at + "/group_by/" + i,
+              "invalid label name \""
+                  + label
+                  + "\" in group_by (expected "
+                  + dialect.matchers().labelNameRule()
+                  + ", or '...' alone for every label)");
         } else if (labels.contains(label)) {
           problem(at + "/group_by/" + i, "duplicated label \"" + label + "\" in group_by");
         } else {
@@ -137,9 +172,12 @@ final class RouteConfigLoader {
         }
       }
       if (all && !labels.isEmpty()) {
-        problem(at + "/group_by", "cannot have wildcard group_by ('...') and other labels at the same time");
+        problem(
+            at + "/group_by",
+            "cannot have wildcard group_by ('...') and other labels at the same time");
       }
-      // As Alertmanager: ['...'] keeps the inherited labels (and groups by all); [] keeps them too before 0.31.
+      // As Alertmanager: ['...'] keeps the inherited labels (and groups by all); [] keeps them too
+      // before 0.31.
       if (!labels.isEmpty() || groupByText.isEmpty() && dialect.emptyGroupByOverrides()) {
         groupBy = new ArrayList<>(new TreeSet<>(labels));
         groupByAll = false;
@@ -150,48 +188,71 @@ final class RouteConfigLoader {
 
     Duration groupWait = duration(node, at, "group_wait", false, inherited.groupWait());
     Duration groupInterval = duration(node, at, "group_interval", true, inherited.groupInterval());
-    Duration repeatInterval = duration(node, at, "repeat_interval", true, inherited.repeatInterval());
+    Duration repeatInterval =
+        duration(node, at, "repeat_interval", true, inherited.repeatInterval());
 
     List<Matcher> matchers = new ArrayList<>();
     JsonNode match = node.get("match");
     if (present(match)) {
       if (!match.isObject()) {
-        problem(at + "/match", "expected a mapping of label names to values, got " + describe(match));
+        problem(
+            at + "/match", "expected a mapping of label names to values, got " + describe(match));
       } else {
-        match.properties().iterator().forEachRemaining(e -> {
-          String where = at + "/match/" + e.getKey();
-          if (!LABEL_NAME.matcher(e.getKey()).matches()) {
-            problem(where, "invalid label name \"" + e.getKey() + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");
-          } else if (!isScalar(e.getValue())) {
-            problem(where, "expected a label value, got " + describe(e.getValue()));
-          } else {
-            matchers.add(Matcher.of(e.getKey(), MatchType.EQUAL, scalar(e.getValue())));
-          }
-        });
+        match
+            .properties()
+            .iterator()
+            .forEachRemaining(
+                e -> {
+                  String where = at + "/match/" + e.getKey();
+                  if (!LABEL_NAME.matcher(e.getKey()).matches()) {
+                    problem(
+                        where,
+                        "invalid label name \""
+                            + e.getKey()
+                            + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");
+                  } else if (!isScalar(e.getValue())) {
+                    problem(where, "expected a label value, got " + describe(e.getValue()));
+                  } else {
+                    matchers.add(Matcher.of(e.getKey(), MatchType.EQUAL, scalar(e.getValue())));
+                  }
+                });
       }
     }
     JsonNode matchRe = node.get("match_re");
     if (present(matchRe)) {
       if (!matchRe.isObject()) {
-        problem(at + "/match_re", "expected a mapping of label names to regular expressions, got " + describe(matchRe));
+        problem(
+            at + "/match_re",
+            "expected a mapping of label names to regular expressions, got " + describe(matchRe));
       } else {
-        matchRe.properties().iterator().forEachRemaining(e -> {
-          String where = at + "/match_re/" + e.getKey();
-          if (!LABEL_NAME.matcher(e.getKey()).matches()) {
-            problem(where, "invalid label name \"" + e.getKey() + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");
-          } else if (!isScalar(e.getValue())) {
-            problem(where, "expected a regular expression, got " + describe(e.getValue()));
-          } else {
-            try {
-              // Alertmanager 0.25 keeps the anchored text of a match_re value (and anchors it again), so it
-              // prints, and sorts, as ^(?:re)$.
-              Matcher.of(e.getKey(), MatchType.REGEXP, scalar(e.getValue()));
-              matchers.add(Matcher.of(e.getKey(), MatchType.REGEXP, "^(?:" + scalar(e.getValue()) + ")$"));
-            } catch (IllegalArgumentException ex) {
-              problem(where, ex.getMessage());
-            }
-          }
-        });
+        matchRe
+            .properties()
+            .iterator()
+            .forEachRemaining(
+                e -> {
+                  String where = at + "/match_re/" + e.getKey();
+                  if (!LABEL_NAME.matcher(e.getKey()).matches()) {
+                    problem(
+                        where,
+                        "invalid label name \""
+                            + e.getKey()
+                            + "\" (expected [a-zA-Z_][a-zA-Z0-9_]*)");
+                  } else if (!isScalar(e.getValue())) {
+                    problem(where, "expected a regular expression, got " + describe(e.getValue()));
+                  } else {
+                    try {
+                      // Alertmanager 0.25 keeps the anchored text of a match_re value (and anchors
+                      // it again), so it
+                      // prints, and sorts, as ^(?:re)$.
+                      Matcher.of(e.getKey(), MatchType.REGEXP, scalar(e.getValue()));
+                      matchers.add(
+                          Matcher.of(
+                              e.getKey(), MatchType.REGEXP, "^(?:" + scalar(e.getValue()) + ")$"));
+                    } catch (IllegalArgumentException ex) {
+                      problem(where, ex.getMessage());
+                    }
+                  }
+                });
       }
     }
     List<String> matcherLines = strings(node, at, "matchers");
@@ -203,16 +264,24 @@ final class RouteConfigLoader {
           String where = at + "/matchers/" + i;
           parsed.warning().ifPresent(warning -> warnings.add(document.problem(where, warning)));
         } catch (IllegalArgumentException e) {
-          problem(at + "/matchers/" + i, e.getMessage() + " (expected matchers such as team=\"payments\", "
-              + "severity=~\"critical|page\" or env!=\"dev\""
-              + (dialect.matchers() == MatcherSyntax.CLASSIC ? "" : ", or \"service.name\"=\"checkout\"")
-              + "; read as Alertmanager's " + dialect.matchers().word() + " matcher grammar)");
+          problem(
+              at + "/matchers/" + i,
+              e.getMessage()
+                  + " (expected matchers such as team=\"payments\", "
+                  + "severity=~\"critical|page\" or env!=\"dev\""
+                  + (dialect.matchers() == MatcherSyntax.CLASSIC
+                      ? ""
+                      : ", or \"service.name\"=\"checkout\"")
+                  + "; read as Alertmanager's "
+                  + dialect.matchers().word()
+                  + " matcher grammar)");
         }
       }
     }
     matchers.sort(Matcher.ORDER);
     if (root && !matchers.isEmpty()) {
-      problem(at + "/" + firstPresent(node, "matchers", "match", "match_re"),
+      problem(
+          at + "/" + firstPresent(node, "matchers", "match", "match_re"),
           "the root route must not have any matchers (it is the fallback for every alert)");
     }
 
@@ -232,8 +301,16 @@ final class RouteConfigLoader {
       }
     }
 
-    RouteOptions options = new RouteOptions(receiver == null || receiver.isEmpty() ? inherited.receiver() : receiver,
-        groupBy, groupByAll, groupWait, groupInterval, repeatInterval, mute, active);
+    RouteOptions options =
+        new RouteOptions(
+            receiver == null || receiver.isEmpty() ? inherited.receiver() : receiver,
+            groupBy,
+            groupByAll,
+            groupWait,
+            groupInterval,
+            repeatInterval,
+            mute,
+            active);
 
     List<Route> children = new ArrayList<>();
     JsonNode routes = node.get("routes");
@@ -262,8 +339,14 @@ final class RouteConfigLoader {
     }
     for (int i = 0; i < names.size(); i++) {
       if (!timeIntervals.contains(names.get(i))) {
-        problem(at + "/" + key + "/" + i, "undefined time interval \"" + names.get(i) + "\""
-            + (timeIntervals.isEmpty() ? " (the file defines none)" : "; expected one of: " + String.join(", ", timeIntervals)));
+        problem(
+            at + "/" + key + "/" + i,
+            "undefined time interval \""
+                + names.get(i)
+                + "\""
+                + (timeIntervals.isEmpty()
+                    ? " (the file defines none)"
+                    : "; expected one of: " + String.join(", ", timeIntervals)));
       }
     }
     return names;
@@ -305,7 +388,8 @@ final class RouteConfigLoader {
     return ok ? items : null;
   }
 
-  private Duration duration(JsonNode node, String at, String key, boolean nonZero, Duration inherited) {
+  private Duration duration(
+      JsonNode node, String at, String key, boolean nonZero, Duration inherited) {
     String text = text(node, at, key);
     if (text == null) {
       return inherited;
@@ -359,5 +443,4 @@ final class RouteConfigLoader {
   private void problem(String pointer, String message) {
     problems.add(document.problem(pointer, message));
   }
-
 }

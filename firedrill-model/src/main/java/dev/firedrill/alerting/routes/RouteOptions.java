@@ -6,19 +6,34 @@ import java.util.Objects;
 
 /**
  * What a route does with the alerts it gets, after inheritance: receiver, grouping and timings come
- * from the nearest ancestor that sets them (Alertmanager's defaults at the root: no grouping, 30s, 5m,
- * 4h); the time intervals are the route's own and are not inherited.
+ * from the nearest ancestor that sets them (Alertmanager's defaults at the root: no grouping, 30s,
+ * 5m, 4h); the time intervals are the route's own and are not inherited.
  *
- * @param groupBy the labels to group by, sorted; with {@code groupByAll} ({@code group_by: ['...']}) every
- *     label groups, and {@code groupBy} keeps what was inherited, as Alertmanager keeps it
+ * @param groupBy the labels to group by, sorted; with {@code groupByAll} ({@code group_by:
+ *     ['...']}) every label groups, and {@code groupBy} keeps what was inherited, as Alertmanager
+ *     keeps it
  */
-public record RouteOptions(String receiver, List<String> groupBy, boolean groupByAll, Duration groupWait,
-    Duration groupInterval, Duration repeatInterval, List<String> muteTimeIntervals,
+public record RouteOptions(
+    String receiver,
+    List<String> groupBy,
+    boolean groupByAll,
+    Duration groupWait,
+    Duration groupInterval,
+    Duration repeatInterval,
+    List<String> muteTimeIntervals,
     List<String> activeTimeIntervals) {
 
   /** Alertmanager's {@code DefaultRouteOpts}. */
-  public static final RouteOptions DEFAULTS = new RouteOptions("", List.of(), false, Duration.ofSeconds(30),
-      Duration.ofMinutes(5), Duration.ofHours(4), List.of(), List.of());
+  public static final RouteOptions DEFAULTS =
+      new RouteOptions(
+          "",
+          List.of(),
+          false,
+          Duration.ofSeconds(30),
+          Duration.ofMinutes(5),
+          Duration.ofHours(4),
+          List.of(),
+          List.of());
 
   public RouteOptions {
     Objects.requireNonNull(receiver, "receiver");

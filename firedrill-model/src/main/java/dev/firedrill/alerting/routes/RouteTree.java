@@ -29,8 +29,8 @@ public final class RouteTree {
   }
 
   /**
-   * Reads the route tree of an alertmanager.yml as today's Alertmanager does by default
-   * ({@link RouteDialect#CURRENT}); every problem names the file, the field and its line.
+   * Reads the route tree of an alertmanager.yml as today's Alertmanager does by default ({@link
+   * RouteDialect#CURRENT}); every problem names the file, the field and its line.
    */
   public static RouteTree load(Path path) throws RouteConfigException {
     return load(path, RouteDialect.CURRENT);
@@ -42,25 +42,39 @@ public final class RouteTree {
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new RouteConfigException(List.of(new Problem(path.toString(), "", "cannot read: "
-          + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.toString()), 0, 0)));
+      throw new RouteConfigException(
+          List.of(
+              new Problem(
+                  path.toString(),
+                  "",
+                  "cannot read: "
+                      + (e instanceof java.nio.file.NoSuchFileException
+                          ? "no such file"
+                          : e.toString()),
+                  0,
+                  0)));
     }
     return parse(path.toString(), content, dialect);
   }
 
-  /** Reads the route tree from text as today's Alertmanager does by default; {@code file} names it in problems. */
+  /**
+   * Reads the route tree from text as today's Alertmanager does by default; {@code file} names it
+   * in problems.
+   */
   public static RouteTree parse(String file, String content) throws RouteConfigException {
     return parse(file, content, RouteDialect.CURRENT);
   }
 
-  public static RouteTree parse(String file, String content, RouteDialect dialect) throws RouteConfigException {
-    RouteConfigLoader.Loaded loaded = RouteConfigLoader.load(file, content, Objects.requireNonNull(dialect, "dialect"));
+  public static RouteTree parse(String file, String content, RouteDialect dialect)
+      throws RouteConfigException {
+    RouteConfigLoader.Loaded loaded =
+        RouteConfigLoader.load(file, content, Objects.requireNonNull(dialect, "dialect"));
     return new RouteTree(file, loaded.root(), loaded.warnings());
   }
 
   /**
-   * What Alertmanager would log while reading the tree, each naming where: a matcher only the classic
-   * parser reads, or one the two parsers read differently (the classic reading is kept).
+   * What Alertmanager would log while reading the tree, each naming where: a matcher only the
+   * classic parser reads, or one the two parsers read differently (the classic reading is kept).
    */
   public List<Problem> warnings() {
     return warnings;
@@ -74,7 +88,10 @@ public final class RouteTree {
     return root;
   }
 
-  /** The routes an alert with these labels is dispatched to, in tree order; never empty (the root takes the rest). */
+  /**
+   * The routes an alert with these labels is dispatched to, in tree order; never empty (the root
+   * takes the rest).
+   */
   public List<Route> match(Map<String, String> labels) {
     Objects.requireNonNull(labels, "labels");
     List<Route> matched = new ArrayList<>();
@@ -87,7 +104,9 @@ public final class RouteTree {
     return match(labels).stream().map(Route::receiver).toList();
   }
 
-  /** Adds the matches under {@code route}; false when the route's own matchers reject the labels. */
+  /**
+   * Adds the matches under {@code route}; false when the route's own matchers reject the labels.
+   */
   private static boolean match(Route route, Map<String, String> labels, List<Route> matched) {
     if (!route.accepts(labels)) {
       return false;
@@ -104,14 +123,20 @@ public final class RouteTree {
     return true;
   }
 
-  /** The whole tree as {@code amtool config routes show} prints it (without its "Routing tree:" heading). */
+  /**
+   * The whole tree as {@code amtool config routes show} prints it (without its "Routing tree:"
+   * heading).
+   */
   public String render() {
     TreeText tree = new TreeText();
     show(root, tree, 0);
     return tree.toString();
   }
 
-  /** The matching part of the tree as {@code amtool config routes test --tree} prints it (without its heading). */
+  /**
+   * The matching part of the tree as {@code amtool config routes test --tree} prints it (without
+   * its heading).
+   */
   public String renderMatching(Map<String, String> labels) {
     TreeText tree = new TreeText();
     if (root.accepts(labels)) {
@@ -185,7 +210,10 @@ public final class RouteTree {
       return text.toString();
     }
 
-    /** Whether the ancestor of line {@code i} at {@code level} (or the line itself) has a sibling below it. */
+    /**
+     * Whether the ancestor of line {@code i} at {@code level} (or the line itself) has a sibling
+     * below it.
+     */
     private boolean hasLaterSibling(int i, int level) {
       for (int j = i + 1; j < depths.size(); j++) {
         if (depths.get(j) < level) {

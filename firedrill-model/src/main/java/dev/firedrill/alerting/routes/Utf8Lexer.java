@@ -1,20 +1,34 @@
 package dev.firedrill.alerting.routes;
 
 /**
- * The tokens of Alertmanager's UTF-8 matcher grammar ({@code matcher/parse}): braces, commas, the four
- * operators, double-quoted text and unquoted text (anything up to a space or one of
- * <code>{}!=~,\"'`</code>). Columns count code points from 0, as Alertmanager's messages do; an error
- * is sticky, so a peek that failed fails every later scan the same way.
+ * The tokens of Alertmanager's UTF-8 matcher grammar ({@code matcher/parse}): braces, commas, the
+ * four operators, double-quoted text and unquoted text (anything up to a space or one of <code>
+ * {}!=~,\"'`</code>). Columns count code points from 0, as Alertmanager's messages do; an error is
+ * sticky, so a peek that failed fails every later scan the same way.
  */
 final class Utf8Lexer {
 
-  enum Kind { EOF, OPEN_BRACE, CLOSE_BRACE, COMMA, EQUALS, NOT_EQUALS, MATCHES, NOT_MATCHES, QUOTED, UNQUOTED }
+  enum Kind {
+    EOF,
+    OPEN_BRACE,
+    CLOSE_BRACE,
+    COMMA,
+    EQUALS,
+    NOT_EQUALS,
+    MATCHES,
+    NOT_MATCHES,
+    QUOTED,
+    UNQUOTED
+  }
 
   record Token(Kind kind, String value, int columnStart, int columnEnd) {
     static final Token END = new Token(Kind.EOF, "", 0, 0);
   }
 
-  /** A message as Alertmanager words it; {@code endOfInput} for its {@code errEOF}, which callers treat apart. */
+  /**
+   * A message as Alertmanager words it; {@code endOfInput} for its {@code errEOF}, which callers
+   * treat apart.
+   */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final boolean endOfInput;
@@ -30,8 +44,10 @@ final class Utf8Lexer {
 
   private final String input;
   private Failure failure;
+
   /** Offsets (chars) of the current token and of the cursor; columns (code points) of the same. */
   private int start;
+
   private int pos;
   private int width;
   private int column;
@@ -82,7 +98,8 @@ final class Utf8Lexer {
             start = pos;
             column = cols;
           } else {
-            throw fail(column + ":" + cols + ": " + input.substring(start, pos) + ": invalid input");
+            throw fail(
+                column + ":" + cols + ": " + input.substring(start, pos) + ": invalid input");
           }
         }
       }
@@ -155,9 +172,18 @@ final class Utf8Lexer {
 
   private Failure expected(String runes) {
     if (pos >= input.length()) {
-      return fail(column + ":" + cols + ": unexpected end of input, expected one of '" + runes + "'");
+      return fail(
+          column + ":" + cols + ": unexpected end of input, expected one of '" + runes + "'");
     }
-    return fail(column + ":" + cols + ": " + input.substring(start, pos) + ": expected one of '" + runes + "'");
+    return fail(
+        column
+            + ":"
+            + cols
+            + ": "
+            + input.substring(start, pos)
+            + ": expected one of '"
+            + runes
+            + "'");
   }
 
   private Failure fail(String message) {

@@ -20,9 +20,9 @@ import java.util.Optional;
  * The JSON of a {@link WebhookMessage}, both ways. Written byte for byte as Alertmanager writes it:
  * every field in its order (receiver, status, alerts, groupLabels, commonLabels, commonAnnotations,
  * externalURL, version, groupKey, truncatedAlerts), times in Go's RFC3339Nano, Go's zero time for a
- * firing alert's endsAt, and the trailing newline of Go's encoder. Read as a receiver must: the fields
- * detection relies on are required and checked, the others may be missing, and fields a later version
- * adds are ignored.
+ * firing alert's endsAt, and the trailing newline of Go's encoder. Read as a receiver must: the
+ * fields detection relies on are required and checked, the others may be missing, and fields a
+ * later version adds are ignored.
  */
 public final class WebhookJson {
 
@@ -36,6 +36,7 @@ public final class WebhookJson {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Go's zero time: what a firing alert's endsAt says. */
   static final String GO_ZERO = "0001-01-01T00:00:00Z";
 
@@ -80,14 +81,21 @@ public final class WebhookJson {
     values.forEach(node::put);
   }
 
-  /** The message of a body, or {@link Invalid} naming the first field that is not as version 4 has it. */
+  /**
+   * The message of a body, or {@link Invalid} naming the first field that is not as version 4 has
+   * it.
+   */
   public static WebhookMessage decode(byte[] body) throws Invalid {
     JsonNode root;
     try {
       root = JSON.reader().readTree(body);
     } catch (JsonProcessingException e) {
-      throw new Invalid("the body is not JSON (at line " + e.getLocation().getLineNr()
-          + ", column " + e.getLocation().getColumnNr() + ")");
+      throw new Invalid(
+          "the body is not JSON (at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + ")");
     } catch (IOException e) {
       throw new Invalid("the body could not be read");
     }
@@ -96,7 +104,8 @@ public final class WebhookJson {
     }
     JsonNode version = root.get("version");
     if (version == null) {
-      throw new Invalid("\"version\" is missing (expected \"4\", Alertmanager's webhook payload version)");
+      throw new Invalid(
+          "\"version\" is missing (expected \"4\", Alertmanager's webhook payload version)");
     }
     if (!version.isTextual() || !version.asText().equals(WebhookMessage.VERSION)) {
       throw new Invalid("\"version\" is " + shortJson(version) + " (expected \"4\")");
@@ -109,22 +118,32 @@ public final class WebhookJson {
     JsonNode truncatedNode = root.get("truncatedAlerts");
     if (truncatedNode != null && !truncatedNode.isNull()) {
       if (!truncatedNode.canConvertToExactIntegral() || truncatedNode.asLong() < 0) {
-        throw new Invalid("\"truncatedAlerts\" is " + shortJson(truncatedNode) + " (expected a count)");
+        throw new Invalid(
+            "\"truncatedAlerts\" is " + shortJson(truncatedNode) + " (expected a count)");
       }
       truncated = truncatedNode.asLong();
     }
     JsonNode alerts = root.get("alerts");
     if (alerts == null || !alerts.isArray()) {
-      throw new Invalid("\"alerts\" is " + (alerts == null ? "missing" : shortJson(alerts)) + " (expected an array)");
+      throw new Invalid(
+          "\"alerts\" is "
+              + (alerts == null ? "missing" : shortJson(alerts))
+              + " (expected an array)");
     }
     List<WebhookMessage.Alert> parsed = new ArrayList<>(alerts.size());
     for (int i = 0; i < alerts.size(); i++) {
       parsed.add(alert(alerts.get(i), "alerts[" + i + "]"));
     }
-    return new WebhookMessage(receiver, status, parsed, groupLabels,
+    return new WebhookMessage(
+        receiver,
+        status,
+        parsed,
+        groupLabels,
         optionalStrings(root, "commonLabels", "commonLabels"),
         optionalStrings(root, "commonAnnotations", "commonAnnotations"),
-        optionalText(root, "externalURL", "externalURL"), groupKey, truncated);
+        optionalText(root, "externalURL", "externalURL"),
+        groupKey,
+        truncated);
   }
 
   private static WebhookMessage.Alert alert(JsonNode alert, String path) throws Invalid {
@@ -134,12 +153,19 @@ public final class WebhookJson {
     String status = status(alert, path + ".status");
     Map<String, String> labels = strings(alert.get("labels"), path + ".labels");
     Map<String, String> annotations = optionalStrings(alert, "annotations", path + ".annotations");
-    Instant startsAt = time(alert, "startsAt", path)
-        .orElseThrow(() -> new Invalid("\"" + path + ".startsAt\" is the zero time (expected when the alert started)"));
+    Instant startsAt =
+        time(alert, "startsAt", path)
+            .orElseThrow(
+                () ->
+                    new Invalid(
+                        "\""
+                            + path
+                            + ".startsAt\" is the zero time (expected when the alert started)"));
     Optional<Instant> endsAt = alert.has("endsAt") ? time(alert, "endsAt", path) : Optional.empty();
     String generatorUrl = optionalText(alert, "generatorURL", path + ".generatorURL");
     String fingerprint = text(alert, "fingerprint", path + ".fingerprint");
-    return new WebhookMessage.Alert(status, labels, annotations, startsAt, endsAt, generatorUrl, fingerprint);
+    return new WebhookMessage.Alert(
+        status, labels, annotations, startsAt, endsAt, generatorUrl, fingerprint);
   }
 
   private static Optional<Instant> time(JsonNode parent, String field, String path) throws Invalid {
@@ -148,7 +174,8 @@ public final class WebhookJson {
     try {
       return Rfc3339.parseUnlessZero(text);
     } catch (DateTimeParseException e) {
-      throw new Invalid("\"" + name + "\" is " + shortJson(parent.get(field)) + " (expected an RFC 3339 time)");
+      throw new Invalid(
+          "\"" + name + "\" is " + shortJson(parent.get(field)) + " (expected an RFC 3339 time)");
     }
   }
 
@@ -156,7 +183,12 @@ public final class WebhookJson {
     String field = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : name;
     String status = text(parent, field, name);
     if (!status.equals("firing") && !status.equals("resolved")) {
-      throw new Invalid("\"" + name + "\" is " + shortJson(parent.get(field)) + " (expected \"firing\" or \"resolved\")");
+      throw new Invalid(
+          "\""
+              + name
+              + "\" is "
+              + shortJson(parent.get(field))
+              + " (expected \"firing\" or \"resolved\")");
     }
     return status;
   }
@@ -177,7 +209,8 @@ public final class WebhookJson {
     return value.asText();
   }
 
-  private static Map<String, String> optionalStrings(JsonNode parent, String field, String name) throws Invalid {
+  private static Map<String, String> optionalStrings(JsonNode parent, String field, String name)
+      throws Invalid {
     JsonNode value = parent.get(field);
     return value == null || value.isNull() ? Map.of() : strings(value, name);
   }
@@ -187,15 +220,22 @@ public final class WebhookJson {
       throw new Invalid("\"" + name + "\" is missing (expected an object of strings)");
     }
     if (!object.isObject()) {
-      throw new Invalid("\"" + name + "\" is " + shortJson(object) + " (expected an object of strings)");
+      throw new Invalid(
+          "\"" + name + "\" is " + shortJson(object) + " (expected an object of strings)");
     }
     Map<String, String> map = new LinkedHashMap<>();
     var fields = object.properties().iterator();
     while (fields.hasNext()) {
       var field = fields.next();
       if (!field.getValue().isTextual()) {
-        throw new Invalid("\"" + name + "." + shorten(field.getKey(), 40) + "\" is " + shortJson(field.getValue())
-            + " (expected a string)");
+        throw new Invalid(
+            "\""
+                + name
+                + "."
+                + shorten(field.getKey(), 40)
+                + "\" is "
+                + shortJson(field.getValue())
+                + " (expected a string)");
       }
       map.put(field.getKey(), field.getValue().asText());
     }

@@ -10,10 +10,11 @@ import java.util.TreeMap;
 
 /**
  * Alertmanager's webhook message, version 4, as it travels: written by the embedded Alertmanager,
- * read by firedrill's receiver; {@link WebhookJson} is its one JSON form. Maps are sorted by name, as
- * Go writes them.
+ * read by firedrill's receiver; {@link WebhookJson} is its one JSON form. Maps are sorted by name,
+ * as Go writes them.
  *
- * @param receiver the receiver whose webhook config sent it, regexp-quoted as Alertmanager quotes it
+ * @param receiver the receiver whose webhook config sent it, regexp-quoted as Alertmanager quotes
+ *     it
  * @param status {@code firing} when any alert of the message fires, else {@code resolved}
  * @param alerts the alerts of the group, possibly cut by {@code max_alerts}
  * @param groupLabels the labels the route groups by
@@ -23,8 +24,15 @@ import java.util.TreeMap;
  * @param groupKey Alertmanager's key for the aggregation group (route path and group labels)
  * @param truncatedAlerts how many alerts {@code max_alerts} left out; 0 usually
  */
-public record WebhookMessage(String receiver, String status, List<Alert> alerts, Map<String, String> groupLabels,
-    Map<String, String> commonLabels, Map<String, String> commonAnnotations, String externalUrl, String groupKey,
+public record WebhookMessage(
+    String receiver,
+    String status,
+    List<Alert> alerts,
+    Map<String, String> groupLabels,
+    Map<String, String> commonLabels,
+    Map<String, String> commonAnnotations,
+    String externalUrl,
+    String groupKey,
     long truncatedAlerts) {
 
   /** The payload version this record is. */
@@ -53,11 +61,18 @@ public record WebhookMessage(String receiver, String status, List<Alert> alerts,
    * @param annotations summary, runbook_url, dashboard and the like
    * @param startsAt when Prometheus switched it to firing (the evaluation's timestamp)
    * @param endsAt when it resolved; empty while firing (Alertmanager sends Go's zero time)
-   * @param generatorUrl the Prometheus graph link of its rule ({@code ""} when a reader was not told)
+   * @param generatorUrl the Prometheus graph link of its rule ({@code ""} when a reader was not
+   *     told)
    * @param fingerprint Alertmanager's hash of the labels, the same as in {@code /api/v2/alerts}
    */
-  public record Alert(String status, Map<String, String> labels, Map<String, String> annotations, Instant startsAt,
-      Optional<Instant> endsAt, String generatorUrl, String fingerprint) {
+  public record Alert(
+      String status,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      Instant startsAt,
+      Optional<Instant> endsAt,
+      String generatorUrl,
+      String fingerprint) {
 
     public Alert {
       Objects.requireNonNull(status, "status");

@@ -11,15 +11,22 @@ class PromQlTest {
 
   @Test
   void findsMetricNamesButNotFunctionsKeywordsOrLabels() throws Exception {
-    PromQl.Scan scan = PromQl.scan("""
+    PromQl.Scan scan =
+        PromQl.scan(
+            """
         sum by (service, le) (rate(http_server_request_duration_seconds_bucket{service="checkout",le!="+Inf"}[5m]))
           / on (service) group_left(team) sum without (route) (rate(http_server_requests_total[5m] offset 1h))
           > bool 0.5 and max(up) by (job) == 1 unless ignoring(code) slo:x:ratio_rate5m # comment metric_in_comment
         """);
-    assertThat(scan.metrics()).containsExactlyInAnyOrder("http_server_request_duration_seconds_bucket",
-        "http_server_requests_total", "up", "slo:x:ratio_rate5m");
-    assertThat(scan.ranges()).extracting(PromQl.Range::range).containsExactly(Duration.ofMinutes(5),
-        Duration.ofMinutes(5));
+    assertThat(scan.metrics())
+        .containsExactlyInAnyOrder(
+            "http_server_request_duration_seconds_bucket",
+            "http_server_requests_total",
+            "up",
+            "slo:x:ratio_rate5m");
+    assertThat(scan.ranges())
+        .extracting(PromQl.Range::range)
+        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(5));
     assertThat(scan.boolComparisons()).isEqualTo(1);
     assertThat(scan.filterComparisons()).isEqualTo(1);
     assertThat(scan.callsAbsent()).isFalse();
@@ -43,7 +50,9 @@ class PromQlTest {
 
   @Test
   void numbersDurationsInfAndNanAreNotNames() throws Exception {
-    PromQl.Scan scan = PromQl.scan("x > 1e-3 and y < Inf and z != NaN and w offset 5m > 0x1F and vector(1) > 14.4 * (1 - 0.999)");
+    PromQl.Scan scan =
+        PromQl.scan(
+            "x > 1e-3 and y < Inf and z != NaN and w offset 5m > 0x1F and vector(1) > 14.4 * (1 - 0.999)");
     assertThat(scan.metrics()).containsExactlyInAnyOrder("x", "y", "z", "w");
     assertThat(scan.filterComparisons()).isEqualTo(5);
   }
@@ -58,24 +67,32 @@ class PromQlTest {
 
   @Test
   void prometheus3SyntaxIsRead() throws Exception {
-    PromQl.Scan scan = PromQl.scan("sum(rate({\"http.requests\", \"service.name\"=\"checkout\"}[5m * 2] anchored)) "
-        + "/ sum(rate(requests[300] smoothed)) > fill(0) max_over_time(x[1h:30s] offset (1h + 5m))");
+    PromQl.Scan scan =
+        PromQl.scan(
+            "sum(rate({\"http.requests\", \"service.name\"=\"checkout\"}[5m * 2] anchored)) "
+                + "/ sum(rate(requests[300] smoothed)) > fill(0) max_over_time(x[1h:30s] offset (1h + 5m))");
     assertThat(scan.metrics()).containsExactlyInAnyOrder("http.requests", "requests", "x");
-    assertThat(scan.ranges()).containsExactly(new PromQl.Range("5m * 2", Duration.ofMinutes(10)),
-        new PromQl.Range("300", Duration.ofMinutes(5)), new PromQl.Range("1h:30s", Duration.ofHours(1)));
+    assertThat(scan.ranges())
+        .containsExactly(
+            new PromQl.Range("5m * 2", Duration.ofMinutes(10)),
+            new PromQl.Range("300", Duration.ofMinutes(5)),
+            new PromQl.Range("1h:30s", Duration.ofHours(1)));
     assertThat(scan.filterComparisons()).isEqualTo(1);
     assertThat(PromQl.scan("rate(x[step() * 4])").ranges()).isEmpty();
   }
 
   @Test
   void newWarningsAreFound() throws Exception {
-    PromQl.Scan scan = PromQl.scan("holt_winters(x{le=\"1\", quantile!=\"0\", a=\"2\"}[10m], 0.5, 0.5) > 0 "
-        + "and y{le=\"1.0\"} and max_over_time(z[5m:5m]) > 1 and max_over_time(w[1m:]) > 1");
+    PromQl.Scan scan =
+        PromQl.scan(
+            "holt_winters(x{le=\"1\", quantile!=\"0\", a=\"2\"}[10m], 0.5, 0.5) > 0 "
+                + "and y{le=\"1.0\"} and max_over_time(z[5m:5m]) > 1 and max_over_time(w[1m:]) > 1");
     assertThat(scan.callsHoltWinters()).isTrue();
     assertThat(scan.wholeNumberBucketMatchers()).containsExactly("le=\"1\"", "quantile!=\"0\"");
-    assertThat(scan.subqueries()).containsExactly(
-        new PromQl.Subquery("5m:5m", Duration.ofMinutes(5), Duration.ofMinutes(5)),
-        new PromQl.Subquery("1m:", Duration.ofMinutes(1), null));
+    assertThat(scan.subqueries())
+        .containsExactly(
+            new PromQl.Subquery("5m:5m", Duration.ofMinutes(5), Duration.ofMinutes(5)),
+            new PromQl.Subquery("1m:", Duration.ofMinutes(1), null));
   }
 
   @Test

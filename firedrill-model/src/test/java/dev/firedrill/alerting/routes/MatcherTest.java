@@ -10,12 +10,16 @@ class MatcherTest {
 
   @Test
   void parsesEachOperatorQuotedOrNot() {
-    assertThat(Matcher.parse("team=\"payments\"")).isEqualTo(Matcher.of("team", MatchType.EQUAL, "payments"));
-    assertThat(Matcher.parse("team=payments")).isEqualTo(Matcher.of("team", MatchType.EQUAL, "payments"));
-    assertThat(Matcher.parse("env!=\"dev\"")).isEqualTo(Matcher.of("env", MatchType.NOT_EQUAL, "dev"));
+    assertThat(Matcher.parse("team=\"payments\""))
+        .isEqualTo(Matcher.of("team", MatchType.EQUAL, "payments"));
+    assertThat(Matcher.parse("team=payments"))
+        .isEqualTo(Matcher.of("team", MatchType.EQUAL, "payments"));
+    assertThat(Matcher.parse("env!=\"dev\""))
+        .isEqualTo(Matcher.of("env", MatchType.NOT_EQUAL, "dev"));
     assertThat(Matcher.parse("severity=~\"critical|page\"").type()).isEqualTo(MatchType.REGEXP);
     assertThat(Matcher.parse("env!~prod.*").type()).isEqualTo(MatchType.NOT_REGEXP);
-    assertThat(Matcher.parse("  a:b_1  =   spaced value  ")).isEqualTo(Matcher.of("a:b_1", MatchType.EQUAL, "spaced value"));
+    assertThat(Matcher.parse("  a:b_1  =   spaced value  "))
+        .isEqualTo(Matcher.of("a:b_1", MatchType.EQUAL, "spaced value"));
     assertThat(Matcher.parse("empty=")).isEqualTo(Matcher.of("empty", MatchType.EQUAL, ""));
     assertThat(Matcher.parse("a==b").value()).isEqualTo("=b");
   }
@@ -34,21 +38,29 @@ class MatcherTest {
   void refusesWhatAlertmanagerRefuses() {
     assertThatThrownBy(() -> Matcher.parse("team")).hasMessage("bad matcher format: team");
     assertThatThrownBy(() -> Matcher.parse("1team=a")).hasMessage("bad matcher format: 1team=a");
-    assertThatThrownBy(() -> Matcher.parse("a=\"open")).hasMessage("matcher value contains unescaped double quote: \"open");
-    assertThatThrownBy(() -> Matcher.parse("a=b\"c")).hasMessage("matcher value contains unescaped double quote: b\"c");
+    assertThatThrownBy(() -> Matcher.parse("a=\"open"))
+        .hasMessage("matcher value contains unescaped double quote: \"open");
+    assertThatThrownBy(() -> Matcher.parse("a=b\"c"))
+        .hasMessage("matcher value contains unescaped double quote: b\"c");
     assertThatThrownBy(() -> Matcher.parse("a=~\"(\""))
         .hasMessageStartingWith("invalid regular expression \"(\": ");
-    assertThatThrownBy(() -> Matcher.parse("a=~\"(a)\\\\1\"")).hasMessageContaining("back-references are not supported");
-    assertThatThrownBy(() -> Matcher.parse("a=~\"(?=x)\"")).hasMessageContaining("invalid or unsupported Perl syntax");
-    assertThatThrownBy(() -> Matcher.parse("a=~\"a*+\"")).hasMessageContaining("invalid nested repetition operator");
+    assertThatThrownBy(() -> Matcher.parse("a=~\"(a)\\\\1\""))
+        .hasMessageContaining("back-references are not supported");
+    assertThatThrownBy(() -> Matcher.parse("a=~\"(?=x)\""))
+        .hasMessageContaining("invalid or unsupported Perl syntax");
+    assertThatThrownBy(() -> Matcher.parse("a=~\"a*+\""))
+        .hasMessageContaining("invalid nested repetition operator");
   }
 
   @Test
   void parsesListsWithBracesQuotedCommasAndATrailingComma() {
-    assertThat(Matcher.parseList("{service=\"api\", env=~\"prod|staging\",}")).containsExactly(
-        Matcher.of("service", MatchType.EQUAL, "api"), Matcher.of("env", MatchType.REGEXP, "prod|staging"));
-    assertThat(Matcher.parseList("msg=\"a, b\",x=y")).containsExactly(
-        Matcher.of("msg", MatchType.EQUAL, "a, b"), Matcher.of("x", MatchType.EQUAL, "y"));
+    assertThat(Matcher.parseList("{service=\"api\", env=~\"prod|staging\",}"))
+        .containsExactly(
+            Matcher.of("service", MatchType.EQUAL, "api"),
+            Matcher.of("env", MatchType.REGEXP, "prod|staging"));
+    assertThat(Matcher.parseList("msg=\"a, b\",x=y"))
+        .containsExactly(
+            Matcher.of("msg", MatchType.EQUAL, "a, b"), Matcher.of("x", MatchType.EQUAL, "y"));
     assertThat(Matcher.parseList("")).isEmpty();
     assertThatThrownBy(() -> Matcher.parseList("a=1,,b=2")).hasMessage("bad matcher format: ");
   }
@@ -85,7 +97,8 @@ class MatcherTest {
   void sortsAsAlertmanager() {
     List<Matcher> matchers = new java.util.ArrayList<>(Matcher.parseList("b=1,a=~2,a=2,a!=2,a=1"));
     matchers.sort(Matcher.ORDER);
-    assertThat(matchers).extracting(Matcher::toString)
+    assertThat(matchers)
+        .extracting(Matcher::toString)
         .containsExactly("a=\"1\"", "a=\"2\"", "a!=\"2\"", "a=~\"2\"", "b=\"1\"");
   }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class RouteTreeTest {
 
-  private static final String RECEIVERS = "receivers: [{name: r}, {name: a}, {name: b}, {name: c}, {name: d}]\n";
+  private static final String RECEIVERS =
+      "receivers: [{name: r}, {name: a}, {name: b}, {name: c}, {name: d}]\n";
 
   private static RouteTree tree(String yaml) throws RouteConfigException {
     return RouteTree.parse("am.yml", yaml + RECEIVERS);
@@ -28,17 +29,29 @@ class RouteTreeTest {
   void readsTheLabFixture() throws Exception {
     RouteTree lab = RouteTree.load(Path.of("fixtures/lab/alertmanager.yml"));
     assertThat(lab.receivers(Map.of("team", "payments"))).containsExactly("team-payments");
-    assertThat(lab.receivers(Map.of("team", "checkout", "x", "y"))).containsExactly("team-checkout");
+    assertThat(lab.receivers(Map.of("team", "checkout", "x", "y")))
+        .containsExactly("team-checkout");
     assertThat(lab.receivers(Map.of())).containsExactly("unrouted");
     Route payments = lab.match(Map.of("team", "payments")).get(0);
     assertThat(payments.path()).isEqualTo("/route/routes/0");
-    assertThat(payments.options()).isEqualTo(new RouteOptions("team-payments", List.of("alertname", "service"), false,
-        Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofHours(1), List.of(), List.of()));
+    assertThat(payments.options())
+        .isEqualTo(
+            new RouteOptions(
+                "team-payments",
+                List.of("alertname", "service"),
+                false,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                Duration.ofHours(1),
+                List.of(),
+                List.of()));
   }
 
   @Test
   void childrenInheritReceiverGroupingAndTimingsButNotTimeIntervals() throws Exception {
-    RouteTree tree = tree("""
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           group_by: [alertname]
@@ -58,8 +71,17 @@ class RouteTreeTest {
         time_intervals: [{name: night}]
         """);
     Route x = tree.root().routes().get(0);
-    assertThat(x.options()).isEqualTo(new RouteOptions("r", List.of("alertname"), false, Duration.ofSeconds(5),
-        Duration.ofMinutes(2), Duration.ofHours(4), List.of("night"), List.of()));
+    assertThat(x.options())
+        .isEqualTo(
+            new RouteOptions(
+                "r",
+                List.of("alertname"),
+                false,
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(2),
+                Duration.ofHours(4),
+                List.of("night"),
+                List.of()));
     Route y1 = tree.match(Map.of("x", "1", "y", "1")).get(0);
     assertThat(y1.receiver()).isEqualTo("a");
     assertThat(y1.options().muteTimeIntervals()).isEmpty();
@@ -72,20 +94,36 @@ class RouteTreeTest {
     assertThat(y3.options().groupBy()).isEmpty();
     assertThat(y3.options().groupByAll()).isFalse();
     assertThat(y3.options().repeatInterval()).isEqualTo(Duration.ofDays(1));
-    RouteTree old = RouteTree.parse("am.yml", """
+    RouteTree old =
+        RouteTree.parse(
+            "am.yml",
+            """
         route:
           receiver: r
           group_by: [alertname]
           routes: [{matchers: [y="3"], group_by: []}]
-        """ + RECEIVERS, RouteDialect.V0_25);
+        """
+                + RECEIVERS,
+            RouteDialect.V0_25);
     assertThat(old.match(Map.of("y", "3")).get(0).options().groupBy()).containsExactly("alertname");
-    assertThat(tree.root().options()).isEqualTo(new RouteOptions("r", List.of("alertname"), false,
-        Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofHours(4), List.of(), List.of()));
+    assertThat(tree.root().options())
+        .isEqualTo(
+            new RouteOptions(
+                "r",
+                List.of("alertname"),
+                false,
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(2),
+                Duration.ofHours(4),
+                List.of(),
+                List.of()));
   }
 
   @Test
   void firstMatchingChildWinsUnlessItContinues() throws Exception {
-    RouteTree tree = tree("""
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           routes:
@@ -97,13 +135,16 @@ class RouteTreeTest {
     assertThat(tree.receivers(Map.of("team", "x"))).containsExactly("a", "b");
     assertThat(tree.receivers(Map.of("team", "y"))).containsExactly("a", "d");
     assertThat(tree.receivers(Map.of())).containsExactly("d");
-    assertThat(tree.match(Map.of("team", "y"))).extracting(Route::path)
+    assertThat(tree.match(Map.of("team", "y")))
+        .extracting(Route::path)
         .containsExactly("/route/routes/0", "/route/routes/3");
   }
 
   @Test
   void aMatchingParentWhoseChildrenAllFailIsTheResult() throws Exception {
-    RouteTree tree = tree("""
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           routes:
@@ -116,12 +157,15 @@ class RouteTreeTest {
         """);
     assertThat(tree.receivers(Map.of("team", "x"))).containsExactly("a");
     assertThat(tree.receivers(Map.of("team", "x", "env", "prod"))).containsExactly("b");
-    assertThat(tree.receivers(Map.of("team", "x", "env", "prod", "sev", "page"))).containsExactly("b", "c");
+    assertThat(tree.receivers(Map.of("team", "x", "env", "prod", "sev", "page")))
+        .containsExactly("b", "c");
   }
 
   @Test
   void legacyMatchAndMatchReAreAnchoredMatchers() throws Exception {
-    RouteTree tree = tree("""
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           routes:
@@ -132,18 +176,26 @@ class RouteTreeTest {
         """);
     Route route = tree.root().routes().get(0);
     assertThat(route.matchersText())
-        .isEqualTo("{code=\"500\",env=~\"^(?:prod|stag.*)$\",service=\"api\",sev!~\"info|debug\",team=\"x\"}");
-    Map<String, String> labels = Map.of("service", "api", "code", "500", "env", "staging", "team", "x");
+        .isEqualTo(
+            "{code=\"500\",env=~\"^(?:prod|stag.*)$\",service=\"api\",sev!~\"info|debug\",team=\"x\"}");
+    Map<String, String> labels =
+        Map.of("service", "api", "code", "500", "env", "staging", "team", "x");
     assertThat(tree.receivers(labels)).containsExactly("a");
-    assertThat(tree.receivers(Map.of("service", "api", "code", "500", "env", "preprod", "team", "x")))
+    assertThat(
+            tree.receivers(Map.of("service", "api", "code", "500", "env", "preprod", "team", "x")))
         .containsExactly("r");
-    assertThat(tree.receivers(Map.of("service", "api", "code", "500", "env", "prod", "team", "x", "sev", "debug")))
+    assertThat(
+            tree.receivers(
+                Map.of(
+                    "service", "api", "code", "500", "env", "prod", "team", "x", "sev", "debug")))
         .containsExactly("r");
   }
 
   @Test
   void rendersAsAmtool() throws Exception {
-    RouteTree tree = tree("""
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           routes:
@@ -154,7 +206,9 @@ class RouteTreeTest {
                 - {matchers: [sev="page"], receiver: c}
             - {matchers: [team="y"], receiver: d}
         """);
-    assertThat(tree.render()).isEqualTo("""
+    assertThat(tree.render())
+        .isEqualTo(
+            """
         .
         └── default-route  receiver: r
             ├── {team="x"}  receiver: a
@@ -162,7 +216,9 @@ class RouteTreeTest {
             │   └── {sev="page"}  receiver: c
             └── {team="y"}  receiver: d
         """);
-    assertThat(tree.renderMatching(Map.of("team", "x", "env", "prod", "sev", "page"))).isEqualTo("""
+    assertThat(tree.renderMatching(Map.of("team", "x", "env", "prod", "sev", "page")))
+        .isEqualTo(
+            """
         .
         └── default-route
             └── {team="x"}
@@ -173,7 +229,10 @@ class RouteTreeTest {
 
   @Test
   void ignoresOtherSections() throws Exception {
-    RouteTree tree = RouteTree.parse("am.yml", """
+    RouteTree tree =
+        RouteTree.parse(
+            "am.yml",
+            """
         global: {resolve_timeout: 5m, smtp_smarthost: 'x:25'}
         templates: ['*.tmpl']
         inhibit_rules: [{source_matchers: [a=b], target_matchers: [c=d], equal: [e]}]
@@ -186,7 +245,9 @@ class RouteTreeTest {
 
   @Test
   void namesFileFieldAndLineForEachProblem() {
-    assertThat(problems("""
+    assertThat(
+            problems(
+                """
         route:
           receiver: r
           continue: true
@@ -199,48 +260,57 @@ class RouteTreeTest {
               contine: true
             - match_re: {env: '[a'}
               routes: {receiver: a}
-        """)).containsExactly(
-        "am.yml: /route/continue: cannot have continue in the root route (line 3, column 3)",
-        "am.yml: /route/routes/0/matchers/0: invalid regular expression \"(\": Unclosed group (expected matchers "
-            + "such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
-            + " read as Alertmanager's fallback matcher grammar) (line 5, column 18)",
-        "am.yml: /route/routes/0/receiver: undefined receiver \"nobody\"; expected one of the receivers: r, a, b, c, d"
-            + " (line 6, column 7)",
-        "am.yml: /route/routes/0/group_by/1: duplicated label \"a\" in group_by (line 7, column 21)",
-        "am.yml: /route/routes/0/group_wait: expected a duration such as 30s, 5m or 4h, got \"5 minutes\""
-            + " (line 8, column 7)",
-        "am.yml: /route/routes/0/repeat_interval: repeat_interval cannot be zero (line 9, column 7)",
-        "am.yml: /route/routes/0/contine: unknown key; did you mean \"continue\"? (line 10, column 7)",
-        "am.yml: /route/routes/1/match_re/env: invalid regular expression \"[a\": missing closing ] (line 11, column 18)",
-        "am.yml: /route/routes/1/routes: expected a list of routes, got a mapping (line 12, column 7)");
+        """))
+        .containsExactly(
+            "am.yml: /route/continue: cannot have continue in the root route (line 3, column 3)",
+            "am.yml: /route/routes/0/matchers/0: invalid regular expression \"(\": Unclosed group (expected matchers "
+                + "such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
+                + " read as Alertmanager's fallback matcher grammar) (line 5, column 18)",
+            "am.yml: /route/routes/0/receiver: undefined receiver \"nobody\"; expected one of the receivers: r, a, b, c, d"
+                + " (line 6, column 7)",
+            "am.yml: /route/routes/0/group_by/1: duplicated label \"a\" in group_by (line 7, column 21)",
+            "am.yml: /route/routes/0/group_wait: expected a duration such as 30s, 5m or 4h, got \"5 minutes\""
+                + " (line 8, column 7)",
+            "am.yml: /route/routes/0/repeat_interval: repeat_interval cannot be zero (line 9, column 7)",
+            "am.yml: /route/routes/0/contine: unknown key; did you mean \"continue\"? (line 10, column 7)",
+            "am.yml: /route/routes/1/match_re/env: invalid regular expression \"[a\": missing closing ] (line 11, column 18)",
+            "am.yml: /route/routes/1/routes: expected a list of routes, got a mapping (line 12, column 7)");
   }
 
   @Test
   void refusesARootRouteAlertmanagerRefuses() {
-    assertThat(problems("route: {matchers: [a=b], mute_time_intervals: [x]}\n")).containsExactly(
-        "am.yml: /route/receiver: missing; the root route must name a default receiver (line 1, column 1)",
-        "am.yml: /route/matchers: the root route must not have any matchers (it is the fallback for every alert)"
-            + " (line 1, column 9)",
-        "am.yml: /route/mute_time_intervals: the root route must not have any mute time intervals (line 1, column 26)",
-        "am.yml: /route/mute_time_intervals/0: undefined time interval \"x\" (the file defines none) (line 1, column 48)");
-    assertThat(problems("global: {}\n")).containsExactly(
-        "am.yml: /route: missing; expected the root route, such as route: {receiver: default} (line 1, column 1)");
-    assertThat(problems("route:\n  receiver: r\n   routes: []\n")).containsExactly(
-        "am.yml: /route: malformed YAML: mapping values are not allowed here (line 3, column 10)");
-    assertThat(problems("route:\n  receiver: r\n  receiver: a\n")).containsExactly(
-        "am.yml: /route/receiver: duplicate key; each key may appear once (line 3, column 3)");
+    assertThat(problems("route: {matchers: [a=b], mute_time_intervals: [x]}\n"))
+        .containsExactly(
+            "am.yml: /route/receiver: missing; the root route must name a default receiver (line 1, column 1)",
+            "am.yml: /route/matchers: the root route must not have any matchers (it is the fallback for every alert)"
+                + " (line 1, column 9)",
+            "am.yml: /route/mute_time_intervals: the root route must not have any mute time intervals (line 1, column 26)",
+            "am.yml: /route/mute_time_intervals/0: undefined time interval \"x\" (the file defines none) (line 1, column 48)");
+    assertThat(problems("global: {}\n"))
+        .containsExactly(
+            "am.yml: /route: missing; expected the root route, such as route: {receiver: default} (line 1, column 1)");
+    assertThat(problems("route:\n  receiver: r\n   routes: []\n"))
+        .containsExactly(
+            "am.yml: /route: malformed YAML: mapping values are not allowed here (line 3, column 10)");
+    assertThat(problems("route:\n  receiver: r\n  receiver: a\n"))
+        .containsExactly(
+            "am.yml: /route/receiver: duplicate key; each key may appear once (line 3, column 3)");
   }
 
   @Test
   void aMissingFileIsOneProblem() {
-    RouteConfigException e = catchThrowableOfType(RouteConfigException.class,
-        () -> RouteTree.load(Path.of("no/such/alertmanager.yml")));
+    RouteConfigException e =
+        catchThrowableOfType(
+            RouteConfigException.class, () -> RouteTree.load(Path.of("no/such/alertmanager.yml")));
     assertThat(e).hasMessage("no/such/alertmanager.yml: /: cannot read: no such file");
   }
 
   @Test
-  void readsUtf8MatchersAndGroupByAsAlertmanager033AndWarnsWhereTheFallbackDecides() throws Exception {
-    RouteTree tree = tree("""
+  void readsUtf8MatchersAndGroupByAsAlertmanager033AndWarnsWhereTheFallbackDecides()
+      throws Exception {
+    RouteTree tree =
+        tree(
+            """
         route:
           receiver: r
           group_by: ["service.name", k8s.pod name]
@@ -251,45 +321,61 @@ class RouteTreeTest {
               receiver: b
         """);
     assertThat(tree.root().options().groupBy()).containsExactly("k8s.pod name", "service.name");
-    assertThat(tree.receivers(Map.of("service.name", "checkout", "deployment.environment", "prod"))).containsExactly("a");
+    assertThat(tree.receivers(Map.of("service.name", "checkout", "deployment.environment", "prod")))
+        .containsExactly("a");
     assertThat(tree.receivers(Map.of("foo", "bar baz"))).containsExactly("b");
     assertThat(tree.root().routes().get(0).matchersText())
         .isEqualTo("{deployment.environment=~\"prod|staging\",service.name=\"checkout\"}");
-    assertThat(tree.warnings()).extracting(Problem::toString).containsExactly("am.yml: /route/routes/1/matchers/0: read"
-        + " by the classic matcher parser only, which Alertmanager will stop using (the UTF-8 parser says: 8:11:"
-        + " unexpected baz: expected a comma or close brace); write it as foo=\"bar baz\" (line 7, column 18)");
+    assertThat(tree.warnings())
+        .extracting(Problem::toString)
+        .containsExactly(
+            "am.yml: /route/routes/1/matchers/0: read"
+                + " by the classic matcher parser only, which Alertmanager will stop using (the UTF-8 parser says: 8:11:"
+                + " unexpected baz: expected a comma or close brace); write it as foo=\"bar baz\" (line 7, column 18)");
   }
 
   @Test
   void classicAndStrictGrammarsRefuseWhatTheirModesRefuse() {
-    String yaml = """
+    String yaml =
+        """
         route:
           receiver: r
           group_by: [service.name]
           routes: [{matchers: ['service.name="x"'], receiver: a}, {matchers: [foo=bar baz], receiver: b}]
-        """ + RECEIVERS;
-    RouteConfigException classic = catchThrowableOfType(RouteConfigException.class,
-        () -> RouteTree.parse("am.yml", yaml, RouteDialect.V0_25));
-    assertThat(classic.problems()).extracting(Problem::toString).containsExactly(
-        "am.yml: /route/group_by/0: invalid label name \"service.name\" in group_by (expected [a-zA-Z_][a-zA-Z0-9_]*,"
-            + " or '...' alone for every label) (line 3, column 14)",
-        "am.yml: /route/routes/0/matchers/0: bad matcher format: service.name=\"x\" (expected matchers such as"
-            + " team=\"payments\", severity=~\"critical|page\" or env!=\"dev\"; read as Alertmanager's classic matcher"
-            + " grammar) (line 4, column 24)");
-    RouteConfigException strict = catchThrowableOfType(RouteConfigException.class,
-        () -> RouteTree.parse("am.yml", yaml, RouteDialect.CURRENT.withMatchers(MatcherSyntax.UTF8)));
-    assertThat(strict.problems()).extracting(Problem::toString).containsExactly(
-        "am.yml: /route/routes/1/matchers/0: 8:11: unexpected baz: expected a comma or close brace (expected matchers"
-            + " such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
-            + " read as Alertmanager's utf8 matcher grammar) (line 4, column 71)");
+        """
+            + RECEIVERS;
+    RouteConfigException classic =
+        catchThrowableOfType(
+            RouteConfigException.class, () -> RouteTree.parse("am.yml", yaml, RouteDialect.V0_25));
+    assertThat(classic.problems())
+        .extracting(Problem::toString)
+        .containsExactly(
+            "am.yml: /route/group_by/0: invalid label name \"service.name\" in group_by (expected [a-zA-Z_][a-zA-Z0-9_]*,"
+                + " or '...' alone for every label) (line 3, column 14)",
+            "am.yml: /route/routes/0/matchers/0: bad matcher format: service.name=\"x\" (expected matchers such as"
+                + " team=\"payments\", severity=~\"critical|page\" or env!=\"dev\"; read as Alertmanager's classic matcher"
+                + " grammar) (line 4, column 24)");
+    RouteConfigException strict =
+        catchThrowableOfType(
+            RouteConfigException.class,
+            () ->
+                RouteTree.parse(
+                    "am.yml", yaml, RouteDialect.CURRENT.withMatchers(MatcherSyntax.UTF8)));
+    assertThat(strict.problems())
+        .extracting(Problem::toString)
+        .containsExactly(
+            "am.yml: /route/routes/1/matchers/0: 8:11: unexpected baz: expected a comma or close brace (expected matchers"
+                + " such as team=\"payments\", severity=~\"critical|page\" or env!=\"dev\", or \"service.name\"=\"checkout\";"
+                + " read as Alertmanager's utf8 matcher grammar) (line 4, column 71)");
   }
 
   @Test
   void routeLabelsAreAlertmanager034sAndRefusedAs033RefusesThem() {
-    assertThat(problems("route: {receiver: r, routes: [{receiver: a, labels: {tier: gold}}]}\n")).containsExactly(
-        "am.yml: /route/routes/0/labels: unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
-            + " them as firedrill does; valid keys here: receiver, group_by, continue, matchers, match, match_re, routes,"
-            + " group_wait, group_interval, repeat_interval, mute_time_intervals, active_time_intervals"
-            + " (line 1, column 45)");
+    assertThat(problems("route: {receiver: r, routes: [{receiver: a, labels: {tier: gold}}]}\n"))
+        .containsExactly(
+            "am.yml: /route/routes/0/labels: unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
+                + " them as firedrill does; valid keys here: receiver, group_by, continue, matchers, match, match_re, routes,"
+                + " group_wait, group_interval, repeat_interval, mute_time_intervals, active_time_intervals"
+                + " (line 1, column 45)");
   }
 }

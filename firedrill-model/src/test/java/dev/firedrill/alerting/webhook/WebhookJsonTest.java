@@ -13,36 +13,79 @@ import org.junit.jupiter.api.Test;
 /** One wire form: what the embedded Alertmanager writes is what the receiver reads back. */
 class WebhookJsonTest {
 
-  private static final WebhookMessage MESSAGE = new WebhookMessage("team\\.pay", "firing", List.of(
-      new WebhookMessage.Alert("resolved", Map.of("instance", "a", "alertname", "Down"), Map.of("summary", "down"),
-          Instant.parse("2026-01-01T00:00:00.5Z"), Optional.of(Instant.parse("2026-01-01T00:00:30.120Z")),
-          "http://prom/graph", "0123456789abcdef"),
-      new WebhookMessage.Alert("firing", Map.of("alertname", "Down", "instance", "b"), Map.of(),
-          Instant.parse("2026-01-01T00:00:00Z"), Optional.empty(), "", "fedcba9876543210")),
-      Map.of("alertname", "Down"), Map.of("alertname", "Down"), Map.of(), "http://am:9093",
-      "{}:{alertname=\"Down\"}", 2);
+  private static final WebhookMessage MESSAGE =
+      new WebhookMessage(
+          "team\\.pay",
+          "firing",
+          List.of(
+              new WebhookMessage.Alert(
+                  "resolved",
+                  Map.of("instance", "a", "alertname", "Down"),
+                  Map.of("summary", "down"),
+                  Instant.parse("2026-01-01T00:00:00.5Z"),
+                  Optional.of(Instant.parse("2026-01-01T00:00:30.120Z")),
+                  "http://prom/graph",
+                  "0123456789abcdef"),
+              new WebhookMessage.Alert(
+                  "firing",
+                  Map.of("alertname", "Down", "instance", "b"),
+                  Map.of(),
+                  Instant.parse("2026-01-01T00:00:00Z"),
+                  Optional.empty(),
+                  "",
+                  "fedcba9876543210")),
+          Map.of("alertname", "Down"),
+          Map.of("alertname", "Down"),
+          Map.of(),
+          "http://am:9093",
+          "{}:{alertname=\"Down\"}",
+          2);
 
   @Test
   void whatIsWrittenReadsBackTheSame() throws Exception {
     byte[] body = WebhookJson.encode(MESSAGE);
     assertThat(new String(body, StandardCharsets.UTF_8))
-        .startsWith("{\"receiver\":\"team\\\\.pay\",\"status\":\"firing\",\"alerts\":[{\"status\":\"resolved\","
-            + "\"labels\":{\"alertname\":\"Down\",\"instance\":\"a\"}")
+        .startsWith(
+            "{\"receiver\":\"team\\\\.pay\",\"status\":\"firing\",\"alerts\":[{\"status\":\"resolved\","
+                + "\"labels\":{\"alertname\":\"Down\",\"instance\":\"a\"}")
         .contains("\"endsAt\":\"2026-01-01T00:00:30.12Z\"", "\"endsAt\":\"0001-01-01T00:00:00Z\"")
-        .endsWith("\"externalURL\":\"http://am:9093\",\"version\":\"4\",\"groupKey\":\"{}:{alertname=\\\"Down\\\"}\","
-            + "\"truncatedAlerts\":2}\n");
+        .endsWith(
+            "\"externalURL\":\"http://am:9093\",\"version\":\"4\",\"groupKey\":\"{}:{alertname=\\\"Down\\\"}\","
+                + "\"truncatedAlerts\":2}\n");
     assertThat(WebhookJson.decode(body)).isEqualTo(MESSAGE);
   }
 
   @Test
   void aReaderNeedsOnlyTheFieldsDetectionReliesOn() throws Exception {
-    WebhookMessage read = WebhookJson.decode(("{\"version\":\"4\",\"receiver\":\"r\",\"status\":\"resolved\","
-        + "\"groupKey\":\"k\",\"alerts\":[{\"status\":\"resolved\",\"labels\":{},\"startsAt\":\"2026-01-01T00:00:00Z\","
-        + "\"fingerprint\":\"f\",\"later\":1}],\"later\":{}}").getBytes(StandardCharsets.UTF_8));
-    assertThat(read).isEqualTo(new WebhookMessage("r", "resolved", List.of(new WebhookMessage.Alert("resolved",
-        Map.of(), Map.of(), Instant.parse("2026-01-01T00:00:00Z"), Optional.empty(), "", "f")), Map.of(), Map.of(),
-        Map.of(), "", "k", 0));
-    assertThatThrownBy(() -> WebhookJson.decode("{\"version\":\"3\"}".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(WebhookJson.Invalid.class).hasMessage("\"version\" is \"3\" (expected \"4\")");
+    WebhookMessage read =
+        WebhookJson.decode(
+            ("{\"version\":\"4\",\"receiver\":\"r\",\"status\":\"resolved\","
+                    + "\"groupKey\":\"k\",\"alerts\":[{\"status\":\"resolved\",\"labels\":{},\"startsAt\":\"2026-01-01T00:00:00Z\","
+                    + "\"fingerprint\":\"f\",\"later\":1}],\"later\":{}}")
+                .getBytes(StandardCharsets.UTF_8));
+    assertThat(read)
+        .isEqualTo(
+            new WebhookMessage(
+                "r",
+                "resolved",
+                List.of(
+                    new WebhookMessage.Alert(
+                        "resolved",
+                        Map.of(),
+                        Map.of(),
+                        Instant.parse("2026-01-01T00:00:00Z"),
+                        Optional.empty(),
+                        "",
+                        "f")),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                "",
+                "k",
+                0));
+    assertThatThrownBy(
+            () -> WebhookJson.decode("{\"version\":\"3\"}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(WebhookJson.Invalid.class)
+        .hasMessage("\"version\" is \"3\" (expected \"4\")");
   }
 }

@@ -2,10 +2,21 @@ package dev.firedrill.promql.ast;
 
 /** PromQL's binary operators, with Prometheus's precedence (higher binds tighter). */
 public enum BinaryOp {
-  OR("or", 1), AND("and", 2), UNLESS("unless", 2),
-  EQL("==", 3), NEQ("!=", 3), LTE("<=", 3), LSS("<", 3), GTE(">=", 3), GTR(">", 3),
-  ADD("+", 4), SUB("-", 4),
-  MUL("*", 5), DIV("/", 5), MOD("%", 5), ATAN2("atan2", 5),
+  OR("or", 1),
+  AND("and", 2),
+  UNLESS("unless", 2),
+  EQL("==", 3),
+  NEQ("!=", 3),
+  LTE("<=", 3),
+  LSS("<", 3),
+  GTE(">=", 3),
+  GTR(">", 3),
+  ADD("+", 4),
+  SUB("-", 4),
+  MUL("*", 5),
+  DIV("/", 5),
+  MOD("%", 5),
+  ATAN2("atan2", 5),
   POW("^", 6);
 
   private final String symbol;

@@ -3,10 +3,10 @@ package dev.firedrill.promql.ast;
 import java.util.OptionalDouble;
 
 /**
- * A Prometheus 3 duration expression, where a range, a subquery step or an offset goes:
- * {@code 5m}, {@code 300} (seconds), {@code 5m * 2}, {@code (1h + 5m)}, {@code step()},
- * {@code range()}, {@code min(5m, 2 * step())}. Values are seconds, as Prometheus computes them.
- * Only the Prometheus 3 syntax of the parser produces these; a v2.42 tree never holds one.
+ * A Prometheus 3 duration expression, where a range, a subquery step or an offset goes: {@code 5m},
+ * {@code 300} (seconds), {@code 5m * 2}, {@code (1h + 5m)}, {@code step()}, {@code range()}, {@code
+ * min(5m, 2 * step())}. Values are seconds, as Prometheus computes them. Only the Prometheus 3
+ * syntax of the parser produces these; a v2.42 tree never holds one.
  */
 public sealed interface DurationExpr {
 

@@ -28,8 +28,14 @@ public sealed interface Expr {
    * {@code name{matchers} offset O @ T}. The matchers include the {@code __name__} matcher of a
    * written name; {@code name} is that name or null.
    */
-  record VectorSelector(String name, List<LabelMatcher> matchers, long offsetMs, At at, DurationExpr offsetExpr,
-      RangeMode rangeMode) implements Expr {
+  record VectorSelector(
+      String name,
+      List<LabelMatcher> matchers,
+      long offsetMs,
+      At at,
+      DurationExpr offsetExpr,
+      RangeMode rangeMode)
+      implements Expr {
     public VectorSelector {
       matchers = List.copyOf(matchers);
       Objects.requireNonNull(rangeMode, "rangeMode");
@@ -61,14 +67,19 @@ public sealed interface Expr {
    * Prometheus 3.7's experimental {@code anchored} and {@code smoothed} modifiers of a selector
    * ({@code rate(x[5m] anchored)}); {@code PLAIN} without one.
    */
-  enum RangeMode { PLAIN, ANCHORED, SMOOTHED }
+  enum RangeMode {
+    PLAIN,
+    ANCHORED,
+    SMOOTHED
+  }
 
   /**
-   * {@code selector[range]}; offset and {@code @} live on the selector. {@code rangeExpr} is the range
-   * as Prometheus 3 syntax wrote it (null from the v2.42 syntax); {@code rangeMs} its value, 0 when it
-   * needs the query's step or range.
+   * {@code selector[range]}; offset and {@code @} live on the selector. {@code rangeExpr} is the
+   * range as Prometheus 3 syntax wrote it (null from the v2.42 syntax); {@code rangeMs} its value,
+   * 0 when it needs the query's step or range.
    */
-  record MatrixSelector(VectorSelector selector, long rangeMs, DurationExpr rangeExpr) implements Expr {
+  record MatrixSelector(VectorSelector selector, long rangeMs, DurationExpr rangeExpr)
+      implements Expr {
     public MatrixSelector(VectorSelector selector, long rangeMs) {
       this(selector, rangeMs, null);
     }
@@ -83,14 +94,23 @@ public sealed interface Expr {
    * The {@code *Expr} components are the Prometheus 3 syntax's duration expressions (null from the
    * v2.42 syntax, and {@code stepExpr} null without a step).
    */
-  record Subquery(Expr expr, long rangeMs, long stepMs, long offsetMs, At at, DurationExpr rangeExpr,
-      DurationExpr stepExpr, DurationExpr offsetExpr) implements Expr {
+  record Subquery(
+      Expr expr,
+      long rangeMs,
+      long stepMs,
+      long offsetMs,
+      At at,
+      DurationExpr rangeExpr,
+      DurationExpr stepExpr,
+      DurationExpr offsetExpr)
+      implements Expr {
     public Subquery(Expr expr, long rangeMs, long stepMs, long offsetMs, At at) {
       this(expr, rangeMs, stepMs, offsetMs, at, null, null, null);
     }
 
     public Subquery with(Expr inner, long newOffsetMs, DurationExpr newOffsetExpr, At newAt) {
-      return new Subquery(inner, rangeMs, stepMs, newOffsetMs, newAt, rangeExpr, stepExpr, newOffsetExpr);
+      return new Subquery(
+          inner, rangeMs, stepMs, newOffsetMs, newAt, rangeExpr, stepExpr, newOffsetExpr);
     }
 
     public ValueType type() {
@@ -115,14 +135,18 @@ public sealed interface Expr {
    * {@code lhs op rhs}. {@code matching} is null unless both sides are vectors; the parser sets
    * MANY_TO_MANY for set operators.
    */
-  record Binary(BinaryOp op, Expr lhs, Expr rhs, boolean returnBool, VectorMatching matching) implements Expr {
+  record Binary(BinaryOp op, Expr lhs, Expr rhs, boolean returnBool, VectorMatching matching)
+      implements Expr {
     public ValueType type() {
-      return lhs.type() == ValueType.SCALAR && rhs.type() == ValueType.SCALAR ? ValueType.SCALAR : ValueType.VECTOR;
+      return lhs.type() == ValueType.SCALAR && rhs.type() == ValueType.SCALAR
+          ? ValueType.SCALAR
+          : ValueType.VECTOR;
     }
   }
 
   /** {@code op by|without (grouping) (param, expr)}; {@code param} is null for ops without one. */
-  record Aggregate(AggregateOp op, Expr expr, Expr param, List<String> grouping, boolean without) implements Expr {
+  record Aggregate(AggregateOp op, Expr expr, Expr param, List<String> grouping, boolean without)
+      implements Expr {
     public Aggregate {
       grouping = List.copyOf(grouping);
     }
@@ -145,23 +169,33 @@ public sealed interface Expr {
 
   /** {@code @ 1609746000}, {@code @ start()} or {@code @ end()}. */
   record At(Kind kind, long timestampMs) {
-    public enum Kind { TIMESTAMP, START, END }
+    public enum Kind {
+      TIMESTAMP,
+      START,
+      END
+    }
   }
 
   /**
-   * Vector matching of a binary operation: {@code on(labels)} when {@code on}, else
-   * {@code ignoring(labels)}; {@code include} are the {@code group_left/right(...)} labels.
-   * {@code fillLeft} and {@code fillRight} are Prometheus 3.10's {@code fill_left(v)} and
-   * {@code fill_right(v)} ({@code fill(v)} sets both): the value a missing side takes; null without.
+   * Vector matching of a binary operation: {@code on(labels)} when {@code on}, else {@code
+   * ignoring(labels)}; {@code include} are the {@code group_left/right(...)} labels. {@code
+   * fillLeft} and {@code fillRight} are Prometheus 3.10's {@code fill_left(v)} and {@code
+   * fill_right(v)} ({@code fill(v)} sets both): the value a missing side takes; null without.
    */
-  record VectorMatching(Cardinality cardinality, List<String> labels, boolean on, List<String> include,
-      Double fillLeft, Double fillRight) {
+  record VectorMatching(
+      Cardinality cardinality,
+      List<String> labels,
+      boolean on,
+      List<String> include,
+      Double fillLeft,
+      Double fillRight) {
     public VectorMatching {
       labels = List.copyOf(labels);
       include = List.copyOf(include);
     }
 
-    public VectorMatching(Cardinality cardinality, List<String> labels, boolean on, List<String> include) {
+    public VectorMatching(
+        Cardinality cardinality, List<String> labels, boolean on, List<String> include) {
       this(cardinality, labels, on, include, null, null);
     }
 
@@ -169,6 +203,11 @@ public sealed interface Expr {
       return new VectorMatching(c, labels, on, include, fillLeft, fillRight);
     }
 
-    public enum Cardinality { ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY }
+    public enum Cardinality {
+      ONE_TO_ONE,
+      MANY_TO_ONE,
+      ONE_TO_MANY,
+      MANY_TO_MANY
+    }
   }
 }

@@ -2,7 +2,10 @@ package dev.firedrill.promql.ast;
 
 /** The four PromQL value types, named as Prometheus names them in errors and in the API. */
 public enum ValueType {
-  SCALAR("scalar"), VECTOR("vector"), MATRIX("matrix"), STRING("string");
+  SCALAR("scalar"),
+  VECTOR("vector"),
+  MATRIX("matrix"),
+  STRING("string");
 
   private final String promName;
 

@@ -54,7 +54,8 @@ final class Aggregation {
     long k = 0;
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
       if (!(param <= MAX_INT64 && param >= MIN_INT64)) {
-        throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+        throw new PromqlException(
+            PromqlException.ErrorType.EXECUTION,
             "Scalar value " + GoFloat.sprint(param) + " overflows int64");
       }
       k = (long) param;
@@ -63,8 +64,8 @@ final class Aggregation {
       }
     }
     if (op == AggregateOp.COUNT_VALUES && !LABEL_NAME.matcher(valueLabel).matches()) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
-          "invalid label name " + GoQuote.of(valueLabel));
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION, "invalid label name " + GoQuote.of(valueLabel));
     }
     for (int i = 0; i < in.size; i++) {
       double v = in.values[i];
@@ -133,7 +134,7 @@ final class Aggregation {
           heapValues = new double[4];
           push(sampleLabels, v);
         }
-        default -> { }
+        default -> {}
       }
     }
 
@@ -141,7 +142,7 @@ final class Aggregation {
       switch (op) {
         case SUM -> value += v;
         case AVG -> addToMean(v);
-        case GROUP -> { }
+        case GROUP -> {}
         case MAX -> {
           if (value < v || Double.isNaN(value)) {
             value = v;

@@ -47,7 +47,8 @@ final class Binops {
       case MOD -> l % r;
       case POW -> pow(l, r);
       case ATAN2 -> Math.atan2(l, r);
-      default -> throw new IllegalArgumentException("operator " + op.symbol() + " is not arithmetic");
+      default ->
+          throw new IllegalArgumentException("operator " + op.symbol() + " is not arithmetic");
     };
   }
 

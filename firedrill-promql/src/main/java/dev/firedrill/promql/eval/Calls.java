@@ -17,13 +17,21 @@ import java.util.Set;
 
 /**
  * Function calls: those of a range vector slide a window over each series, the rest work step by
- * step; the library in {@code promql.fn} computes the values, this class the labels, the
- * arguments and the functions that are about presence, order or time rather than values.
+ * step; the library in {@code promql.fn} computes the values, this class the labels, the arguments
+ * and the functions that are about presence, order or time rather than values.
  */
 final class Calls {
 
-  private static final Set<String> DATE_FUNCTIONS = Set.of(
-      "days_in_month", "day_of_month", "day_of_week", "day_of_year", "hour", "minute", "month", "year");
+  private static final Set<String> DATE_FUNCTIONS =
+      Set.of(
+          "days_in_month",
+          "day_of_month",
+          "day_of_week",
+          "day_of_year",
+          "hour",
+          "minute",
+          "month",
+          "year");
 
   private final Evaluator ev;
 
@@ -41,12 +49,19 @@ final class Calls {
       }
     }
     return switch (name) {
-      case "time" -> ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, ts / 1000.0, -1));
-      case "pi" -> ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, Math.PI, -1));
-      case "vector" -> ev.stepwise(List.of(ev.eval(args.get(0))), (in, step, ts, out) ->
-          out.add(LabelSet.EMPTY, in[0].values[0], -1));
-      case "scalar" -> ev.stepwise(List.of(ev.eval(args.get(0))), (in, step, ts, out) ->
-          out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
+      case "time" ->
+          ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, ts / 1000.0, -1));
+      case "pi" ->
+          ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, Math.PI, -1));
+      case "vector" ->
+          ev.stepwise(
+              List.of(ev.eval(args.get(0))),
+              (in, step, ts, out) -> out.add(LabelSet.EMPTY, in[0].values[0], -1));
+      case "scalar" ->
+          ev.stepwise(
+              List.of(ev.eval(args.get(0))),
+              (in, step, ts, out) ->
+                  out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
       case "absent" -> absent(args.get(0));
       case "sort", "sort_desc" -> sort(args.get(0), name.equals("sort_desc"));
       case "timestamp" -> timestamp(args.get(0));
@@ -60,8 +75,11 @@ final class Calls {
       }
       default -> {
         if (DATE_FUNCTIONS.contains(name) && args.isEmpty()) {
-          yield ev.stepwise(List.of(), (in, step, ts, out) ->
-              out.add(LabelSet.EMPTY, InstantFunctions.apply(name, ts / 1000, new double[0]), -1));
+          yield ev.stepwise(
+              List.of(),
+              (in, step, ts, out) ->
+                  out.add(
+                      LabelSet.EMPTY, InstantFunctions.apply(name, ts / 1000, new double[0]), -1));
         }
         if (InstantFunctions.isElementwise(name)) {
           yield elementwise(name, args);
@@ -75,7 +93,10 @@ final class Calls {
     return ((Expr.StringLiteral) Evaluator.unwrap(e)).value();
   }
 
-  /** Each sample on its own through the library, the name dropped; scalar arguments follow the vector. */
+  /**
+   * Each sample on its own through the library, the name dropped; scalar arguments follow the
+   * vector.
+   */
   private List<Points> elementwise(String name, List<Expr> args) {
     List<List<Points>> inputs = new ArrayList<>();
     for (Expr a : args) {
@@ -84,19 +105,25 @@ final class Calls {
     LabelSet[] dropped = dropNames(inputs.get(0));
     double[] scalars = new double[args.size() - 1];
     boolean clamp = name.equals("clamp");
-    return ev.stepwise(inputs, (in, step, ts, out) -> {
-      for (int j = 0; j < scalars.length; j++) {
-        scalars[j] = in[j + 1].values[0];
-      }
-      // clamp with max below min has no answer, and Prometheus gives no samples rather than NaN.
-      if (clamp && scalars[1] < scalars[0]) {
-        return;
-      }
-      StepVector v = in[0];
-      for (int i = 0; i < v.size; i++) {
-        out.add(dropped[v.series[i]], InstantFunctions.apply(name, v.values[i], scalars), v.series[i]);
-      }
-    });
+    return ev.stepwise(
+        inputs,
+        (in, step, ts, out) -> {
+          for (int j = 0; j < scalars.length; j++) {
+            scalars[j] = in[j + 1].values[0];
+          }
+          // clamp with max below min has no answer, and Prometheus gives no samples rather than
+          // NaN.
+          if (clamp && scalars[1] < scalars[0]) {
+            return;
+          }
+          StepVector v = in[0];
+          for (int i = 0; i < v.size; i++) {
+            out.add(
+                dropped[v.series[i]],
+                InstantFunctions.apply(name, v.values[i], scalars),
+                v.series[i]);
+          }
+        });
   }
 
   private static LabelSet[] dropNames(List<Points> series) {
@@ -109,41 +136,51 @@ final class Calls {
 
   private List<Points> absent(Expr arg) {
     LabelSet labels = Evaluator.absentLabels(arg);
-    return ev.stepwise(List.of(ev.eval(arg)), (in, step, ts, out) -> {
-      if (in[0].size == 0) {
-        out.add(labels, 1, -1);
-      }
-    });
+    return ev.stepwise(
+        List.of(ev.eval(arg)),
+        (in, step, ts, out) -> {
+          if (in[0].size == 0) {
+            out.add(labels, 1, -1);
+          }
+        });
   }
 
   private List<Points> sort(Expr arg, boolean descending) {
-    return ev.stepwise(List.of(ev.eval(arg)), (in, step, ts, out) -> {
-      for (int i = 0; i < in[0].size; i++) {
-        out.add(in[0].labels[i], in[0].values[i], -1);
-      }
-      GoSort.sort(out.labels, out.values, out.size, descending);
-    });
+    return ev.stepwise(
+        List.of(ev.eval(arg)),
+        (in, step, ts, out) -> {
+          for (int i = 0; i < in[0].size; i++) {
+            out.add(in[0].labels[i], in[0].values[i], -1);
+          }
+          GoSort.sort(out.labels, out.values, out.size, descending);
+        });
   }
 
-  /** A selector's own sample times; for any other argument the evaluation time, as Prometheus does. */
+  /**
+   * A selector's own sample times; for any other argument the evaluation time, as Prometheus does.
+   */
   private List<Points> timestamp(Expr arg) {
     Expr a = Evaluator.unwrap(arg);
     if (a instanceof Expr.VectorSelector vs) {
       List<Points> times = ev.vectorSelector(vs, true);
       LabelSet[] dropped = dropNames(times);
-      return ev.stepwise(List.of(times), (in, step, ts, out) -> {
-        for (int i = 0; i < in[0].size; i++) {
-          out.add(dropped[in[0].series[i]], in[0].values[i], in[0].series[i]);
-        }
-      });
+      return ev.stepwise(
+          List.of(times),
+          (in, step, ts, out) -> {
+            for (int i = 0; i < in[0].size; i++) {
+              out.add(dropped[in[0].series[i]], in[0].values[i], in[0].series[i]);
+            }
+          });
     }
     List<Points> input = ev.eval(arg);
     LabelSet[] dropped = dropNames(input);
-    return ev.stepwise(List.of(input), (in, step, ts, out) -> {
-      for (int i = 0; i < in[0].size; i++) {
-        out.add(dropped[in[0].series[i]], ts / 1000.0, in[0].series[i]);
-      }
-    });
+    return ev.stepwise(
+        List.of(input),
+        (in, step, ts, out) -> {
+          for (int i = 0; i < in[0].size; i++) {
+            out.add(dropped[in[0].series[i]], ts / 1000.0, in[0].series[i]);
+          }
+        });
   }
 
   private List<Points> labelReplace(List<Expr> args) {
@@ -178,14 +215,19 @@ final class Calls {
   }
 
   private List<Points> relabel(List<Points> input, LabelSet[] labels) {
-    return ev.stepwise(List.of(input), (in, step, ts, out) -> {
-      for (int i = 0; i < in[0].size; i++) {
-        out.add(labels[in[0].series[i]], in[0].values[i], in[0].series[i]);
-      }
-    });
+    return ev.stepwise(
+        List.of(input),
+        (in, step, ts, out) -> {
+          for (int i = 0; i < in[0].size; i++) {
+            out.add(labels[in[0].series[i]], in[0].values[i], in[0].series[i]);
+          }
+        });
   }
 
-  /** Classic histograms: buckets grouped by all labels but {@code le}; the result drops the name too. */
+  /**
+   * Classic histograms: buckets grouped by all labels but {@code le}; the result drops the name
+   * too.
+   */
   private List<Points> histogramQuantile(List<Expr> args) {
     List<Points> phi = ev.eval(args.get(0));
     List<Points> buckets = ev.eval(args.get(1));
@@ -201,21 +243,25 @@ final class Calls {
       upperBound[i] = GoFloat.parse(l.get("le"));
     }
     Map<LabelSet, Histogram> groups = new LinkedHashMap<>();
-    return ev.stepwise(List.of(phi, buckets), (in, step, ts, out) -> {
-      groups.clear();
-      StepVector v = in[1];
-      for (int i = 0; i < v.size; i++) {
-        int s = v.series[i];
-        if (upperBound[s] == null) {
-          continue;
-        }
-        groups.computeIfAbsent(groupOf[s], k -> new Histogram(outLabels[s])).add(upperBound[s], v.values[i]);
-      }
-      double q = in[0].values[0];
-      for (Histogram h : groups.values()) {
-        out.add(h.labels, Quantiles.histogramQuantile(q, h.bounds, h.counts, h.n), -1);
-      }
-    });
+    return ev.stepwise(
+        List.of(phi, buckets),
+        (in, step, ts, out) -> {
+          groups.clear();
+          StepVector v = in[1];
+          for (int i = 0; i < v.size; i++) {
+            int s = v.series[i];
+            if (upperBound[s] == null) {
+              continue;
+            }
+            groups
+                .computeIfAbsent(groupOf[s], k -> new Histogram(outLabels[s]))
+                .add(upperBound[s], v.values[i]);
+          }
+          double q = in[0].values[0];
+          for (Histogram h : groups.values()) {
+            out.add(h.labels, Quantiles.histogramQuantile(q, h.bounds, h.counts, h.n), -1);
+          }
+        });
   }
 
   private static final class Histogram {
@@ -303,7 +349,8 @@ final class Calls {
         for (int j = 0; j < scalars.length; j++) {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
         }
-        OptionalDouble value = RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
+        OptionalDouble value =
+            RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }

@@ -60,7 +60,8 @@ public final class Engine {
         yield new Value.Vector(samples);
       }
       case MATRIX -> matrix(result);
-      case STRING -> throw new IllegalStateException("string expression " + expr + " evaluated as a series");
+      case STRING ->
+          throw new IllegalStateException("string expression " + expr + " evaluated as a series");
     };
   }
 
@@ -70,21 +71,27 @@ public final class Engine {
    */
   public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs) {
     if (expr.type() != ValueType.VECTOR && expr.type() != ValueType.SCALAR) {
-      throw new PromqlException(PromqlException.ErrorType.BAD_DATA, "invalid expression type \""
-          + (expr.type() == ValueType.MATRIX ? "range vector" : expr.type().promName())
-          + "\" for range query, must be Scalar or instant Vector");
+      throw new PromqlException(
+          PromqlException.ErrorType.BAD_DATA,
+          "invalid expression type \""
+              + (expr.type() == ValueType.MATRIX ? "range vector" : expr.type().promName())
+              + "\" for range query, must be Scalar or instant Vector");
     }
     if (stepMs <= 0) {
-      throw new PromqlException(PromqlException.ErrorType.BAD_DATA,
+      throw new PromqlException(
+          PromqlException.ErrorType.BAD_DATA,
           "zero or negative query resolution step widths are not accepted. Try a positive integer");
     }
     if (endMs < startMs) {
-      throw new PromqlException(PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
+      throw new PromqlException(
+          PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
     }
     return matrix(new Evaluator(query(startMs, endMs), startMs, endMs, stepMs).eval(expr));
   }
 
-  /** @throws PromqlException as {@link dev.firedrill.promql.parse.PromqlParser#parse} does */
+  /**
+   * @throws PromqlException as {@link dev.firedrill.promql.parse.PromqlParser#parse} does
+   */
   public Value instant(String query, long timeMs) {
     return instant(dev.firedrill.promql.parse.PromqlParser.parse(query), timeMs);
   }
@@ -94,8 +101,13 @@ public final class Engine {
   }
 
   private Query query(long startMs, long endMs) {
-    return new Query(source, options.lookbackDelta().toMillis(), startMs, endMs,
-        options.defaultSubqueryStep().toMillis(), System.nanoTime() + options.timeout().toNanos());
+    return new Query(
+        source,
+        options.lookbackDelta().toMillis(),
+        startMs,
+        endMs,
+        options.defaultSubqueryStep().toMillis(),
+        System.nanoTime() + options.timeout().toNanos());
   }
 
   private static Value.Matrix matrix(List<Points> result) {

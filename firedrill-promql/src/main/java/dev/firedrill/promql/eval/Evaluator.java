@@ -45,7 +45,9 @@ final class Evaluator {
 
   List<Points> eval(Expr expr) {
     query.checkDeadline();
-    if (steps > 1 && expr.type() != ValueType.MATRIX && !(unwrap(expr) instanceof Expr.NumberLiteral)
+    if (steps > 1
+        && expr.type() != ValueType.MATRIX
+        && !(unwrap(expr) instanceof Expr.NumberLiteral)
         && StepInvariance.of(expr)) {
       return repeat(new Evaluator(query, start, start, interval).eval(expr));
     }
@@ -76,7 +78,8 @@ final class Evaluator {
     if (expr instanceof Expr.Call c) {
       return new Calls(this).call(c);
     }
-    throw new IllegalStateException("cannot evaluate " + expr.type().promName() + " expression " + expr);
+    throw new IllegalStateException(
+        "cannot evaluate " + expr.type().promName() + " expression " + expr);
   }
 
   /** One step's result, at {@code start}, at every step. */
@@ -161,7 +164,8 @@ final class Evaluator {
       for (int j = 0; j < out.size; j++) {
         LabelSet labels = out.labels[j];
         int s = out.series[j];
-        Points p = s >= 0 && bySeries[s] != null && bySeries[s].labels == labels ? bySeries[s] : null;
+        Points p =
+            s >= 0 && bySeries[s] != null && bySeries[s].labels == labels ? bySeries[s] : null;
         if (p == null) {
           p = result.get(labels);
           if (p == null) {
@@ -191,7 +195,8 @@ final class Evaluator {
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     long lookback = query.lookbackMs();
-    List<StoredSeries> selected = query.source().select(vs.matchers(), firstRef - lookback, lastRef);
+    List<StoredSeries> selected =
+        query.source().select(vs.matchers(), firstRef - lookback, lastRef);
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
@@ -223,7 +228,8 @@ final class Evaluator {
     Long at = atTime(vs.at());
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
-    List<StoredSeries> selected = query.source().select(vs.matchers(), firstRef - ms.rangeMs(), lastRef);
+    List<StoredSeries> selected =
+        query.source().select(vs.matchers(), firstRef - ms.rangeMs(), lastRef);
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
@@ -241,7 +247,9 @@ final class Evaluator {
     return result;
   }
 
-  /** A range selector as a query's result: the samples in {@code [t - range, t]} at the one step. */
+  /**
+   * A range selector as a query's result: the samples in {@code [t - range, t]} at the one step.
+   */
   private List<Points> matrixSelector(Expr.MatrixSelector ms) {
     if (start != end) {
       throw new IllegalStateException("cannot do range evaluation of matrix selector");
@@ -264,8 +272,8 @@ final class Evaluator {
   }
 
   /**
-   * A subquery's inner expression at its own steps: multiples of the step from the first one at
-   * or after {@code start - offset - range} up to {@code end - offset}.
+   * A subquery's inner expression at its own steps: multiples of the step from the first one at or
+   * after {@code start - offset - range} up to {@code end - offset}.
    */
   List<Points> subquery(Expr.Subquery sq) {
     long step = sq.stepMs() > 0 ? sq.stepMs() : query.subqueryStepMs();
@@ -308,8 +316,10 @@ final class Evaluator {
     List<Points> rhs = eval(b.rhs());
     BinaryOp op = b.op();
     if (lt == ValueType.SCALAR && rt == ValueType.SCALAR) {
-      return stepwise(List.of(lhs, rhs), (in, step, ts, out) ->
-          out.add(LabelSet.EMPTY, Binops.scalar(op, in[0].values[0], in[1].values[0]), -1));
+      return stepwise(
+          List.of(lhs, rhs),
+          (in, step, ts, out) ->
+              out.add(LabelSet.EMPTY, Binops.scalar(op, in[0].values[0], in[1].values[0]), -1));
     }
     if (lt == ValueType.VECTOR && rt == ValueType.VECTOR) {
       return new VectorMatch(this, b).eval(lhs, rhs);
@@ -322,31 +332,35 @@ final class Evaluator {
       LabelSet l = vectorSide.get(i).labels;
       labelsOf[i] = dropName ? l.withoutMetricName() : l;
     }
-    return stepwise(List.of(lhs, rhs), (in, step, ts, out) -> {
-      StepVector vector = in[scalarLeft ? 1 : 0];
-      if (in[scalarLeft ? 0 : 1].size == 0) {
-        return;
-      }
-      double scalar = in[scalarLeft ? 0 : 1].values[0];
-      for (int i = 0; i < vector.size; i++) {
-        double l = scalarLeft ? scalar : vector.values[i];
-        double r = scalarLeft ? vector.values[i] : scalar;
-        boolean keep = Binops.keeps(op, l, r);
-        double value = op.isComparison() ? vector.values[i] : Binops.arithmetic(op, l, r);
-        if (b.returnBool()) {
-          value = keep ? 1 : 0;
-          keep = true;
-        }
-        if (keep) {
-          out.add(labelsOf[vector.series[i]], value, vector.series[i]);
-        }
-      }
-    });
+    return stepwise(
+        List.of(lhs, rhs),
+        (in, step, ts, out) -> {
+          StepVector vector = in[scalarLeft ? 1 : 0];
+          if (in[scalarLeft ? 0 : 1].size == 0) {
+            return;
+          }
+          double scalar = in[scalarLeft ? 0 : 1].values[0];
+          for (int i = 0; i < vector.size; i++) {
+            double l = scalarLeft ? scalar : vector.values[i];
+            double r = scalarLeft ? vector.values[i] : scalar;
+            boolean keep = Binops.keeps(op, l, r);
+            double value = op.isComparison() ? vector.values[i] : Binops.arithmetic(op, l, r);
+            if (b.returnBool()) {
+              value = keep ? 1 : 0;
+              keep = true;
+            }
+            if (keep) {
+              out.add(labelsOf[vector.series[i]], value, vector.series[i]);
+            }
+          }
+        });
   }
 
   private List<Points> aggregate(Expr.Aggregate a) {
     if (a.op() == AggregateOp.LIMITK || a.op() == AggregateOp.LIMIT_RATIO) {
-      throw error(a.op().promName() + "() is Prometheus 3 PromQL, which this engine (Prometheus v2.42's) does not evaluate");
+      throw error(
+          a.op().promName()
+              + "() is Prometheus 3 PromQL, which this engine (Prometheus v2.42's) does not evaluate");
     }
     Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without());
     List<Points> input = eval(a.expr());
@@ -356,16 +370,17 @@ final class Evaluator {
     }
     if (a.op() == AggregateOp.COUNT_VALUES) {
       String label = ((Expr.StringLiteral) unwrap(a.param())).value();
-      return stepwise(List.of(input), (in, step, ts, out) ->
-          aggregation.apply(in[0], groupOf, 0, label, out));
+      return stepwise(
+          List.of(input), (in, step, ts, out) -> aggregation.apply(in[0], groupOf, 0, label, out));
     }
     if (a.param() == null) {
-      return stepwise(List.of(input), (in, step, ts, out) ->
-          aggregation.apply(in[0], groupOf, 0, null, out));
+      return stepwise(
+          List.of(input), (in, step, ts, out) -> aggregation.apply(in[0], groupOf, 0, null, out));
     }
     List<Points> param = eval(a.param());
-    return stepwise(List.of(input, param), (in, step, ts, out) ->
-        aggregation.apply(in[0], groupOf, in[1].values[0], null, out));
+    return stepwise(
+        List.of(input, param),
+        (in, step, ts, out) -> aggregation.apply(in[0], groupOf, in[1].values[0], null, out));
   }
 
   /** The labels {@code absent()} reports: those of equality matchers, but a label matched twice. */

@@ -3,7 +3,10 @@ package dev.firedrill.promql.eval;
 import dev.firedrill.format.GoQuote;
 import dev.firedrill.promql.model.LabelSet;
 
-/** Go's rendering of label sets that Prometheus's error messages carry, so ours read the same (numbers: GoFloat). */
+/**
+ * Go's rendering of label sets that Prometheus's error messages carry, so ours read the same
+ * (numbers: GoFloat).
+ */
 final class GoFormat {
 
   private GoFormat() {}

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /**
- * Orders samples as Prometheus's sort, sort_desc, topk and bottomk do: Go's sort.Sort, an
- * insertion sort up to 12 elements (so ties keep Go's order), NaN last either way.
+ * Orders samples as Prometheus's sort, sort_desc, topk and bottomk do: Go's sort.Sort, an insertion
+ * sort up to 12 elements (so ties keep Go's order), NaN last either way.
  */
 final class GoSort {
 
@@ -25,15 +25,16 @@ final class GoSort {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Comparator<Integer> byValue = (a, b) -> {
-      double x = values[a];
-      double y = values[b];
-      if (Double.isNaN(x) || Double.isNaN(y)) {
-        return Boolean.compare(Double.isNaN(x), Double.isNaN(y));
-      }
-      int c = x < y ? -1 : x > y ? 1 : 0;
-      return descending ? -c : c;
-    };
+    Comparator<Integer> byValue =
+        (a, b) -> {
+          double x = values[a];
+          double y = values[b];
+          if (Double.isNaN(x) || Double.isNaN(y)) {
+            return Boolean.compare(Double.isNaN(x), Double.isNaN(y));
+          }
+          int c = x < y ? -1 : x > y ? 1 : 0;
+          return descending ? -c : c;
+        };
     Arrays.sort(order, byValue);
     LabelSet[] l = Arrays.copyOf(labels, n);
     double[] v = Arrays.copyOf(values, n);

@@ -11,7 +11,10 @@ final class Points {
   double[] v;
   int n;
 
-  /** Room for {@code expected} points, up to a bound: a long subquery's sparse series grow as needed. */
+  /**
+   * Room for {@code expected} points, up to a bound: a long subquery's sparse series grow as
+   * needed.
+   */
   Points(LabelSet labels, int expected) {
     this.labels = labels;
     int capacity = Math.max(1, Math.min(expected, 512));

@@ -4,16 +4,22 @@ import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.SeriesSource;
 
 /**
- * What every evaluator of one query shares: where samples come from, the lookback, the query's
- * own start and end (which {@code @ start()} and {@code @ end()} name, even inside subqueries),
- * the step of a subquery that gives none, and the deadline.
+ * What every evaluator of one query shares: where samples come from, the lookback, the query's own
+ * start and end (which {@code @ start()} and {@code @ end()} name, even inside subqueries), the
+ * step of a subquery that gives none, and the deadline.
  */
-record Query(SeriesSource source, long lookbackMs, long startMs, long endMs, long subqueryStepMs,
+record Query(
+    SeriesSource source,
+    long lookbackMs,
+    long startMs,
+    long endMs,
+    long subqueryStepMs,
     long deadlineNanos) {
 
   void checkDeadline() {
     if (System.nanoTime() - deadlineNanos > 0) {
-      throw new PromqlException(PromqlException.ErrorType.TIMEOUT, "query timed out in expression evaluation");
+      throw new PromqlException(
+          PromqlException.ErrorType.TIMEOUT, "query timed out in expression evaluation");
     }
   }
 }

@@ -10,12 +10,25 @@ import java.util.Set;
 final class StepInvariance {
 
   /** Functions that read the evaluation time, or a sample's time, even of invariant arguments. */
-  private static final Set<String> TIME_DEPENDENT = Set.of("days_in_month", "day_of_month", "day_of_week",
-      "day_of_year", "hour", "minute", "month", "year", "predict_linear", "time", "timestamp");
+  private static final Set<String> TIME_DEPENDENT =
+      Set.of(
+          "days_in_month",
+          "day_of_month",
+          "day_of_week",
+          "day_of_year",
+          "hour",
+          "minute",
+          "month",
+          "year",
+          "predict_linear",
+          "time",
+          "timestamp");
 
   private StepInvariance() {}
 
-  /** As Prometheus's preprocessor decides it; an aggregation's parameter does not count, as there. */
+  /**
+   * As Prometheus's preprocessor decides it; an aggregation's parameter does not count, as there.
+   */
   static boolean of(Expr e) {
     if (e instanceof Expr.Paren p) {
       return of(p.expr());
@@ -42,7 +55,8 @@ final class StepInvariance {
       return of(b.lhs()) && of(b.rhs());
     }
     if (e instanceof Expr.Call c) {
-      return !TIME_DEPENDENT.contains(c.function().name()) && c.args().stream().allMatch(StepInvariance::of);
+      return !TIME_DEPENDENT.contains(c.function().name())
+          && c.args().stream().allMatch(StepInvariance::of);
     }
     return false;
   }

@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * An instant vector at one evaluation step, as parallel arrays reused from step to step: sample i
- * has {@code labels[i]} and {@code values[i]}, and came from input series {@code series[i]}; in
- * an operation's output, the input series whose labels alone decide the sample's labels, else -1.
+ * has {@code labels[i]} and {@code values[i]}, and came from input series {@code series[i]}; in an
+ * operation's output, the input series whose labels alone decide the sample's labels, else -1.
  */
 final class StepVector {
 

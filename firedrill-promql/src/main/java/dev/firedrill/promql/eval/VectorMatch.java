@@ -25,25 +25,35 @@ final class VectorMatch {
   VectorMatch(Evaluator evaluator, Expr.Binary binary) {
     this.evaluator = evaluator;
     this.binary = binary;
-    this.matching = binary.matching() != null ? binary.matching()
-        : new Expr.VectorMatching(binary.op().isSetOperator() ? Cardinality.MANY_TO_MANY : Cardinality.ONE_TO_ONE,
-            List.of(), false, List.of());
+    this.matching =
+        binary.matching() != null
+            ? binary.matching()
+            : new Expr.VectorMatching(
+                binary.op().isSetOperator() ? Cardinality.MANY_TO_MANY : Cardinality.ONE_TO_ONE,
+                List.of(),
+                false,
+                List.of());
   }
 
   List<Points> eval(List<Points> lhs, List<Points> rhs) {
     LabelSet[] lsig = signatures(lhs);
     LabelSet[] rsig = signatures(rhs);
-    return evaluator.stepwise(List.of(lhs, rhs), (in, step, ts, out) -> {
-      switch (binary.op()) {
-        case AND -> and(in[0], in[1], lsig, rsig, out);
-        case OR -> or(in[0], in[1], lsig, rsig, out);
-        case UNLESS -> unless(in[0], in[1], lsig, rsig, out);
-        default -> binop(in[0], in[1], lsig, rsig, out);
-      }
-    });
+    return evaluator.stepwise(
+        List.of(lhs, rhs),
+        (in, step, ts, out) -> {
+          switch (binary.op()) {
+            case AND -> and(in[0], in[1], lsig, rsig, out);
+            case OR -> or(in[0], in[1], lsig, rsig, out);
+            case UNLESS -> unless(in[0], in[1], lsig, rsig, out);
+            default -> binop(in[0], in[1], lsig, rsig, out);
+          }
+        });
   }
 
-  /** The labels a series matches on: {@code on(...)} keeps, {@code ignoring(...)} drops (and the name). */
+  /**
+   * The labels a series matches on: {@code on(...)} keeps, {@code ignoring(...)} drops (and the
+   * name).
+   */
   private LabelSet[] signatures(List<Points> series) {
     Set<String> names = new HashSet<>(matching.labels());
     if (!matching.on()) {
@@ -57,7 +67,8 @@ final class VectorMatch {
     return sigs;
   }
 
-  private static void and(StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
+  private static void and(
+      StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
     if (l.size == 0 || r.size == 0) {
       return;
     }
@@ -72,7 +83,8 @@ final class VectorMatch {
     }
   }
 
-  private static void or(StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
+  private static void or(
+      StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
     Set<LabelSet> left = new HashSet<>();
     for (int i = 0; i < l.size; i++) {
       left.add(lsig[l.series[i]]);
@@ -85,7 +97,8 @@ final class VectorMatch {
     }
   }
 
-  private static void unless(StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
+  private static void unless(
+      StepVector l, StepVector r, LabelSet[] lsig, LabelSet[] rsig, StepVector out) {
     Set<LabelSet> right = new HashSet<>();
     for (int j = 0; j < r.size; j++) {
       right.add(rsig[r.series[j]]);
@@ -98,7 +111,11 @@ final class VectorMatch {
   }
 
   /** One-to-one and many-to-one (one-to-many swaps the sides), Prometheus's VectorBinop. */
-  private void binop(StepVector left, StepVector right, LabelSet[] leftSigs, LabelSet[] rightSigsOf,
+  private void binop(
+      StepVector left,
+      StepVector right,
+      LabelSet[] leftSigs,
+      LabelSet[] rightSigsOf,
       StepVector out) {
     if (left.size == 0 || right.size == 0) {
       return;
@@ -113,10 +130,16 @@ final class VectorMatch {
       LabelSet sig = rsig[rhs.series[j]];
       Integer dupl = rightSigs.put(sig, j);
       if (dupl != null) {
-        throw Evaluator.error("found duplicate series for the match group " + GoFormat.labels(sig)
-            + " on the " + (swap ? "left" : "right") + " hand-side of the operation: ["
-            + GoFormat.labels(rhs.labels[j]) + ", " + GoFormat.labels(rhs.labels[dupl])
-            + "];many-to-many matching not allowed: matching labels must be unique on one side");
+        throw Evaluator.error(
+            "found duplicate series for the match group "
+                + GoFormat.labels(sig)
+                + " on the "
+                + (swap ? "left" : "right")
+                + " hand-side of the operation: ["
+                + GoFormat.labels(rhs.labels[j])
+                + ", "
+                + GoFormat.labels(rhs.labels[dupl])
+                + "];many-to-many matching not allowed: matching labels must be unique on one side");
       }
     }
     matchedSigs.clear();
@@ -153,7 +176,8 @@ final class VectorMatch {
           matchedSigs.put(sig, inserted);
         }
         if (!inserted.add(metric)) {
-          throw Evaluator.error("multiple matches for labels: grouping labels must ensure unique matches");
+          throw Evaluator.error(
+              "multiple matches for labels: grouping labels must ensure unique matches");
         }
       }
       out.add(metric, value, -1);
@@ -168,7 +192,10 @@ final class VectorMatch {
     }
     LabelSet result = Binops.dropsMetricName(binary.op()) ? lhs.withoutMetricName() : lhs;
     if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
-      result = matching.on() ? result.keep(new HashSet<>(matching.labels())) : result.drop(new HashSet<>(matching.labels()));
+      result =
+          matching.on()
+              ? result.keep(new HashSet<>(matching.labels()))
+              : result.drop(new HashSet<>(matching.labels()));
     }
     if (!matching.include().isEmpty()) {
       LabelSet.Builder b = result.toBuilder();

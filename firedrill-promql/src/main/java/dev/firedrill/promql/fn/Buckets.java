@@ -3,7 +3,9 @@ package dev.firedrill.promql.fn;
 import java.util.Arrays;
 import java.util.Comparator;
 
-/** One classic histogram's buckets, sorted by upper bound, as {@code bucketQuantile} prepares them. */
+/**
+ * One classic histogram's buckets, sorted by upper bound, as {@code bucketQuantile} prepares them.
+ */
 final class Buckets {
 
   private final double[] bounds;

@@ -10,19 +10,35 @@ package dev.firedrill.promql.fn;
 final class GoMath {
 
   private static final double INV_LN2 = 1.442695040888963407359924681001892137426645954152985934135;
-  private static final double INV_LN10 = 0.4342944819032518276511289189166050822943970058036665661144;
+  private static final double INV_LN10 =
+      0.4342944819032518276511289189166050822943970058036665661144;
   private static final double LN2 = 0.693147180559945309417232121458176568;
   private static final double HALF_SQRT2 = 7.07106781186547524401e-01;
   private static final double LN2_HI = 6.93147180369123816490e-01;
   private static final double LN2_LO = 1.90821492927058770002e-10;
-  private static final double[] LOG_ODD = {6.666666666666735130e-01, 2.857142874366239149e-01,
-      1.818357216161805012e-01, 1.479819860511658591e-01};
-  private static final double[] LOG_EVEN = {3.999999999940941908e-01, 2.222219843214978396e-01,
-      1.531383769920937332e-01};
-  private static final double[] ATAN_P = {-8.750608600031904122785e-01, -1.615753718733365076637e+01,
-      -7.500855792314704667340e+01, -1.228866684490136173410e+02, -6.485021904942025371773e+01};
-  private static final double[] ATAN_Q = {2.485846490142306297962e+01, 1.650270098316988542046e+02,
-      4.328810604912902668951e+02, 4.853903996359136964868e+02, 1.945506571482613964425e+02};
+  private static final double[] LOG_ODD = {
+    6.666666666666735130e-01,
+    2.857142874366239149e-01,
+    1.818357216161805012e-01,
+    1.479819860511658591e-01
+  };
+  private static final double[] LOG_EVEN = {
+    3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01
+  };
+  private static final double[] ATAN_P = {
+    -8.750608600031904122785e-01,
+    -1.615753718733365076637e+01,
+    -7.500855792314704667340e+01,
+    -1.228866684490136173410e+02,
+    -6.485021904942025371773e+01
+  };
+  private static final double[] ATAN_Q = {
+    2.485846490142306297962e+01,
+    1.650270098316988542046e+02,
+    4.328810604912902668951e+02,
+    4.853903996359136964868e+02,
+    1.945506571482613964425e+02
+  };
   private static final double PI_2_EXTRA = 6.123233995736765886130e-17;
   private static final double TAN_3PI_8 = 2.41421356237309504880;
   private static final double NEAR_ZERO = 0x1p-28;
@@ -31,14 +47,21 @@ final class GoMath {
   private GoMath() {}
 
   static double max(double x, double y) {
-    return x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.max(x, y);
+    return x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY
+        ? Double.POSITIVE_INFINITY
+        : Math.max(x, y);
   }
 
   static double min(double x, double y) {
-    return x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY ? Double.NEGATIVE_INFINITY : Math.min(x, y);
+    return x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY
+        ? Double.NEGATIVE_INFINITY
+        : Math.min(x, y);
   }
 
-  /** fdlibm's reduction to a mantissa near 1 and its polynomial, without normalising subnormals first. */
+  /**
+   * fdlibm's reduction to a mantissa near 1 and its polynomial, without normalising subnormals
+   * first.
+   */
   static double log(double x) {
     long bits = Double.doubleToRawLongBits(x);
     if ((bits & Long.MAX_VALUE) == 0) {
@@ -108,8 +131,11 @@ final class GoMath {
 
   private static double reducedAtan(double x) {
     double z = x * x;
-    z = z * ((((ATAN_P[0] * z + ATAN_P[1]) * z + ATAN_P[2]) * z + ATAN_P[3]) * z + ATAN_P[4])
-        / (((((z + ATAN_Q[0]) * z + ATAN_Q[1]) * z + ATAN_Q[2]) * z + ATAN_Q[3]) * z + ATAN_Q[4]);
+    z =
+        z
+            * ((((ATAN_P[0] * z + ATAN_P[1]) * z + ATAN_P[2]) * z + ATAN_P[3]) * z + ATAN_P[4])
+            / (((((z + ATAN_Q[0]) * z + ATAN_Q[1]) * z + ATAN_Q[2]) * z + ATAN_Q[3]) * z
+                + ATAN_Q[4]);
     return x * z + x;
   }
 

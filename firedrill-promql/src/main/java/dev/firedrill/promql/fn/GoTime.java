@@ -1,22 +1,26 @@
 package dev.firedrill.promql.fn;
 
 /**
- * The calendar fields of {@code time.Unix(int64(v), 0).UTC()} computed as Go 1.19 computes them,
- * so that every input, NaN and values beyond any real date included, gives what Prometheus gives.
- * Go counts in unsigned seconds since 1 January of year -292277022399 and lets the conversion wrap.
+ * The calendar fields of {@code time.Unix(int64(v), 0).UTC()} computed as Go 1.19 computes them, so
+ * that every input, NaN and values beyond any real date included, gives what Prometheus gives. Go
+ * counts in unsigned seconds since 1 January of year -292277022399 and lets the conversion wrap.
  */
 final class GoTime {
 
   private static final long SECONDS_PER_DAY = 86_400;
   private static final long ABSOLUTE_ZERO_YEAR = -292_277_022_399L;
-  private static final long UNIX_TO_ABSOLUTE = 62_135_596_800L - (ABSOLUTE_ZERO_YEAR - 1) * 31_556_952L;
+  private static final long UNIX_TO_ABSOLUTE =
+      62_135_596_800L - (ABSOLUTE_ZERO_YEAR - 1) * 31_556_952L;
   private static final long DAYS_PER_400_YEARS = 365 * 400 + 97;
   private static final long DAYS_PER_100_YEARS = 365 * 100 + 24;
   private static final long DAYS_PER_4_YEARS = 365 * 4 + 1;
-  private static final int[] DAYS_BEFORE = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365};
+  private static final int[] DAYS_BEFORE = {
+    0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365
+  };
 
   /** Unsigned seconds since the absolute zero. */
   private final long abs;
+
   private final long year;
   private final int yearDay;
 

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The names of a Go regular expression's capturing groups, by group number (0, the whole match,
- * and unnamed groups have ""): Java learns no names from {@code (?P<name>...)}, which Go's
- * {@code Regexp.Expand} looks up.
+ * The names of a Go regular expression's capturing groups, by group number (0, the whole match, and
+ * unnamed groups have ""): Java learns no names from {@code (?P<name>...)}, which Go's {@code
+ * Regexp.Expand} looks up.
  */
 final class GroupNames {
 
@@ -46,7 +46,10 @@ final class GroupNames {
     return i + 2;
   }
 
-  /** A {@code ]} right after {@code [} or {@code [^} is a literal; {@code [:alpha:]} nests one level. */
+  /**
+   * A {@code ]} right after {@code [} or {@code [^} is a literal; {@code [:alpha:]} nests one
+   * level.
+   */
   private static int afterClass(String re, int i) {
     int j = i + 1;
     if (j < re.length() && re.charAt(j) == '^') {

@@ -11,11 +11,13 @@ final class HoltWinters {
 
   static OptionalDouble smooth(double[] v, int from, int to, double sf, double tf) {
     if (sf <= 0 || sf >= 1) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION,
           "invalid smoothing factor. Expected: 0 < sf < 1, got: " + goFloat(sf));
     }
     if (tf <= 0 || tf >= 1) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION,
           "invalid trend factor. Expected: 0 < tf < 1, got: " + goFloat(tf));
     }
     if (to - from < 2) {
@@ -26,7 +28,8 @@ final class HoltWinters {
     double b = v[from + 1] - v[from];
     for (int i = 1; i < to - from; i++) {
       double x = sf * v[from + i];
-      // The first step keeps the initial trend; later ones blend the last change of the smoothed value in.
+      // The first step keeps the initial trend; later ones blend the last change of the smoothed
+      // value in.
       if (i > 1) {
         b = tf * (s1 - s0) + (1 - tf) * b;
       }

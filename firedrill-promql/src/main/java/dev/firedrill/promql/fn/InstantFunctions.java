@@ -7,22 +7,49 @@ import java.util.Map;
  * round clamp clamp_min clamp_max sgn}, the trigonometric functions, {@code deg rad}, and the date
  * functions ({@code day_of_month day_of_week day_of_year days_in_month hour minute month year},
  * which read the value as Unix seconds, UTC; without an argument the evaluator passes the
- * evaluation time in seconds, truncated). {@code clamp} with max below min gives no samples at
- * all, which the evaluator decides before calling.
+ * evaluation time in seconds, truncated). {@code clamp} with max below min gives no samples at all,
+ * which the evaluator decides before calling.
  */
 public final class InstantFunctions {
 
   /** How many scalar arguments each function takes after the vector; round's is optional. */
-  private static final Map<String, Integer> SCALAR_ARGS = Map.ofEntries(
-      Map.entry("abs", 0), Map.entry("ceil", 0), Map.entry("floor", 0), Map.entry("exp", 0), Map.entry("sqrt", 0),
-      Map.entry("ln", 0), Map.entry("log2", 0), Map.entry("log10", 0), Map.entry("round", 1),
-      Map.entry("clamp", 2), Map.entry("clamp_min", 1), Map.entry("clamp_max", 1), Map.entry("sgn", 0),
-      Map.entry("acos", 0), Map.entry("acosh", 0), Map.entry("asin", 0), Map.entry("asinh", 0),
-      Map.entry("atan", 0), Map.entry("atanh", 0), Map.entry("cos", 0), Map.entry("cosh", 0),
-      Map.entry("sin", 0), Map.entry("sinh", 0), Map.entry("tan", 0), Map.entry("tanh", 0),
-      Map.entry("deg", 0), Map.entry("rad", 0), Map.entry("day_of_month", 0), Map.entry("day_of_week", 0),
-      Map.entry("day_of_year", 0), Map.entry("days_in_month", 0), Map.entry("hour", 0), Map.entry("minute", 0),
-      Map.entry("month", 0), Map.entry("year", 0));
+  private static final Map<String, Integer> SCALAR_ARGS =
+      Map.ofEntries(
+          Map.entry("abs", 0),
+          Map.entry("ceil", 0),
+          Map.entry("floor", 0),
+          Map.entry("exp", 0),
+          Map.entry("sqrt", 0),
+          Map.entry("ln", 0),
+          Map.entry("log2", 0),
+          Map.entry("log10", 0),
+          Map.entry("round", 1),
+          Map.entry("clamp", 2),
+          Map.entry("clamp_min", 1),
+          Map.entry("clamp_max", 1),
+          Map.entry("sgn", 0),
+          Map.entry("acos", 0),
+          Map.entry("acosh", 0),
+          Map.entry("asin", 0),
+          Map.entry("asinh", 0),
+          Map.entry("atan", 0),
+          Map.entry("atanh", 0),
+          Map.entry("cos", 0),
+          Map.entry("cosh", 0),
+          Map.entry("sin", 0),
+          Map.entry("sinh", 0),
+          Map.entry("tan", 0),
+          Map.entry("tanh", 0),
+          Map.entry("deg", 0),
+          Map.entry("rad", 0),
+          Map.entry("day_of_month", 0),
+          Map.entry("day_of_week", 0),
+          Map.entry("day_of_year", 0),
+          Map.entry("days_in_month", 0),
+          Map.entry("hour", 0),
+          Map.entry("minute", 0),
+          Map.entry("month", 0),
+          Map.entry("year", 0));
 
   private InstantFunctions() {}
 
@@ -30,7 +57,10 @@ public final class InstantFunctions {
     return SCALAR_ARGS.containsKey(name);
   }
 
-  /** @param scalarArgs the scalar arguments after the vector (round's to_nearest, clamp's min and max) */
+  /**
+   * @param scalarArgs the scalar arguments after the vector (round's to_nearest, clamp's min and
+   *     max)
+   */
   public static double apply(String name, double value, double[] scalarArgs) {
     Integer expected = SCALAR_ARGS.get(name);
     if (expected == null) {
@@ -38,7 +68,8 @@ public final class InstantFunctions {
     }
     boolean optional = name.equals("round") && scalarArgs.length == 0;
     if (scalarArgs.length != expected && !optional) {
-      throw new IllegalArgumentException(name + " takes " + expected + " scalar argument(s), got " + scalarArgs.length);
+      throw new IllegalArgumentException(
+          name + " takes " + expected + " scalar argument(s), got " + scalarArgs.length);
     }
     return switch (name) {
       case "abs" -> Math.abs(value);
@@ -80,7 +111,10 @@ public final class InstantFunctions {
     };
   }
 
-  /** Ties round up; multiplying by the inverse loses less precision than dividing (Prometheus's choice). */
+  /**
+   * Ties round up; multiplying by the inverse loses less precision than dividing (Prometheus's
+   * choice).
+   */
   private static double round(double value, double toNearest) {
     double inverse = 1.0 / toNearest;
     return Math.floor(value * inverse + 0.5) / inverse;

@@ -18,13 +18,14 @@ public final class LabelFunctions {
    * @throws dev.firedrill.promql.model.PromqlException EXECUTION with Prometheus's message for an
    *     invalid regex or destination label name
    */
-  public static LabelSet replace(LabelSet labels, String dst, String replacement, String src, String regex) {
+  public static LabelSet replace(
+      LabelSet labels, String dst, String replacement, String src, String regex) {
     return LabelReplace.compile(dst, replacement, src, regex).apply(labels);
   }
 
   /**
-   * The source values (empty for missing labels) joined by the separator into dst, which is
-   * removed when the result is empty.
+   * The source values (empty for missing labels) joined by the separator into dst, which is removed
+   * when the result is empty.
    *
    * @throws PromqlException EXECUTION with Prometheus's message for the first invalid source label
    *     name, then for an invalid destination label name
@@ -32,12 +33,14 @@ public final class LabelFunctions {
   public static LabelSet join(LabelSet labels, String dst, String separator, String... srcLabels) {
     for (String src : srcLabels) {
       if (!isValidLabelName(src)) {
-        throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+        throw new PromqlException(
+            PromqlException.ErrorType.EXECUTION,
             "invalid source label name in label_join(): " + src);
       }
     }
     if (!isValidLabelName(dst)) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION,
           "invalid destination label name in label_join(): " + dst);
     }
     StringBuilder joined = new StringBuilder();

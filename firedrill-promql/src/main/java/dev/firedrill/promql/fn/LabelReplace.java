@@ -19,7 +19,8 @@ public final class LabelReplace {
   private final Pattern pattern;
   private final List<String> groupNames;
 
-  private LabelReplace(String dst, String replacement, String src, Pattern pattern, List<String> groupNames) {
+  private LabelReplace(
+      String dst, String replacement, String src, Pattern pattern, List<String> groupNames) {
     this.dst = dst;
     this.replacement = replacement;
     this.src = src;
@@ -32,23 +33,29 @@ public final class LabelReplace {
    *     after it, an invalid destination label name
    */
   public static LabelReplace compile(String dst, String replacement, String src, String regex) {
-    // Prometheus pastes the regex between anchors, so a top-level | in it escapes them: "a)|(b" is ^(?:a)|(b)$.
+    // Prometheus pastes the regex between anchors, so a top-level | in it escapes them: "a)|(b" is
+    // ^(?:a)|(b)$.
     String anchored = "^(?:" + regex + ")$";
     Pattern pattern;
     try {
       pattern = GoRegex.compileAnchored(anchored);
     } catch (IllegalArgumentException e) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION,
           "invalid regular expression in label_replace(): " + regex);
     }
     if (!LabelFunctions.isValidLabelName(dst)) {
-      throw new PromqlException(PromqlException.ErrorType.EXECUTION,
+      throw new PromqlException(
+          PromqlException.ErrorType.EXECUTION,
           "invalid destination label name in label_replace(): " + dst);
     }
     return new LabelReplace(dst, replacement, src, pattern, GroupNames.of(anchored));
   }
 
-  /** The labels unchanged when the regex does not match; else dst set to the expansion, or removed if it is empty. */
+  /**
+   * The labels unchanged when the regex does not match; else dst set to the expansion, or removed
+   * if it is empty.
+   */
   public LabelSet apply(LabelSet labels) {
     String value = labels.get(src);
     Matcher m = pattern.matcher(value);
@@ -92,8 +99,9 @@ public final class LabelReplace {
 
   private String group(Matcher m, String value, Reference ref) {
     if (ref.number >= 0) {
-      return ref.number <= m.groupCount() && m.start(ref.number) >= 0 ? value.substring(m.start(ref.number),
-          m.end(ref.number)) : "";
+      return ref.number <= m.groupCount() && m.start(ref.number) >= 0
+          ? value.substring(m.start(ref.number), m.end(ref.number))
+          : "";
     }
     for (int i = 0; i < groupNames.size() && i <= m.groupCount(); i++) {
       if (ref.name.equals(groupNames.get(i)) && m.start(i) >= 0) {
@@ -103,7 +111,10 @@ public final class LabelReplace {
     return "";
   }
 
-  /** A {@code $} reference's name, its group number if the name is one (-1 if not), and its length after the {@code $}. */
+  /**
+   * A {@code $} reference's name, its group number if the name is one (-1 if not), and its length
+   * after the {@code $}.
+   */
   private record Reference(String name, int number, int length) {
 
     static Reference parse(String s) {

@@ -1,6 +1,9 @@
 package dev.firedrill.promql.fn;
 
-/** Least squares over a window, x in seconds relative to an intercept time (Prometheus's {@code linearRegression}). */
+/**
+ * Least squares over a window, x in seconds relative to an intercept time (Prometheus's {@code
+ * linearRegression}).
+ */
 final class LinearRegression {
 
   final double slope;
@@ -32,7 +35,9 @@ final class LinearRegression {
     }
     // A constant series has an exact answer; the general formula would lose it to rounding.
     if (constY) {
-      return Double.isInfinite(initY) ? new LinearRegression(Double.NaN, Double.NaN) : new LinearRegression(0, initY);
+      return Double.isInfinite(initY)
+          ? new LinearRegression(Double.NaN, Double.NaN)
+          : new LinearRegression(0, initY);
     }
     double x = sumX.value();
     double y = sumY.value();

@@ -2,7 +2,10 @@ package dev.firedrill.promql.fn;
 
 import java.util.Arrays;
 
-/** Prometheus's quantile arithmetic, shared by {@code quantile}, {@code quantile_over_time} and histograms. */
+/**
+ * Prometheus's quantile arithmetic, shared by {@code quantile}, {@code quantile_over_time} and
+ * histograms.
+ */
 public final class Quantiles {
 
   private Quantiles() {}
@@ -36,7 +39,10 @@ public final class Quantiles {
     return sorted[(int) lowerIndex] * (1 - weight) + sorted[(int) upperIndex] * weight;
   }
 
-  /** Prometheus orders NaN below every number; Java's sort puts it above, so the NaNs move to the front. */
+  /**
+   * Prometheus orders NaN below every number; Java's sort puts it above, so the NaNs move to the
+   * front.
+   */
   private static double[] sortNaNFirst(double[] values, int from, int to) {
     int count = to - from;
     double[] sorted = Arrays.copyOfRange(values, from, to);
@@ -55,12 +61,13 @@ public final class Quantiles {
   }
 
   /**
-   * {@code histogram_quantile(φ, buckets)} over one classic histogram's buckets (upper bounds, which
-   * may be unsorted and include +Inf, with cumulative counts), with Prometheus's handling of missing
-   * +Inf, non-monotonic counts and duplicate bounds. NaN when Prometheus gives NaN. The arrays are
-   * left as they were.
+   * {@code histogram_quantile(φ, buckets)} over one classic histogram's buckets (upper bounds,
+   * which may be unsorted and include +Inf, with cumulative counts), with Prometheus's handling of
+   * missing +Inf, non-monotonic counts and duplicate bounds. NaN when Prometheus gives NaN. The
+   * arrays are left as they were.
    */
-  public static double histogramQuantile(double phi, double[] upperBounds, double[] counts, int count) {
+  public static double histogramQuantile(
+      double phi, double[] upperBounds, double[] counts, int count) {
     if (Double.isNaN(phi)) {
       return Double.NaN;
     }

@@ -6,18 +6,36 @@ import java.util.Set;
 /**
  * The functions of a range vector, one series' window at a time: {@code rate irate increase delta
  * idelta deriv predict_linear resets changes holt_winters} and every {@code *_over_time} (but
- * {@code absent_over_time}, which the evaluator answers from presence alone). The window is
- * {@code t[from..to)}, {@code v[from..to)}, stale markers already removed, selected from the range
- * {@code rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a sample exactly at the start,
- * v3 does not); rate and friends extrapolate to those two bounds. Empty means the function gives
- * no sample for this series.
+ * {@code absent_over_time}, which the evaluator answers from presence alone). The window is {@code
+ * t[from..to)}, {@code v[from..to)}, stale markers already removed, selected from the range {@code
+ * rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a sample exactly at the start, v3
+ * does not); rate and friends extrapolate to those two bounds. Empty means the function gives no
+ * sample for this series.
  */
 public final class RangeFunctions {
 
-  private static final Set<String> NAMES = Set.of("rate", "increase", "delta", "irate", "idelta", "deriv",
-      "predict_linear", "resets", "changes", "holt_winters", "avg_over_time", "sum_over_time", "min_over_time",
-      "max_over_time", "count_over_time", "last_over_time", "present_over_time", "stddev_over_time",
-      "stdvar_over_time", "quantile_over_time");
+  private static final Set<String> NAMES =
+      Set.of(
+          "rate",
+          "increase",
+          "delta",
+          "irate",
+          "idelta",
+          "deriv",
+          "predict_linear",
+          "resets",
+          "changes",
+          "holt_winters",
+          "avg_over_time",
+          "sum_over_time",
+          "min_over_time",
+          "max_over_time",
+          "count_over_time",
+          "last_over_time",
+          "present_over_time",
+          "stddev_over_time",
+          "stdvar_over_time",
+          "quantile_over_time");
 
   private RangeFunctions() {}
 
@@ -33,8 +51,15 @@ public final class RangeFunctions {
    * @param scalarArgs the function's scalar arguments in order (predict_linear's t,
    *     quantile_over_time's φ, ...), already evaluated for this step
    */
-  public static OptionalDouble apply(String name, long[] t, double[] v, int from, int to,
-      long rangeStartMs, long rangeEndMs, double[] scalarArgs) {
+  public static OptionalDouble apply(
+      String name,
+      long[] t,
+      double[] v,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      double[] scalarArgs) {
     return apply(name, t, v, from, to, rangeStartMs, rangeEndMs, rangeEndMs, scalarArgs);
   }
 
@@ -42,8 +67,16 @@ public final class RangeFunctions {
    * @param evalTimeMs the step's evaluation time: predict_linear predicts from it, not from the end
    *     of the range, which an {@code offset} or {@code @} moves away from it
    */
-  public static OptionalDouble apply(String name, long[] t, double[] v, int from, int to,
-      long rangeStartMs, long rangeEndMs, long evalTimeMs, double[] scalarArgs) {
+  public static OptionalDouble apply(
+      String name,
+      long[] t,
+      double[] v,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      long evalTimeMs,
+      double[] scalarArgs) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("not a range vector function: " + name);
     }
@@ -58,10 +91,14 @@ public final class RangeFunctions {
       case "irate" -> Rates.instant(t, v, from, to, true);
       case "idelta" -> Rates.instant(t, v, from, to, false);
       // The first sample's time as intercept keeps x small, where doubles are precise.
-      case "deriv" -> to - from < 2 ? OptionalDouble.empty()
-          : OptionalDouble.of(LinearRegression.fit(t, v, from, to, t[from]).slope);
-      case "predict_linear" -> to - from < 2 ? OptionalDouble.empty() : predictLinear(t, v, from, to, evalTimeMs,
-          scalarArgs[0]);
+      case "deriv" ->
+          to - from < 2
+              ? OptionalDouble.empty()
+              : OptionalDouble.of(LinearRegression.fit(t, v, from, to, t[from]).slope);
+      case "predict_linear" ->
+          to - from < 2
+              ? OptionalDouble.empty()
+              : predictLinear(t, v, from, to, evalTimeMs, scalarArgs[0]);
       case "holt_winters" -> HoltWinters.smooth(v, from, to, scalarArgs[0], scalarArgs[1]);
       case "resets" -> OptionalDouble.of(OverTime.resets(v, from, to));
       case "changes" -> OptionalDouble.of(OverTime.changes(v, from, to));
@@ -79,21 +116,22 @@ public final class RangeFunctions {
     };
   }
 
-  private static OptionalDouble predictLinear(long[] t, double[] v, int from, int to, long evalTimeMs,
-      double seconds) {
+  private static OptionalDouble predictLinear(
+      long[] t, double[] v, int from, int to, long evalTimeMs, double seconds) {
     LinearRegression fit = LinearRegression.fit(t, v, from, to, evalTimeMs);
     return OptionalDouble.of(fit.slope * seconds + fit.intercept);
   }
 
   private static void requireArgs(String name, double[] scalarArgs) {
-    int expected = switch (name) {
-      case "predict_linear", "quantile_over_time" -> 1;
-      case "holt_winters" -> 2;
-      default -> 0;
-    };
+    int expected =
+        switch (name) {
+          case "predict_linear", "quantile_over_time" -> 1;
+          case "holt_winters" -> 2;
+          default -> 0;
+        };
     if (scalarArgs.length != expected) {
-      throw new IllegalArgumentException(name + " takes " + expected + " scalar argument(s), got "
-          + scalarArgs.length);
+      throw new IllegalArgumentException(
+          name + " takes " + expected + " scalar argument(s), got " + scalarArgs.length);
     }
   }
 }

@@ -7,8 +7,15 @@ final class Rates {
 
   private Rates() {}
 
-  static OptionalDouble extrapolated(long[] t, double[] v, int from, int to, long rangeStartMs, long rangeEndMs,
-      boolean isCounter, boolean isRate) {
+  static OptionalDouble extrapolated(
+      long[] t,
+      double[] v,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      boolean isCounter,
+      boolean isRate) {
     if (to - from < 2) {
       return OptionalDouble.empty();
     }

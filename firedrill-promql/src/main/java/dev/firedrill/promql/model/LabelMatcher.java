@@ -11,7 +11,10 @@ import java.util.regex.Pattern;
 public record LabelMatcher(Type type, String name, String value, Pattern pattern) {
 
   public enum Type {
-    EQUAL("="), NOT_EQUAL("!="), REGEX("=~"), NOT_REGEX("!~");
+    EQUAL("="),
+    NOT_EQUAL("!="),
+    REGEX("=~"),
+    NOT_REGEX("!~");
 
     private final String symbol;
 
@@ -32,7 +35,8 @@ public record LabelMatcher(Type type, String name, String value, Pattern pattern
 
   /** IllegalArgumentException naming the expression when a regular expression does not compile. */
   public static LabelMatcher of(Type type, String name, String value) {
-    Pattern pattern = type == Type.REGEX || type == Type.NOT_REGEX ? GoRegex.compileAnchored(value) : null;
+    Pattern pattern =
+        type == Type.REGEX || type == Type.NOT_REGEX ? GoRegex.compileAnchored(value) : null;
     return new LabelMatcher(type, name, value, pattern);
   }
 
@@ -53,7 +57,10 @@ public record LabelMatcher(Type type, String name, String value, Pattern pattern
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LabelMatcher m && m.type == type && m.name.equals(name) && m.value.equals(value);
+    return o instanceof LabelMatcher m
+        && m.type == type
+        && m.name.equals(name)
+        && m.value.equals(value);
   }
 
   @Override

@@ -27,11 +27,12 @@ public final class LabelSet implements Comparable<LabelSet> {
 
   public static LabelSet of(Map<String, String> labels) {
     TreeMap<String, String> sorted = new TreeMap<>();
-    labels.forEach((name, value) -> {
-      if (value != null && !value.isEmpty()) {
-        sorted.put(name, value);
-      }
-    });
+    labels.forEach(
+        (name, value) -> {
+          if (value != null && !value.isEmpty()) {
+            sorted.put(name, value);
+          }
+        });
     String[] names = sorted.keySet().toArray(String[]::new);
     String[] values = sorted.values().toArray(String[]::new);
     return names.length == 0 ? EMPTY : new LabelSet(names, values);
@@ -124,7 +125,9 @@ public final class LabelSet implements Comparable<LabelSet> {
   @Override
   public boolean equals(Object o) {
     return this == o
-        || (o instanceof LabelSet other && Arrays.equals(names, other.names) && Arrays.equals(values, other.values));
+        || (o instanceof LabelSet other
+            && Arrays.equals(names, other.names)
+            && Arrays.equals(values, other.values));
   }
 
   @Override

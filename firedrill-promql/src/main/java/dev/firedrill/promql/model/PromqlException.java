@@ -9,7 +9,10 @@ public class PromqlException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   public enum ErrorType {
-    BAD_DATA("bad_data"), EXECUTION("execution"), TIMEOUT("timeout"), CANCELED("canceled");
+    BAD_DATA("bad_data"),
+    EXECUTION("execution"),
+    TIMEOUT("timeout"),
+    CANCELED("canceled");
 
     private final String apiName;
 

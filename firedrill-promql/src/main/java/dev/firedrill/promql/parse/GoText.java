@@ -4,17 +4,25 @@ import dev.firedrill.format.GoQuote;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** Go's text conventions that Prometheus's messages and string literals follow: {@code %#U}, unquoting ({@code %q}: GoQuote). */
+/**
+ * Go's text conventions that Prometheus's messages and string literals follow: {@code %#U},
+ * unquoting ({@code %q}: GoQuote).
+ */
 final class GoText {
 
   private GoText() {}
 
-  /** Go's {@code %q} of a rune; -1 stands for the end of input, which Go prints as the replacement character. */
+  /**
+   * Go's {@code %q} of a rune; -1 stands for the end of input, which Go prints as the replacement
+   * character.
+   */
   static String quoteRune(int cp) {
     return GoQuote.rune(cp < 0 ? 0xFFFD : cp);
   }
 
-  /** Go's {@code %#U}: {@code U+0063 'c'}, without the quoted form when the rune is not printable. */
+  /**
+   * Go's {@code %#U}: {@code U+0063 'c'}, without the quoted form when the rune is not printable.
+   */
   static String describeRune(int cp) {
     String code = String.format("U+%04X", cp);
     return GoQuote.isPrint(cp) ? code + " '" + new String(Character.toChars(cp)) + "'" : code;
@@ -25,7 +33,10 @@ final class GoText {
     return s.toString().getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** Prometheus's {@code strutil.Unquote} of a literal whose escapes the lexer has already validated. */
+  /**
+   * Prometheus's {@code strutil.Unquote} of a literal whose escapes the lexer has already
+   * validated.
+   */
   static String unquote(String literal) {
     char quote = literal.charAt(0);
     String body = literal.substring(1, literal.length() - 1);

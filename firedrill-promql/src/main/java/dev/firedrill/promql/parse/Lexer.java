@@ -15,19 +15,36 @@ final class Lexer {
   private static final String DIGITS = "0123456789";
   private static final String HEX_DIGITS = "0123456789abcdefABCDEF";
 
-  private static final Map<String, TokenType> KEYWORDS = Map.ofEntries(
-      Map.entry("and", TokenType.LAND), Map.entry("or", TokenType.LOR), Map.entry("unless", TokenType.LUNLESS),
-      Map.entry("atan2", TokenType.ATAN2), Map.entry("sum", TokenType.SUM), Map.entry("avg", TokenType.AVG),
-      Map.entry("count", TokenType.COUNT), Map.entry("min", TokenType.MIN), Map.entry("max", TokenType.MAX),
-      Map.entry("group", TokenType.GROUP), Map.entry("stddev", TokenType.STDDEV),
-      Map.entry("stdvar", TokenType.STDVAR), Map.entry("topk", TokenType.TOPK),
-      Map.entry("bottomk", TokenType.BOTTOMK), Map.entry("count_values", TokenType.COUNT_VALUES),
-      Map.entry("quantile", TokenType.QUANTILE), Map.entry("offset", TokenType.OFFSET),
-      Map.entry("by", TokenType.BY), Map.entry("without", TokenType.WITHOUT), Map.entry("on", TokenType.ON),
-      Map.entry("ignoring", TokenType.IGNORING), Map.entry("group_left", TokenType.GROUP_LEFT),
-      Map.entry("group_right", TokenType.GROUP_RIGHT), Map.entry("bool", TokenType.BOOL),
-      Map.entry("start", TokenType.START), Map.entry("end", TokenType.END),
-      Map.entry("inf", TokenType.NUMBER), Map.entry("nan", TokenType.NUMBER));
+  private static final Map<String, TokenType> KEYWORDS =
+      Map.ofEntries(
+          Map.entry("and", TokenType.LAND),
+          Map.entry("or", TokenType.LOR),
+          Map.entry("unless", TokenType.LUNLESS),
+          Map.entry("atan2", TokenType.ATAN2),
+          Map.entry("sum", TokenType.SUM),
+          Map.entry("avg", TokenType.AVG),
+          Map.entry("count", TokenType.COUNT),
+          Map.entry("min", TokenType.MIN),
+          Map.entry("max", TokenType.MAX),
+          Map.entry("group", TokenType.GROUP),
+          Map.entry("stddev", TokenType.STDDEV),
+          Map.entry("stdvar", TokenType.STDVAR),
+          Map.entry("topk", TokenType.TOPK),
+          Map.entry("bottomk", TokenType.BOTTOMK),
+          Map.entry("count_values", TokenType.COUNT_VALUES),
+          Map.entry("quantile", TokenType.QUANTILE),
+          Map.entry("offset", TokenType.OFFSET),
+          Map.entry("by", TokenType.BY),
+          Map.entry("without", TokenType.WITHOUT),
+          Map.entry("on", TokenType.ON),
+          Map.entry("ignoring", TokenType.IGNORING),
+          Map.entry("group_left", TokenType.GROUP_LEFT),
+          Map.entry("group_right", TokenType.GROUP_RIGHT),
+          Map.entry("bool", TokenType.BOOL),
+          Map.entry("start", TokenType.START),
+          Map.entry("end", TokenType.END),
+          Map.entry("inf", TokenType.NUMBER),
+          Map.entry("nan", TokenType.NUMBER));
 
   private final String input;
   private int pos;
@@ -81,60 +98,76 @@ final class Lexer {
       return emit(TokenType.EOF);
     }
     switch (r) {
-      case ',': return emit(TokenType.COMMA);
-      case '*': return emit(TokenType.MUL);
-      case '/': return emit(TokenType.DIV);
-      case '%': return emit(TokenType.MOD);
-      case '+': return emit(TokenType.ADD);
-      case '-': return emit(TokenType.SUB);
-      case '^': return emit(TokenType.POW);
-      case '@': return emit(TokenType.AT);
-      case '=': {
-        int t = peek();
-        if (t == '=') {
-          read();
-          return emit(TokenType.EQLC);
-        } else if (t == '~') {
-          throw error("unexpected character after '=': " + GoText.quoteRune(t));
+      case ',':
+        return emit(TokenType.COMMA);
+      case '*':
+        return emit(TokenType.MUL);
+      case '/':
+        return emit(TokenType.DIV);
+      case '%':
+        return emit(TokenType.MOD);
+      case '+':
+        return emit(TokenType.ADD);
+      case '-':
+        return emit(TokenType.SUB);
+      case '^':
+        return emit(TokenType.POW);
+      case '@':
+        return emit(TokenType.AT);
+      case '=':
+        {
+          int t = peek();
+          if (t == '=') {
+            read();
+            return emit(TokenType.EQLC);
+          } else if (t == '~') {
+            throw error("unexpected character after '=': " + GoText.quoteRune(t));
+          }
+          return emit(TokenType.EQL);
         }
-        return emit(TokenType.EQL);
-      }
-      case '!': {
-        int t = read();
-        if (t == '=') {
-          return emit(TokenType.NEQ);
+      case '!':
+        {
+          int t = read();
+          if (t == '=') {
+            return emit(TokenType.NEQ);
+          }
+          throw error("unexpected character after '!': " + GoText.quoteRune(t));
         }
-        throw error("unexpected character after '!': " + GoText.quoteRune(t));
-      }
-      case '<': return emitWithOptionalEquals(TokenType.LSS, TokenType.LTE);
-      case '>': return emitWithOptionalEquals(TokenType.GTR, TokenType.GTE);
-      case '"', '\'': return lexString(r);
-      case '`': return lexRawString();
+      case '<':
+        return emitWithOptionalEquals(TokenType.LSS, TokenType.LTE);
+      case '>':
+        return emitWithOptionalEquals(TokenType.GTR, TokenType.GTE);
+      case '"', '\'':
+        return lexString(r);
+      case '`':
+        return lexRawString();
       case '(':
         parenDepth++;
         return emit(TokenType.LEFT_PAREN);
-      case ')': {
-        Token token = emit(TokenType.RIGHT_PAREN);
-        if (--parenDepth < 0) {
-          // Prometheus reports this one after the parenthesis.
-          throw error("unexpected right parenthesis ')'");
+      case ')':
+        {
+          Token token = emit(TokenType.RIGHT_PAREN);
+          if (--parenDepth < 0) {
+            // Prometheus reports this one after the parenthesis.
+            throw error("unexpected right parenthesis ')'");
+          }
+          return token;
         }
-        return token;
-      }
       case '{':
         braceOpen = true;
         return emit(TokenType.LEFT_BRACE);
-      case '[': {
-        if (bracketOpen) {
-          throw error("unexpected left bracket '['");
+      case '[':
+        {
+          if (bracketOpen) {
+            throw error("unexpected left bracket '['");
+          }
+          gotColon = false;
+          Token token = emit(TokenType.LEFT_BRACKET);
+          skipSpaces();
+          bracketOpen = true;
+          durationNext = !prometheus3;
+          return token;
         }
-        gotColon = false;
-        Token token = emit(TokenType.LEFT_BRACKET);
-        skipSpaces();
-        bracketOpen = true;
-        durationNext = !prometheus3;
-        return token;
-      }
       case ']':
         if (!bracketOpen) {
           throw error("unexpected right bracket ']'");
@@ -195,29 +228,35 @@ final class Lexer {
       return emit(TokenType.IDENTIFIER);
     }
     switch (r) {
-      case ',': return emit(TokenType.COMMA);
-      case '"', '\'': return lexString(r);
-      case '`': return lexRawString();
+      case ',':
+        return emit(TokenType.COMMA);
+      case '"', '\'':
+        return lexString(r);
+      case '`':
+        return lexRawString();
       case '=':
         if (read() == '~') {
           return emit(TokenType.EQL_REGEX);
         }
         backup();
         return emit(TokenType.EQL);
-      case '!': {
-        int t = read();
-        if (t == '~') {
-          return emit(TokenType.NEQ_REGEX);
-        } else if (t == '=') {
-          return emit(TokenType.NEQ);
+      case '!':
+        {
+          int t = read();
+          if (t == '~') {
+            return emit(TokenType.NEQ_REGEX);
+          } else if (t == '=') {
+            return emit(TokenType.NEQ);
+          }
+          throw error("unexpected character after '!' inside braces: " + GoText.quoteRune(t));
         }
-        throw error("unexpected character after '!' inside braces: " + GoText.quoteRune(t));
-      }
-      case '{': throw error("unexpected left brace '{'");
+      case '{':
+        throw error("unexpected left brace '{'");
       case '}':
         braceOpen = false;
         return emit(TokenType.RIGHT_BRACE);
-      default: throw error("unexpected character inside braces: " + GoText.quoteRune(r));
+      default:
+        throw error("unexpected character inside braces: " + GoText.quoteRune(r));
     }
   }
 
@@ -331,7 +370,8 @@ final class Lexer {
     throw error("bad number or duration syntax: " + GoQuote.of(input.substring(start, pos)));
   }
 
-  // Units as Prometheus's lexer accepts them; a wrong order such as 5m1h is the duration parser's to refuse.
+  // Units as Prometheus's lexer accepts them; a wrong order such as 5m1h is the duration parser's
+  // to refuse.
   private boolean acceptRemainingDuration() {
     if (!accept("smhdwy")) {
       return false;

@@ -2,7 +2,10 @@ package dev.firedrill.promql.parse;
 
 import dev.firedrill.promql.model.PromqlException;
 
-/** Prometheus's parse error text: {@code line:column: parse error: message}, the column in UTF-8 bytes. */
+/**
+ * Prometheus's parse error text: {@code line:column: parse error: message}, the column in UTF-8
+ * bytes.
+ */
 final class ParseErrors {
 
   private ParseErrors() {}
@@ -17,6 +20,7 @@ final class ParseErrors {
       }
     }
     int column = GoText.utf8Length(query.substring(lineStart, pos)) + 1;
-    return new PromqlException(PromqlException.ErrorType.BAD_DATA, line + ":" + column + ": parse error: " + message);
+    return new PromqlException(
+        PromqlException.ErrorType.BAD_DATA, line + ":" + column + ": parse error: " + message);
   }
 }

@@ -43,47 +43,99 @@ import java.util.regex.Pattern;
  */
 final class Parser {
 
-  private static final Map<TokenType, BinaryOp> BINARY_OPS = Map.ofEntries(
-      Map.entry(TokenType.LOR, BinaryOp.OR), Map.entry(TokenType.LAND, BinaryOp.AND),
-      Map.entry(TokenType.LUNLESS, BinaryOp.UNLESS), Map.entry(TokenType.EQLC, BinaryOp.EQL),
-      Map.entry(TokenType.NEQ, BinaryOp.NEQ), Map.entry(TokenType.LTE, BinaryOp.LTE),
-      Map.entry(TokenType.LSS, BinaryOp.LSS), Map.entry(TokenType.GTE, BinaryOp.GTE),
-      Map.entry(TokenType.GTR, BinaryOp.GTR), Map.entry(TokenType.ADD, BinaryOp.ADD),
-      Map.entry(TokenType.SUB, BinaryOp.SUB), Map.entry(TokenType.MUL, BinaryOp.MUL),
-      Map.entry(TokenType.DIV, BinaryOp.DIV), Map.entry(TokenType.MOD, BinaryOp.MOD),
-      Map.entry(TokenType.ATAN2, BinaryOp.ATAN2), Map.entry(TokenType.POW, BinaryOp.POW));
+  private static final Map<TokenType, BinaryOp> BINARY_OPS =
+      Map.ofEntries(
+          Map.entry(TokenType.LOR, BinaryOp.OR), Map.entry(TokenType.LAND, BinaryOp.AND),
+          Map.entry(TokenType.LUNLESS, BinaryOp.UNLESS), Map.entry(TokenType.EQLC, BinaryOp.EQL),
+          Map.entry(TokenType.NEQ, BinaryOp.NEQ), Map.entry(TokenType.LTE, BinaryOp.LTE),
+          Map.entry(TokenType.LSS, BinaryOp.LSS), Map.entry(TokenType.GTE, BinaryOp.GTE),
+          Map.entry(TokenType.GTR, BinaryOp.GTR), Map.entry(TokenType.ADD, BinaryOp.ADD),
+          Map.entry(TokenType.SUB, BinaryOp.SUB), Map.entry(TokenType.MUL, BinaryOp.MUL),
+          Map.entry(TokenType.DIV, BinaryOp.DIV), Map.entry(TokenType.MOD, BinaryOp.MOD),
+          Map.entry(TokenType.ATAN2, BinaryOp.ATAN2), Map.entry(TokenType.POW, BinaryOp.POW));
 
-  private static final Map<TokenType, AggregateOp> AGGREGATE_OPS = Map.ofEntries(
-      Map.entry(TokenType.SUM, AggregateOp.SUM), Map.entry(TokenType.AVG, AggregateOp.AVG),
-      Map.entry(TokenType.COUNT, AggregateOp.COUNT), Map.entry(TokenType.MIN, AggregateOp.MIN),
-      Map.entry(TokenType.MAX, AggregateOp.MAX), Map.entry(TokenType.GROUP, AggregateOp.GROUP),
-      Map.entry(TokenType.STDDEV, AggregateOp.STDDEV), Map.entry(TokenType.STDVAR, AggregateOp.STDVAR),
-      Map.entry(TokenType.TOPK, AggregateOp.TOPK), Map.entry(TokenType.BOTTOMK, AggregateOp.BOTTOMK),
-      Map.entry(TokenType.QUANTILE, AggregateOp.QUANTILE),
-      Map.entry(TokenType.COUNT_VALUES, AggregateOp.COUNT_VALUES));
+  private static final Map<TokenType, AggregateOp> AGGREGATE_OPS =
+      Map.ofEntries(
+          Map.entry(TokenType.SUM, AggregateOp.SUM),
+          Map.entry(TokenType.AVG, AggregateOp.AVG),
+          Map.entry(TokenType.COUNT, AggregateOp.COUNT),
+          Map.entry(TokenType.MIN, AggregateOp.MIN),
+          Map.entry(TokenType.MAX, AggregateOp.MAX),
+          Map.entry(TokenType.GROUP, AggregateOp.GROUP),
+          Map.entry(TokenType.STDDEV, AggregateOp.STDDEV),
+          Map.entry(TokenType.STDVAR, AggregateOp.STDVAR),
+          Map.entry(TokenType.TOPK, AggregateOp.TOPK),
+          Map.entry(TokenType.BOTTOMK, AggregateOp.BOTTOMK),
+          Map.entry(TokenType.QUANTILE, AggregateOp.QUANTILE),
+          Map.entry(TokenType.COUNT_VALUES, AggregateOp.COUNT_VALUES));
 
-  /** Prometheus 3's limit aggregations, words rather than keywords here so v2.42 keeps reading them as names. */
-  private static final Map<String, AggregateOp> LIMIT_OPS = Map.of("limitk", AggregateOp.LIMITK, "limit_ratio",
-      AggregateOp.LIMIT_RATIO);
+  /**
+   * Prometheus 3's limit aggregations, words rather than keywords here so v2.42 keeps reading them
+   * as names.
+   */
+  private static final Map<String, AggregateOp> LIMIT_OPS =
+      Map.of("limitk", AggregateOp.LIMITK, "limit_ratio", AggregateOp.LIMIT_RATIO);
 
-  private static final Map<TokenType, LabelMatcher.Type> MATCH_OPS = Map.of(
-      TokenType.EQL, LabelMatcher.Type.EQUAL, TokenType.NEQ, LabelMatcher.Type.NOT_EQUAL,
-      TokenType.EQL_REGEX, LabelMatcher.Type.REGEX, TokenType.NEQ_REGEX, LabelMatcher.Type.NOT_REGEX);
+  private static final Map<TokenType, LabelMatcher.Type> MATCH_OPS =
+      Map.of(
+          TokenType.EQL,
+          LabelMatcher.Type.EQUAL,
+          TokenType.NEQ,
+          LabelMatcher.Type.NOT_EQUAL,
+          TokenType.EQL_REGEX,
+          LabelMatcher.Type.REGEX,
+          TokenType.NEQ_REGEX,
+          LabelMatcher.Type.NOT_REGEX);
 
-  /** Keywords that still name a metric where an expression starts (Prometheus's metric_identifier). */
-  private static final Set<TokenType> KEYWORD_METRIC_NAMES = EnumSet.of(
-      TokenType.BY, TokenType.WITHOUT, TokenType.LAND, TokenType.LOR, TokenType.LUNLESS, TokenType.OFFSET,
-      TokenType.START, TokenType.END);
+  /**
+   * Keywords that still name a metric where an expression starts (Prometheus's metric_identifier).
+   */
+  private static final Set<TokenType> KEYWORD_METRIC_NAMES =
+      EnumSet.of(
+          TokenType.BY,
+          TokenType.WITHOUT,
+          TokenType.LAND,
+          TokenType.LOR,
+          TokenType.LUNLESS,
+          TokenType.OFFSET,
+          TokenType.START,
+          TokenType.END);
 
   /** Tokens that may name a label in a grouping list (Prometheus's maybe_label). */
-  private static final Set<TokenType> GROUPING_LABELS = EnumSet.of(
-      TokenType.IDENTIFIER, TokenType.METRIC_IDENTIFIER, TokenType.AVG, TokenType.BOOL, TokenType.BOTTOMK,
-      TokenType.BY, TokenType.COUNT, TokenType.COUNT_VALUES, TokenType.GROUP, TokenType.GROUP_LEFT,
-      TokenType.GROUP_RIGHT, TokenType.IGNORING, TokenType.LAND, TokenType.LOR, TokenType.LUNLESS, TokenType.MAX,
-      TokenType.MIN, TokenType.OFFSET, TokenType.ON, TokenType.QUANTILE, TokenType.STDDEV, TokenType.STDVAR,
-      TokenType.SUM, TokenType.TOPK, TokenType.START, TokenType.END, TokenType.ATAN2);
+  private static final Set<TokenType> GROUPING_LABELS =
+      EnumSet.of(
+          TokenType.IDENTIFIER,
+          TokenType.METRIC_IDENTIFIER,
+          TokenType.AVG,
+          TokenType.BOOL,
+          TokenType.BOTTOMK,
+          TokenType.BY,
+          TokenType.COUNT,
+          TokenType.COUNT_VALUES,
+          TokenType.GROUP,
+          TokenType.GROUP_LEFT,
+          TokenType.GROUP_RIGHT,
+          TokenType.IGNORING,
+          TokenType.LAND,
+          TokenType.LOR,
+          TokenType.LUNLESS,
+          TokenType.MAX,
+          TokenType.MIN,
+          TokenType.OFFSET,
+          TokenType.ON,
+          TokenType.QUANTILE,
+          TokenType.STDDEV,
+          TokenType.STDVAR,
+          TokenType.SUM,
+          TokenType.TOPK,
+          TokenType.START,
+          TokenType.END,
+          TokenType.ATAN2);
 
-  /** Thrown past {@code maxDepth} levels of nesting, so the caller can parse again on a deeper stack. */
+  /**
+   * Thrown past {@code maxDepth} levels of nesting, so the caller can parse again on a deeper
+   * stack.
+   */
   static final class TooDeep extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -142,7 +194,8 @@ final class Parser {
       boolean returnBool = accept(TokenType.BOOL);
       VectorMatching matching = parseVectorMatching();
       Expr rhs = parseExpr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
-      Binary binary = positions.start(new Binary(op, lhs, rhs, returnBool, matching), positions.start(lhs));
+      Binary binary =
+          positions.start(new Binary(op, lhs, rhs, returnBool, matching), positions.start(lhs));
       positions.operator(binary, operator.pos());
       lhs = binary;
     }
@@ -160,9 +213,10 @@ final class Parser {
     next();
     Expr operand = parseExpr(BinaryOp.POW.precedence());
     boolean negate = sign.type() == TokenType.SUB;
-    Expr result = operand instanceof NumberLiteral n
-        ? new NumberLiteral(negate ? -n.value() : n.value())
-        : new Unary(negate, operand);
+    Expr result =
+        operand instanceof NumberLiteral n
+            ? new NumberLiteral(negate ? -n.value() : n.value())
+            : new Unary(negate, operand);
     return positions.start(result, sign.pos());
   }
 
@@ -219,7 +273,10 @@ final class Parser {
         next();
         AggregateOp limit = prometheus3 ? LIMIT_OPS.get(t.text().toLowerCase(Locale.ROOT)) : null;
         TokenType after = peek().type();
-        if (limit != null && (after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT)) {
+        if (limit != null
+            && (after == TokenType.LEFT_PAREN
+                || after == TokenType.BY
+                || after == TokenType.WITHOUT)) {
           return parseAggregate(t, limit);
         }
         return after == TokenType.LEFT_PAREN ? parseCall(t) : parseSelector(t);
@@ -233,7 +290,8 @@ final class Parser {
         if (aggregate != null) {
           next();
           TokenType after = peek().type();
-          boolean aggregation = after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT;
+          boolean aggregation =
+              after == TokenType.LEFT_PAREN || after == TokenType.BY || after == TokenType.WITHOUT;
           return aggregation ? parseAggregate(t, aggregate) : parseSelector(t);
         }
         if (KEYWORD_METRIC_NAMES.contains(t.type())) {
@@ -245,7 +303,10 @@ final class Parser {
     }
   }
 
-  /** A selector after its name token (null when it starts at the brace): Prometheus adds the name matcher last. */
+  /**
+   * A selector after its name token (null when it starts at the brace): Prometheus adds the name
+   * matcher last.
+   */
   private Expr parseSelector(Token name) {
     int start = name != null ? name.pos() : peek().pos();
     List<LabelMatcher> matchers = new ArrayList<>();
@@ -254,7 +315,12 @@ final class Parser {
       next();
       String quoted = parseMatchers(matchers);
       if (quoted != null && metric != null) {
-        throw error(start, "metric name must not be set twice: " + GoQuote.of(metric) + " or " + GoQuote.of(quoted));
+        throw error(
+            start,
+            "metric name must not be set twice: "
+                + GoQuote.of(metric)
+                + " or "
+                + GoQuote.of(quoted));
       }
       metric = quoted != null ? quoted : metric;
     }
@@ -264,7 +330,10 @@ final class Parser {
     return positions.start(new VectorSelector(metric, matchers, 0, null), start);
   }
 
-  /** The matchers through the closing brace; returns a Prometheus 3 quoted metric name ({"my.metric"}) or null. */
+  /**
+   * The matchers through the closing brace; returns a Prometheus 3 quoted metric name
+   * ({"my.metric"}) or null.
+   */
   private String parseMatchers(List<LabelMatcher> matchers) {
     String quotedName = null;
     if (accept(TokenType.RIGHT_BRACE)) {
@@ -276,8 +345,12 @@ final class Parser {
         next();
         String name = GoText.unquote(first.text());
         if (quotedName != null) {
-          throw error(first.pos(), "metric name must not be set twice: " + GoQuote.of(quotedName) + " or "
-              + GoQuote.of(name));
+          throw error(
+              first.pos(),
+              "metric name must not be set twice: "
+                  + GoQuote.of(quotedName)
+                  + " or "
+                  + GoQuote.of(name));
         }
         quotedName = name;
       } else {
@@ -337,8 +410,10 @@ final class Parser {
   private Expr parseCall(Token name) {
     next();
     List<Expr> args = parseArgs();
-    Function function = Functions.byName(name.text(), prometheus3)
-        .orElseThrow(() -> error(name.pos(), "unknown function with name " + GoQuote.of(name.text())));
+    Function function =
+        Functions.byName(name.text(), prometheus3)
+            .orElseThrow(
+                () -> error(name.pos(), "unknown function with name " + GoQuote.of(name.text())));
     return positions.start(new Call(function, args), name.pos());
   }
 
@@ -353,7 +428,8 @@ final class Parser {
       Token t = peek();
       if (t.type() == TokenType.COMMA) {
         next();
-        // Prometheus takes a comma before anything that cannot start an argument for a trailing one.
+        // Prometheus takes a comma before anything that cannot start an argument for a trailing
+        // one.
         if (!startsExpression(peek())) {
           throw error(t.pos(), "trailing commas not allowed in function call args");
         }
@@ -384,13 +460,18 @@ final class Parser {
     }
     int wanted = op.paramType() == null ? 1 : 2;
     if (args.size() != wanted) {
-      throw error(opToken.pos(),
-          "wrong number of arguments for aggregate expression provided, expected " + wanted + ", got " + args.size());
+      throw error(
+          opToken.pos(),
+          "wrong number of arguments for aggregate expression provided, expected "
+              + wanted
+              + ", got "
+              + args.size());
     }
     Expr param = wanted == 2 ? args.get(0) : null;
     List<String> labels = grouping == null ? List.of() : grouping.labels();
     boolean without = grouping != null && grouping.without();
-    return positions.start(new Aggregate(op, args.get(wanted - 1), param, labels, without), opToken.pos());
+    return positions.start(
+        new Aggregate(op, args.get(wanted - 1), param, labels, without), opToken.pos());
   }
 
   private record Grouping(List<String> labels, boolean without) {}
@@ -442,7 +523,10 @@ final class Parser {
     }
   }
 
-  /** {@code on|ignoring (...)} and {@code group_left|group_right (...)} after an operator and its {@code bool}. */
+  /**
+   * {@code on|ignoring (...)} and {@code group_left|group_right (...)} after an operator and its
+   * {@code bool}.
+   */
   private VectorMatching parseVectorMatching() {
     VectorMatching matching = parseGroupModifiers();
     return prometheus3 ? parseFill(matching) : matching;
@@ -461,8 +545,10 @@ final class Parser {
     }
     next();
     // A parenthesis right after group_left is always its label list, never the right-hand side.
-    List<String> include = peek().type() == TokenType.LEFT_PAREN ? parseGroupingLabels() : List.of();
-    Cardinality cardinality = group == TokenType.GROUP_LEFT ? Cardinality.MANY_TO_ONE : Cardinality.ONE_TO_MANY;
+    List<String> include =
+        peek().type() == TokenType.LEFT_PAREN ? parseGroupingLabels() : List.of();
+    Cardinality cardinality =
+        group == TokenType.GROUP_LEFT ? Cardinality.MANY_TO_ONE : Cardinality.ONE_TO_MANY;
     return new VectorMatching(cardinality, labels, type == TokenType.ON, include);
   }
 
@@ -480,7 +566,8 @@ final class Parser {
         break;
       }
       Token modifier = next();
-      if ((word.equals("fill") && any) || (!word.equals("fill_right") && left != null)
+      if ((word.equals("fill") && any)
+          || (!word.equals("fill_right") && left != null)
           || (!word.equals("fill_left") && right != null)) {
         throw unexpected(modifier);
       }
@@ -508,8 +595,15 @@ final class Parser {
         right = v;
       }
     }
-    return any ? new VectorMatching(matching.cardinality(), matching.labels(), matching.on(), matching.include(), left,
-        right) : matching;
+    return any
+        ? new VectorMatching(
+            matching.cardinality(),
+            matching.labels(),
+            matching.on(),
+            matching.include(),
+            left,
+            right)
+        : matching;
   }
 
   private boolean lookaheadIsParen() {
@@ -532,10 +626,17 @@ final class Parser {
   private Expr parseRangeMode(Expr expr, RangeMode mode, Token word) {
     int start = positions.start(expr);
     String name = mode == RangeMode.ANCHORED ? "anchored" : "smoothed";
-    VectorSelector v = expr instanceof MatrixSelector m ? m.selector() : expr instanceof VectorSelector s ? s : null;
+    VectorSelector v =
+        expr instanceof MatrixSelector m
+            ? m.selector()
+            : expr instanceof VectorSelector s ? s : null;
     if (v == null) {
-      throw error(start, name + (expr instanceof Subquery ? " modifier is not supported for subqueries"
-          : " modifier not implemented"));
+      throw error(
+          start,
+          name
+              + (expr instanceof Subquery
+                  ? " modifier is not supported for subqueries"
+                  : " modifier not implemented"));
     }
     if (v.rangeMode() != RangeMode.PLAIN && v.rangeMode() != mode) {
       throw error(start, "anchored and smoothed modifiers cannot be used together");
@@ -614,7 +715,8 @@ final class Parser {
       }
       return positions.start(s.with(s.expr(), offset, written, s.at()), start);
     }
-    throw error(start,
+    throw error(
+        start,
         "offset modifier must be preceded by an instant vector selector or range vector selector or a subquery");
   }
 
@@ -669,11 +771,16 @@ final class Parser {
       }
       return positions.start(s.with(s.expr(), s.offsetMs(), s.offsetExpr(), at), start);
     }
-    throw error(start, "@ modifier must be preceded by an instant vector selector or range vector selector or a subquery");
+    throw error(
+        start,
+        "@ modifier must be preceded by an instant vector selector or range vector selector or a subquery");
   }
 
   private long timestampMs(double seconds, int exprStart) {
-    if (Double.isNaN(seconds) || Double.isInfinite(seconds) || seconds >= 0x1p63 || seconds <= -0x1p63) {
+    if (Double.isNaN(seconds)
+        || Double.isInfinite(seconds)
+        || seconds >= 0x1p63
+        || seconds <= -0x1p63) {
       throw error(exprStart, "timestamp out of bounds for @ modifier: " + goFloat(seconds));
     }
     // Go's math.Round: halves away from zero.
@@ -724,7 +831,10 @@ final class Parser {
     return positions.start(new Subquery(expr, range, step, 0, null), start);
   }
 
-  /** The selector a range {@code [...]} opened at {@code open} applies to: no offset nor @ timestamp before it. */
+  /**
+   * The selector a range {@code [...]} opened at {@code open} applies to: no offset nor @ timestamp
+   * before it.
+   */
   private VectorSelector rangeSelector(Expr expr, Token open) {
     if (!(expr instanceof VectorSelector v)) {
       throw error(open.pos(), "ranges only allowed for vector selectors");
@@ -737,7 +847,10 @@ final class Parser {
     return v;
   }
 
-  /** Prometheus 3: the brackets hold duration expressions; their checks are v2.42's, worded as 3.x words them. */
+  /**
+   * Prometheus 3: the brackets hold duration expressions; their checks are v2.42's, worded as 3.x
+   * words them.
+   */
   private Expr parseRangeOrSubquery3(Expr expr) {
     Token open = next();
     Token rangeStart = peek();
@@ -771,7 +884,10 @@ final class Parser {
     return positions.start(new Subquery(expr, rangeMs, stepMs, 0, null, range, step, null), start);
   }
 
-  /** Duration arithmetic: {@code + -} below {@code * / %} below {@code ^} (right-associative); a sign binds like {@code *}. */
+  /**
+   * Duration arithmetic: {@code + -} below {@code * / %} below {@code ^} (right-associative); a
+   * sign binds like {@code *}.
+   */
   private DurationExpr parseDurationExpr(int minPrecedence) {
     if (++depth > maxDepth) {
       throw new TooDeep();
@@ -796,7 +912,8 @@ final class Parser {
         throw unexpected(operator, "duration expression", "");
       }
       next();
-      DurationExpr rhs = parseDurationExpr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
+      DurationExpr rhs =
+          parseDurationExpr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
       if ((op == BinaryOp.DIV || op == BinaryOp.MOD) && rhs.constantSeconds().orElse(1) == 0) {
         throw error(operator.pos(), op == BinaryOp.DIV ? "division by zero" : "modulo by zero");
       }
@@ -856,7 +973,8 @@ final class Parser {
   private static boolean startsDurationPrimary(Token t) {
     return switch (t.type()) {
       case NUMBER, DURATION, LEFT_PAREN, MIN, MAX -> true;
-      case IDENTIFIER -> List.of("step", "range", "min_of", "max_of").contains(t.text().toLowerCase(Locale.ROOT));
+      case IDENTIFIER ->
+          List.of("step", "range", "min_of", "max_of").contains(t.text().toLowerCase(Locale.ROOT));
       default -> false;
     };
   }
@@ -865,7 +983,10 @@ final class Parser {
     return t.type() == TokenType.ADD || t.type() == TokenType.SUB || startsDurationPrimary(t);
   }
 
-  /** Milliseconds as Prometheus converts seconds ({@code time.Duration(s * 1000) * time.Millisecond}). */
+  /**
+   * Milliseconds as Prometheus converts seconds ({@code time.Duration(s * 1000) *
+   * time.Millisecond}).
+   */
   private long millis(DurationExpr d, Token at) {
     double seconds = d.seconds(0, 0);
     if (Double.isNaN(seconds) || Math.abs(seconds) > (double) Long.MAX_VALUE / 1e9) {
@@ -874,7 +995,9 @@ final class Parser {
     return (long) (seconds * 1000);
   }
 
-  /** A range or step: positive when it can be known now; 0 when it needs the query's step or range. */
+  /**
+   * A range or step: positive when it can be known now; 0 when it needs the query's step or range.
+   */
   private long positiveMillis(DurationExpr d, Token at) {
     if (d.dependsOnQuery()) {
       return 0;
@@ -886,7 +1009,10 @@ final class Parser {
     return ms;
   }
 
-  /** A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the sign). */
+  /**
+   * A duration literal of Prometheus 3, where 0s is a value like any other (its callers check the
+   * sign).
+   */
   private long durationMs(Token t) {
     try {
       return Durations.parsePrometheus(t.text()).toMillis();
@@ -904,7 +1030,10 @@ final class Parser {
     return ms;
   }
 
-  /** Go's {@code ParseInt(s, 0, 64)} (so {@code 010} is octal), else {@code ParseFloat}, as Prometheus reads numbers. */
+  /**
+   * Go's {@code ParseInt(s, 0, 64)} (so {@code 010} is octal), else {@code ParseFloat}, as
+   * Prometheus reads numbers.
+   */
   private double number(Token t) {
     String text = t.text();
     String lower = text.toLowerCase(Locale.ROOT);
@@ -986,7 +1115,10 @@ final class Parser {
     }
   }
 
-  /** An unexpected token where no narrower context applies, as Prometheus's outermost error rules report it. */
+  /**
+   * An unexpected token where no narrower context applies, as Prometheus's outermost error rules
+   * report it.
+   */
   private PromqlException unexpected(Token t) {
     return unexpected(t, aggregationDepth > 0 ? "aggregation" : "", "");
   }

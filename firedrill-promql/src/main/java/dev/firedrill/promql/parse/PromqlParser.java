@@ -15,13 +15,13 @@ public final class PromqlParser {
     /** Prometheus v2.42's, error for error: what the embedded engine evaluates. */
     PROMETHEUS_2_42,
     /**
-     * Prometheus 3.x's, with its experimental features on: bare-number ranges and offsets
-     * ({@code [300]}, 3.0), quoted UTF-8 metric and label names (3.0), duration expressions
-     * ({@code [5m * 2]}, {@code offset (1h + 5m)}, 3.4; {@code step()}, {@code min}, {@code max},
-     * 3.6; {@code range()}, 3.10), the {@code anchored} and {@code smoothed} modifiers (3.7) and the
-     * {@code fill}, {@code fill_left}, {@code fill_right} binary-operator modifiers (3.10), and the
-     * functions 3.x added. {@code holt_winters}, gone from 3.0, stays readable so a linter can name it.
-     * The engine does not evaluate trees of this syntax.
+     * Prometheus 3.x's, with its experimental features on: bare-number ranges and offsets ({@code
+     * [300]}, 3.0), quoted UTF-8 metric and label names (3.0), duration expressions ({@code [5m *
+     * 2]}, {@code offset (1h + 5m)}, 3.4; {@code step()}, {@code min}, {@code max}, 3.6; {@code
+     * range()}, 3.10), the {@code anchored} and {@code smoothed} modifiers (3.7) and the {@code
+     * fill}, {@code fill_left}, {@code fill_right} binary-operator modifiers (3.10), and the
+     * functions 3.x added. {@code holt_winters}, gone from 3.0, stays readable so a linter can name
+     * it. The engine does not evaluate trees of this syntax.
      */
     PROMETHEUS_3
   }
@@ -34,8 +34,8 @@ public final class PromqlParser {
   private PromqlParser() {}
 
   /**
-   * @throws PromqlException of type BAD_DATA with Prometheus's wording and position, e.g.
-   *     {@code 1:14: parse error: unexpected right parenthesis ')'}
+   * @throws PromqlException of type BAD_DATA with Prometheus's wording and position, e.g. {@code
+   *     1:14: parse error: unexpected right parenthesis ')'}
    */
   public static Expr parse(String query) {
     return parse(query, Syntax.PROMETHEUS_2_42);
@@ -54,16 +54,25 @@ public final class PromqlParser {
   private static Expr parseOnDeepStack(String query, Syntax syntax) {
     AtomicReference<Expr> result = new AtomicReference<>();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    Thread thread = new Thread(null, () -> {
-      try {
-        result.set(new Parser(query, Integer.MAX_VALUE, syntax).parse());
-      } catch (RuntimeException e) {
-        failure.set(e);
-      } catch (StackOverflowError e) {
-        failure.set(new PromqlException(PromqlException.ErrorType.BAD_DATA,
-            "1:1: parse error: expression nested too deeply (more than a " + (DEEP_STACK_BYTES >> 20) + " MiB stack)"));
-      }
-    }, "promql-deep-parse", DEEP_STACK_BYTES);
+    Thread thread =
+        new Thread(
+            null,
+            () -> {
+              try {
+                result.set(new Parser(query, Integer.MAX_VALUE, syntax).parse());
+              } catch (RuntimeException e) {
+                failure.set(e);
+              } catch (StackOverflowError e) {
+                failure.set(
+                    new PromqlException(
+                        PromqlException.ErrorType.BAD_DATA,
+                        "1:1: parse error: expression nested too deeply (more than a "
+                            + (DEEP_STACK_BYTES >> 20)
+                            + " MiB stack)"));
+              }
+            },
+            "promql-deep-parse",
+            DEEP_STACK_BYTES);
     thread.start();
     try {
       thread.join();

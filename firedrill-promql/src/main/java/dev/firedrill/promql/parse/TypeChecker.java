@@ -51,7 +51,10 @@ final class TypeChecker {
   private Expr checkNode(Expr node) {
     if (node instanceof Aggregate a) {
       Expr expr = expect(a.expr(), ValueType.VECTOR, "aggregation expression");
-      Expr param = a.op().paramType() == null ? a.param() : expect(a.param(), a.op().paramType(), "aggregation parameter");
+      Expr param =
+          a.op().paramType() == null
+              ? a.param()
+              : expect(a.param(), a.op().paramType(), "aggregation parameter");
       return new Aggregate(a.op(), expr, param, a.grouping(), a.without());
     } else if (node instanceof Binary b) {
       return checkBinary(b);
@@ -62,14 +65,20 @@ final class TypeChecker {
     } else if (node instanceof Unary u) {
       Expr operand = check(u.expr());
       if (operand.type() != ValueType.SCALAR && operand.type() != ValueType.VECTOR) {
-        throw error(positions.start(u), "unary expression only allowed on expressions of type scalar or instant vector, got "
-            + GoQuote.of(documented(operand.type())));
+        throw error(
+            positions.start(u),
+            "unary expression only allowed on expressions of type scalar or instant vector, got "
+                + GoQuote.of(documented(operand.type())));
       }
       return new Unary(u.negate(), operand);
     } else if (node instanceof Subquery s) {
       Expr inner = check(s.expr());
       if (inner.type() != ValueType.VECTOR) {
-        throw error(positions.start(s), "subquery is only allowed on instant vector, got " + inner.type().promName() + " instead");
+        throw error(
+            positions.start(s),
+            "subquery is only allowed on instant vector, got "
+                + inner.type().promName()
+                + " instead");
       }
       return s.with(inner, s.offsetMs(), s.offsetExpr(), s.at());
     } else if (node instanceof MatrixSelector m) {
@@ -99,7 +108,8 @@ final class TypeChecker {
     }
     boolean fills = matching.fillLeft() != null || matching.fillRight() != null;
     if (fills && (lt != ValueType.VECTOR || rt != ValueType.VECTOR)) {
-      throw error(positions.start(b), "filling in missing series only allowed between instant vectors");
+      throw error(
+          positions.start(b), "filling in missing series only allowed between instant vectors");
     }
     if (fills && op.isSetOperator()) {
       throw error(positions.start(b), "filling in missing series not allowed for set operators");
@@ -107,15 +117,21 @@ final class TypeChecker {
     if (matching.on()) {
       for (String label : matching.labels()) {
         if (matching.include().contains(label)) {
-          throw error(operator, "label " + GoQuote.of(label) + " must not occur in ON and GROUP clause at once");
+          throw error(
+              operator,
+              "label " + GoQuote.of(label) + " must not occur in ON and GROUP clause at once");
         }
       }
     }
     if (lt != ValueType.SCALAR && lt != ValueType.VECTOR) {
-      throw error(positions.start(b.lhs()), "binary expression must contain only scalar and instant vector types");
+      throw error(
+          positions.start(b.lhs()),
+          "binary expression must contain only scalar and instant vector types");
     }
     if (rt != ValueType.SCALAR && rt != ValueType.VECTOR) {
-      throw error(positions.start(b.rhs()), "binary expression must contain only scalar and instant vector types");
+      throw error(
+          positions.start(b.rhs()),
+          "binary expression must contain only scalar and instant vector types");
     }
     int start = positions.start(b);
     if (lt != ValueType.VECTOR || rt != ValueType.VECTOR) {
@@ -127,7 +143,9 @@ final class TypeChecker {
       throw error(start, "no grouping allowed for " + GoQuote.of(op.symbol()) + " operation");
     }
     if ((lt == ValueType.SCALAR || rt == ValueType.SCALAR) && op.isSetOperator()) {
-      throw error(start, "set operator " + GoQuote.of(op.symbol()) + " not allowed in binary scalar expression");
+      throw error(
+          start,
+          "set operator " + GoQuote.of(op.symbol()) + " not allowed in binary scalar expression");
     }
     return new Binary(op, lhs, rhs, b.returnBool(), matching);
   }
@@ -139,15 +157,25 @@ final class TypeChecker {
     String name = GoQuote.of(f.name());
     if (f.variadic() == 0) {
       if (declared != given) {
-        throw error(positions.start(c), "expected " + declared + " argument(s) in call to " + name + ", got " + given);
+        throw error(
+            positions.start(c),
+            "expected " + declared + " argument(s) in call to " + name + ", got " + given);
       }
     } else {
       int required = declared - 1;
       if (required > given) {
-        throw error(positions.start(c), "expected at least " + required + " argument(s) in call to " + name + ", got " + given);
+        throw error(
+            positions.start(c),
+            "expected at least " + required + " argument(s) in call to " + name + ", got " + given);
       } else if (f.variadic() > 0 && required + f.variadic() < given) {
-        throw error(positions.start(c),
-            "expected at most " + (required + f.variadic()) + " argument(s) in call to " + name + ", got " + given);
+        throw error(
+            positions.start(c),
+            "expected at most "
+                + (required + f.variadic())
+                + " argument(s) in call to "
+                + name
+                + ", got "
+                + given);
       }
     }
     List<Expr> args = new ArrayList<>();
@@ -165,20 +193,31 @@ final class TypeChecker {
       // The last matcher is the one for the written name.
       for (LabelMatcher m : matchers.subList(0, matchers.size() - 1)) {
         if (m.name().equals(LabelSet.METRIC_NAME)) {
-          throw error(positions.start(v),
-              "metric name must not be set twice: " + GoQuote.of(v.name()) + " or " + GoQuote.of(m.value()));
+          throw error(
+              positions.start(v),
+              "metric name must not be set twice: "
+                  + GoQuote.of(v.name())
+                  + " or "
+                  + GoQuote.of(m.value()));
         }
       }
     } else if (matchers.stream().allMatch(LabelMatcher::matchesEmpty)) {
-      throw error(positions.start(v), "vector selector must contain at least one non-empty matcher");
+      throw error(
+          positions.start(v), "vector selector must contain at least one non-empty matcher");
     }
   }
 
   private Expr expect(Expr node, ValueType want, String context) {
     Expr checked = check(node);
     if (checked.type() != want) {
-      throw error(positions.start(node),
-          "expected type " + documented(want) + " in " + context + ", got " + documented(checked.type()));
+      throw error(
+          positions.start(node),
+          "expected type "
+              + documented(want)
+              + " in "
+              + context
+              + ", got "
+              + documented(checked.type()));
     }
     return checked;
   }

@@ -37,8 +37,10 @@ class FunctionsTest {
   @Test
   void scalarFunctionsReturnScalars() {
     assertThat(Functions.byName("time")).contains(new Function("time", List.of(), 0, SCALAR));
-    assertThat(Functions.byName("scalar")).contains(new Function("scalar", List.of(VECTOR), 0, SCALAR));
-    assertThat(Functions.byName("vector")).contains(new Function("vector", List.of(SCALAR), 0, VECTOR));
+    assertThat(Functions.byName("scalar"))
+        .contains(new Function("scalar", List.of(VECTOR), 0, SCALAR));
+    assertThat(Functions.byName("vector"))
+        .contains(new Function("vector", List.of(SCALAR), 0, VECTOR));
   }
 
   @Test
@@ -48,7 +50,14 @@ class FunctionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"histogram_count", "histogram_sum", "histogram_fraction", "holt_winters_v3", "Rate"})
+  @ValueSource(
+      strings = {
+        "histogram_count",
+        "histogram_sum",
+        "histogram_fraction",
+        "holt_winters_v3",
+        "Rate"
+      })
   void nativeHistogramFunctionsAndUnknownNamesAreAbsent(String name) {
     assertThat(Functions.byName(name)).isEmpty();
   }

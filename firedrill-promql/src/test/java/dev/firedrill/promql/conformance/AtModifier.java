@@ -10,8 +10,19 @@ import java.util.Set;
  */
 final class AtModifier {
 
-  private static final Set<String> UNSAFE = Set.of("days_in_month", "day_of_month", "day_of_week", "day_of_year",
-      "hour", "minute", "month", "year", "predict_linear", "time", "timestamp");
+  private static final Set<String> UNSAFE =
+      Set.of(
+          "days_in_month",
+          "day_of_month",
+          "day_of_week",
+          "day_of_year",
+          "hour",
+          "minute",
+          "month",
+          "year",
+          "predict_linear",
+          "time",
+          "timestamp");
 
   private boolean unsafe;
 
@@ -26,7 +37,8 @@ final class AtModifier {
 
   /** The times Prometheus's runner evaluates a pinned query at besides the original one. */
   static long[] times(long timeMs) {
-    return timeMs == 0 ? new long[] {-1000, 0, 1000}
+    return timeMs == 0
+        ? new long[] {-1000, 0, 1000}
         : new long[] {-10 * timeMs, 0, timeMs / 5, timeMs, 10 * timeMs};
   }
 
@@ -38,24 +50,34 @@ final class AtModifier {
       return new Expr.Unary(u.negate(), rewrite(u.expr(), at));
     }
     if (e instanceof Expr.Binary b) {
-      return new Expr.Binary(b.op(), rewrite(b.lhs(), at), rewrite(b.rhs(), at), b.returnBool(), b.matching());
+      return new Expr.Binary(
+          b.op(), rewrite(b.lhs(), at), rewrite(b.rhs(), at), b.returnBool(), b.matching());
     }
     if (e instanceof Expr.Aggregate a) {
-      return new Expr.Aggregate(a.op(), rewrite(a.expr(), at), a.param() == null ? null : rewrite(a.param(), at),
-          a.grouping(), a.without());
+      return new Expr.Aggregate(
+          a.op(),
+          rewrite(a.expr(), at),
+          a.param() == null ? null : rewrite(a.param(), at),
+          a.grouping(),
+          a.without());
     }
     if (e instanceof Expr.Call c) {
       unsafe |= UNSAFE.contains(c.function().name());
       return new Expr.Call(c.function(), c.args().stream().map(a -> rewrite(a, at)).toList());
     }
     if (e instanceof Expr.VectorSelector vs) {
-      return vs.at() != null ? vs : new Expr.VectorSelector(vs.name(), vs.matchers(), vs.offsetMs(), at);
+      return vs.at() != null
+          ? vs
+          : new Expr.VectorSelector(vs.name(), vs.matchers(), vs.offsetMs(), at);
     }
     if (e instanceof Expr.MatrixSelector ms) {
-      return new Expr.MatrixSelector((Expr.VectorSelector) rewrite(ms.selector(), at), ms.rangeMs());
+      return new Expr.MatrixSelector(
+          (Expr.VectorSelector) rewrite(ms.selector(), at), ms.rangeMs());
     }
     if (e instanceof Expr.Subquery sq) {
-      return sq.at() != null ? sq : new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), at);
+      return sq.at() != null
+          ? sq
+          : new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), at);
     }
     return e;
   }

@@ -27,8 +27,11 @@ final class CaseRunner {
   private final Engine engine;
 
   CaseRunner(MemorySeriesSource source) {
-    this.engine = new Engine(source,
-        new Engine.Options(Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1)));
+    this.engine =
+        new Engine(
+            source,
+            new Engine.Options(
+                Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1)));
   }
 
   /** Null when the case passes, else what went wrong. */
@@ -43,7 +46,9 @@ final class CaseRunner {
     try {
       expr = PromqlParser.parse(c.query());
     } catch (PromqlException e) {
-      return c.fail() && c.failMessage() == null && c.failRegex() == null ? null : "parse error: " + e.getMessage();
+      return c.fail() && c.failMessage() == null && c.failRegex() == null
+          ? null
+          : "parse error: " + e.getMessage();
     } catch (RuntimeException e) {
       return "parser crashed: " + e;
     }
@@ -80,11 +85,14 @@ final class CaseRunner {
       return "expected an error, got " + result;
     }
     if (c.string() != null) {
-      return result instanceof Value.Text text && text.value().equals(c.string()) ? null
+      return result instanceof Value.Text text && text.value().equals(c.string())
+          ? null
           : "expected string " + c.string() + ", got " + result;
     }
     if (c.rangeVector()) {
-      return result instanceof Value.Matrix m ? compareMatrix(c, m) : "expected a range vector, got " + result;
+      return result instanceof Value.Matrix m
+          ? compareMatrix(c, m)
+          : "expected a range vector, got " + result;
     }
     String failure = compareInstant(c, result);
     if (failure != null || c.ordered()) {
@@ -107,8 +115,10 @@ final class CaseRunner {
         }
       }
     }
-    Value asInstant = result instanceof Value.Scalar
-        ? new Value.Scalar(t, middle.isEmpty() ? Double.NaN : middle.get(0).value()) : new Value.Vector(middle);
+    Value asInstant =
+        result instanceof Value.Scalar
+            ? new Value.Scalar(t, middle.isEmpty() ? Double.NaN : middle.get(0).value())
+            : new Value.Vector(middle);
     failure = compareInstant(c, asInstant);
     return failure == null ? null : "range mode: " + failure;
   }
@@ -128,7 +138,9 @@ final class CaseRunner {
       if (c.scalar() == null) {
         return "got scalar " + s.value() + ", expected a vector";
       }
-      return almostEqual(c.scalar(), s.value()) ? null : "expected scalar " + c.scalar() + ", got " + s.value();
+      return almostEqual(c.scalar(), s.value())
+          ? null
+          : "expected scalar " + c.scalar() + ", got " + s.value();
     }
     if (!(result instanceof Value.Vector vector)) {
       return "received " + result.getClass().getSimpleName() + " result on instant evaluation";
@@ -149,7 +161,12 @@ final class CaseRunner {
         return "unexpected metric " + s.labels() + " in result " + samples;
       }
       if (c.ordered() && e.position() != pos + 1) {
-        return "expected " + s.labels() + " at position " + e.position() + " but was at " + (pos + 1);
+        return "expected "
+            + s.labels()
+            + " at position "
+            + e.position()
+            + " but was at "
+            + (pos + 1);
       }
       Double want = e.values().isEmpty() ? null : e.values().get(0);
       if (want == null || !almostEqual(want, s.value())) {
@@ -197,12 +214,25 @@ final class CaseRunner {
         }
       }
       if (times.size() != s.timestampsMs().length) {
-        return "expected " + times.size() + " points for " + s.labels() + ", got " + s.timestampsMs().length;
+        return "expected "
+            + times.size()
+            + " points for "
+            + s.labels()
+            + ", got "
+            + s.timestampsMs().length;
       }
       for (int i = 0; i < times.size(); i++) {
         if (times.get(i) != s.timestampsMs()[i] || !almostEqual(values.get(i), s.values()[i])) {
-          return "expected " + values.get(i) + " @ " + times.get(i) + " for " + s.labels() + ", got "
-              + s.values()[i] + " @ " + s.timestampsMs()[i];
+          return "expected "
+              + values.get(i)
+              + " @ "
+              + times.get(i)
+              + " for "
+              + s.labels()
+              + ", got "
+              + s.values()[i]
+              + " @ "
+              + s.timestampsMs()[i];
         }
       }
     }

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Runs Prometheus's test scripts from {@code ../shared/promqltest/} (read in place, never copied). */
+/**
+ * Runs Prometheus's test scripts from {@code ../shared/promqltest/} (read in place, never copied).
+ */
 final class Conformance {
 
   /** One case's outcome: null failure when it passed. */
@@ -49,7 +51,8 @@ final class Conformance {
     return outcomes;
   }
 
-  private static void load(MemorySeriesSource source, LabelSet labels, List<Double> values, long interval) {
+  private static void load(
+      MemorySeriesSource source, LabelSet labels, List<Double> values, long interval) {
     for (int i = 0; i < values.size(); i++) {
       if (values.get(i) != null) {
         source.add(labels, i * interval, values.get(i));

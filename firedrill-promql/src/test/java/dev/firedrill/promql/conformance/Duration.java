@@ -2,7 +2,10 @@ package dev.firedrill.promql.conformance;
 
 import dev.firedrill.time.Durations;
 
-/** Durations in the test scripts, in milliseconds, as Prometheus's model.ParseDurationAllowNegative reads them. */
+/**
+ * Durations in the test scripts, in milliseconds, as Prometheus's model.ParseDurationAllowNegative
+ * reads them.
+ */
 final class Duration {
 
   private Duration() {}

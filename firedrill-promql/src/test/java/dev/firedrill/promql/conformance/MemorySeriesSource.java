@@ -11,7 +11,9 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** The series a test script loads, in memory; a later sample at the same time replaces the earlier. */
+/**
+ * The series a test script loads, in memory; a later sample at the same time replaces the earlier.
+ */
 final class MemorySeriesSource implements SeriesSource {
 
   private final Map<LabelSet, NavigableMap<Long, Double>> series = new TreeMap<>();

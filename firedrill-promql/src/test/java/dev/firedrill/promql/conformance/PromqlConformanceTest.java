@@ -17,8 +17,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every case of Prometheus v2.42.0's own PromQL test files must pass, but those listed in
- * {@code promql-conformance-exclusions.txt} ({@code file:line reason}).
+ * Every case of Prometheus v2.42.0's own PromQL test files must pass, but those listed in {@code
+ * promql-conformance-exclusions.txt} ({@code file:line reason}).
  */
 class PromqlConformanceTest {
 
@@ -37,23 +37,30 @@ class PromqlConformanceTest {
         if (o.failure() == null) {
           passed++;
         }
-        tests.add(DynamicTest.dynamicTest(o.eval().name(), () -> {
-          if (reason != null) {
-            Assumptions.abort("excluded: " + reason);
-          }
-          assertThat(o.failure()).as(o.eval().name()).isNull();
-        }));
+        tests.add(
+            DynamicTest.dynamicTest(
+                o.eval().name(),
+                () -> {
+                  if (reason != null) {
+                    Assumptions.abort("excluded: " + reason);
+                  }
+                  assertThat(o.failure()).as(o.eval().name()).isNull();
+                }));
       }
     }
-    System.out.printf("PromQL conformance prometheus-v2.42.0: %d/%d cases pass%n", passed, tests.size());
-    tests.add(DynamicTest.dynamicTest("every exclusion names a case", () ->
-        assertThat(cases).containsAll(exclusions.keySet())));
+    System.out.printf(
+        "PromQL conformance prometheus-v2.42.0: %d/%d cases pass%n", passed, tests.size());
+    tests.add(
+        DynamicTest.dynamicTest(
+            "every exclusion names a case",
+            () -> assertThat(cases).containsAll(exclusions.keySet())));
     return tests;
   }
 
   private static Map<String, String> exclusions() throws IOException {
     Map<String, String> exclusions = new HashMap<>();
-    try (InputStream in = PromqlConformanceTest.class.getResourceAsStream("/promql-conformance-exclusions.txt")) {
+    try (InputStream in =
+        PromqlConformanceTest.class.getResourceAsStream("/promql-conformance-exclusions.txt")) {
       if (in == null) {
         return exclusions;
       }

@@ -8,9 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Prometheus v3.14.0's test files, whose semantics differ from v2.42's in places (left-open
- * ranges, new functions): the pass rate is reported, not enforced. A case the runner cannot read
- * counts as failing; only a crash of the runner fails this test.
+ * Prometheus v3.14.0's test files, whose semantics differ from v2.42's in places (left-open ranges,
+ * new functions): the pass rate is reported, not enforced. A case the runner cannot read counts as
+ * failing; only a crash of the runner fails this test.
  */
 class PromqlV3PassRateTest {
 
@@ -22,15 +22,18 @@ class PromqlV3PassRateTest {
     for (Path file : Conformance.files(dir)) {
       List<Conformance.Outcome> outcomes = Conformance.run(file);
       long ok = outcomes.stream().filter(o -> o.failure() == null).count();
-      System.out.printf("prometheus-v3.14.0 %-28s %4d/%4d%n", file.getFileName(), ok, outcomes.size());
+      System.out.printf(
+          "prometheus-v3.14.0 %-28s %4d/%4d%n", file.getFileName(), ok, outcomes.size());
       if (Boolean.getBoolean("promql.v3.details")) {
-        outcomes.stream().filter(o -> o.failure() != null)
+        outcomes.stream()
+            .filter(o -> o.failure() != null)
             .forEach(o -> System.out.println("  FAIL " + o.eval().name() + ": " + o.failure()));
       }
       passed += (int) ok;
       total += outcomes.size();
     }
-    System.out.printf("PromQL conformance prometheus-v3.14.0: %d/%d cases pass (%.1f%%)%n",
+    System.out.printf(
+        "PromQL conformance prometheus-v3.14.0: %d/%d cases pass (%.1f%%)%n",
         passed, total, total == 0 ? 0.0 : 100.0 * passed / total);
     assertThat(total).as("cases read from " + dir).isPositive();
   }

@@ -7,9 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A test script of Prometheus's PromQL test language: {@code load}, {@code clear} and
- * {@code eval} commands, in both v2.42's form ({@code eval_fail}, {@code eval_ordered}) and v3's
- * ({@code eval range ...}, {@code expect ...} lines).
+ * A test script of Prometheus's PromQL test language: {@code load}, {@code clear} and {@code eval}
+ * commands, in both v2.42's form ({@code eval_fail}, {@code eval_ordered}) and v3's ({@code eval
+ * range ...}, {@code expect ...} lines).
  */
 final class Script {
 
@@ -19,16 +19,34 @@ final class Script {
 
   record Clear() implements Command {}
 
-  /** An expectation for one series: its labels, its values (one for an instant query) and position. */
+  /**
+   * An expectation for one series: its labels, its values (one for an instant query) and position.
+   */
   record Expected(LabelSet labels, List<Double> values, int position) {}
 
   /**
    * One eval command. {@code problem} is set when the case could not be read, which makes it fail.
    * {@code scalar} is the expected scalar, else {@code series} the expected vector or matrix.
    */
-  record Eval(String file, int line, String query, boolean range, long startMs, long endMs, long stepMs,
-      boolean fail, String failMessage, Pattern failRegex, boolean ordered, boolean expectsAnnotation,
-      Double scalar, String string, boolean rangeVector, List<Expected> series, String problem) implements Command {
+  record Eval(
+      String file,
+      int line,
+      String query,
+      boolean range,
+      long startMs,
+      long endMs,
+      long stepMs,
+      boolean fail,
+      String failMessage,
+      Pattern failRegex,
+      boolean ordered,
+      boolean expectsAnnotation,
+      Double scalar,
+      String string,
+      boolean rangeVector,
+      List<Expected> series,
+      String problem)
+      implements Command {
 
     String name() {
       return file + ":" + line + " " + query;
@@ -37,11 +55,14 @@ final class Script {
 
   private static final Pattern LOAD = Pattern.compile("^load(?:_(with_nhcb))?\\s+(.+?)$");
   private static final Pattern INSTANT =
-      Pattern.compile("^eval(?:_(fail|warn|ordered|info))?\\s+instant\\s+(?:at\\s+(.+?))?\\s+(.+)$");
+      Pattern.compile(
+          "^eval(?:_(fail|warn|ordered|info))?\\s+instant\\s+(?:at\\s+(.+?))?\\s+(.+)$");
   private static final Pattern RANGE =
-      Pattern.compile("^eval(?:_(fail|warn|info))?\\s+range\\s+from\\s+(.+)\\s+to\\s+(.+)\\s+step\\s+(.+?)\\s+(.+)$");
+      Pattern.compile(
+          "^eval(?:_(fail|warn|info))?\\s+range\\s+from\\s+(.+)\\s+to\\s+(.+)\\s+step\\s+(.+?)\\s+(.+)$");
   private static final Pattern EXPECT =
-      Pattern.compile("^expect\\s+(ordered|fail|warn|no_warn|info|no_info)(?:\\s+(regex|msg):(.+))?$");
+      Pattern.compile(
+          "^expect\\s+(ordered|fail|warn|no_warn|info|no_info)(?:\\s+(regex|msg):(.+))?$");
   private static final Pattern RANGE_VECTOR =
       Pattern.compile("^expect range vector\\s+from\\s+(.+)\\s+to\\s+(.+)\\s+step\\s+(.+)$");
 
@@ -82,7 +103,8 @@ final class Script {
     List<SeriesLine> series = new ArrayList<>();
     while (i + 1 < lines.length && !lines[i + 1].isEmpty()) {
       i++;
-      // A series this reader cannot take (a native histogram) is left out; the cases reading it fail.
+      // A series this reader cannot take (a native histogram) is left out; the cases reading it
+      // fail.
       try {
         series.add(SeriesLine.parse(lines[i]));
       } catch (RuntimeException e) {
@@ -175,7 +197,7 @@ final class Script {
               }
             }
             case "warn", "info" -> annotation = true;
-            default -> { }
+            default -> {}
           }
           continue;
         }
@@ -190,8 +212,25 @@ final class Script {
         problem = "cannot read expectation \"" + def + "\": " + e.getMessage();
       }
     }
-    commands.add(new Eval(file, line, query, isRange, start, end, step, fail, failMessage, failRegex, ordered,
-        annotation, scalar, string, rangeVector, series, problem));
+    commands.add(
+        new Eval(
+            file,
+            line,
+            query,
+            isRange,
+            start,
+            end,
+            step,
+            fail,
+            failMessage,
+            failRegex,
+            ordered,
+            annotation,
+            scalar,
+            string,
+            rangeVector,
+            series,
+            problem));
     return i;
   }
 
@@ -201,8 +240,11 @@ final class Script {
       if (s.matches("[+-]?0[xX][0-9a-fA-F]+")) {
         return (double) Long.decode(s);
       }
-      if (s.matches("[+-]?(\\d+\\.?\\d*([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?|(?i:inf|infinity|nan))")) {
-        String t = s.replaceAll("(?i)^([+-]?)inf(inity)?$", "$1Infinity").replaceAll("(?i)^[+-]?nan$", "NaN");
+      if (s.matches(
+          "[+-]?(\\d+\\.?\\d*([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?|(?i:inf|infinity|nan))")) {
+        String t =
+            s.replaceAll("(?i)^([+-]?)inf(inity)?$", "$1Infinity")
+                .replaceAll("(?i)^[+-]?nan$", "NaN");
         return Double.parseDouble(t);
       }
     } catch (NumberFormatException e) {

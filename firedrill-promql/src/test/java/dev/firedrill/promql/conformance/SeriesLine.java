@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A series line of a test script, {@code metric{label="value"} 0+10x3 _ stale}: Prometheus's
- * series description. A value of null is an omitted sample ({@code _}).
+ * A series line of a test script, {@code metric{label="value"} 0+10x3 _ stale}: Prometheus's series
+ * description. A value of null is an omitted sample ({@code _}).
  */
 record SeriesLine(LabelSet labels, List<Double> values) {
 

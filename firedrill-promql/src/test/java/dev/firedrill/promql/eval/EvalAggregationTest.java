@@ -19,12 +19,13 @@ import org.junit.jupiter.api.Test;
 
 class EvalAggregationTest {
 
-  private final Exprs.Store store = new Exprs.Store()
-      .add(LabelSet.of("__name__", "m", "job", "a", "i", "1"), 0, 1)
-      .add(LabelSet.of("__name__", "m", "job", "a", "i", "2"), 0, 3)
-      .add(LabelSet.of("__name__", "m", "job", "b", "i", "1"), 0, 3)
-      .add(LabelSet.of("__name__", "inf", "i", "1"), 0, Double.POSITIVE_INFINITY)
-      .add(LabelSet.of("__name__", "inf", "i", "2"), 0, 5);
+  private final Exprs.Store store =
+      new Exprs.Store()
+          .add(LabelSet.of("__name__", "m", "job", "a", "i", "1"), 0, 1)
+          .add(LabelSet.of("__name__", "m", "job", "a", "i", "2"), 0, 3)
+          .add(LabelSet.of("__name__", "m", "job", "b", "i", "1"), 0, 3)
+          .add(LabelSet.of("__name__", "inf", "i", "1"), 0, Double.POSITIVE_INFINITY)
+          .add(LabelSet.of("__name__", "inf", "i", "2"), 0, 5);
   private final Engine engine = engine(store);
 
   private List<Value.Sample> vector(Expr e) {
@@ -33,36 +34,45 @@ class EvalAggregationTest {
 
   @Test
   void sumByKeepsOnlyTheGroupingLabels() {
-    assertThat(vector(agg(AggregateOp.SUM, sel("m"), "job"))).containsExactly(
-        new Value.Sample(LabelSet.of("job", "a"), 0, 4), new Value.Sample(LabelSet.of("job", "b"), 0, 3));
+    assertThat(vector(agg(AggregateOp.SUM, sel("m"), "job")))
+        .containsExactly(
+            new Value.Sample(LabelSet.of("job", "a"), 0, 4),
+            new Value.Sample(LabelSet.of("job", "b"), 0, 3));
   }
 
   @Test
   void withoutDropsTheNameToo() {
-    assertThat(vector(aggWithout(AggregateOp.MAX, sel("m"), "job"))).containsExactly(
-        new Value.Sample(LabelSet.of("i", "1"), 0, 3), new Value.Sample(LabelSet.of("i", "2"), 0, 3));
+    assertThat(vector(aggWithout(AggregateOp.MAX, sel("m"), "job")))
+        .containsExactly(
+            new Value.Sample(LabelSet.of("i", "1"), 0, 3),
+            new Value.Sample(LabelSet.of("i", "2"), 0, 3));
   }
 
   @Test
   void avgKeepsAnInfiniteMean() {
-    assertThat(vector(agg(AggregateOp.AVG, sel("inf")))).containsExactly(
-        new Value.Sample(LabelSet.EMPTY, 0, Double.POSITIVE_INFINITY));
+    assertThat(vector(agg(AggregateOp.AVG, sel("inf"))))
+        .containsExactly(new Value.Sample(LabelSet.EMPTY, 0, Double.POSITIVE_INFINITY));
   }
 
   @Test
   void stddevIsThePopulationDeviation() {
-    assertThat(vector(agg(AggregateOp.STDDEV, sel("m"))).get(0).value()).isCloseTo(Math.sqrt(8.0 / 9), within());
+    assertThat(vector(agg(AggregateOp.STDDEV, sel("m"))).get(0).value())
+        .isCloseTo(Math.sqrt(8.0 / 9), within());
   }
 
   @Test
   void topkKeepsLabelsAndGoHeapOrderForTies() {
-    assertThat(vector(aggParam(AggregateOp.TOPK, num(2), sel("m")))).extracting(Value.Sample::labels).containsExactly(
-        LabelSet.of("__name__", "m", "job", "b", "i", "1"), LabelSet.of("__name__", "m", "job", "a", "i", "2"));
+    assertThat(vector(aggParam(AggregateOp.TOPK, num(2), sel("m"))))
+        .extracting(Value.Sample::labels)
+        .containsExactly(
+            LabelSet.of("__name__", "m", "job", "b", "i", "1"),
+            LabelSet.of("__name__", "m", "job", "a", "i", "2"));
   }
 
   @Test
   void bottomkOrdersAscending() {
-    assertThat(vector(aggParam(AggregateOp.BOTTOMK, num(2), sel("m")))).extracting(Value.Sample::value)
+    assertThat(vector(aggParam(AggregateOp.BOTTOMK, num(2), sel("m"))))
+        .extracting(Value.Sample::value)
         .containsExactly(1.0, 3.0);
   }
 
@@ -75,13 +85,16 @@ class EvalAggregationTest {
 
   @Test
   void countValuesCountsByTheValueLabel() {
-    assertThat(vector(aggParam(AggregateOp.COUNT_VALUES, str("value"), sel("m")))).containsExactly(
-        new Value.Sample(LabelSet.of("value", "1"), 0, 1), new Value.Sample(LabelSet.of("value", "3"), 0, 2));
+    assertThat(vector(aggParam(AggregateOp.COUNT_VALUES, str("value"), sel("m"))))
+        .containsExactly(
+            new Value.Sample(LabelSet.of("value", "1"), 0, 1),
+            new Value.Sample(LabelSet.of("value", "3"), 0, 2));
   }
 
   @Test
   void countValuesRefusesAnInvalidLabelName() {
-    assertThatThrownBy(() -> engine.instant(aggParam(AggregateOp.COUNT_VALUES, str("a-b"), sel("m")), 0))
+    assertThatThrownBy(
+            () -> engine.instant(aggParam(AggregateOp.COUNT_VALUES, str("a-b"), sel("m")), 0))
         .isInstanceOf(PromqlException.class)
         .hasMessage("invalid label name \"a-b\"");
   }

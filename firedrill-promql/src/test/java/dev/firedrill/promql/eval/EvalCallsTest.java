@@ -22,9 +22,8 @@ class EvalCallsTest {
   private static final LabelSet M1 = LabelSet.of("__name__", "m", "job", "a");
   private static final LabelSet M2 = LabelSet.of("__name__", "m", "job", "b");
 
-  private final Exprs.Store store = new Exprs.Store()
-      .series(M1, 60_000, 3.0, 5.0, 7.0)
-      .series(M2, 60_000, 9.0, null, 1.0);
+  private final Exprs.Store store =
+      new Exprs.Store().series(M1, 60_000, 3.0, 5.0, 7.0).series(M2, 60_000, 9.0, null, 1.0);
   private final Engine engine = engine(store);
 
   private List<Value.Sample> vector(Expr e, long t) {
@@ -33,10 +32,15 @@ class EvalCallsTest {
 
   @Test
   void absentReportsTheEqualityMatchersLabels() {
-    Expr.VectorSelector missing = new Expr.VectorSelector("nope", List.of(
-        LabelMatcher.of(LabelMatcher.Type.EQUAL, "__name__", "nope"),
-        LabelMatcher.of(LabelMatcher.Type.EQUAL, "job", "x"),
-        LabelMatcher.of(LabelMatcher.Type.REGEX, "instance", ".*")), 0, null);
+    Expr.VectorSelector missing =
+        new Expr.VectorSelector(
+            "nope",
+            List.of(
+                LabelMatcher.of(LabelMatcher.Type.EQUAL, "__name__", "nope"),
+                LabelMatcher.of(LabelMatcher.Type.EQUAL, "job", "x"),
+                LabelMatcher.of(LabelMatcher.Type.REGEX, "instance", ".*")),
+            0,
+            null);
 
     assertThat(vector(call("absent", ValueType.VECTOR, missing), 0))
         .containsExactly(new Value.Sample(LabelSet.of("job", "x"), 0, 1));
@@ -45,8 +49,12 @@ class EvalCallsTest {
 
   @Test
   void absentOverTimeCoversStepsWithoutAnySample() {
-    Value.Matrix m = engine.range(call("absent_over_time", ValueType.VECTOR, range(sel("m", "job", "b"), 30_000)),
-        0, 120_000, 60_000);
+    Value.Matrix m =
+        engine.range(
+            call("absent_over_time", ValueType.VECTOR, range(sel("m", "job", "b"), 30_000)),
+            0,
+            120_000,
+            60_000);
 
     assertThat(m.series()).hasSize(1);
     assertThat(m.series().get(0).labels()).isEqualTo(LabelSet.of("job", "b"));
@@ -55,9 +63,11 @@ class EvalCallsTest {
 
   @Test
   void sortAndSortDescOrderTheInstantVector() {
-    assertThat(vector(call("sort", ValueType.VECTOR, sel("m")), 0)).extracting(Value.Sample::labels)
+    assertThat(vector(call("sort", ValueType.VECTOR, sel("m")), 0))
+        .extracting(Value.Sample::labels)
         .containsExactly(M1, M2);
-    assertThat(vector(call("sort_desc", ValueType.VECTOR, sel("m")), 0)).extracting(Value.Sample::labels)
+    assertThat(vector(call("sort_desc", ValueType.VECTOR, sel("m")), 0))
+        .extracting(Value.Sample::labels)
         .containsExactly(M2, M1);
   }
 
@@ -69,14 +79,20 @@ class EvalCallsTest {
 
   @Test
   void scalarOfMoreThanOneSampleIsNaN() {
-    assertThat(((Value.Scalar) engine.instant(call("scalar", ValueType.SCALAR, sel("m")), 0)).value()).isNaN();
-    assertThat(((Value.Scalar) engine.instant(call("scalar", ValueType.SCALAR, sel("m", "job", "a")), 0)).value())
+    assertThat(
+            ((Value.Scalar) engine.instant(call("scalar", ValueType.SCALAR, sel("m")), 0)).value())
+        .isNaN();
+    assertThat(
+            ((Value.Scalar)
+                    engine.instant(call("scalar", ValueType.SCALAR, sel("m", "job", "a")), 0))
+                .value())
         .isEqualTo(3.0);
   }
 
   @Test
   void timeAndDateFunctionsDefaultToTheEvaluationTime() {
-    assertThat(((Value.Scalar) engine.instant(call("time", ValueType.SCALAR), 90_000)).value()).isEqualTo(90.0);
+    assertThat(((Value.Scalar) engine.instant(call("time", ValueType.SCALAR), 90_000)).value())
+        .isEqualTo(90.0);
     assertThat(vector(call("minute", ValueType.VECTOR), 180_000))
         .containsExactly(new Value.Sample(LabelSet.EMPTY, 180_000, 3));
   }
@@ -84,21 +100,30 @@ class EvalCallsTest {
   @Test
   void clampWithMaxBelowMinGivesNothing() {
     assertThat(vector(call("clamp", ValueType.VECTOR, sel("m"), num(5), num(1)), 0)).isEmpty();
-    assertThat(vector(call("clamp", ValueType.VECTOR, sel("m"), num(4), num(8)), 0)).containsExactly(
-        new Value.Sample(LabelSet.of("job", "a"), 0, 4), new Value.Sample(LabelSet.of("job", "b"), 0, 8));
+    assertThat(vector(call("clamp", ValueType.VECTOR, sel("m"), num(4), num(8)), 0))
+        .containsExactly(
+            new Value.Sample(LabelSet.of("job", "a"), 0, 4),
+            new Value.Sample(LabelSet.of("job", "b"), 0, 8));
   }
 
   @Test
   void rangeFunctionsDropTheNameButLastOverTime() {
-    assertThat(vector(call("sum_over_time", ValueType.VECTOR, range(sel("m", "job", "a"), 60_000)), 120_000))
+    assertThat(
+            vector(
+                call("sum_over_time", ValueType.VECTOR, range(sel("m", "job", "a"), 60_000)),
+                120_000))
         .containsExactly(new Value.Sample(LabelSet.of("job", "a"), 120_000, 12));
-    assertThat(vector(call("last_over_time", ValueType.VECTOR, range(sel("m", "job", "a"), 60_000)), 120_000))
+    assertThat(
+            vector(
+                call("last_over_time", ValueType.VECTOR, range(sel("m", "job", "a"), 60_000)),
+                120_000))
         .containsExactly(new Value.Sample(M1, 120_000, 7));
   }
 
   @Test
   void histogramQuantileGroupsBucketsByAllLabelsButLe() {
-    store.add(LabelSet.of("__name__", "h_bucket", "le", "1"), 0, 5)
+    store
+        .add(LabelSet.of("__name__", "h_bucket", "le", "1"), 0, 5)
         .add(LabelSet.of("__name__", "h_bucket", "le", "2"), 0, 10)
         .add(LabelSet.of("__name__", "h_bucket", "le", "+Inf"), 0, 10);
 
@@ -108,8 +133,15 @@ class EvalCallsTest {
 
   @Test
   void labelReplaceChecksItsArgumentsEvenWithoutSamples() {
-    Expr e = call("label_replace", ValueType.VECTOR, sel("nope"), str("invalid-name"), str(""), str("src"),
-        str("(.*)"));
+    Expr e =
+        call(
+            "label_replace",
+            ValueType.VECTOR,
+            sel("nope"),
+            str("invalid-name"),
+            str(""),
+            str("src"),
+            str("(.*)"));
 
     assertThatThrownBy(() -> engine.instant(e, 0))
         .isInstanceOf(PromqlException.class)
@@ -118,7 +150,15 @@ class EvalCallsTest {
 
   @Test
   void labelReplaceThatMakesSeriesCollideIsRefused() {
-    Expr e = call("label_replace", ValueType.VECTOR, sel("m"), str("job"), str("same"), str("job"), str(".*"));
+    Expr e =
+        call(
+            "label_replace",
+            ValueType.VECTOR,
+            sel("m"),
+            str("job"),
+            str("same"),
+            str("job"),
+            str(".*"));
 
     assertThatThrownBy(() -> engine.instant(e, 0))
         .isInstanceOf(PromqlException.class)

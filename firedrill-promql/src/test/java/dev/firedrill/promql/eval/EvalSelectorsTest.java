@@ -50,7 +50,8 @@ class EvalSelectorsTest {
 
     Value.Vector v = (Value.Vector) engine(store).instant(sel("up"), 7_000);
 
-    assertThat(v.samples()).containsExactly(new Value.Sample(LabelSet.of("__name__", "up", "job", "a"), 7_000, 1));
+    assertThat(v.samples())
+        .containsExactly(new Value.Sample(LabelSet.of("__name__", "up", "job", "a"), 7_000, 1));
   }
 
   @Test
@@ -60,14 +61,16 @@ class EvalSelectorsTest {
 
     assertThat(single(engine.instant(offset(sel("metric"), 120_000), 240_000))).isEqualTo(2.0);
     assertThat(single(engine.instant(at(sel("metric"), 60_000), 240_000))).isEqualTo(1.0);
-    assertThat(single(engine.instant(offset(at(sel("metric"), 180_000), 60_000), 0))).isEqualTo(2.0);
+    assertThat(single(engine.instant(offset(at(sel("metric"), 180_000), 60_000), 0)))
+        .isEqualTo(2.0);
   }
 
   @Test
   void atStartAndEndAreTheRangeQuerysBounds() {
     Exprs.Store store = new Exprs.Store().series(METRIC, 60_000, 0.0, 1.0, 2.0, 3.0, 4.0);
     Expr.VectorSelector s = sel("metric");
-    Expr atEnd = new Expr.VectorSelector(s.name(), s.matchers(), 0, new Expr.At(Expr.At.Kind.END, 0));
+    Expr atEnd =
+        new Expr.VectorSelector(s.name(), s.matchers(), 0, new Expr.At(Expr.At.Kind.END, 0));
 
     Value.Matrix m = engine(store).range(atEnd, 60_000, 180_000, 60_000);
 
@@ -78,11 +81,13 @@ class EvalSelectorsTest {
   @Test
   void expressionPinnedByAtIsTheSameAtEveryStep() {
     Exprs.Store store = new Exprs.Store().series(METRIC, 60_000, 0.0, 1.0, 2.0, 3.0, 4.0);
-    Expr pinned = Exprs.call("sum_over_time", ValueType.VECTOR, range(at(sel("metric"), 120_000), 120_000));
+    Expr pinned =
+        Exprs.call("sum_over_time", ValueType.VECTOR, range(at(sel("metric"), 120_000), 120_000));
 
     Value.Matrix m = engine(store).range(pinned, 0, 240_000, 60_000);
 
-    assertThat(m.series().get(0).timestampsMs()).containsExactly(0L, 60_000L, 120_000L, 180_000L, 240_000L);
+    assertThat(m.series().get(0).timestampsMs())
+        .containsExactly(0L, 60_000L, 120_000L, 180_000L, 240_000L);
     assertThat(m.series().get(0).values()).containsExactly(3.0, 3.0, 3.0, 3.0, 3.0);
   }
 
@@ -101,7 +106,17 @@ class EvalSelectorsTest {
   void rangeQueryReadsTheSourceOncePerSelector() {
     Exprs.Store store = new Exprs.Store();
     for (int i = 0; i < 3; i++) {
-      store.series(LabelSet.of("__name__", "metric", "i", "" + i), 15_000, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+      store.series(
+          LabelSet.of("__name__", "metric", "i", "" + i),
+          15_000,
+          1.0,
+          2.0,
+          3.0,
+          4.0,
+          5.0,
+          6.0,
+          7.0,
+          8.0);
     }
 
     Value.Matrix m = engine(store).range(sel("metric"), 0, 105_000, 15_000);
@@ -113,11 +128,16 @@ class EvalSelectorsTest {
 
   @Test
   void rangeQueryOfRangeFunctionSlidesWindowsOverOneRead() {
-    Exprs.Store store = new Exprs.Store().series(METRIC, 15_000, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    Exprs.Store store =
+        new Exprs.Store().series(METRIC, 15_000, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
 
-    Value.Matrix m = engine(store).range(
-        Exprs.call("count_over_time", ValueType.VECTOR, range(sel("metric"), 30_000)),
-        30_000, 105_000, 15_000);
+    Value.Matrix m =
+        engine(store)
+            .range(
+                Exprs.call("count_over_time", ValueType.VECTOR, range(sel("metric"), 30_000)),
+                30_000,
+                105_000,
+                15_000);
 
     assertThat(store.selects).isEqualTo(1);
     assertThat(m.series().get(0).values()).containsExactly(3.0, 3.0, 3.0, 3.0, 3.0, 3.0);
@@ -140,7 +160,9 @@ class EvalSelectorsTest {
 
     assertThatThrownBy(() -> engine(store).range(range(sel("metric"), 60_000), 0, 60_000, 15_000))
         .isInstanceOf(PromqlException.class)
-        .hasMessage("invalid expression type \"range vector\" for range query, must be Scalar or instant Vector")
-        .extracting(e -> ((PromqlException) e).errorType()).isEqualTo(PromqlException.ErrorType.BAD_DATA);
+        .hasMessage(
+            "invalid expression type \"range vector\" for range query, must be Scalar or instant Vector")
+        .extracting(e -> ((PromqlException) e).errorType())
+        .isEqualTo(PromqlException.ErrorType.BAD_DATA);
   }
 }

@@ -34,7 +34,8 @@ final class Exprs {
   }
 
   static Expr.VectorSelector at(Expr.VectorSelector s, long atMs) {
-    return new Expr.VectorSelector(s.name(), s.matchers(), s.offsetMs(), new Expr.At(Expr.At.Kind.TIMESTAMP, atMs));
+    return new Expr.VectorSelector(
+        s.name(), s.matchers(), s.offsetMs(), new Expr.At(Expr.At.Kind.TIMESTAMP, atMs));
   }
 
   static Expr.MatrixSelector range(Expr.VectorSelector s, long rangeMs) {
@@ -51,25 +52,50 @@ final class Exprs {
 
   static Expr bin(BinaryOp op, Expr l, Expr r) {
     boolean vectors = l.type() == ValueType.VECTOR && r.type() == ValueType.VECTOR;
-    return new Expr.Binary(op, l, r, false, vectors ? matching(op, Expr.VectorMatching.Cardinality.ONE_TO_ONE,
-        List.of(), false, List.of()) : null);
+    return new Expr.Binary(
+        op,
+        l,
+        r,
+        false,
+        vectors
+            ? matching(op, Expr.VectorMatching.Cardinality.ONE_TO_ONE, List.of(), false, List.of())
+            : null);
   }
 
   static Expr boolBin(BinaryOp op, Expr l, Expr r) {
     boolean vectors = l.type() == ValueType.VECTOR && r.type() == ValueType.VECTOR;
-    return new Expr.Binary(op, l, r, true, vectors ? matching(op, Expr.VectorMatching.Cardinality.ONE_TO_ONE,
-        List.of(), false, List.of()) : null);
+    return new Expr.Binary(
+        op,
+        l,
+        r,
+        true,
+        vectors
+            ? matching(op, Expr.VectorMatching.Cardinality.ONE_TO_ONE, List.of(), false, List.of())
+            : null);
   }
 
-  static Expr matched(BinaryOp op, Expr l, Expr r, Expr.VectorMatching.Cardinality card, List<String> labels,
-      boolean on, List<String> include) {
+  static Expr matched(
+      BinaryOp op,
+      Expr l,
+      Expr r,
+      Expr.VectorMatching.Cardinality card,
+      List<String> labels,
+      boolean on,
+      List<String> include) {
     return new Expr.Binary(op, l, r, false, matching(op, card, labels, on, include));
   }
 
-  private static Expr.VectorMatching matching(BinaryOp op, Expr.VectorMatching.Cardinality card,
-      List<String> labels, boolean on, List<String> include) {
-    return new Expr.VectorMatching(op.isSetOperator() ? Expr.VectorMatching.Cardinality.MANY_TO_MANY : card,
-        labels, on, include);
+  private static Expr.VectorMatching matching(
+      BinaryOp op,
+      Expr.VectorMatching.Cardinality card,
+      List<String> labels,
+      boolean on,
+      List<String> include) {
+    return new Expr.VectorMatching(
+        op.isSetOperator() ? Expr.VectorMatching.Cardinality.MANY_TO_MANY : card,
+        labels,
+        on,
+        include);
   }
 
   static Expr agg(AggregateOp op, Expr e, String... by) {
@@ -120,16 +146,17 @@ final class Exprs {
     public List<StoredSeries> select(List<LabelMatcher> matchers, long minTimeMs, long maxTimeMs) {
       selects++;
       List<StoredSeries> out = new ArrayList<>();
-      series.forEach((labels, samples) -> {
-        if (matchers.stream().allMatch(m -> m.matches(labels.get(m.name())))) {
-          var window = samples.subMap(minTimeMs, true, maxTimeMs, true);
-          if (!window.isEmpty()) {
-            long[] t = window.keySet().stream().mapToLong(Long::longValue).toArray();
-            double[] v = window.values().stream().mapToDouble(Double::doubleValue).toArray();
-            out.add(new StoredSeries(labels, t, v, t.length));
-          }
-        }
-      });
+      series.forEach(
+          (labels, samples) -> {
+            if (matchers.stream().allMatch(m -> m.matches(labels.get(m.name())))) {
+              var window = samples.subMap(minTimeMs, true, maxTimeMs, true);
+              if (!window.isEmpty()) {
+                long[] t = window.keySet().stream().mapToLong(Long::longValue).toArray();
+                double[] v = window.values().stream().mapToDouble(Double::doubleValue).toArray();
+                out.add(new StoredSeries(labels, t, v, t.length));
+              }
+            }
+          });
       return out;
     }
 

@@ -10,6 +10,7 @@ class InstantFunctionsTest {
 
   private static final double NAN = Double.NaN;
   private static final double INF = Double.POSITIVE_INFINITY;
+
   /** 2024-02-29T13:45:30Z, a Thursday, the 60th day of a leap year. */
   private static final double LEAP_DAY = 1_709_214_330;
 
@@ -73,7 +74,8 @@ class InstantFunctionsTest {
 
   @Test
   void lnOfASubnormalReadsItsExponentFieldAsGoDoes() {
-    // The smallest subnormal taken as 2^-1023 (exponent field 0, mantissa read as 1.0...), not 2^-1074.
+    // The smallest subnormal taken as 2^-1023 (exponent field 0, mantissa read as 1.0...), not
+    // 2^-1074.
     assertThat(apply("ln", Double.MIN_VALUE)).isCloseTo(-1023 * Math.log(2), within(1e-9));
     assertThat(apply("log2", Double.MIN_VALUE)).isEqualTo(-1074);
   }

@@ -9,18 +9,25 @@ import org.junit.jupiter.api.Test;
 
 class LabelFunctionsTest {
 
-  private static final LabelSet SOURCE = LabelSet.of("__name__", "m", "src", "source-value-10", "dst", "original");
+  private static final LabelSet SOURCE =
+      LabelSet.of("__name__", "m", "src", "source-value-10", "dst", "original");
 
-  /** dst after label_replace(dst, replacement, "src", regex) on {src=value}, or null when removed. */
+  /**
+   * dst after label_replace(dst, replacement, "src", regex) on {src=value}, or null when removed.
+   */
   private static String replaced(String value, String replacement, String regex) {
-    LabelSet out = LabelFunctions.replace(LabelSet.of("src", value), "dst", replacement, "src", regex);
+    LabelSet out =
+        LabelFunctions.replace(LabelSet.of("src", value), "dst", replacement, "src", regex);
     return out.has("dst") ? out.get("dst") : null;
   }
 
   @Test
   void replaceExpandsAGroupIntoTheDestination() {
-    LabelSet out = LabelFunctions.replace(SOURCE, "dst", "destination-value-$1", "src", "source-value-(.*)");
-    assertThat(out).isEqualTo(LabelSet.of("__name__", "m", "src", "source-value-10", "dst", "destination-value-10"));
+    LabelSet out =
+        LabelFunctions.replace(SOURCE, "dst", "destination-value-$1", "src", "source-value-(.*)");
+    assertThat(out)
+        .isEqualTo(
+            LabelSet.of("__name__", "m", "src", "source-value-10", "dst", "destination-value-10"));
   }
 
   @Test
@@ -41,12 +48,15 @@ class LabelFunctionsTest {
 
   @Test
   void replaceReadsAMissingSourceAsEmpty() {
-    assertThat(LabelFunctions.replace(SOURCE, "dst", "was-empty", "missing", "").get("dst")).isEqualTo("was-empty");
+    assertThat(LabelFunctions.replace(SOURCE, "dst", "was-empty", "missing", "").get("dst"))
+        .isEqualTo("was-empty");
   }
 
   @Test
   void replaceCanSetTheMetricName() {
-    assertThat(LabelFunctions.replace(SOURCE, "__name__", "renamed_$1", "src", ".*-(\\d+)").metricName())
+    assertThat(
+            LabelFunctions.replace(SOURCE, "__name__", "renamed_$1", "src", ".*-(\\d+)")
+                .metricName())
         .isEqualTo("renamed_10");
   }
 
@@ -98,7 +108,8 @@ class LabelFunctionsTest {
     assertThatThrownBy(() -> LabelFunctions.replace(SOURCE, "0dst", "x", "src", "(.*"))
         .isInstanceOf(PromqlException.class)
         .hasMessage("invalid regular expression in label_replace(): (.*")
-        .extracting(e -> ((PromqlException) e).errorType()).isEqualTo(PromqlException.ErrorType.EXECUTION);
+        .extracting(e -> ((PromqlException) e).errorType())
+        .isEqualTo(PromqlException.ErrorType.EXECUTION);
     assertThatThrownBy(() -> LabelFunctions.replace(SOURCE, "0dst", "x", "src", "(.*)"))
         .isInstanceOf(PromqlException.class)
         .hasMessage("invalid destination label name in label_replace(): 0dst");

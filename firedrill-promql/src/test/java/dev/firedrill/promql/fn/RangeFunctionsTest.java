@@ -27,7 +27,8 @@ class RangeFunctionsTest {
     for (int i = 0; i < values.length; i++) {
       t[i] = i * 10_000L;
     }
-    return RangeFunctions.apply(name, t, values, 0, values.length, -10_000, values.length * 10_000L, scalarArgs);
+    return RangeFunctions.apply(
+        name, t, values, 0, values.length, -10_000, values.length * 10_000L, scalarArgs);
   }
 
   private static OptionalDouble window(String name, double... values) {
@@ -42,7 +43,8 @@ class RangeFunctionsTest {
 
   @Test
   void rateIsTheIncreasePerSecondOfTheRange() {
-    assertThat(overFiveMinutes("rate", 10, 20, 30, 40, 50)).hasValueCloseTo(50.0 / 300, within(1e-15));
+    assertThat(overFiveMinutes("rate", 10, 20, 30, 40, 50))
+        .hasValueCloseTo(50.0 / 300, within(1e-15));
   }
 
   @Test
@@ -58,7 +60,8 @@ class RangeFunctionsTest {
 
   @Test
   void increaseStopsExtrapolatingWhereTheCounterWouldBeZero() {
-    // From 2 at 40 per 240 s, zero was 12 s before the first sample, not 30: 40 * (240 + 12 + 30) / 240.
+    // From 2 at 40 per 240 s, zero was 12 s before the first sample, not 30: 40 * (240 + 12 + 30) /
+    // 240.
     assertThat(overFiveMinutes("increase", 2, 12, 22, 32, 42)).hasValue(47);
   }
 
@@ -98,12 +101,16 @@ class RangeFunctionsTest {
     long[] t = {0, 30_000, 90_000, 150_000, 210_000, 270_000, 330_000};
     double[] v = {999, 10, 20, 30, 40, 50, 999};
     assertThat(RangeFunctions.apply("increase", t, v, 1, 6, 0, 5 * MINUTE_MS, NONE)).hasValue(50);
-    assertThat(RangeFunctions.apply("count_over_time", t, v, 1, 6, 0, 5 * MINUTE_MS, NONE)).hasValue(5);
+    assertThat(RangeFunctions.apply("count_over_time", t, v, 1, 6, 0, 5 * MINUTE_MS, NONE))
+        .hasValue(5);
   }
 
   @Test
   void anEmptyWindowGivesNoSample() {
-    assertThat(RangeFunctions.apply("count_over_time", new long[0], new double[0], 0, 0, 0, 1000, NONE)).isEmpty();
+    assertThat(
+            RangeFunctions.apply(
+                "count_over_time", new long[0], new double[0], 0, 0, 0, 1000, NONE))
+        .isEmpty();
   }
 
   @Test
@@ -129,7 +136,8 @@ class RangeFunctionsTest {
   @Test
   void derivOfAConstantIsZeroAndOfAnInfiniteConstantNaN() {
     assertThat(window("deriv", 4, 4, 4)).hasValue(0);
-    assertThat(window("deriv", Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY)).hasValue(Double.NaN);
+    assertThat(window("deriv", Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY))
+        .hasValue(Double.NaN);
   }
 
   @Test
@@ -139,8 +147,11 @@ class RangeFunctionsTest {
     // At 30 s the line is at 7; 60 s later at 19.
     assertThat(RangeFunctions.apply("predict_linear", t, v, 0, 3, 0, 30_000, new double[] {60}))
         .hasValueCloseTo(19.0, within(1e-12));
-    // Under an offset the evaluation time is later than the range: at 90 s the line is at 19, 60 s later at 31.
-    assertThat(RangeFunctions.apply("predict_linear", t, v, 0, 3, 0, 30_000, 90_000, new double[] {60}))
+    // Under an offset the evaluation time is later than the range: at 90 s the line is at 19, 60 s
+    // later at 31.
+    assertThat(
+            RangeFunctions.apply(
+                "predict_linear", t, v, 0, 3, 0, 30_000, 90_000, new double[] {60}))
         .hasValueCloseTo(31.0, within(1e-12));
   }
 
@@ -151,7 +162,8 @@ class RangeFunctionsTest {
 
   @Test
   void holtWintersSmoothsValueAndTrend() {
-    // s=1 b=2; s=.5*3+.5*(1+2)=3; b=.5*2+.5*2=2, s=.5*7+.5*(3+2)=6; b=.5*3+.5*2=2.5, s=.5*8+.5*(6+2.5)=8.25.
+    // s=1 b=2; s=.5*3+.5*(1+2)=3; b=.5*2+.5*2=2, s=.5*7+.5*(3+2)=6; b=.5*3+.5*2=2.5,
+    // s=.5*8+.5*(6+2.5)=8.25.
     assertThat(window("holt_winters", new double[] {0.5, 0.5}, 1, 3, 7, 8)).hasValue(8.25);
   }
 
@@ -168,7 +180,8 @@ class RangeFunctionsTest {
     assertThatThrownBy(() -> window("holt_winters", new double[] {0.5, 0}, 1, 2))
         .isInstanceOf(PromqlException.class)
         .hasMessage("invalid trend factor. Expected: 0 < tf < 1, got: 0.000000");
-    assertThatThrownBy(() -> window("holt_winters", new double[] {Double.NEGATIVE_INFINITY, 0.5}, 1))
+    assertThatThrownBy(
+            () -> window("holt_winters", new double[] {Double.NEGATIVE_INFINITY, 0.5}, 1))
         .hasMessage("invalid smoothing factor. Expected: 0 < sf < 1, got: -Inf");
   }
 
@@ -201,15 +214,18 @@ class RangeFunctionsTest {
 
   @Test
   void sumAndAvgOverTimeKeepAnInfinity() {
-    assertThat(window("sum_over_time", Double.POSITIVE_INFINITY, 1)).hasValue(Double.POSITIVE_INFINITY);
+    assertThat(window("sum_over_time", Double.POSITIVE_INFINITY, 1))
+        .hasValue(Double.POSITIVE_INFINITY);
     assertThat(window("avg_over_time", Double.POSITIVE_INFINITY, 1, Double.POSITIVE_INFINITY))
         .hasValue(Double.POSITIVE_INFINITY);
-    assertThat(window("avg_over_time", 1, Double.NEGATIVE_INFINITY, 1)).hasValue(Double.NEGATIVE_INFINITY);
+    assertThat(window("avg_over_time", 1, Double.NEGATIVE_INFINITY, 1))
+        .hasValue(Double.NEGATIVE_INFINITY);
   }
 
   @Test
   void avgOverTimeOfOppositeInfinitiesOrANaNIsNaN() {
-    assertThat(window("avg_over_time", Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY)).hasValue(Double.NaN);
+    assertThat(window("avg_over_time", Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY))
+        .hasValue(Double.NaN);
     assertThat(window("avg_over_time", Double.POSITIVE_INFINITY, Double.NaN)).hasValue(Double.NaN);
   }
 

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.firedrill.promql.ast.BinaryOp;
 import dev.firedrill.promql.ast.DurationExpr;
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.ast.Expr.Aggregate;
 import dev.firedrill.promql.ast.Expr.Binary;
 import dev.firedrill.promql.ast.Expr.Call;
 import dev.firedrill.promql.ast.Expr.MatrixSelector;
 import dev.firedrill.promql.ast.Expr.RangeMode;
 import dev.firedrill.promql.ast.Expr.Subquery;
 import dev.firedrill.promql.ast.Expr.VectorSelector;
-import dev.firedrill.promql.ast.Expr.Aggregate;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser.Syntax;
@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Prometheus 3's additions, read by the PROMETHEUS_3 syntax and refused, as by v2.42, by the default one. */
+/**
+ * Prometheus 3's additions, read by the PROMETHEUS_3 syntax and refused, as by v2.42, by the
+ * default one.
+ */
 class Prometheus3SyntaxTest {
 
   private static Expr parse3(String query) {
@@ -33,17 +36,20 @@ class Prometheus3SyntaxTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "rate(x[5m])                  | 300000 | 5m",
-      "rate(x[300])                 | 300000 | 300",
-      "rate(x[1.5])                 | 1500   | 1.5",
-      "rate(x[5m * 2])              | 600000 | 5m * 2",
-      "rate(x[(1h + 5m) / 5])       | 780000 | (1h + 5m) / 5",
-      "rate(x[2 ^ 3 * 10s])         | 80000  | 2 ^ 3 * 10s",
-      "rate(x[1h - 2 * 10m])        | 2400000 | 1h - 2 * 10m",
-      "rate(x[min(5m, 10m)])        | 300000 | min(5m, 10m)",
-      "rate(x[max(5m, 2 * 6m)])     | 720000 | max(5m, 2 * 6m)",
-      "rate(x[-5m + 10m])           | 300000 | -5m + 10m"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "rate(x[5m])                  | 300000 | 5m",
+        "rate(x[300])                 | 300000 | 300",
+        "rate(x[1.5])                 | 1500   | 1.5",
+        "rate(x[5m * 2])              | 600000 | 5m * 2",
+        "rate(x[(1h + 5m) / 5])       | 780000 | (1h + 5m) / 5",
+        "rate(x[2 ^ 3 * 10s])         | 80000  | 2 ^ 3 * 10s",
+        "rate(x[1h - 2 * 10m])        | 2400000 | 1h - 2 * 10m",
+        "rate(x[min(5m, 10m)])        | 300000 | min(5m, 10m)",
+        "rate(x[max(5m, 2 * 6m)])     | 720000 | max(5m, 2 * 6m)",
+        "rate(x[-5m + 10m])           | 300000 | -5m + 10m"
+      })
   void rangesAreDurationExpressions(String query, long rangeMs, String text) {
     MatrixSelector m = rangeOf(query);
     assertThat(m.rangeMs()).isEqualTo(rangeMs);
@@ -56,12 +62,17 @@ class Prometheus3SyntaxTest {
     assertThat(m.rangeMs()).isZero();
     assertThat(m.rangeExpr().dependsOnQuery()).isTrue();
     assertThat(m.rangeExpr().seconds(15, 0)).isEqualTo(60);
-    assertThat(rangeOf("rate(x[range()])").rangeExpr()).isEqualTo(new DurationExpr.QueryParameter(true));
+    assertThat(rangeOf("rate(x[range()])").rangeExpr())
+        .isEqualTo(new DurationExpr.QueryParameter(true));
   }
 
   @Test
   void subqueriesAndOffsetsTakeDurationExpressions() {
-    Subquery s = (Subquery) ((Call) parse3("max_over_time(rate(x[5m])[1h * 2:30 * 2] offset (1h + 5m))")).args().get(0);
+    Subquery s =
+        (Subquery)
+            ((Call) parse3("max_over_time(rate(x[5m])[1h * 2:30 * 2] offset (1h + 5m))"))
+                .args()
+                .get(0);
     assertThat(s.rangeMs()).isEqualTo(7_200_000);
     assertThat(s.stepMs()).isEqualTo(60_000);
     assertThat(s.offsetMs()).isEqualTo(3_900_000);
@@ -77,14 +88,16 @@ class Prometheus3SyntaxTest {
 
   @Test
   void anchoredAndSmoothedModifySelectorsAndStayMetricNamesElsewhere() {
-    assertThat(rangeOf("increase(x[5m] anchored)").selector().rangeMode()).isEqualTo(RangeMode.ANCHORED);
-    assertThat(rangeOf("rate(x[5m] smoothed)").selector().rangeMode()).isEqualTo(RangeMode.SMOOTHED);
+    assertThat(rangeOf("increase(x[5m] anchored)").selector().rangeMode())
+        .isEqualTo(RangeMode.ANCHORED);
+    assertThat(rangeOf("rate(x[5m] smoothed)").selector().rangeMode())
+        .isEqualTo(RangeMode.SMOOTHED);
     assertThat(((VectorSelector) parse3("x smoothed")).rangeMode()).isEqualTo(RangeMode.SMOOTHED);
     assertThat(((VectorSelector) parse3("anchored")).name()).isEqualTo("anchored");
-    assertThatThrownBy(() -> parse3("x[5m] anchored smoothed")).hasMessage(
-        "1:1: parse error: anchored and smoothed modifiers cannot be used together");
-    assertThatThrownBy(() -> parse3("rate(x[5m])[1h:] anchored")).hasMessage(
-        "1:1: parse error: anchored modifier is not supported for subqueries");
+    assertThatThrownBy(() -> parse3("x[5m] anchored smoothed"))
+        .hasMessage("1:1: parse error: anchored and smoothed modifiers cannot be used together");
+    assertThatThrownBy(() -> parse3("rate(x[5m])[1h:] anchored"))
+        .hasMessage("1:1: parse error: anchored modifier is not supported for subqueries");
   }
 
   @Test
@@ -97,19 +110,22 @@ class Prometheus3SyntaxTest {
     assertThat(sides.matching().fillRight()).isEqualTo(-2.0);
     assertThat(sides.matching().labels()).containsExactly("job");
     assertThat(((Binary) parse3("fill + fill")).rhs()).isInstanceOf(VectorSelector.class);
-    assertThatThrownBy(() -> parse3("a and fill(0) b")).hasMessage(
-        "1:1: parse error: filling in missing series not allowed for set operators");
+    assertThatThrownBy(() -> parse3("a and fill(0) b"))
+        .hasMessage("1:1: parse error: filling in missing series not allowed for set operators");
   }
 
   @Test
   void quotedUtf8NamesAreMetricAndLabelNames() {
     VectorSelector v = (VectorSelector) parse3("{\"my.metric\", \"label.name\"=\"x\"}");
     assertThat(v.name()).isEqualTo("my.metric");
-    assertThat(v.matchers()).containsExactly(LabelMatcher.of(LabelMatcher.Type.EQUAL, "label.name", "x"),
-        LabelMatcher.of(LabelMatcher.Type.EQUAL, "__name__", "my.metric"));
+    assertThat(v.matchers())
+        .containsExactly(
+            LabelMatcher.of(LabelMatcher.Type.EQUAL, "label.name", "x"),
+            LabelMatcher.of(LabelMatcher.Type.EQUAL, "__name__", "my.metric"));
     Aggregate sum = (Aggregate) parse3("sum by (\"service.name\") ({\"http.requests\"})");
     assertThat(sum.grouping()).containsExactly("service.name");
-    assertThatThrownBy(() -> parse3("x{\"y\"}")).hasMessageContaining("metric name must not be set twice");
+    assertThatThrownBy(() -> parse3("x{\"y\"}"))
+        .hasMessageContaining("metric name must not be set twice");
   }
 
   @Test
@@ -119,16 +135,19 @@ class Prometheus3SyntaxTest {
     assertThat(((Expr.NumberLiteral) b.rhs()).value()).isEqualTo(300.0);
     assertThat(((Call) parse3("double_exponential_smoothing(x[10m], 0.5, 0.5)")).function().name())
         .isEqualTo("double_exponential_smoothing");
-    assertThat(((Call) parse3("holt_winters(x[10m], 0.5, 0.5)")).function().name()).isEqualTo("holt_winters");
+    assertThat(((Call) parse3("holt_winters(x[10m], 0.5, 0.5)")).function().name())
+        .isEqualTo("holt_winters");
     assertThat(((Call) parse3("sort_by_label(x, \"a\", \"b\")")).args()).hasSize(3);
   }
 
   @Test
   void badDurationExpressionsAreRefused() {
-    assertThatThrownBy(() -> parse3("x[5m - 5m]")).isInstanceOf(PromqlException.class)
+    assertThatThrownBy(() -> parse3("x[5m - 5m]"))
+        .isInstanceOf(PromqlException.class)
         .hasMessage("1:3: parse error: duration must be greater than 0");
     assertThatThrownBy(() -> parse3("x[5m / 0]")).hasMessage("1:6: parse error: division by zero");
-    assertThatThrownBy(() -> parse3("x[foo]")).hasMessageContaining("unexpected identifier \"foo\" in duration expression");
+    assertThatThrownBy(() -> parse3("x[foo]"))
+        .hasMessageContaining("unexpected identifier \"foo\" in duration expression");
   }
 
   @Test
@@ -136,20 +155,34 @@ class Prometheus3SyntaxTest {
     Aggregate limit = (Aggregate) parse3("limitk by (group) (2, http_requests)");
     assertThat(limit.op()).isEqualTo(dev.firedrill.promql.ast.AggregateOp.LIMITK);
     assertThat(limit.grouping()).containsExactly("group");
-    assertThat(((Aggregate) parse3("limit_ratio(0.5, x)")).op()).isEqualTo(dev.firedrill.promql.ast.AggregateOp.LIMIT_RATIO);
-    assertThat(((Expr.NumberLiteral) ((Call) parse3("predict_linear(x[1h], 1h)")).args().get(1)).value()).isEqualTo(3600.0);
+    assertThat(((Aggregate) parse3("limit_ratio(0.5, x)")).op())
+        .isEqualTo(dev.firedrill.promql.ast.AggregateOp.LIMIT_RATIO);
+    assertThat(
+            ((Expr.NumberLiteral) ((Call) parse3("predict_linear(x[1h], 1h)")).args().get(1))
+                .value())
+        .isEqualTo(3600.0);
     assertThat(((VectorSelector) parse3("x @ 100s")).at().timestampMs()).isEqualTo(100_000);
     assertThat(rangeOf("changes(x[30m+0s])").rangeMs()).isEqualTo(1_800_000);
     assertThat(rangeOf("rate(x[max_of(5m, 1m)])").rangeMs()).isEqualTo(300_000);
-    assertThatThrownBy(() -> PromqlParser.parse("limitk(2, x)")).hasMessage(
-        "1:1: parse error: unknown function with name \"limitk\"");
+    assertThatThrownBy(() -> PromqlParser.parse("limitk(2, x)"))
+        .hasMessage("1:1: parse error: unknown function with name \"limitk\"");
   }
 
   @Test
   void theV242SyntaxStillRefusesThem() {
-    for (String query : List.of("x[300]", "x[5m * 2]", "{\"my.metric\"}", "x offset (1h + 5m)", "x[5m] anchored",
-        "a + fill(0) b", "double_exponential_smoothing(x[10m], 0.5, 0.5)", "time() - 5m")) {
-      assertThatThrownBy(() -> PromqlParser.parse(query)).as(query).isInstanceOf(PromqlException.class);
+    for (String query :
+        List.of(
+            "x[300]",
+            "x[5m * 2]",
+            "{\"my.metric\"}",
+            "x offset (1h + 5m)",
+            "x[5m] anchored",
+            "a + fill(0) b",
+            "double_exponential_smoothing(x[10m], 0.5, 0.5)",
+            "time() - 5m")) {
+      assertThatThrownBy(() -> PromqlParser.parse(query))
+          .as(query)
+          .isInstanceOf(PromqlException.class);
     }
   }
 }

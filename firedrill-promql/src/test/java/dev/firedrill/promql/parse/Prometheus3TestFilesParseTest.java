@@ -19,15 +19,18 @@ import org.junit.jupiter.api.Test;
  * syntax. What it refuses must be one of the features it leaves out, all newer than 3.10 but one:
  * step(), range(), start(), end(), min_of() and max_of() as functions of an expression,
  * histogram_quantiles(), start_timestamp(), the trim operators {@code </} and {@code >/}, and
- * info()'s second argument matching the empty label set (info's own exception to the selector rule).
+ * info()'s second argument matching the empty label set (info's own exception to the selector
+ * rule).
  */
 class Prometheus3TestFilesParseTest {
 
-  private static final Pattern LEFT_OUT = Pattern.compile(
-      "(?:^|[^_a-z])(?:step|range|start|end|min_of|max_of)\\(|histogram_quantiles\\(|start_timestamp\\(|[<>]/|^info\\(");
+  private static final Pattern LEFT_OUT =
+      Pattern.compile(
+          "(?:^|[^_a-z])(?:step|range|start|end|min_of|max_of)\\(|histogram_quantiles\\(|start_timestamp\\(|[<>]/|^info\\(");
 
-  private static final Pattern EVAL = Pattern.compile(
-      "^eval(?:_ordered|_warn|_info)?\\s+(?:instant\\s+at\\s+\\S+|range\\s+from\\s+\\S+\\s+to\\s+\\S+\\s+step\\s+\\S+)\\s+(.+)$");
+  private static final Pattern EVAL =
+      Pattern.compile(
+          "^eval(?:_ordered|_warn|_info)?\\s+(?:instant\\s+at\\s+\\S+|range\\s+from\\s+\\S+\\s+to\\s+\\S+\\s+step\\s+\\S+)\\s+(.+)$");
 
   @Test
   void parsesTheQueriesOfPrometheus314sTestFiles() throws IOException {
@@ -40,7 +43,8 @@ class Prometheus3TestFilesParseTest {
         List<String> lines = Files.readAllLines(file);
         for (int i = 0; i < lines.size(); i++) {
           Matcher m = EVAL.matcher(lines.get(i).strip());
-          boolean fails = i + 1 < lines.size() && lines.get(i + 1).strip().startsWith("expect fail");
+          boolean fails =
+              i + 1 < lines.size() && lines.get(i + 1).strip().startsWith("expect fail");
           if (!m.matches() || fails) {
             continue;
           }
@@ -49,19 +53,24 @@ class Prometheus3TestFilesParseTest {
             PromqlParser.parse(m.group(1), PromqlParser.Syntax.PROMETHEUS_3);
           } catch (PromqlException e) {
             if (!LEFT_OUT.matcher(m.group(1)).find()) {
-              refused.add(file.getFileName() + ":" + (i + 1) + ": " + m.group(1) + " -> " + e.getMessage());
+              refused.add(
+                  file.getFileName() + ":" + (i + 1) + ": " + m.group(1) + " -> " + e.getMessage());
             }
             leftOut++;
           }
         }
       }
     }
-    System.out.printf("PROMETHEUS_3 syntax: %d/%d queries of prometheus-v3.14.0 parse%n", total - leftOut, total);
+    System.out.printf(
+        "PROMETHEUS_3 syntax: %d/%d queries of prometheus-v3.14.0 parse%n", total - leftOut, total);
     assertThat(total).isPositive();
     assertThat(refused).as("refused, and not a feature the syntax leaves out").isEmpty();
   }
 
-  /** The Prometheus 3 syntax reads everything v2.42's reads: every query of v2.42's test files that v2.42 parses. */
+  /**
+   * The Prometheus 3 syntax reads everything v2.42's reads: every query of v2.42's test files that
+   * v2.42 parses.
+   */
   @Test
   void readsEveryQueryV242Reads() throws IOException {
     Path dir = PromqlTestData.directory("prometheus-v2.42.0");
@@ -71,8 +80,9 @@ class Prometheus3TestFilesParseTest {
       for (Path file : files.filter(f -> f.toString().endsWith(".test")).sorted().toList()) {
         List<String> lines = Files.readAllLines(file);
         for (int i = 0; i < lines.size(); i++) {
-          Matcher m = Pattern.compile("^eval(?:_ordered|_fail)?\\s+instant\\s+at\\s+\\S+\\s+(.+)$")
-              .matcher(lines.get(i).strip());
+          Matcher m =
+              Pattern.compile("^eval(?:_ordered|_fail)?\\s+instant\\s+at\\s+\\S+\\s+(.+)$")
+                  .matcher(lines.get(i).strip());
           if (!m.matches()) {
             continue;
           }
@@ -85,7 +95,8 @@ class Prometheus3TestFilesParseTest {
           try {
             PromqlParser.parse(m.group(1), PromqlParser.Syntax.PROMETHEUS_3);
           } catch (PromqlException e) {
-            refused.add(file.getFileName() + ":" + (i + 1) + ": " + m.group(1) + " -> " + e.getMessage());
+            refused.add(
+                file.getFileName() + ":" + (i + 1) + ": " + m.group(1) + " -> " + e.getMessage());
           }
         }
       }

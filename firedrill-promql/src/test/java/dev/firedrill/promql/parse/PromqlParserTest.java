@@ -36,21 +36,24 @@ class PromqlParserTest {
   private static final long DAY = 24 * HOUR;
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "1           | 1",
-      "0x1F        | 31",
-      "0X1f        | 31",
-      "1e3         | 1000",
-      "1E-3        | 0.001",
-      ".5          | 0.5",
-      "5.          | 5",
-      "010         | 8",
-      "08          | 8",
-      "Inf         | Infinity",
-      "iNF         | Infinity",
-      "-Inf        | -Infinity",
-      "+1          | 1",
-      "- -2        | 2"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1           | 1",
+        "0x1F        | 31",
+        "0X1f        | 31",
+        "1e3         | 1000",
+        "1E-3        | 0.001",
+        ".5          | 0.5",
+        "5.          | 5",
+        "010         | 8",
+        "08          | 8",
+        "Inf         | Infinity",
+        "iNF         | Infinity",
+        "-Inf        | -Infinity",
+        "+1          | 1",
+        "- -2        | 2"
+      })
   void numbersAreReadAsGoReadsThem(String query, double value) {
     assertThat(PromqlParser.parse(query)).isEqualTo(new NumberLiteral(value));
   }
@@ -63,7 +66,8 @@ class PromqlParserTest {
   @Test
   void stringsTakeGoEscapes() {
     assertThat(PromqlParser.parse("'a\\n\\'b\"'")).isEqualTo(new StringLiteral("a\n'b\""));
-    assertThat(PromqlParser.parse("\"\\u00e9\\x41\\101\\U0001F600\\t\\\\\"")).isEqualTo(new StringLiteral("éAA😀\t\\"));
+    assertThat(PromqlParser.parse("\"\\u00e9\\x41\\101\\U0001F600\\t\\\\\""))
+        .isEqualTo(new StringLiteral("éAA😀\t\\"));
     assertThat(PromqlParser.parse("\"\\xc3\\xa9\"")).isEqualTo(new StringLiteral("é"));
   }
 
@@ -74,23 +78,30 @@ class PromqlParserTest {
 
   @Test
   void aSelectorTakesTheFourMatchersAndItsNameLast() {
-    assertThat(PromqlParser.parse("http_requests_total{code=\"500\", method!='GET', path=~`/api/.*`, host!~\"a|b\",}"))
-        .isEqualTo(selector("http_requests_total",
-            LabelMatcher.of(Type.EQUAL, "code", "500"),
-            LabelMatcher.of(Type.NOT_EQUAL, "method", "GET"),
-            LabelMatcher.of(Type.REGEX, "path", "/api/.*"),
-            LabelMatcher.of(Type.NOT_REGEX, "host", "a|b")));
+    assertThat(
+            PromqlParser.parse(
+                "http_requests_total{code=\"500\", method!='GET', path=~`/api/.*`, host!~\"a|b\",}"))
+        .isEqualTo(
+            selector(
+                "http_requests_total",
+                LabelMatcher.of(Type.EQUAL, "code", "500"),
+                LabelMatcher.of(Type.NOT_EQUAL, "method", "GET"),
+                LabelMatcher.of(Type.REGEX, "path", "/api/.*"),
+                LabelMatcher.of(Type.NOT_REGEX, "host", "a|b")));
   }
 
   @Test
   void aSelectorMayBeOnlyMatchers() {
     assertThat(PromqlParser.parse("{__name__=~\"job:.*\"}"))
-        .isEqualTo(new VectorSelector(null, List.of(LabelMatcher.of(Type.REGEX, "__name__", "job:.*")), 0, null));
+        .isEqualTo(
+            new VectorSelector(
+                null, List.of(LabelMatcher.of(Type.REGEX, "__name__", "job:.*")), 0, null));
   }
 
   @Test
   void metricNamesMayHaveColons() {
-    assertThat(PromqlParser.parse("service:http_errors:rate5m")).isEqualTo(selector("service:http_errors:rate5m"));
+    assertThat(PromqlParser.parse("service:http_errors:rate5m"))
+        .isEqualTo(selector("service:http_errors:rate5m"));
   }
 
   @ParameterizedTest
@@ -102,68 +113,99 @@ class PromqlParserTest {
   @Test
   void keywordsAreLabelNamesInsideBraces() {
     assertThat(PromqlParser.parse("foo{on=\"a\", by=\"b\"}"))
-        .isEqualTo(selector("foo", LabelMatcher.of(Type.EQUAL, "on", "a"), LabelMatcher.of(Type.EQUAL, "by", "b")));
+        .isEqualTo(
+            selector(
+                "foo",
+                LabelMatcher.of(Type.EQUAL, "on", "a"),
+                LabelMatcher.of(Type.EQUAL, "by", "b")));
   }
 
   @Test
   void aRangeSelectorTakesCompoundDurations() {
-    assertThat(PromqlParser.parse("foo[1h30m]")).isEqualTo(new MatrixSelector(selector("foo"), HOUR + 30 * MINUTE));
+    assertThat(PromqlParser.parse("foo[1h30m]"))
+        .isEqualTo(new MatrixSelector(selector("foo"), HOUR + 30 * MINUTE));
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      "foo[5ms], 5", "foo[5s], 5000", "foo[5m], 300000", "foo[5h], 18000000", "foo[5d], 432000000",
-      "foo[1w], 604800000", "foo[1y], 31536000000", "foo[1y2w3d4h5m6s7ms], 33019506007"})
+    "foo[5ms], 5",
+    "foo[5s], 5000",
+    "foo[5m], 300000",
+    "foo[5h], 18000000",
+    "foo[5d], 432000000",
+    "foo[1w], 604800000",
+    "foo[1y], 31536000000",
+    "foo[1y2w3d4h5m6s7ms], 33019506007"
+  })
   void durationUnits(String query, long rangeMs) {
     assertThat(((MatrixSelector) PromqlParser.parse(query)).rangeMs()).isEqualTo(rangeMs);
   }
 
   @Test
   void offsetsMayBeNegativeAndLiveOnTheSelector() {
-    assertThat(PromqlParser.parse("foo offset -5m")).isEqualTo(new VectorSelector("foo", matchers("foo"), -5 * MINUTE, null));
+    assertThat(PromqlParser.parse("foo offset -5m"))
+        .isEqualTo(new VectorSelector("foo", matchers("foo"), -5 * MINUTE, null));
     assertThat(PromqlParser.parse("foo[5m] offset 1d"))
-        .isEqualTo(new MatrixSelector(new VectorSelector("foo", matchers("foo"), DAY, null), 5 * MINUTE));
+        .isEqualTo(
+            new MatrixSelector(new VectorSelector("foo", matchers("foo"), DAY, null), 5 * MINUTE));
   }
 
   @Test
   void atTakesSecondsOrStartOrEnd() {
     assertThat(PromqlParser.parse("foo @ 1609746000.5"))
-        .isEqualTo(new VectorSelector("foo", matchers("foo"), 0, new At(At.Kind.TIMESTAMP, 1609746000500L)));
-    assertThat(PromqlParser.parse("foo @ -10")).isEqualTo(new VectorSelector("foo", matchers("foo"), 0, new At(At.Kind.TIMESTAMP, -10_000)));
+        .isEqualTo(
+            new VectorSelector(
+                "foo", matchers("foo"), 0, new At(At.Kind.TIMESTAMP, 1609746000500L)));
+    assertThat(PromqlParser.parse("foo @ -10"))
+        .isEqualTo(
+            new VectorSelector("foo", matchers("foo"), 0, new At(At.Kind.TIMESTAMP, -10_000)));
     assertThat(PromqlParser.parse("foo[1m] @ start() offset 1m"))
-        .isEqualTo(new MatrixSelector(new VectorSelector("foo", matchers("foo"), MINUTE, new At(At.Kind.START, 0)), MINUTE));
-    assertThat(PromqlParser.parse("foo @ end()")).isEqualTo(new VectorSelector("foo", matchers("foo"), 0, new At(At.Kind.END, 0)));
+        .isEqualTo(
+            new MatrixSelector(
+                new VectorSelector("foo", matchers("foo"), MINUTE, new At(At.Kind.START, 0)),
+                MINUTE));
+    assertThat(PromqlParser.parse("foo @ end()"))
+        .isEqualTo(new VectorSelector("foo", matchers("foo"), 0, new At(At.Kind.END, 0)));
   }
 
   @Test
   void subqueriesWithAndWithoutStep() {
     Expr rate = call("rate", new MatrixSelector(selector("foo"), 5 * MINUTE));
     assertThat(PromqlParser.parse("rate(foo[5m])[30m:1m] offset 1h @ 100"))
-        .isEqualTo(new Subquery(rate, 30 * MINUTE, MINUTE, HOUR, new At(At.Kind.TIMESTAMP, 100_000)));
-    assertThat(PromqlParser.parse("foo[5m:]")).isEqualTo(new Subquery(selector("foo"), 5 * MINUTE, 0, 0, null));
+        .isEqualTo(
+            new Subquery(rate, 30 * MINUTE, MINUTE, HOUR, new At(At.Kind.TIMESTAMP, 100_000)));
+    assertThat(PromqlParser.parse("foo[5m:]"))
+        .isEqualTo(new Subquery(selector("foo"), 5 * MINUTE, 0, 0, null));
   }
 
   @Test
   void aSignBindsLooserThanPower() {
-    assertThat(PromqlParser.parse("-1^2")).isEqualTo(new Unary(true, scalarOp(BinaryOp.POW, number(1), number(2))));
+    assertThat(PromqlParser.parse("-1^2"))
+        .isEqualTo(new Unary(true, scalarOp(BinaryOp.POW, number(1), number(2))));
   }
 
   @Test
   void powerIsRightAssociative() {
-    assertThat(PromqlParser.parse("2^3^2")).isEqualTo(scalarOp(BinaryOp.POW, number(2), scalarOp(BinaryOp.POW, number(3), number(2))));
+    assertThat(PromqlParser.parse("2^3^2"))
+        .isEqualTo(scalarOp(BinaryOp.POW, number(2), scalarOp(BinaryOp.POW, number(3), number(2))));
   }
 
   @Test
   void otherOperatorsAreLeftAssociativeByPrecedence() {
     assertThat(PromqlParser.parse("1 - 2 - 3 * 4 % 5"))
-        .isEqualTo(scalarOp(BinaryOp.SUB, scalarOp(BinaryOp.SUB, number(1), number(2)),
-            scalarOp(BinaryOp.MOD, scalarOp(BinaryOp.MUL, number(3), number(4)), number(5))));
+        .isEqualTo(
+            scalarOp(
+                BinaryOp.SUB,
+                scalarOp(BinaryOp.SUB, number(1), number(2)),
+                scalarOp(BinaryOp.MOD, scalarOp(BinaryOp.MUL, number(3), number(4)), number(5))));
   }
 
   @Test
   void parenthesesStayInTheTree() {
     assertThat(PromqlParser.parse("(1 + 2) * 3"))
-        .isEqualTo(scalarOp(BinaryOp.MUL, new Paren(scalarOp(BinaryOp.ADD, number(1), number(2))), number(3)));
+        .isEqualTo(
+            scalarOp(
+                BinaryOp.MUL, new Paren(scalarOp(BinaryOp.ADD, number(1), number(2))), number(3)));
   }
 
   @Test
@@ -175,45 +217,72 @@ class PromqlParserTest {
 
   @Test
   void comparisonsTakeBool() {
-    assertThat(PromqlParser.parse("1 > bool 2")).isEqualTo(new Binary(BinaryOp.GTR, number(1), number(2), true, null));
+    assertThat(PromqlParser.parse("1 > bool 2"))
+        .isEqualTo(new Binary(BinaryOp.GTR, number(1), number(2), true, null));
   }
 
   @Test
   void vectorMatchingWithOnAndGroupLeft() {
     assertThat(PromqlParser.parse("a * on(job, instance) group_left(version) b"))
-        .isEqualTo(new Binary(BinaryOp.MUL, selector("a"), selector("b"), false,
-            new VectorMatching(Cardinality.MANY_TO_ONE, List.of("job", "instance"), true, List.of("version"))));
+        .isEqualTo(
+            new Binary(
+                BinaryOp.MUL,
+                selector("a"),
+                selector("b"),
+                false,
+                new VectorMatching(
+                    Cardinality.MANY_TO_ONE,
+                    List.of("job", "instance"),
+                    true,
+                    List.of("version"))));
   }
 
   @Test
   void vectorMatchingWithIgnoringAndGroupRightWithoutLabels() {
     assertThat(PromqlParser.parse("a == bool ignoring(code) group_right b"))
-        .isEqualTo(new Binary(BinaryOp.EQL, selector("a"), selector("b"), true,
-            new VectorMatching(Cardinality.ONE_TO_MANY, List.of("code"), false, List.of())));
+        .isEqualTo(
+            new Binary(
+                BinaryOp.EQL,
+                selector("a"),
+                selector("b"),
+                true,
+                new VectorMatching(Cardinality.ONE_TO_MANY, List.of("code"), false, List.of())));
   }
 
   @Test
   void setOperatorsMatchManyToMany() {
     assertThat(PromqlParser.parse("a and on() b"))
-        .isEqualTo(new Binary(BinaryOp.AND, selector("a"), selector("b"), false,
-            new VectorMatching(Cardinality.MANY_TO_MANY, List.of(), true, List.of())));
+        .isEqualTo(
+            new Binary(
+                BinaryOp.AND,
+                selector("a"),
+                selector("b"),
+                false,
+                new VectorMatching(Cardinality.MANY_TO_MANY, List.of(), true, List.of())));
   }
 
   @Test
   void matchingIsNullUnlessBothSidesAreVectors() {
-    assertThat(PromqlParser.parse("a / 2")).isEqualTo(new Binary(BinaryOp.DIV, selector("a"), number(2), false, null));
+    assertThat(PromqlParser.parse("a / 2"))
+        .isEqualTo(new Binary(BinaryOp.DIV, selector("a"), number(2), false, null));
   }
 
   @Test
   void atan2IsABinaryOperator() {
     assertThat(PromqlParser.parse("a atan2 b"))
-        .isEqualTo(new Binary(BinaryOp.ATAN2, selector("a"), selector("b"), false,
-            new VectorMatching(Cardinality.ONE_TO_ONE, List.of(), false, List.of())));
+        .isEqualTo(
+            new Binary(
+                BinaryOp.ATAN2,
+                selector("a"),
+                selector("b"),
+                false,
+                new VectorMatching(Cardinality.ONE_TO_ONE, List.of(), false, List.of())));
   }
 
   @Test
   void groupingMayComeBeforeOrAfterTheArguments() {
-    Aggregate expected = new Aggregate(AggregateOp.SUM, selector("x"), null, List.of("job", "on"), false);
+    Aggregate expected =
+        new Aggregate(AggregateOp.SUM, selector("x"), null, List.of("job", "on"), false);
 
     assertThat(PromqlParser.parse("sum by (job, on) (x)")).isEqualTo(expected);
     assertThat(PromqlParser.parse("SUM(x) BY (job, on,)")).isEqualTo(expected);
@@ -222,19 +291,36 @@ class PromqlParserTest {
   @Test
   void aggregationsWithAParameter() {
     assertThat(PromqlParser.parse("topk without (instance) (3, x)"))
-        .isEqualTo(new Aggregate(AggregateOp.TOPK, selector("x"), number(3), List.of("instance"), true));
+        .isEqualTo(
+            new Aggregate(AggregateOp.TOPK, selector("x"), number(3), List.of("instance"), true));
     assertThat(PromqlParser.parse("count_values(\"v\", x)"))
-        .isEqualTo(new Aggregate(AggregateOp.COUNT_VALUES, selector("x"), new StringLiteral("v"), List.of(), false));
+        .isEqualTo(
+            new Aggregate(
+                AggregateOp.COUNT_VALUES, selector("x"), new StringLiteral("v"), List.of(), false));
   }
 
   @Test
   void functionCallsCarryTheirSignature() {
     assertThat(PromqlParser.parse("label_join(up, \"dst\", \",\", \"a\", \"b\")"))
-        .isEqualTo(call("label_join", selector("up"), new StringLiteral("dst"), new StringLiteral(","),
-            new StringLiteral("a"), new StringLiteral("b")));
+        .isEqualTo(
+            call(
+                "label_join",
+                selector("up"),
+                new StringLiteral("dst"),
+                new StringLiteral(","),
+                new StringLiteral("a"),
+                new StringLiteral("b")));
     assertThat(PromqlParser.parse("histogram_quantile(0.9, sum by (le) (rate(h_bucket[5m])))"))
-        .isEqualTo(call("histogram_quantile", number(0.9), new Aggregate(AggregateOp.SUM,
-            call("rate", new MatrixSelector(selector("h_bucket"), 5 * MINUTE)), null, List.of("le"), false)));
+        .isEqualTo(
+            call(
+                "histogram_quantile",
+                number(0.9),
+                new Aggregate(
+                    AggregateOp.SUM,
+                    call("rate", new MatrixSelector(selector("h_bucket"), 5 * MINUTE)),
+                    null,
+                    List.of("le"),
+                    false)));
   }
 
   @Test
@@ -259,7 +345,8 @@ class PromqlParserTest {
   @Test
   void aLetterInsideBracketsIsTheSubqueryColon() {
     // A quirk of Prometheus's lexer, kept so the same text means the same query.
-    assertThat(PromqlParser.parse("foo[5m x]")).isEqualTo(new Subquery(selector("foo"), 5 * MINUTE, 0, 0, null));
+    assertThat(PromqlParser.parse("foo[5m x]"))
+        .isEqualTo(new Subquery(selector("foo"), 5 * MINUTE, 0, 0, null));
   }
 
   private static NumberLiteral number(double value) {

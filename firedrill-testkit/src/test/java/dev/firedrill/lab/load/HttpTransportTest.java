@@ -35,7 +35,9 @@ class HttpTransportTest {
   private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
   private static LoadPlan plan(URI url, int maxInFlight) {
-    return LoadPlan.of(url, 100, Duration.ofSeconds(1)).withMaxInFlight(maxInFlight).withTimeout(Duration.ofSeconds(5));
+    return LoadPlan.of(url, 100, Duration.ofSeconds(1))
+        .withMaxInFlight(maxInFlight)
+        .withTimeout(Duration.ofSeconds(5));
   }
 
   private static Outcome once(HttpTransport transport) {
@@ -59,16 +61,22 @@ class HttpTransportTest {
         pending.forEach(outcome -> assertThat(outcome.join()).isEqualTo(Outcome.OK));
       }
       assertThat(server.requests()).hasSize(300);
-      assertThat(server.connections()).as("at most 4 in flight: at most 4 connections").isLessThanOrEqualTo(4);
+      assertThat(server.connections())
+          .as("at most 4 in flight: at most 4 connections")
+          .isLessThanOrEqualTo(4);
     }
   }
 
   @Test
   void readsChunkedBodiesToTheirEndAndKeepsTheConnection() {
-    String chunked = "HTTP/1.1 %d X\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n";
+    String chunked =
+        "HTTP/1.1 %d X\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n";
     AtomicInteger count = new AtomicInteger();
-    try (RawServer server = RawServer.start((request, out, socket) ->
-            out.write(bytes(String.format(chunked, count.incrementAndGet() == 3 ? 500 : 200))));
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) ->
+                    out.write(
+                        bytes(String.format(chunked, count.incrementAndGet() == 3 ? 500 : 200))));
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       assertThat(once(transport)).isEqualTo(Outcome.OK);
       assertThat(once(transport)).isEqualTo(Outcome.OK);
@@ -80,10 +88,12 @@ class HttpTransportTest {
 
   @Test
   void connectionCloseFromTheServerOpensANewConnectionForTheNextRequest() {
-    try (RawServer server = RawServer.start((request, out, socket) -> {
-          out.write(bytes("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"));
-          socket.close();
-        });
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) -> {
+                  out.write(bytes("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"));
+                  socket.close();
+                });
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       for (int i = 0; i < 5; i++) {
         assertThat(once(transport)).isEqualTo(Outcome.OK);
@@ -94,10 +104,14 @@ class HttpTransportTest {
 
   @Test
   void aBodyWithoutLengthEndsWhenTheServerCloses() {
-    try (RawServer server = RawServer.start((request, out, socket) -> {
-          out.write(bytes("HTTP/1.0 302 Found\r\nLocation: /elsewhere\r\n\r\nmoved, and no length"));
-          socket.close();
-        });
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) -> {
+                  out.write(
+                      bytes(
+                          "HTTP/1.0 302 Found\r\nLocation: /elsewhere\r\n\r\nmoved, and no length"));
+                  socket.close();
+                });
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       assertThat(once(transport)).as("3xx is ok, and not followed").isEqualTo(Outcome.OK);
       assertThat(once(transport)).isEqualTo(Outcome.OK);
@@ -105,16 +119,22 @@ class HttpTransportTest {
     }
   }
 
-  /** A server may close a kept-alive connection while it is idle; the next request then goes on a new one. */
+  /**
+   * A server may close a kept-alive connection while it is idle; the next request then goes on a
+   * new one.
+   */
   @Test
   void aConnectionClosedWhileIdleIsReopenedNotCountedRefused() {
-    try (RawServer server = RawServer.start((request, out, socket) -> {
-          out.write(bytes(OK)); // says nothing of closing...
-          socket.close(); // ...and closes
-        });
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) -> {
+                  out.write(bytes(OK)); // says nothing of closing...
+                  socket.close(); // ...and closes
+                });
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       for (int i = 0; i < 3; i++) {
-        assertThat(once(transport)).isEqualTo(Outcome.OK); // whether the close arrives before the next request or after
+        assertThat(once(transport))
+            .isEqualTo(Outcome.OK); // whether the close arrives before the next request or after
       }
       assertThat(server.requests()).as("each sent once").hasSize(3);
       assertThat(server.connections()).isEqualTo(3);
@@ -123,11 +143,15 @@ class HttpTransportTest {
 
   @Test
   void noCompleteResponseWithinTheTimeoutIsATimeout() {
-    try (RawServer server = RawServer.start((request, out, socket) -> out.write(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
-        HttpTransport transport = new HttpTransport(plan(server.url("/"), 4).withTimeout(Duration.ofMillis(200)))) {
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) -> out.write(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
+        HttpTransport transport =
+            new HttpTransport(plan(server.url("/"), 4).withTimeout(Duration.ofMillis(200)))) {
       long start = System.nanoTime();
       assertThat(once(transport)).isEqualTo(Outcome.TIMEOUT);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(190), Duration.ofMillis(2_000));
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isBetween(Duration.ofMillis(190), Duration.ofMillis(2_000));
     }
   }
 
@@ -142,10 +166,12 @@ class HttpTransportTest {
 
   @Test
   void aResetIsRefused() {
-    try (RawServer server = RawServer.start((request, out, socket) -> {
-          socket.setSoLinger(true, 0); // close with a RST
-          socket.close();
-        });
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) -> {
+                  socket.setSoLinger(true, 0); // close with a RST
+                  socket.close();
+                });
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       assertThat(once(transport)).isEqualTo(Outcome.REFUSED);
       assertThat(once(transport)).isEqualTo(Outcome.REFUSED);
@@ -155,9 +181,15 @@ class HttpTransportTest {
   @Test
   void clientErrorsAndServerErrorsAreErrors() {
     AtomicInteger count = new AtomicInteger();
-    try (RawServer server = RawServer.start((request, out, socket) -> out.write(bytes(
-            (count.incrementAndGet() == 1 ? "HTTP/1.1 404 Not Found" : "HTTP/1.1 503 Unavailable")
-                + "\r\nContent-Length: 4\r\n\r\nnope")));
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) ->
+                    out.write(
+                        bytes(
+                            (count.incrementAndGet() == 1
+                                    ? "HTTP/1.1 404 Not Found"
+                                    : "HTTP/1.1 503 Unavailable")
+                                + "\r\nContent-Length: 4\r\n\r\nnope")));
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4))) {
       assertThat(once(transport)).isEqualTo(Outcome.ERROR);
       assertThat(once(transport)).isEqualTo(Outcome.ERROR);
@@ -167,8 +199,10 @@ class HttpTransportTest {
 
   @Test
   void headResponsesHaveNoBodyWhateverTheirLength() {
-    try (RawServer server = RawServer.start((request, out, socket) ->
-            out.write(bytes("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")));
+    try (RawServer server =
+            RawServer.start(
+                (request, out, socket) ->
+                    out.write(bytes("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")));
         HttpTransport transport = new HttpTransport(plan(server.url("/"), 4).withMethod("HEAD"))) {
       assertThat(once(transport)).isEqualTo(Outcome.OK);
       assertThat(once(transport)).isEqualTo(Outcome.OK);
@@ -179,17 +213,25 @@ class HttpTransportTest {
   @Test
   void sendsTheRequestLineHostBaggageAndATraceparentPerRequest() {
     try (RawServer server = RawServer.start((request, out, socket) -> out.write(bytes(OK)));
-        HttpTransport transport = new HttpTransport(plan(server.url("/pay?q=1"), 4).withMethod("POST")
-            .withExperimentId("drill 7"))) {
+        HttpTransport transport =
+            new HttpTransport(
+                plan(server.url("/pay?q=1"), 4).withMethod("POST").withExperimentId("drill 7"))) {
       once(transport);
       once(transport);
       List<String> first = server.requests().get(0);
       assertThat(first.get(0)).isEqualTo("POST /pay?q=1 HTTP/1.1");
-      assertThat(first).contains("Host: 127.0.0.1:" + server.port(), "Content-Length: 0",
-          "baggage: chaos.experiment.id=drill%207");
+      assertThat(first)
+          .contains(
+              "Host: 127.0.0.1:" + server.port(),
+              "Content-Length: 0",
+              "baggage: chaos.experiment.id=drill%207");
       HashSet<String> traceIds = new HashSet<>();
       for (List<String> request : server.requests()) {
-        String traceparent = request.stream().filter(line -> line.startsWith("traceparent: ")).findFirst().orElseThrow();
+        String traceparent =
+            request.stream()
+                .filter(line -> line.startsWith("traceparent: "))
+                .findFirst()
+                .orElseThrow();
         traceIds.add(TraceHeaders.parse(traceparent.substring(13)).orElseThrow().getTraceId());
       }
       assertThat(traceIds).hasSize(2);
@@ -222,12 +264,18 @@ class HttpTransportTest {
     return text.getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** What the scripted server does with each request it reads (its head lines); it may close the socket. */
+  /**
+   * What the scripted server does with each request it reads (its head lines); it may close the
+   * socket.
+   */
   interface Script {
     void answer(List<String> request, OutputStream out, Socket socket) throws IOException;
   }
 
-  /** A server on 127.0.0.1: a thread per connection, each request's head read and handed to the script. */
+  /**
+   * A server on 127.0.0.1: a thread per connection, each request's head read and handed to the
+   * script.
+   */
   private static final class RawServer implements AutoCloseable {
     private final ServerSocket listener;
     private final Script script;

@@ -27,7 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LoadGeneratorTest {
 
   private static String bucket(String outcome, String le) {
-    return "firedrill_load_request_duration_seconds_bucket{outcome=\"" + outcome + "\",le=\"" + le + "\"}";
+    return "firedrill_load_request_duration_seconds_bucket{outcome=\""
+        + outcome
+        + "\",le=\""
+        + le
+        + "\"}";
   }
 
   private static String requests(String outcome) {
@@ -38,16 +42,25 @@ class LoadGeneratorTest {
   void requestsLeaveAtTheirIntendedTimesOnTheInjectedClock() {
     VirtualClock clock = VirtualClock.at("2025-01-01T00:00:00Z");
     List<Long> sendTimes = new ArrayList<>();
-    Transport transport = traceparent -> {
-      sendTimes.add(clock.nanoTime());
-      return CompletableFuture.completedFuture(Outcome.OK);
-    };
+    Transport transport =
+        traceparent -> {
+          sendTimes.add(clock.nanoTime());
+          return CompletableFuture.completedFuture(Outcome.OK);
+        };
     LoadPlan plan = LoadPlan.of(URI.create("http://127.0.0.1:1/"), 4, Duration.ofSeconds(2));
 
     LoadResult result = new LoadGenerator(plan, transport, new LoadMetrics(), clock).run();
 
-    assertThat(sendTimes).containsExactly(0L, 250_000_000L, 500_000_000L, 750_000_000L, 1_000_000_000L,
-        1_250_000_000L, 1_500_000_000L, 1_750_000_000L);
+    assertThat(sendTimes)
+        .containsExactly(
+            0L,
+            250_000_000L,
+            500_000_000L,
+            750_000_000L,
+            1_000_000_000L,
+            1_250_000_000L,
+            1_500_000_000L,
+            1_750_000_000L);
     assertThat(result.sent()).isEqualTo(8);
     assertThat(result.count(Outcome.OK)).isEqualTo(8);
     assertThat(result.achievedRate()).isEqualTo(4.0);
@@ -71,8 +84,8 @@ class LoadGeneratorTest {
   }
 
   /**
-   * 100 requests/s for 5 s; from the 100th arrival (about 1 s in) the server holds every request for
-   * what is left of a 2 s stall. Open loop, the requests due during the stall (about 200) still
+   * 100 requests/s for 5 s; from the 100th arrival (about 1 s in) the server holds every request
+   * for what is left of a 2 s stall. Open loop, the requests due during the stall (about 200) still
    * leave on time (or, with a cap of 5 in flight, wait for a slot) and all end when the stall ends:
    * a request due {@code d} seconds into the stall waits {@code 2 - d} seconds, so latencies spread
    * evenly over (0, 2 s]: about rate × stall / 2 = 100 above 1 s, about 150 above 0.5 s. A closed
@@ -89,20 +102,29 @@ class LoadGeneratorTest {
   void aStallShowsUpForEveryRequestDueDuringIt(int maxInFlight) {
     try (LoadTarget target = LoadTarget.start();
         LoadMetricsEndpoint metrics = LoadMetricsEndpoint.start()) {
-      LoadGenerator.http(LoadPlan.of(target.url("/"), 200, Duration.ofSeconds(1)), new LoadMetrics()).run(); // warm-up
+      LoadGenerator.http(
+              LoadPlan.of(target.url("/"), 200, Duration.ofSeconds(1)), new LoadMetrics())
+          .run(); // warm-up
       target.stallAtArrival(100, Duration.ofSeconds(2));
-      LoadPlan plan = LoadPlan.of(target.url("/"), 100, Duration.ofSeconds(5)).withMaxInFlight(maxInFlight);
+      LoadPlan plan =
+          LoadPlan.of(target.url("/"), 100, Duration.ofSeconds(5)).withMaxInFlight(maxInFlight);
 
-      LoadResult result = new LoadGenerator(plan, new HttpTransport(plan), metrics.metrics(),
-          dev.firedrill.time.Clock.system()).run();
+      LoadResult result =
+          new LoadGenerator(
+                  plan,
+                  new HttpTransport(plan),
+                  metrics.metrics(),
+                  dev.firedrill.time.Clock.system())
+              .run();
 
       assertThat(result.count(Outcome.OK)).isEqualTo(500);
       Scrape scrape = Scrape.of(metrics.endpoint().url());
       double total = scrape.get(requests("ok"));
       double above1s = total - scrape.get(bucket("ok", "1.0"));
       double above500ms = total - scrape.get(bucket("ok", "0.5"));
-      System.out.printf("max in flight %d: above 1 s %.0f, above 0.5 s %.0f; %s%n", maxInFlight, above1s, above500ms,
-          String.join("; ", result.summary()));
+      System.out.printf(
+          "max in flight %d: above 1 s %.0f, above 0.5 s %.0f; %s%n",
+          maxInFlight, above1s, above500ms, String.join("; ", result.summary()));
       assertThat(total).isEqualTo(500);
       assertThat(above1s).as("requests above 1 s: about rate × stall / 2").isBetween(90.0, 200.0);
       assertThat(above500ms).as("requests above 0.5 s: about rate × 1.5 s").isBetween(140.0, 300.0);
@@ -118,12 +140,26 @@ class LoadGeneratorTest {
       Scrape before = Scrape.of(metrics.endpoint().url());
       for (Outcome outcome : Outcome.values()) {
         assertThat(before.get(requests(outcome.label()))).isZero();
-        assertThat(before.get("firedrill_load_request_duration_seconds_count{outcome=\"" + outcome.label() + "\"}")).isZero();
+        assertThat(
+                before.get(
+                    "firedrill_load_request_duration_seconds_count{outcome=\""
+                        + outcome.label()
+                        + "\"}"))
+            .isZero();
       }
-      LoadPlan plan = LoadPlan.of(URI.create("http://127.0.0.1:" + StubHttpServer.closedPort() + "/"), 20, Duration.ofSeconds(1));
+      LoadPlan plan =
+          LoadPlan.of(
+              URI.create("http://127.0.0.1:" + StubHttpServer.closedPort() + "/"),
+              20,
+              Duration.ofSeconds(1));
 
-      LoadResult result = new LoadGenerator(plan, new HttpTransport(plan), metrics.metrics(),
-          dev.firedrill.time.Clock.system()).run();
+      LoadResult result =
+          new LoadGenerator(
+                  plan,
+                  new HttpTransport(plan),
+                  metrics.metrics(),
+                  dev.firedrill.time.Clock.system())
+              .run();
 
       assertThat(result.count(Outcome.REFUSED)).isEqualTo(20);
       assertThat(result.count(Outcome.OK)).isZero();
@@ -135,14 +171,20 @@ class LoadGeneratorTest {
 
   @Test
   void noAnswerWithinTheTimeoutIsATimeoutAndErrorsAreErrors() {
-    try (StubHttpServer hanging = StubHttpServer.start().hang(); StubHttpServer failing = StubHttpServer.start()) {
+    try (StubHttpServer hanging = StubHttpServer.start().hang();
+        StubHttpServer failing = StubHttpServer.start()) {
       failing.respondJson(503, "{}");
-      LoadPlan slow = LoadPlan.of(hanging.url("/"), 10, Duration.ofSeconds(1)).withTimeout(Duration.ofMillis(200));
+      LoadPlan slow =
+          LoadPlan.of(hanging.url("/"), 10, Duration.ofSeconds(1))
+              .withTimeout(Duration.ofMillis(200));
       LoadResult timedOut = LoadGenerator.http(slow, new LoadMetrics()).run();
       assertThat(timedOut.count(Outcome.TIMEOUT)).isEqualTo(10);
       assertThat(timedOut.p50()).isBetween(Duration.ofMillis(190), Duration.ofMillis(600));
 
-      LoadResult errors = LoadGenerator.http(LoadPlan.of(failing.url("/"), 10, Duration.ofSeconds(1)), new LoadMetrics()).run();
+      LoadResult errors =
+          LoadGenerator.http(
+                  LoadPlan.of(failing.url("/"), 10, Duration.ofSeconds(1)), new LoadMetrics())
+              .run();
       assertThat(errors.count(Outcome.ERROR)).isEqualTo(10);
     }
   }
@@ -150,8 +192,10 @@ class LoadGeneratorTest {
   @Test
   void sendsBaggageWithTheExperimentIdAndATraceparentPerRequest() {
     try (LoadTarget target = LoadTarget.start()) {
-      LoadPlan plan = LoadPlan.of(target.url("/checkout"), 20, Duration.ofSeconds(1))
-          .withMethod("POST").withExperimentId("drill-7");
+      LoadPlan plan =
+          LoadPlan.of(target.url("/checkout"), 20, Duration.ofSeconds(1))
+              .withMethod("POST")
+              .withExperimentId("drill-7");
 
       LoadGenerator.http(plan, new LoadMetrics()).run();
 
@@ -164,15 +208,40 @@ class LoadGeneratorTest {
   @Test
   void remoteTargetsAreRefusedUnlessAllowed() {
     Duration second = Duration.ofSeconds(1);
-    assertThatThrownBy(() -> LoadPlan.of(URI.create("http://user:secret@example.com:8080/pay?q=1"), 10, second))
-        .hasMessage("url http://example.com:8080/pay is not on loopback (expected 127.0.0.0/8, ::1 or localhost; "
-            + "pass --allow-remote to send load elsewhere)");
-    assertThatThrownBy(() -> LoadPlan.of(URI.create("http://10.0.0.1/"), 10, second)).hasMessageContaining("not on loopback");
-    assertThatThrownBy(() -> LoadPlan.of(URI.create("http://127.example.com/"), 10, second)).hasMessageContaining("not on loopback");
-    assertThat(LoadPlan.of(URI.create("http://127.0.0.1/"), 10, second).withAllowRemote(true).allowRemote()).isTrue();
-    assertThat(new LoadPlan(URI.create("http://example.com/"), "GET", 10, second, 1, second, java.util.Optional.empty(), true)
-        .url().getHost()).isEqualTo("example.com");
-    for (String url : List.of("http://127.0.0.1:9/", "http://127.3.2.1/", "http://localhost:80/", "http://[::1]:9/")) {
+    assertThatThrownBy(
+            () ->
+                LoadPlan.of(URI.create("http://user:secret@example.com:8080/pay?q=1"), 10, second))
+        .hasMessage(
+            "url http://example.com:8080/pay is not on loopback (expected 127.0.0.0/8, ::1 or localhost; "
+                + "pass --allow-remote to send load elsewhere)");
+    assertThatThrownBy(() -> LoadPlan.of(URI.create("http://10.0.0.1/"), 10, second))
+        .hasMessageContaining("not on loopback");
+    assertThatThrownBy(() -> LoadPlan.of(URI.create("http://127.example.com/"), 10, second))
+        .hasMessageContaining("not on loopback");
+    assertThat(
+            LoadPlan.of(URI.create("http://127.0.0.1/"), 10, second)
+                .withAllowRemote(true)
+                .allowRemote())
+        .isTrue();
+    assertThat(
+            new LoadPlan(
+                    URI.create("http://example.com/"),
+                    "GET",
+                    10,
+                    second,
+                    1,
+                    second,
+                    java.util.Optional.empty(),
+                    true)
+                .url()
+                .getHost())
+        .isEqualTo("example.com");
+    for (String url :
+        List.of(
+            "http://127.0.0.1:9/",
+            "http://127.3.2.1/",
+            "http://localhost:80/",
+            "http://[::1]:9/")) {
       assertThat(LoadPlan.of(URI.create(url), 10, second).url()).hasToString(url);
     }
   }
@@ -191,10 +260,12 @@ class LoadGeneratorTest {
   }
 
   /** A registry served on 127.0.0.1 for one test. */
-  private record LoadMetricsEndpoint(LoadMetrics metrics, MetricsEndpoint endpoint) implements AutoCloseable {
+  private record LoadMetricsEndpoint(LoadMetrics metrics, MetricsEndpoint endpoint)
+      implements AutoCloseable {
     static LoadMetricsEndpoint start() {
       LoadMetrics metrics = new LoadMetrics();
-      return new LoadMetricsEndpoint(metrics, MetricsEndpoint.start(metrics.registry(), HostPort.loopbackAnyPort()));
+      return new LoadMetricsEndpoint(
+          metrics, MetricsEndpoint.start(metrics.registry(), HostPort.loopbackAnyPort()));
     }
 
     @Override

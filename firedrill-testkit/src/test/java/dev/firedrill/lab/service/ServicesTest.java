@@ -16,19 +16,26 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Checkout and payments over real HTTP on 127.0.0.1, their metrics read from their own /metrics. */
+/**
+ * Checkout and payments over real HTTP on 127.0.0.1, their metrics read from their own /metrics.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ServicesTest {
 
-  private static final String CHECKOUT_200 = "http_server_requests_total{code=\"200\",route=\"/checkout\",service=\"checkout\"}";
-  private static final String CHECKOUT_502 = "http_server_requests_total{code=\"502\",route=\"/checkout\",service=\"checkout\"}";
-  private static final String PAY_200 = "http_server_requests_total{code=\"200\",route=\"/pay\",service=\"payments\"}";
-  private static final String PAY_500 = "http_server_requests_total{code=\"500\",route=\"/pay\",service=\"payments\"}";
+  private static final String CHECKOUT_200 =
+      "http_server_requests_total{code=\"200\",route=\"/checkout\",service=\"checkout\"}";
+  private static final String CHECKOUT_502 =
+      "http_server_requests_total{code=\"502\",route=\"/checkout\",service=\"checkout\"}";
+  private static final String PAY_200 =
+      "http_server_requests_total{code=\"200\",route=\"/pay\",service=\"payments\"}";
+  private static final String PAY_500 =
+      "http_server_requests_total{code=\"500\",route=\"/pay\",service=\"payments\"}";
   private static final String COMPLETED = "orders_completed_total";
   private static final String PENDING = "orders_total{result=\"pending\"}";
   private static final String FAILED = "orders_total{result=\"failed\"}";
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private PaymentsService payments;
   private CheckoutService checkout;
 
@@ -54,12 +61,18 @@ class ServicesTest {
         .contains("# TYPE orders_total counter\n");
     assertThat(checkoutMetrics.get(CHECKOUT_200)).isZero();
     assertThat(checkoutMetrics.get(CHECKOUT_502)).isZero();
-    assertThat(checkoutMetrics.get("http_server_requests_total{code=\"500\",route=\"/checkout\",service=\"checkout\"}")).isZero();
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_requests_total{code=\"500\",route=\"/checkout\",service=\"checkout\"}"))
+        .isZero();
     assertThat(checkoutMetrics.get(COMPLETED)).isZero();
     assertThat(checkoutMetrics.get("orders_total{result=\"completed\"}")).isZero();
     assertThat(checkoutMetrics.get(PENDING)).isZero();
     assertThat(checkoutMetrics.get(FAILED)).isZero();
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_count{route=\"/checkout\",service=\"checkout\"}")).isZero();
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_count{route=\"/checkout\",service=\"checkout\"}"))
+        .isZero();
     Scrape paymentsMetrics = Scrape.of(payments.metricsUrl());
     assertThat(paymentsMetrics.get(PAY_200)).isZero();
     assertThat(paymentsMetrics.get(PAY_500)).isZero();
@@ -78,17 +91,38 @@ class ServicesTest {
     assertThat(checkoutMetrics.get(CHECKOUT_502)).isZero();
     assertThat(checkoutMetrics.get(COMPLETED)).isEqualTo(1);
     assertThat(checkoutMetrics.get("orders_total{result=\"completed\"}")).isEqualTo(1);
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_count{route=\"/checkout\",service=\"checkout\"}")).isEqualTo(1);
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"+Inf\"}")).isEqualTo(1);
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"10.0\"}")).isEqualTo(1);
-    assertThat(checkoutMetrics.value("http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"0.005\"}")).isPresent();
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_count{route=\"/checkout\",service=\"checkout\"}"))
+        .isEqualTo(1);
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"+Inf\"}"))
+        .isEqualTo(1);
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"10.0\"}"))
+        .isEqualTo(1);
+    assertThat(
+            checkoutMetrics.value(
+                "http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"0.005\"}"))
+        .isPresent();
     Scrape paymentsMetrics = Scrape.of(payments.metricsUrl());
     assertThat(paymentsMetrics.get(PAY_200)).isEqualTo(1);
     assertThat(paymentsMetrics.get(PAY_500)).isZero();
     // payments waits its 10 ms latency before answering, and the histogram sees it
-    assertThat(paymentsMetrics.get("http_server_request_duration_seconds_bucket{route=\"/pay\",service=\"payments\",le=\"0.005\"}")).isZero();
-    assertThat(paymentsMetrics.get("http_server_request_duration_seconds_count{route=\"/pay\",service=\"payments\"}")).isEqualTo(1);
-    assertThat(paymentsMetrics.get("http_server_request_duration_seconds_sum{route=\"/pay\",service=\"payments\"}")).isGreaterThanOrEqualTo(0.01);
+    assertThat(
+            paymentsMetrics.get(
+                "http_server_request_duration_seconds_bucket{route=\"/pay\",service=\"payments\",le=\"0.005\"}"))
+        .isZero();
+    assertThat(
+            paymentsMetrics.get(
+                "http_server_request_duration_seconds_count{route=\"/pay\",service=\"payments\"}"))
+        .isEqualTo(1);
+    assertThat(
+            paymentsMetrics.get(
+                "http_server_request_duration_seconds_sum{route=\"/pay\",service=\"payments\"}"))
+        .isGreaterThanOrEqualTo(0.01);
   }
 
   @Test
@@ -106,8 +140,14 @@ class ServicesTest {
     assertThat(checkoutMetrics.get(PENDING)).isEqualTo(1);
     assertThat(checkoutMetrics.get(FAILED)).isZero();
     // two timeouts of 300 ms each
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"0.5\"}")).isZero();
-    assertThat(checkoutMetrics.get("http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"1.0\"}")).isEqualTo(1);
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"0.5\"}"))
+        .isZero();
+    assertThat(
+            checkoutMetrics.get(
+                "http_server_request_duration_seconds_bucket{route=\"/checkout\",service=\"checkout\",le=\"1.0\"}"))
+        .isEqualTo(1);
   }
 
   @Test
@@ -153,10 +193,17 @@ class ServicesTest {
     assertThat(sent.getSpanId()).isNotEqualTo("00f067aa0ba902b7");
     assertThat(sent.getTraceFlags().asHex()).isEqualTo("01");
 
-    HttpResponse<String> debug = http.send(HttpRequest.newBuilder(payments.url().resolve("/debug/last-request")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(debug.body()).isEqualTo("{\"calls\":1,\"traceparent\":\"" + seen.traceparent().get()
-        + "\",\"baggage\":\"" + baggage + "\"}");
+    HttpResponse<String> debug =
+        http.send(
+            HttpRequest.newBuilder(payments.url().resolve("/debug/last-request")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(debug.body())
+        .isEqualTo(
+            "{\"calls\":1,\"traceparent\":\""
+                + seen.traceparent().get()
+                + "\",\"baggage\":\""
+                + baggage
+                + "\"}");
   }
 
   @Test
@@ -170,16 +217,20 @@ class ServicesTest {
 
   @Test
   void otherMethodsAndPathsAreRefused() throws Exception {
-    HttpResponse<String> get = http.send(HttpRequest.newBuilder(checkout.url().resolve("/checkout")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> get =
+        http.send(
+            HttpRequest.newBuilder(checkout.url().resolve("/checkout")).build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(get.statusCode()).isEqualTo(405);
     assertThat(post(checkout.url().resolve("/nope"), null, null).statusCode()).isEqualTo(404);
     assertThat(payments.calls()).isZero();
   }
 
   private HttpResponse<String> post(URI url, String traceparent, String baggage) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(5))
-        .POST(HttpRequest.BodyPublishers.ofString("{}"));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(url)
+            .timeout(Duration.ofSeconds(5))
+            .POST(HttpRequest.BodyPublishers.ofString("{}"));
     if (traceparent != null) {
       request.header("traceparent", traceparent);
     }

@@ -24,12 +24,13 @@ import org.junit.jupiter.api.Test;
 /** The gauges' values through drills of the real engine on a virtual clock. */
 class DrillMetricsTest {
 
-  private static final Map<String, String> ACTIVE = Map.of("experiment", "unit", "target", "payments",
-      "fault", "http-latency");
+  private static final Map<String, String> ACTIVE =
+      Map.of("experiment", "unit", "target", "payments", "fault", "http-latency");
 
   private final VirtualClock clock = new VirtualClock(ScriptedDrill.START);
   private final ScriptedDrill drill = new ScriptedDrill(clock);
   private final DrillMetrics metrics = new DrillMetrics("unit", () -> {});
+
   /** After each milestone: its kind and the active gauge's value then ("-" for no series). */
   private final List<String> trace = new ArrayList<>();
 
@@ -37,7 +38,10 @@ class DrillMetricsTest {
     return milestone -> {
       metrics.apply(milestone);
       OptionalDouble active = gauge(DrillMetrics.ACTIVE, ACTIVE);
-      trace.add(milestone.getClass().getSimpleName() + " " + (active.isPresent() ? (int) active.getAsDouble() : "-"));
+      trace.add(
+          milestone.getClass().getSimpleName()
+              + " "
+              + (active.isPresent() ? (int) active.getAsDouble() : "-"));
     };
   }
 
@@ -47,13 +51,17 @@ class DrillMetricsTest {
     return value.getAsDouble();
   }
 
-  /** The value of the gauge series with exactly these labels, or empty when there is no such series. */
+  /**
+   * The value of the gauge series with exactly these labels, or empty when there is no such series.
+   */
   private OptionalDouble gauge(String name, Map<String, String> labels) {
     for (MetricSnapshot snapshot : metrics.registry().scrape()) {
-      if (snapshot.getMetadata().getPrometheusName().equals(name) && snapshot instanceof GaugeSnapshot gauge) {
+      if (snapshot.getMetadata().getPrometheusName().equals(name)
+          && snapshot instanceof GaugeSnapshot gauge) {
         for (GaugeSnapshot.GaugeDataPointSnapshot point : gauge.getDataPoints()) {
           if (point.getLabels().size() == labels.size()
-              && labels.entrySet().stream().allMatch(e -> e.getValue().equals(point.getLabels().get(e.getKey())))) {
+              && labels.entrySet().stream()
+                  .allMatch(e -> e.getValue().equals(point.getLabels().get(e.getKey())))) {
             return OptionalDouble.of(point.getValue());
           }
         }
@@ -67,10 +75,19 @@ class DrillMetricsTest {
     return drill.fault("latency", ScriptedDrill.HTTP_LATENCY);
   }
 
-  /** Drill {@code unit}: measured every 5 s, the faults on for {@code duration}, {@code recovery} to recover. */
+  /**
+   * Drill {@code unit}: measured every 5 s, the faults on for {@code duration}, {@code recovery} to
+   * recover.
+   */
   private DrillResult run(Duration duration, Duration recovery, DrillObserver observer) {
-    return drill.observer(observer).run(drill.experiment("unit").method(drill.method(duration))
-        .hypothesis(new Hypothesis("errors stay under 1%", recovery)).build());
+    return drill
+        .observer(observer)
+        .run(
+            drill
+                .experiment("unit")
+                .method(drill.method(duration))
+                .hypothesis(new Hypothesis("errors stay under 1%", recovery))
+                .build());
   }
 
   @Test
@@ -78,10 +95,26 @@ class DrillMetricsTest {
     latency();
     run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
-    assertThat(trace).containsExactly("Planned -", "DrillStarted -", "PhaseStarted -", "Measured -",
-        "PhaseStarted -", "FaultInjecting -", "FaultInjected 1", "PhaseStarted 1", "Measured 1", "Measured 1",
-        "PhaseStarted 1", "FaultReverting 1", "FaultReverted 0", "RolledBack 0", "PhaseStarted 0", "Measured 0",
-        "Recovered 0", "DrillFinished 0");
+    assertThat(trace)
+        .containsExactly(
+            "Planned -",
+            "DrillStarted -",
+            "PhaseStarted -",
+            "Measured -",
+            "PhaseStarted -",
+            "FaultInjecting -",
+            "FaultInjected 1",
+            "PhaseStarted 1",
+            "Measured 1",
+            "Measured 1",
+            "PhaseStarted 1",
+            "FaultReverting 1",
+            "FaultReverted 0",
+            "RolledBack 0",
+            "PhaseStarted 0",
+            "Measured 0",
+            "Recovered 0",
+            "DrillFinished 0");
     assertThat(metrics.everOn()).isTrue();
     assertThat(metrics.allOff()).isTrue();
   }
@@ -91,11 +124,18 @@ class DrillMetricsTest {
     latency();
     run(Duration.ofSeconds(10), Duration.ofSeconds(10), observer());
 
-    assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "held"))).isEqualTo(1);
-    assertThat(gauge("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted"))).isEmpty();
-    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "verdict"))).isEqualTo(1);
-    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "during"))).isZero();
-    assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isEqualTo(0.001);
+    assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "held")))
+        .isEqualTo(1);
+    assertThat(
+            gauge("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted")))
+        .isEmpty();
+    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "verdict")))
+        .isEqualTo(1);
+    assertThat(value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", "during")))
+        .isZero();
+    assertThat(
+            value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio")))
+        .isEqualTo(0.001);
     assertThat(value("chaos_experiment_start_timestamp_seconds", Map.of("experiment", "unit")))
         .isEqualTo(clock.now().minusSeconds(10).getEpochSecond());
   }
@@ -104,32 +144,50 @@ class DrillMetricsTest {
   void thePhaseGaugeFollowsTheDrillWithExactlyOnePhaseAtOne() {
     List<String> current = new ArrayList<>();
     latency();
-    DrillObserver phases = milestone -> {
-      metrics.apply(milestone);
-      if (milestone instanceof Milestone.PhaseStarted || milestone instanceof Milestone.DrillFinished) {
-        List<String> ones = new ArrayList<>();
-        for (String phase : List.of("plan", "before", "inject", "during", "abort", "rollback", "after", "detect",
-            "verdict")) {
-          if (value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", phase)) == 1) {
-            ones.add(phase);
+    DrillObserver phases =
+        milestone -> {
+          metrics.apply(milestone);
+          if (milestone instanceof Milestone.PhaseStarted
+              || milestone instanceof Milestone.DrillFinished) {
+            List<String> ones = new ArrayList<>();
+            for (String phase :
+                List.of(
+                    "plan",
+                    "before",
+                    "inject",
+                    "during",
+                    "abort",
+                    "rollback",
+                    "after",
+                    "detect",
+                    "verdict")) {
+              if (value("chaos_experiment_phase", Map.of("experiment", "unit", "phase", phase))
+                  == 1) {
+                ones.add(phase);
+              }
+            }
+            current.add(String.join("+", ones));
           }
-        }
-        current.add(String.join("+", ones));
-      }
-    };
+        };
     run(Duration.ofSeconds(10), Duration.ofSeconds(10), phases);
 
-    assertThat(current).containsExactly("before", "inject", "during", "rollback", "after", "verdict");
+    assertThat(current)
+        .containsExactly("before", "inject", "during", "rollback", "after", "verdict");
   }
 
   @Test
   void aReadingWithoutDataIsNaN() {
     latency();
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> t >= 5 ? ScriptedPrometheus.noData()
-        : ScriptedPrometheus.value(0.001));
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> t >= 5 ? ScriptedPrometheus.noData() : ScriptedPrometheus.value(0.001));
     run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
-    assertThat(value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio"))).isNaN();
+    assertThat(
+            value("chaos_experiment_reading", Map.of("experiment", "unit", "name", "error_ratio")))
+        .isNaN();
     assertThat(new String(metrics.text(), StandardCharsets.UTF_8))
         .contains("chaos_experiment_reading{experiment=\"unit\",name=\"error_ratio\"} NaN");
   }
@@ -137,13 +195,17 @@ class DrillMetricsTest {
   @Test
   void anAbortedDrillEndsAtZeroWithTheVerdictAborted() {
     latency();
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 5 ? 0.2 : 0.001));
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.value(t >= 5 ? 0.2 : 0.001));
     DrillResult result = run(Duration.ofSeconds(30), Duration.ofSeconds(10), observer());
 
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(trace).contains("Aborted 1", "FaultReverted 0");
     assertThat(value(DrillMetrics.ACTIVE, ACTIVE)).isZero();
-    assertThat(value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted"))).isEqualTo(1);
+    assertThat(
+            value("chaos_experiment_verdict", Map.of("experiment", "unit", "verdict", "aborted")))
+        .isEqualTo(1);
   }
 
   @Test
@@ -160,7 +222,9 @@ class DrillMetricsTest {
     latency().failsToInject();
     run(Duration.ofSeconds(10), Duration.ofSeconds(5), observer());
 
-    assertThat(trace).contains("FaultInjected -", "FaultReverted 0").noneMatch(line -> line.endsWith(" 1"));
+    assertThat(trace)
+        .contains("FaultInjected -", "FaultReverted 0")
+        .noneMatch(line -> line.endsWith(" 1"));
     assertThat(metrics.everOn()).isFalse();
   }
 

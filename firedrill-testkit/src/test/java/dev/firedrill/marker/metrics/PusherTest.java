@@ -51,20 +51,29 @@ class PusherTest {
   }
 
   private MetricsSink open(URI url, Clock sinkClock) {
-    return MetricsSink.open("push-test", new MetricsExport(Optional.empty(), Duration.ofSeconds(5), Optional.of(url)),
-        sinkClock, notes::add);
+    return MetricsSink.open(
+        "push-test",
+        new MetricsExport(Optional.empty(), Duration.ofSeconds(5), Optional.of(url)),
+        sinkClock,
+        notes::add);
   }
 
   private Experiment experiment() {
-    return drill.experiment("push-test").method(drill.method(Duration.ofSeconds(10)))
-        .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(5))).build();
+    return drill
+        .experiment("push-test")
+        .method(drill.method(Duration.ofSeconds(10)))
+        .hypothesis(new Hypothesis("errors stay under 1%", Duration.ofSeconds(5)))
+        .build();
   }
 
   private String group() {
     return "/metrics/job/firedrill/experiment/push-test";
   }
 
-  /** Holds the drill (in the test, not in the sink) until the stub has the 1, so coalescing cannot hide it. */
+  /**
+   * Holds the drill (in the test, not in the sink) until the stub has the 1, so coalescing cannot
+   * hide it.
+   */
   private DrillObserver awaitOne() {
     return milestone -> {
       if (milestone instanceof Milestone.FaultInjected) {
@@ -85,20 +94,26 @@ class PusherTest {
   @Test
   void pushesTheOneThenTheZeroAndTheVerdictThenDeletesTheGroup() {
     MetricsSink sink = open(pushgateway.url(""), clock);
-    DrillResult result = drill.observer(DrillObserver.composite(List.of(sink, awaitOne()))).run(experiment());
+    DrillResult result =
+        drill.observer(DrillObserver.composite(List.of(sink, awaitOne()))).run(experiment());
     sink.close(Duration.ofSeconds(10));
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     List<StubHttpServer.Request> requests = pushgateway.requests();
     assertThat(requests).extracting(StubHttpServer.Request::path).containsOnly(group());
     assertThat(requests).extracting(StubHttpServer.Request::method).last().isEqualTo("DELETE");
-    assertThat(requests.subList(0, requests.size() - 1)).extracting(StubHttpServer.Request::method).containsOnly("PUT");
+    assertThat(requests.subList(0, requests.size() - 1))
+        .extracting(StubHttpServer.Request::method)
+        .containsOnly("PUT");
     assertThat(requests).anyMatch(r -> r.body().contains(ACTIVE_1));
     StubHttpServer.Request last = requests.get(requests.size() - 2);
-    assertThat(last.body()).contains(ACTIVE_0,
-        "chaos_experiment_verdict{experiment=\"push-test\",verdict=\"held\"} 1.0",
-        "chaos_experiment_phase{experiment=\"push-test\",phase=\"verdict\"} 1.0");
-    assertThat(last.headers()).containsEntry("content-type", "text/plain; version=0.0.4; charset=utf-8");
+    assertThat(last.body())
+        .contains(
+            ACTIVE_0,
+            "chaos_experiment_verdict{experiment=\"push-test\",verdict=\"held\"} 1.0",
+            "chaos_experiment_phase{experiment=\"push-test\",phase=\"verdict\"} 1.0");
+    assertThat(last.headers())
+        .containsEntry("content-type", "text/plain; version=0.0.4; charset=utf-8");
     assertThat(notes).isEmpty();
   }
 
@@ -106,7 +121,8 @@ class PusherTest {
   void theHoldKeepsTheZeroInTheGroupForScrapeWaitBeforeTheDelete() {
     MetricsSink sink = open(pushgateway.url(""), clock);
     drill.observer(DrillObserver.composite(List.of(sink, awaitOne()))).run(experiment());
-    // The drill recovered at once: on the virtual clock the rollback, the push of the 0 and the end are one instant.
+    // The drill recovered at once: on the virtual clock the rollback, the push of the 0 and the end
+    // are one instant.
     long end = clock.nanoTime();
 
     sink.close(Duration.ofSeconds(20));
@@ -118,17 +134,25 @@ class PusherTest {
   @Test
   void everyRequestCarriesTheDrillsTraceparentAndBaggage() {
     MetricsSink sink = open(pushgateway.url(""), clock);
-    Context drillContext = Context.root()
-        .with(Span.wrap(SpanContext.create(TRACE_ID, SPAN_ID, TraceFlags.getSampled(), TraceState.getDefault())))
-        .with(Baggage.builder().put("chaos.experiment.id", "push-test").build());
+    Context drillContext =
+        Context.root()
+            .with(
+                Span.wrap(
+                    SpanContext.create(
+                        TRACE_ID, SPAN_ID, TraceFlags.getSampled(), TraceState.getDefault())))
+            .with(Baggage.builder().put("chaos.experiment.id", "push-test").build());
     try (Scope ignored = drillContext.makeCurrent()) {
       drill.observer(sink).run(experiment());
     }
     sink.close(Duration.ofSeconds(10));
 
-    assertThat(pushgateway.requests()).isNotEmpty().allSatisfy(request -> assertThat(request.headers())
-        .containsEntry("traceparent", "00-" + TRACE_ID + "-" + SPAN_ID + "-01")
-        .containsEntry("baggage", "chaos.experiment.id=push-test"));
+    assertThat(pushgateway.requests())
+        .isNotEmpty()
+        .allSatisfy(
+            request ->
+                assertThat(request.headers())
+                    .containsEntry("traceparent", "00-" + TRACE_ID + "-" + SPAN_ID + "-01")
+                    .containsEntry("baggage", "chaos.experiment.id=push-test"));
   }
 
   @Test
@@ -140,10 +164,13 @@ class PusherTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     String url = pushgateway.url(group()).toString();
-    assertThat(notes).containsExactly(
-        "metrics: pushgateway PUT " + url + " answered 503: overloaded",
-        "metrics: pushgateway DELETE " + url + " answered 503: overloaded; delete the group by hand: curl -X DELETE "
-            + url);
+    assertThat(notes)
+        .containsExactly(
+            "metrics: pushgateway PUT " + url + " answered 503: overloaded",
+            "metrics: pushgateway DELETE "
+                + url
+                + " answered 503: overloaded; delete the group by hand: curl -X DELETE "
+                + url);
   }
 
   @Test
@@ -155,7 +182,9 @@ class PusherTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     assertThat(result.rollbackOk()).isTrue();
-    assertThat(notes).first().asString()
+    assertThat(notes)
+        .first()
+        .asString()
         .startsWith("metrics: pushgateway PUT " + dead + group() + ": ConnectException");
   }
 
@@ -169,7 +198,11 @@ class PusherTest {
     assertThat(latency.applied()).isFalse();
     sink.close(Duration.ofSeconds(1));
     String url = pushgateway.url(group()).toString();
-    assertThat(notes).contains("metrics: pushgateway gave up waiting for " + url
-        + "; delete the group by hand: curl -X DELETE " + url);
+    assertThat(notes)
+        .contains(
+            "metrics: pushgateway gave up waiting for "
+                + url
+                + "; delete the group by hand: curl -X DELETE "
+                + url);
   }
 }

@@ -15,8 +15,14 @@ import java.util.TreeMap;
  * @param updatedAt when Alertmanager last received it
  * @param timeout whether {@code endsAt} was made up from {@code resolve_timeout} rather than sent
  */
-public record Alert(SortedMap<String, String> labels, SortedMap<String, String> annotations, Instant startsAt,
-    Instant endsAt, String generatorUrl, Instant updatedAt, boolean timeout) {
+public record Alert(
+    SortedMap<String, String> labels,
+    SortedMap<String, String> annotations,
+    Instant startsAt,
+    Instant endsAt,
+    String generatorUrl,
+    Instant updatedAt,
+    boolean timeout) {
 
   public Alert {
     labels = sorted(labels);
@@ -37,8 +43,9 @@ public record Alert(SortedMap<String, String> labels, SortedMap<String, String> 
   }
 
   /**
-   * Alertmanager's {@code Alert.Merge} of an alert it holds with a newer copy: the younger one wins, but
-   * the earliest start is kept, and a later end time too when it was sent rather than made up.
+   * Alertmanager's {@code Alert.Merge} of an alert it holds with a newer copy: the younger one
+   * wins, but the earliest start is kept, and a later end time too when it was sent rather than
+   * made up.
    */
   public Alert merge(Alert other, Instant now) {
     if (other.updatedAt.isBefore(updatedAt)) {
@@ -53,7 +60,14 @@ public record Alert(SortedMap<String, String> labels, SortedMap<String, String> 
     } else if (endsAt.isAfter(other.endsAt) && !timeout) {
       end = endsAt;
     }
-    return new Alert(other.labels, other.annotations, start, end, other.generatorUrl, other.updatedAt, other.timeout);
+    return new Alert(
+        other.labels,
+        other.annotations,
+        start,
+        end,
+        other.generatorUrl,
+        other.updatedAt,
+        other.timeout);
   }
 
   private static SortedMap<String, String> sorted(Map<String, String> map) {

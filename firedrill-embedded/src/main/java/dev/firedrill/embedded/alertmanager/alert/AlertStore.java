@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Alertmanager's in-memory alert provider: one alert per fingerprint, a newer copy merged with the one
- * held when their active ranges overlap; resolved alerts stay until {@link #collectResolved}.
+ * Alertmanager's in-memory alert provider: one alert per fingerprint, a newer copy merged with the
+ * one held when their active ranges overlap; resolved alerts stay until {@link #collectResolved}.
  * Not thread-safe: its owner serialises access.
  */
 public final class AlertStore {
@@ -23,7 +23,8 @@ public final class AlertStore {
       Alert result = alert;
       if (old != null
           && ((alert.endsAt().isAfter(old.startsAt()) && alert.endsAt().isBefore(old.endsAt()))
-              || (alert.startsAt().isAfter(old.startsAt()) && alert.startsAt().isBefore(old.endsAt())))) {
+              || (alert.startsAt().isAfter(old.startsAt())
+                  && alert.startsAt().isBefore(old.endsAt())))) {
         result = old.merge(alert, now);
       }
       alerts.put(result.fingerprint(), result);

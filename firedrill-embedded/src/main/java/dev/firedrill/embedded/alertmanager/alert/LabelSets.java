@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeSet;
 
-/** Label sets as Prometheus' Go model handles them: fingerprints, printing, and the order of alerts. */
+/**
+ * Label sets as Prometheus' Go model handles them: fingerprints, printing, and the order of alerts.
+ */
 public final class LabelSets {
 
   private static final long FNV_OFFSET = 0xcbf29ce484222325L;
@@ -16,14 +18,17 @@ public final class LabelSets {
   private static final int SEPARATOR = 0xff;
 
   /**
-   * Alertmanager's {@code AlertSlice} order: by {@code job}, then {@code instance} (an alert with the label
-   * before one without), then {@link #before}.
+   * Alertmanager's {@code AlertSlice} order: by {@code job}, then {@code instance} (an alert with
+   * the label before one without), then {@link #before}.
    */
   public static final Comparator<SortedMap<String, String>> ALERT_ORDER = LabelSets::compareAlerts;
 
   private LabelSets() {}
 
-  /** {@code model.LabelSet.Fingerprint()}: FNV-1a over the sorted names and values, each followed by 0xff. */
+  /**
+   * {@code model.LabelSet.Fingerprint()}: FNV-1a over the sorted names and values, each followed by
+   * 0xff.
+   */
   public static long fingerprint(SortedMap<String, String> labels) {
     long hash = FNV_OFFSET;
     for (Map.Entry<String, String> label : labels.entrySet()) {
@@ -56,32 +61,41 @@ public final class LabelSets {
   /** Go's {@code strconv.Quote}. */
   public static String goQuote(String value) {
     StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-    value.codePoints().forEach(c -> {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case 7 -> out.append("\\a");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case 11 -> out.append("\\v");
-        default -> {
-          if (c < 0x20 || c == 0x7f) {
-            out.append(String.format(Locale.ROOT, "\\x%02x", c));
-          } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
-            out.append(c > 0xffff ? String.format(Locale.ROOT, "\\U%08x", c) : String.format(Locale.ROOT, "\\u%04x", c));
-          } else {
-            out.appendCodePoint(c);
-          }
-        }
-      }
-    });
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case 7 -> out.append("\\a");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case 11 -> out.append("\\v");
+                default -> {
+                  if (c < 0x20 || c == 0x7f) {
+                    out.append(String.format(Locale.ROOT, "\\x%02x", c));
+                  } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
+                    out.append(
+                        c > 0xffff
+                            ? String.format(Locale.ROOT, "\\U%08x", c)
+                            : String.format(Locale.ROOT, "\\u%04x", c));
+                  } else {
+                    out.appendCodePoint(c);
+                  }
+                }
+              }
+            });
     return out.append('"').toString();
   }
 
-  /** Go's {@code regexp.QuoteMeta}: Alertmanager writes the receiver's name into the webhook payload this way. */
+  /**
+   * Go's {@code regexp.QuoteMeta}: Alertmanager writes the receiver's name into the webhook payload
+   * this way.
+   */
   public static String quoteMeta(String text) {
     StringBuilder out = new StringBuilder(text.length());
     for (char c : text.toCharArray()) {
@@ -93,12 +107,16 @@ public final class LabelSets {
     return out.toString();
   }
 
-  /** {@code model.LabelSet.Before}: fewer labels first, then the first differing name or value decides. */
+  /**
+   * {@code model.LabelSet.Before}: fewer labels first, then the first differing name or value
+   * decides.
+   */
   public static boolean before(SortedMap<String, String> a, SortedMap<String, String> b) {
     if (a.size() != b.size()) {
       return a.size() < b.size();
     }
-    TreeSet<String> names = new TreeSet<>(Comparator.comparing(LabelSets::utf8, LabelSets::compareBytes));
+    TreeSet<String> names =
+        new TreeSet<>(Comparator.comparing(LabelSets::utf8, LabelSets::compareBytes));
     names.addAll(a.keySet());
     names.addAll(b.keySet());
     for (String name : names) {

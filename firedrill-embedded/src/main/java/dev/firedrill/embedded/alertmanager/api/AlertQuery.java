@@ -11,17 +11,17 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The parameters of {@code GET /api/v2/alerts}: {@code filter} matchers (repeatable), {@code receiver} (a
- * regular expression, anchored), and {@code active}, {@code silenced}, {@code inhibited}, {@code unprocessed}
- * (true unless given otherwise). The embedded Alertmanager has no silences or inhibitions, so every alert it
- * holds is active: {@code active=false} leaves none, and the other three change nothing ({@code unprocessed}
- * changes nothing in Alertmanager 0.25 either).
+ * The parameters of {@code GET /api/v2/alerts}: {@code filter} matchers (repeatable), {@code
+ * receiver} (a regular expression, anchored), and {@code active}, {@code silenced}, {@code
+ * inhibited}, {@code unprocessed} (true unless given otherwise). The embedded Alertmanager has no
+ * silences or inhibitions, so every alert it holds is active: {@code active=false} leaves none, and
+ * the other three change nothing ({@code unprocessed} changes nothing in Alertmanager 0.25 either).
  */
 record AlertQuery(List<Matcher> filter, Optional<Pattern> receiver, boolean active) {
 
   /** go-openapi's {@code swag.ConvertBool}: these are true, anything else false. */
-  private static final Set<String> TRUE = Set.of("true", "1", "yes", "ok", "y", "on", "selected", "checked", "t",
-      "enabled");
+  private static final Set<String> TRUE =
+      Set.of("true", "1", "yes", "ok", "y", "on", "selected", "checked", "t", "enabled");
 
   static AlertQuery of(Map<String, List<String>> parameters) throws ApiError {
     List<Matcher> filter = new ArrayList<>();
@@ -42,18 +42,23 @@ record AlertQuery(List<Matcher> filter, Optional<Pattern> receiver, boolean acti
       }
     }
     List<String> active = parameters.getOrDefault("active", List.of());
-    return new AlertQuery(filter, receiver, active.isEmpty() || TRUE.contains(active.get(0).toLowerCase()));
+    return new AlertQuery(
+        filter, receiver, active.isEmpty() || TRUE.contains(active.get(0).toLowerCase()));
   }
 
   boolean receiverMatches(List<String> names) {
     return receiver.isEmpty() || names.stream().anyMatch(n -> receiver.get().matcher(n).matches());
   }
 
-  /** Alertmanager's {@code matchFilterLabels}: an empty value matches a missing label, a negated one a present label. */
+  /**
+   * Alertmanager's {@code matchFilterLabels}: an empty value matches a missing label, a negated one
+   * a present label.
+   */
   boolean labelsMatch(Map<String, String> labels) {
     for (Matcher matcher : filter) {
       String value = labels.get(matcher.name());
-      boolean negated = matcher.type() == MatchType.NOT_EQUAL || matcher.type() == MatchType.NOT_REGEXP;
+      boolean negated =
+          matcher.type() == MatchType.NOT_EQUAL || matcher.type() == MatchType.NOT_REGEXP;
       if (matcher.value().isEmpty() && (negated ? value != null : value == null)) {
         continue;
       }

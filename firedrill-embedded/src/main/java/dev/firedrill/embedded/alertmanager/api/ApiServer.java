@@ -26,6 +26,7 @@ public final class ApiServer implements AutoCloseable {
 
   /** A bigger body is refused unread: Prometheus sends alerts in batches far below this. */
   private static final int MAX_BODY = 16 * 1024 * 1024;
+
   private static final String TEXT = "text/plain; charset=utf-8";
 
   private final EmbeddedAlertmanager alertmanager;
@@ -36,17 +37,24 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** Serves the API on {@code address} (port 0 for a free one). */
-  public static ApiServer start(EmbeddedAlertmanager alertmanager, InetSocketAddress address) throws IOException {
+  public static ApiServer start(EmbeddedAlertmanager alertmanager, InetSocketAddress address)
+      throws IOException {
     ApiServer api = new ApiServer(alertmanager);
-    api.server = LoopbackHttpServer.builder("embedded-alertmanager-api").address(address)
-        .route(Route.exact("/api/v2/alerts").get(api::listAlerts).post(api::postAlerts))
-        .route(Route.exact("/api/v2/status").get(exchange -> json(exchange, 200, api.status())))
-        .route(Route.exact("/api/v2/receivers").get(exchange -> json(exchange, 200, api.receivers())))
-        .route(Route.exact("/-/ready").get(ApiServer::ok))
-        .route(Route.exact("/-/healthy").get(ApiServer::ok))
-        .refusal(ApiServer::refuse)
-        .failure((exchange, e) -> json(exchange, 500, ApiError.swagger(500, 500, e.toString()).json()))
-        .start();
+    api.server =
+        LoopbackHttpServer.builder("embedded-alertmanager-api")
+            .address(address)
+            .route(Route.exact("/api/v2/alerts").get(api::listAlerts).post(api::postAlerts))
+            .route(Route.exact("/api/v2/status").get(exchange -> json(exchange, 200, api.status())))
+            .route(
+                Route.exact("/api/v2/receivers")
+                    .get(exchange -> json(exchange, 200, api.receivers())))
+            .route(Route.exact("/-/ready").get(ApiServer::ok))
+            .route(Route.exact("/-/healthy").get(ApiServer::ok))
+            .refusal(ApiServer::refuse)
+            .failure(
+                (exchange, e) ->
+                    json(exchange, 500, ApiError.swagger(500, 500, e.toString()).json()))
+            .start();
     return api;
   }
 
@@ -68,7 +76,10 @@ public final class ApiServer implements AutoCloseable {
     Instant now = alertmanager.clock().now();
     try {
       AlertQuery query = AlertQuery.of(parameters(exchange.getRequestURI().getRawQuery()));
-      json(exchange, 200, GettableAlerts.render(alertmanager.alerts(), alertmanager.config().routes(), query, now));
+      json(
+          exchange,
+          200,
+          GettableAlerts.render(alertmanager.alerts(), alertmanager.config().routes(), query, now));
     } catch (ApiError e) {
       json(exchange, e.status(), e.json());
     }
@@ -81,7 +92,8 @@ public final class ApiServer implements AutoCloseable {
       if (body.length > MAX_BODY) {
         throw ApiError.swagger(413, 413, "the body is larger than " + MAX_BODY + " bytes");
       }
-      PostableAlerts.Outcome outcome = PostableAlerts.read(body, now, alertmanager.config().resolveTimeout());
+      PostableAlerts.Outcome outcome =
+          PostableAlerts.read(body, now, alertmanager.config().resolveTimeout());
       alertmanager.put(outcome.valid());
       if (!outcome.errors().isEmpty()) {
         throw ApiError.plain(400, String.join("; ", outcome.errors()));
@@ -93,11 +105,24 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  /** The API answers a wrong method in swagger's JSON; {@code /-/ready} and {@code /-/healthy} in text. */
+  /**
+   * The API answers a wrong method in swagger's JSON; {@code /-/ready} and {@code /-/healthy} in
+   * text.
+   */
   private static void refuse(HttpExchange exchange, List<String> allowed) throws IOException {
     if (exchange.getRequestURI().getPath().startsWith("/api/")) {
-      json(exchange, 405, ApiError.swagger(405, 405, "method " + exchange.getRequestMethod()
-          + " is not allowed, but [" + String.join(",", allowed) + "] are").json());
+      json(
+          exchange,
+          405,
+          ApiError.swagger(
+                  405,
+                  405,
+                  "method "
+                      + exchange.getRequestMethod()
+                      + " is not allowed, but ["
+                      + String.join(",", allowed)
+                      + "] are")
+              .json());
     } else {
       respond(exchange, 405, TEXT, "Method Not Allowed\n");
     }
@@ -145,8 +170,10 @@ public final class ApiServer implements AutoCloseable {
     }
     for (String pair : rawQuery.split("&")) {
       int eq = pair.indexOf('=');
-      String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      String name =
+          URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String value =
+          eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
       parameters.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
     }
     return parameters;
@@ -156,7 +183,8 @@ public final class ApiServer implements AutoCloseable {
     respond(exchange, status, "application/json", json + "\n");
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String text) throws IOException {
+  private static void respond(HttpExchange exchange, int status, String contentType, String text)
+      throws IOException {
     try (exchange) {
       LoopbackHttpServer.send(exchange, status, contentType, text);
     }

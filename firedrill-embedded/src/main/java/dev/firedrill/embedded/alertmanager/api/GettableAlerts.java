@@ -11,8 +11,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The answer of {@code GET /api/v2/alerts}, shaped as Alertmanager's: the alerts not yet ended, sorted by
- * fingerprint, each with its receivers (every route it matches), status, times and labels.
+ * The answer of {@code GET /api/v2/alerts}, shaped as Alertmanager's: the alerts not yet ended,
+ * sorted by fingerprint, each with its receivers (every route it matches), status, times and
+ * labels.
  */
 final class GettableAlerts {
 
@@ -23,12 +24,15 @@ final class GettableAlerts {
     held.stream()
         .filter(alert -> !alert.endsAt().isBefore(now))
         .sorted(Comparator.comparing(alert -> LabelSets.hex(alert.fingerprint())))
-        .forEach(alert -> {
-          List<String> receivers = routes.receivers(alert.labels());
-          if (query.receiverMatches(receivers) && query.active() && query.labelsMatch(alert.labels())) {
-            add(list.addObject(), alert, receivers);
-          }
-        });
+        .forEach(
+            alert -> {
+              List<String> receivers = routes.receivers(alert.labels());
+              if (query.receiverMatches(receivers)
+                  && query.active()
+                  && query.labelsMatch(alert.labels())) {
+                add(list.addObject(), alert, receivers);
+              }
+            });
     try {
       return Json.MAPPER.writeValueAsString(list);
     } catch (JsonProcessingException e) {

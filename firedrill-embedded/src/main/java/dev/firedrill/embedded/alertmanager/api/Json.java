@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 final class Json {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
+
   /** go-openapi's strfmt.DateTime: always three fractional digits. */
   private static final DateTimeFormatter MILLIS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);

@@ -21,12 +21,12 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * The body of {@code POST /api/v2/alerts}, handled as Alertmanager 0.25 does: a body that is not a list of
- * alerts is refused whole (400; 422 for a missing {@code labels} or a {@code generatorURL} that is not a
- * URI); then each alert gets {@code updatedAt} now, a missing {@code startsAt} becomes now (or
- * {@code endsAt} when only that is set), a missing {@code endsAt} becomes now + {@code resolve_timeout},
- * empty labels are dropped, and the alerts that fail validation are left out and named in a 400 while the
- * others are kept.
+ * The body of {@code POST /api/v2/alerts}, handled as Alertmanager 0.25 does: a body that is not a
+ * list of alerts is refused whole (400; 422 for a missing {@code labels} or a {@code generatorURL}
+ * that is not a URI); then each alert gets {@code updatedAt} now, a missing {@code startsAt}
+ * becomes now (or {@code endsAt} when only that is set), a missing {@code endsAt} becomes now +
+ * {@code resolve_timeout}, empty labels are dropped, and the alerts that fail validation are left
+ * out and named in a 400 while the others are kept.
  */
 final class PostableAlerts {
 
@@ -66,7 +66,8 @@ final class PostableAlerts {
     return new Outcome(valid, errors);
   }
 
-  private static Alert alert(JsonNode node, int i, Instant now, Duration resolveTimeout) throws ApiError {
+  private static Alert alert(JsonNode node, int i, Instant now, Duration resolveTimeout)
+      throws ApiError {
     if (!node.isObject()) {
       throw parsing("alert " + i + " is not a JSON object");
     }
@@ -76,8 +77,10 @@ final class PostableAlerts {
     }
     SortedMap<String, String> labels = strings(labelsNode, i, "labels");
     labels.values().removeIf(String::isEmpty);
-    SortedMap<String, String> annotations = node.hasNonNull("annotations")
-        ? strings(node.get("annotations"), i, "annotations") : new TreeMap<>();
+    SortedMap<String, String> annotations =
+        node.hasNonNull("annotations")
+            ? strings(node.get("annotations"), i, "annotations")
+            : new TreeMap<>();
     Optional<Instant> startsAt = time(node, i, "startsAt");
     Optional<Instant> endsAt = time(node, i, "endsAt");
     String generatorUrl = "";
@@ -90,7 +93,10 @@ final class PostableAlerts {
       try {
         new URI(generatorUrl);
       } catch (URISyntaxException e) {
-        throw ApiError.swagger(422, 601, i + ".generatorURL in body must be of type uri: " + Json.string(generatorUrl));
+        throw ApiError.swagger(
+            422,
+            601,
+            i + ".generatorURL in body must be of type uri: " + Json.string(generatorUrl));
       }
     }
     Instant start = startsAt.orElse(endsAt.orElse(now));
@@ -111,14 +117,16 @@ final class PostableAlerts {
     if (alert.labels().isEmpty()) {
       return Optional.of("at least one label pair required");
     }
-    return invalidName(alert.annotations()).map(n -> "invalid annotations: invalid name " + LabelSets.goQuote(n));
+    return invalidName(alert.annotations())
+        .map(n -> "invalid annotations: invalid name " + LabelSets.goQuote(n));
   }
 
   private static Optional<String> invalidName(Map<String, String> labels) {
     return labels.keySet().stream().filter(n -> !LABEL_NAME.matcher(n).matches()).findFirst();
   }
 
-  private static SortedMap<String, String> strings(JsonNode node, int i, String field) throws ApiError {
+  private static SortedMap<String, String> strings(JsonNode node, int i, String field)
+      throws ApiError {
     if (!node.isObject()) {
       throw parsing("alert " + i + ": " + field + " is not an object of strings");
     }
@@ -145,7 +153,14 @@ final class PostableAlerts {
     try {
       return Rfc3339.parseUnlessZero(value.asText());
     } catch (DateTimeParseException e) {
-      throw parsing("alert " + i + ": " + field + " " + Json.string(value.asText()) + " is not an RFC 3339 time");
+      throw parsing(
+          "alert "
+              + i
+              + ": "
+              + field
+              + " "
+              + Json.string(value.asText())
+              + " is not an RFC 3339 time");
     }
   }
 

@@ -15,15 +15,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the embedded Alertmanager runs: the route tree (read by the same loader as {@code firedrill routes}),
- * the receivers with their webhooks, and {@code global.resolve_timeout}. Everything else an
- * alertmanager.yml may hold is refused by name, so a config never runs with a part silently ignored.
+ * What the embedded Alertmanager runs: the route tree (read by the same loader as {@code firedrill
+ * routes}), the receivers with their webhooks, and {@code global.resolve_timeout}. Everything else
+ * an alertmanager.yml may hold is refused by name, so a config never runs with a part silently
+ * ignored.
  *
  * @param receivers by name, in file order; every route's receiver is one of them
  * @param original the file's text, served by {@code /api/v2/status}
  */
-public record AlertmanagerConfig(RouteTree routes, Map<String, Receiver> receivers, Duration resolveTimeout,
-    String original) {
+public record AlertmanagerConfig(
+    RouteTree routes, Map<String, Receiver> receivers, Duration resolveTimeout, String original) {
 
   /** Alertmanager's default {@code global.resolve_timeout}. */
   public static final Duration DEFAULT_RESOLVE_TIMEOUT = Duration.ofMinutes(5);
@@ -40,8 +41,15 @@ public record AlertmanagerConfig(RouteTree routes, Map<String, Receiver> receive
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigException(List.of(new Problem(path.toString(), "", "cannot read: "
-          + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()), 0, 0)));
+      throw new ConfigException(
+          List.of(
+              new Problem(
+                  path.toString(),
+                  "",
+                  "cannot read: "
+                      + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()),
+                  0,
+                  0)));
     }
     return parse(path.toString(), content);
   }

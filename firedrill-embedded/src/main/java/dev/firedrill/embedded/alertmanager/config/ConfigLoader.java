@@ -19,16 +19,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads an alertmanager.yml for the embedded Alertmanager: the route section through {@link RouteTree}
- * (its checks are Alertmanager 0.25's), the rest here, refusing by name what the embedded one does not do.
+ * Reads an alertmanager.yml for the embedded Alertmanager: the route section through {@link
+ * RouteTree} (its checks are Alertmanager 0.25's), the rest here, refusing by name what the
+ * embedded one does not do.
  */
 final class ConfigLoader {
 
-  static final List<String> TOP_KEYS = List.of("global", "route", "receivers", "inhibit_rules", "templates",
-      "time_intervals", "mute_time_intervals");
+  static final List<String> TOP_KEYS =
+      List.of(
+          "global",
+          "route",
+          "receivers",
+          "inhibit_rules",
+          "templates",
+          "time_intervals",
+          "mute_time_intervals");
+
   /** Sections the embedded Alertmanager does not implement; accepted only when empty. */
-  private static final List<String> UNSUPPORTED_SECTIONS = List.of("inhibit_rules", "templates", "time_intervals",
-      "mute_time_intervals");
+  private static final List<String> UNSUPPORTED_SECTIONS =
+      List.of("inhibit_rules", "templates", "time_intervals", "mute_time_intervals");
+
   private static final List<String> WEBHOOK_KEYS = List.of("url", "send_resolved", "max_alerts");
   private static final String NOT_SUPPORTED = "not supported by the embedded Alertmanager";
   private static final SourceTree.Options READING =
@@ -81,9 +91,15 @@ final class ConfigLoader {
       String at = "/" + SourceTree.escape(key);
       if (!TOP_KEYS.contains(key)) {
         problem(at, "unknown key; " + NearestName.suggest(key, TOP_KEYS, "valid keys here: "));
-      } else if (UNSUPPORTED_SECTIONS.contains(key) && present(top.get(key)) && top.get(key).size() > 0) {
-        problem(at, NOT_SUPPORTED + " (it does " + (key.equals("inhibit_rules") ? "no inhibition" : "not read "
-            + key) + "; remove the section, or run the real prometheus-alertmanager)");
+      } else if (UNSUPPORTED_SECTIONS.contains(key)
+          && present(top.get(key))
+          && top.get(key).size() > 0) {
+        problem(
+            at,
+            NOT_SUPPORTED
+                + " (it does "
+                + (key.equals("inhibit_rules") ? "no inhibition" : "not read " + key)
+                + "; remove the section, or run the real prometheus-alertmanager)");
       }
     }
   }
@@ -97,14 +113,16 @@ final class ConfigLoader {
       problem("/global", "expected a mapping, such as global: {resolve_timeout: 5m}");
       return resolveTimeout;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> fields = global.properties().iterator(); fields.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> fields = global.properties().iterator();
+        fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();
       String at = "/global/" + SourceTree.escape(field.getKey());
       if (!field.getKey().equals("resolve_timeout")) {
         problem(at, NOT_SUPPORTED + " (only resolve_timeout)");
         continue;
       }
-      Duration parsed = field.getValue().isValueNode() ? Durations.parseOrNull(field.getValue().asText()) : null;
+      Duration parsed =
+          field.getValue().isValueNode() ? Durations.parseOrNull(field.getValue().asText()) : null;
       if (parsed == null || parsed.isZero()) {
         problem(at, "expected a duration above zero such as 5m, got " + describe(field.getValue()));
       } else {
@@ -126,8 +144,10 @@ final class ConfigLoader {
       String at = "/receivers/" + i;
       JsonNode node = list.get(i);
       if (!node.isObject()) {
-        problem(at, "expected a receiver such as {name: team-payments, webhook_configs: [{url: ...}]}, got "
-            + describe(node));
+        problem(
+            at,
+            "expected a receiver such as {name: team-payments, webhook_configs: [{url: ...}]}, got "
+                + describe(node));
         continue;
       }
       JsonNode name = node.get("name");
@@ -136,7 +156,8 @@ final class ConfigLoader {
         continue;
       }
       List<WebhookConfig> webhooks = new ArrayList<>();
-      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator(); fields.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
+          fields.hasNext(); ) {
         Map.Entry<String, JsonNode> field = fields.next();
         String key = field.getKey();
         String where = at + "/" + SourceTree.escape(key);
@@ -149,7 +170,9 @@ final class ConfigLoader {
         }
       }
       if (receivers.containsKey(name.asText())) {
-        problem(at + "/name", "receiver \"" + name.asText() + "\" is defined twice (names must be unique)");
+        problem(
+            at + "/name",
+            "receiver \"" + name.asText() + "\" is defined twice (names must be unique)");
       } else {
         receivers.put(name.asText(), new Receiver(name.asText(), webhooks));
       }
@@ -168,14 +191,19 @@ final class ConfigLoader {
       String where = at + "/" + i;
       JsonNode node = list.get(i);
       if (!node.isObject()) {
-        problem(where, "expected a webhook such as {url: http://127.0.0.1:9000/alerts}, got " + describe(node));
+        problem(
+            where,
+            "expected a webhook such as {url: http://127.0.0.1:9000/alerts}, got "
+                + describe(node));
         continue;
       }
       boolean ok = true;
       for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
         String key = keys.next();
         if (!WEBHOOK_KEYS.contains(key)) {
-          problem(where + "/" + SourceTree.escape(key), NOT_SUPPORTED + " (only url, send_resolved, max_alerts)");
+          problem(
+              where + "/" + SourceTree.escape(key),
+              NOT_SUPPORTED + " (only url, send_resolved, max_alerts)");
           ok = false;
         }
       }
@@ -195,7 +223,9 @@ final class ConfigLoader {
       if (present(max)) {
         maxAlerts = count(max);
         if (maxAlerts < 0) {
-          problem(where + "/max_alerts", "expected a count of alerts (0 for all), got " + describe(max));
+          problem(
+              where + "/max_alerts",
+              "expected a count of alerts (0 for all), got " + describe(max));
           ok = false;
         }
       }
@@ -212,7 +242,8 @@ final class ConfigLoader {
     }
     try {
       URI url = new URI(node.asText());
-      if (("http".equals(url.getScheme()) || "https".equals(url.getScheme())) && url.getHost() != null) {
+      if (("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+          && url.getHost() != null) {
         return url;
       }
     } catch (URISyntaxException e) {
@@ -222,21 +253,28 @@ final class ConfigLoader {
     return null;
   }
 
-  /** Refuses the time intervals of routes: the embedded Alertmanager has none to mute or activate by. */
+  /**
+   * Refuses the time intervals of routes: the embedded Alertmanager has none to mute or activate
+   * by.
+   */
   private void timeIntervals(Route route) {
     if (!route.options().muteTimeIntervals().isEmpty()) {
       problem(route.path() + "/mute_time_intervals", NOT_SUPPORTED + " (it has no time intervals)");
     }
     if (!route.options().activeTimeIntervals().isEmpty()) {
-      problem(route.path() + "/active_time_intervals", NOT_SUPPORTED + " (it has no time intervals)");
+      problem(
+          route.path() + "/active_time_intervals", NOT_SUPPORTED + " (it has no time intervals)");
     }
     route.routes().forEach(this::timeIntervals);
   }
 
   /** The routes loader checks receivers against the list only when there is one. */
   private void undefinedReceivers(Route route) {
-    problem(route.path() + "/receiver", "undefined receiver \"" + route.receiver()
-        + "\" (the file defines no receivers; expected a receivers section)");
+    problem(
+        route.path() + "/receiver",
+        "undefined receiver \""
+            + route.receiver()
+            + "\" (the file defines no receivers; expected a receivers section)");
   }
 
   private static int count(JsonNode node) {

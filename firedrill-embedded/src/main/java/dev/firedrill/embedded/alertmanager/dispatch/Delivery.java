@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.Set;
 
 /**
- * One attempt to send a webhook payload, handed by the {@link Dispatcher} to whoever drives it, and handed
- * back with its result through {@link Dispatcher#completed}.
+ * One attempt to send a webhook payload, handed by the {@link Dispatcher} to whoever drives it, and
+ * handed back with its result through {@link Dispatcher#completed}.
  */
 public final class Delivery {
 
@@ -21,8 +21,15 @@ public final class Delivery {
   final int attempt;
   final Instant due;
 
-  Delivery(Flush flush, int integration, WebhookConfig webhook, Set<Long> firing, Set<Long> resolved, byte[] payload,
-      int attempt, Instant due) {
+  Delivery(
+      Flush flush,
+      int integration,
+      WebhookConfig webhook,
+      Set<Long> firing,
+      Set<Long> resolved,
+      byte[] payload,
+      int attempt,
+      Instant due) {
     this.flush = flush;
     this.integration = integration;
     this.webhook = webhook;
@@ -54,7 +61,10 @@ public final class Delivery {
     return flush.group.groupKey;
   }
 
-  /** What is left of the flush's time (one group_interval, as Alertmanager's context), at least a millisecond. */
+  /**
+   * What is left of the flush's time (one group_interval, as Alertmanager's context), at least a
+   * millisecond.
+   */
   public Duration timeout(Instant now) {
     Duration left = Duration.between(now, flush.deadline);
     return left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left;

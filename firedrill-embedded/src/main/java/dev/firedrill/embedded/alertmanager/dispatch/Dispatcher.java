@@ -25,19 +25,20 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Alertmanager's dispatcher and notification pipeline without threads or a clock of its own: alerts go in
- * with {@link #put}; whoever drives it asks {@link #nextDue}, calls {@link #runDue} at that time, sends the
- * {@link Delivery}s it gets and reports each back with {@link #completed}. So one dispatcher runs on a
- * virtual clock in a test and in real time in a server, with the same timing:
+ * Alertmanager's dispatcher and notification pipeline without threads or a clock of its own: alerts
+ * go in with {@link #put}; whoever drives it asks {@link #nextDue}, calls {@link #runDue} at that
+ * time, sends the {@link Delivery}s it gets and reports each back with {@link #completed}. So one
+ * dispatcher runs on a virtual clock in a test and in real time in a server, with the same timing:
  *
  * <ul>
- *   <li>a new group flushes {@code group_wait} after its first alert, or at once when that alert started
- *       more than {@code group_wait} ago (only before the group's first flush);
- *   <li>then every {@code group_interval} after the previous flush, sending when an alert fires that was not
- *       notified, when one resolved (with {@code send_resolved}), when all resolved, or when
- *       {@code repeat_interval} has passed since the last notification;
- *   <li>resolved alerts leave their group after a flush whose webhooks all succeeded; a group left empty
- *       is dropped at the dispatcher's next 30 s cleanup, and one made again waits {@code group_wait} anew;
+ *   <li>a new group flushes {@code group_wait} after its first alert, or at once when that alert
+ *       started more than {@code group_wait} ago (only before the group's first flush);
+ *   <li>then every {@code group_interval} after the previous flush, sending when an alert fires
+ *       that was not notified, when one resolved (with {@code send_resolved}), when all resolved,
+ *       or when {@code repeat_interval} has passed since the last notification;
+ *   <li>resolved alerts leave their group after a flush whose webhooks all succeeded; a group left
+ *       empty is dropped at the dispatcher's next 30 s cleanup, and one made again waits {@code
+ *       group_wait} anew;
  *   <li>a webhook answering 5xx or not at all is retried with backoff until the next flush is due.
  * </ul>
  *
@@ -47,8 +48,10 @@ public final class Dispatcher {
 
   /** Alertmanager's dispatcher drops empty groups on this tick. */
   static final Duration CLEANUP_INTERVAL = Duration.ofSeconds(30);
+
   /** Alertmanager's {@code --alerts.gc-interval} default: resolved alerts leave the store. */
   static final Duration GC_INTERVAL = Duration.ofMinutes(30);
+
   static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
 
@@ -68,7 +71,8 @@ public final class Dispatcher {
    * @param externalUrl the {@code externalURL} of webhook payloads
    * @param events one line for each failed webhook attempt, for a log
    */
-  public Dispatcher(AlertmanagerConfig config, Instant start, String externalUrl, Consumer<String> events) {
+  public Dispatcher(
+      AlertmanagerConfig config, Instant start, String externalUrl, Consumer<String> events) {
     this.config = Objects.requireNonNull(config, "config");
     this.externalUrl = Objects.requireNonNull(externalUrl, "externalUrl");
     this.events = Objects.requireNonNull(events, "events");
@@ -77,7 +81,10 @@ public final class Dispatcher {
     keys(config.routes().root(), "");
   }
 
-  /** Stores the alerts (merged with those held, as Alertmanager's provider does) and routes each into its groups. */
+  /**
+   * Stores the alerts (merged with those held, as Alertmanager's provider does) and routes each
+   * into its groups.
+   */
   public synchronized void put(List<Alert> alerts, Instant now) {
     for (Alert alert : store.put(alerts, now)) {
       for (Route route : config.routes().match(alert.labels())) {
@@ -109,7 +116,10 @@ public final class Dispatcher {
     return next;
   }
 
-  /** Runs what is due at {@code now}: cleanups, flushes, retries; returns the webhook attempts to make now. */
+  /**
+   * Runs what is due at {@code now}: cleanups, flushes, retries; returns the webhook attempts to
+   * make now.
+   */
   public synchronized List<Delivery> runDue(Instant now) {
     if (!now.isBefore(nextCleanup)) {
       for (Map<Long, AggregationGroup> byLabels : groups.values()) {
@@ -134,7 +144,9 @@ public final class Dispatcher {
         }
       }
     }
-    due.sort(Comparator.comparing((AggregationGroup g) -> g.nextFlush).thenComparingLong(g -> g.sequence));
+    due.sort(
+        Comparator.comparing((AggregationGroup g) -> g.nextFlush)
+            .thenComparingLong(g -> g.sequence));
     List<Delivery> deliveries = new ArrayList<>();
     for (AggregationGroup group : due) {
       deliveries.addAll(flush(group, now));
@@ -153,21 +165,41 @@ public final class Dispatcher {
   public synchronized void completed(Delivery delivery, SendResult result, Instant now) {
     Flush flush = delivery.flush;
     if (result instanceof SendResult.Delivered) {
-      log.log(delivery.receiver(), delivery.integration, delivery.groupKey(), delivery.firing, delivery.resolved, now);
+      log.log(
+          delivery.receiver(),
+          delivery.integration,
+          delivery.groupKey(),
+          delivery.firing,
+          delivery.resolved,
+          now);
     } else if (result instanceof SendResult.Retry retry) {
       Instant next = now.plus(backoff(delivery.attempt));
       if (next.isBefore(flush.deadline)) {
-        events.accept(delivery.integrationName() + ": attempt " + delivery.attempt + " failed, retrying in "
-            + backoff(delivery.attempt).toMillis() + "ms: " + retry.error());
+        events.accept(
+            delivery.integrationName()
+                + ": attempt "
+                + delivery.attempt
+                + " failed, retrying in "
+                + backoff(delivery.attempt).toMillis()
+                + "ms: "
+                + retry.error());
         retries.add(delivery.retryAt(next));
         return;
       }
-      events.accept(delivery.integrationName() + ": giving up after " + delivery.attempt
-          + " attempts (the next flush is due): " + retry.error());
+      events.accept(
+          delivery.integrationName()
+              + ": giving up after "
+              + delivery.attempt
+              + " attempts (the next flush is due): "
+              + retry.error());
       flush.failed = true;
     } else if (result instanceof SendResult.Failed failed) {
-      events.accept(delivery.integrationName() + ": not retried after attempt " + delivery.attempt + ": "
-          + failed.error());
+      events.accept(
+          delivery.integrationName()
+              + ": not retried after attempt "
+              + delivery.attempt
+              + ": "
+              + failed.error());
       flush.failed = true;
     }
     flush.pending--;
@@ -178,17 +210,29 @@ public final class Dispatcher {
 
   private void insert(Alert alert, Route route, Instant now) {
     TreeMap<String, String> groupLabels = new TreeMap<>();
-    alert.labels().forEach((name, value) -> {
-      if (route.options().groupByAll() || route.options().groupBy().contains(name)) {
-        groupLabels.put(name, value);
-      }
-    });
-    Map<Long, AggregationGroup> byLabels = groups.computeIfAbsent(route, r -> new LinkedHashMap<>());
-    AggregationGroup group = byLabels.computeIfAbsent(LabelSets.fingerprint(groupLabels), fp ->
-        new AggregationGroup(route, groupLabels, routeKeys.get(route) + ":" + LabelSets.goString(groupLabels),
-            groupSequence++, now.plus(route.options().groupWait())));
+    alert
+        .labels()
+        .forEach(
+            (name, value) -> {
+              if (route.options().groupByAll() || route.options().groupBy().contains(name)) {
+                groupLabels.put(name, value);
+              }
+            });
+    Map<Long, AggregationGroup> byLabels =
+        groups.computeIfAbsent(route, r -> new LinkedHashMap<>());
+    AggregationGroup group =
+        byLabels.computeIfAbsent(
+            LabelSets.fingerprint(groupLabels),
+            fp ->
+                new AggregationGroup(
+                    route,
+                    groupLabels,
+                    routeKeys.get(route) + ":" + LabelSets.goString(groupLabels),
+                    groupSequence++,
+                    now.plus(route.options().groupWait())));
     group.alerts.put(alert.fingerprint(), alert);
-    // Alertmanager flushes at once when the alert waited group_wait already (before the group's first flush).
+    // Alertmanager flushes at once when the alert waited group_wait already (before the group's
+    // first flush).
     if (!group.hasFlushed && alert.startsAt().plus(route.options().groupWait()).isBefore(now)) {
       group.nextFlush = now;
     }
@@ -203,7 +247,8 @@ public final class Dispatcher {
     }
     List<Alert> sorted = new ArrayList<>(group.alerts.values());
     sorted.sort(Comparator.comparing(Alert::labels, LabelSets.ALERT_ORDER));
-    List<WebhookAlert> alerts = sorted.stream().map(a -> new WebhookAlert(a, a.resolvedAt(now))).toList();
+    List<WebhookAlert> alerts =
+        sorted.stream().map(a -> new WebhookAlert(a, a.resolvedAt(now))).toList();
     Set<Long> firing = new HashSet<>();
     Set<Long> resolved = new HashSet<>();
     for (WebhookAlert alert : alerts) {
@@ -216,19 +261,25 @@ public final class Dispatcher {
     for (int i = 0; i < receiver.webhooks().size(); i++) {
       WebhookConfig webhook = receiver.webhooks().get(i);
       NotificationLog.Entry entry = log.get(receiverName, i, group.groupKey);
-      if (!NotificationLog.needsUpdate(entry, firing, resolved, webhook.sendResolved(),
-          group.route.options().repeatInterval(), now)) {
+      if (!NotificationLog.needsUpdate(
+          entry,
+          firing,
+          resolved,
+          webhook.sendResolved(),
+          group.route.options().repeatInterval(),
+          now)) {
         continue;
       }
-      List<WebhookAlert> sent = webhook.sendResolved() ? alerts
-          : alerts.stream().filter(a -> !a.resolved()).toList();
+      List<WebhookAlert> sent =
+          webhook.sendResolved() ? alerts : alerts.stream().filter(a -> !a.resolved()).toList();
       if (sent.isEmpty()) {
         // Only resolved alerts and no send_resolved: logged as notified, so the next flush knows.
         log.log(receiverName, i, group.groupKey, firing, resolved, now);
         continue;
       }
-      byte[] payload = WebhookPayload.encode(receiverName, group.groupKey, group.labels, sent, externalUrl,
-          webhook.maxAlerts());
+      byte[] payload =
+          WebhookPayload.encode(
+              receiverName, group.groupKey, group.labels, sent, externalUrl, webhook.maxAlerts());
       deliveries.add(new Delivery(flush, i, webhook, firing, resolved, payload, 1, now));
     }
     flush.pending = deliveries.size();
@@ -240,7 +291,10 @@ public final class Dispatcher {
     return deliveries;
   }
 
-  /** After a flush whose webhooks all succeeded, its resolved alerts leave the group unless sent again since. */
+  /**
+   * After a flush whose webhooks all succeeded, its resolved alerts leave the group unless sent
+   * again since.
+   */
   private void finish(Flush flush) {
     AggregationGroup group = flush.group;
     group.inFlight = null;
@@ -250,13 +304,18 @@ public final class Dispatcher {
     for (WebhookAlert sent : flush.alerts) {
       long fp = sent.alert().fingerprint();
       Alert current = group.alerts.get(fp);
-      if (sent.resolved() && current != null && current.updatedAt().equals(sent.alert().updatedAt())) {
+      if (sent.resolved()
+          && current != null
+          && current.updatedAt().equals(sent.alert().updatedAt())) {
         group.alerts.remove(fp);
       }
     }
   }
 
-  /** Exponential, as Alertmanager's (without its jitter): 0.5 s, then 1.5 times longer each time, at most 60 s. */
+  /**
+   * Exponential, as Alertmanager's (without its jitter): 0.5 s, then 1.5 times longer each time, at
+   * most 60 s.
+   */
   static Duration backoff(int attempt) {
     double millis = FIRST_BACKOFF.toMillis() * Math.pow(1.5, attempt - 1);
     return millis >= MAX_BACKOFF.toMillis() ? MAX_BACKOFF : Duration.ofMillis((long) millis);
@@ -272,8 +331,20 @@ public final class Dispatcher {
   /** The groups' keys with their alerts' fingerprints, for tests and status pages. */
   public synchronized Map<String, List<String>> groups() {
     Map<String, List<String>> view = new TreeMap<>();
-    groups.values().forEach(byLabels -> byLabels.values().forEach(group -> view.put(group.groupKey,
-        group.alerts.keySet().stream().map(LabelSets::hex).sorted().toList())));
+    groups
+        .values()
+        .forEach(
+            byLabels ->
+                byLabels
+                    .values()
+                    .forEach(
+                        group ->
+                            view.put(
+                                group.groupKey,
+                                group.alerts.keySet().stream()
+                                    .map(LabelSets::hex)
+                                    .sorted()
+                                    .toList())));
     return view;
   }
 }

@@ -5,10 +5,16 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** Alertmanager's notification log, alone (no gossip): per webhook and group, what was last notified, and when. */
+/**
+ * Alertmanager's notification log, alone (no gossip): per webhook and group, what was last
+ * notified, and when.
+ */
 final class NotificationLog {
 
-  /** The alerts (by fingerprint) firing and resolved at the last notification, and when it was logged. */
+  /**
+   * The alerts (by fingerprint) firing and resolved at the last notification, and when it was
+   * logged.
+   */
   record Entry(Set<Long> firing, Set<Long> resolved, Instant timestamp) {
     Entry {
       firing = Set.copyOf(firing);
@@ -22,17 +28,28 @@ final class NotificationLog {
     return entries.get(key(receiver, integration, groupKey));
   }
 
-  void log(String receiver, int integration, String groupKey, Set<Long> firing, Set<Long> resolved, Instant at) {
+  void log(
+      String receiver,
+      int integration,
+      String groupKey,
+      Set<Long> firing,
+      Set<Long> resolved,
+      Instant at) {
     entries.put(key(receiver, integration, groupKey), new Entry(firing, resolved, at));
   }
 
   /**
-   * The dedup stage's {@code needsUpdate}: a first notification when something fires; again when an alert
-   * fires that was not notified, when all have resolved after some were notified firing, when (with
-   * {@code send_resolved}) one resolved since, or when {@code repeat_interval} has passed.
+   * The dedup stage's {@code needsUpdate}: a first notification when something fires; again when an
+   * alert fires that was not notified, when all have resolved after some were notified firing, when
+   * (with {@code send_resolved}) one resolved since, or when {@code repeat_interval} has passed.
    */
-  static boolean needsUpdate(Entry entry, Set<Long> firing, Set<Long> resolved, boolean sendResolved,
-      java.time.Duration repeat, Instant now) {
+  static boolean needsUpdate(
+      Entry entry,
+      Set<Long> firing,
+      Set<Long> resolved,
+      boolean sendResolved,
+      java.time.Duration repeat,
+      Instant now) {
     if (entry == null) {
       return !firing.isEmpty();
     }

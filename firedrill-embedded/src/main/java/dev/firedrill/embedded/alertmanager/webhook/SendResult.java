@@ -2,7 +2,10 @@ package dev.firedrill.embedded.alertmanager.webhook;
 
 import java.util.Objects;
 
-/** How one webhook request went: delivered, worth retrying (5xx, no connection), or refused for good (4xx). */
+/**
+ * How one webhook request went: delivered, worth retrying (5xx, no connection), or refused for good
+ * (4xx).
+ */
 public sealed interface SendResult {
 
   record Delivered() implements SendResult {}
@@ -19,12 +22,16 @@ public sealed interface SendResult {
     }
   }
 
-  /** As Alertmanager's retrier judges a status code: 2xx delivered, 5xx retried, anything else failed. */
+  /**
+   * As Alertmanager's retrier judges a status code: 2xx delivered, 5xx retried, anything else
+   * failed.
+   */
   static SendResult ofStatus(int status, String body) {
     if (status / 100 == 2) {
       return new Delivered();
     }
-    String error = "unexpected status code " + status + (body.isBlank() ? "" : ": " + oneLine(body));
+    String error =
+        "unexpected status code " + status + (body.isBlank() ? "" : ": " + oneLine(body));
     return status / 100 == 5 ? new Retry(error) : new Failed(error);
   }
 

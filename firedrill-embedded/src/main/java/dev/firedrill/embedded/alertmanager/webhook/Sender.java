@@ -7,6 +7,9 @@ import java.time.Duration;
 @FunctionalInterface
 public interface Sender {
 
-  /** One attempt, giving up after {@code timeout}; never throws for a failed request, only for an interrupt. */
+  /**
+   * One attempt, giving up after {@code timeout}; never throws for a failed request, only for an
+   * interrupt.
+   */
   SendResult send(URI url, byte[] json, Duration timeout) throws InterruptedException;
 }

@@ -11,32 +11,53 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The version 4 message Alertmanager's webhook notifier makes of a flush: the receiver regexp-quoted,
- * the list cut to {@code max_alerts}, the status and the common labels and annotations of what is
- * sent. Its wire form is the model's {@link WebhookJson}, which firedrill's receiver reads.
+ * The version 4 message Alertmanager's webhook notifier makes of a flush: the receiver
+ * regexp-quoted, the list cut to {@code max_alerts}, the status and the common labels and
+ * annotations of what is sent. Its wire form is the model's {@link WebhookJson}, which firedrill's
+ * receiver reads.
  */
 public final class WebhookPayload {
 
   private WebhookPayload() {}
 
   /**
-   * The JSON body (with the trailing newline of Go's encoder) for these alerts, cut to {@code maxAlerts}
-   * (0 for all) as the webhook notifier cuts them.
+   * The JSON body (with the trailing newline of Go's encoder) for these alerts, cut to {@code
+   * maxAlerts} (0 for all) as the webhook notifier cuts them.
    */
-  public static byte[] encode(String receiver, String groupKey, SortedMap<String, String> groupLabels,
-      List<WebhookAlert> alerts, String externalUrl, int maxAlerts) {
-    List<WebhookAlert> sent = maxAlerts > 0 && alerts.size() > maxAlerts ? alerts.subList(0, maxAlerts) : alerts;
+  public static byte[] encode(
+      String receiver,
+      String groupKey,
+      SortedMap<String, String> groupLabels,
+      List<WebhookAlert> alerts,
+      String externalUrl,
+      int maxAlerts) {
+    List<WebhookAlert> sent =
+        maxAlerts > 0 && alerts.size() > maxAlerts ? alerts.subList(0, maxAlerts) : alerts;
     // As Go's model.Alerts.Status(): firing when any alert fires, so an empty list is "resolved".
     String status = sent.stream().anyMatch(a -> !a.resolved()) ? "firing" : "resolved";
     List<WebhookMessage.Alert> wire = sent.stream().map(WebhookPayload::alert).toList();
-    return WebhookJson.encode(new WebhookMessage(LabelSets.quoteMeta(receiver), status, wire, groupLabels,
-        common(sent, true), common(sent, false), externalUrl, groupKey, alerts.size() - sent.size()));
+    return WebhookJson.encode(
+        new WebhookMessage(
+            LabelSets.quoteMeta(receiver),
+            status,
+            wire,
+            groupLabels,
+            common(sent, true),
+            common(sent, false),
+            externalUrl,
+            groupKey,
+            alerts.size() - sent.size()));
   }
 
   private static WebhookMessage.Alert alert(WebhookAlert each) {
     Alert alert = each.alert();
-    return new WebhookMessage.Alert(each.resolved() ? "resolved" : "firing", alert.labels(), alert.annotations(),
-        alert.startsAt(), each.resolved() ? Optional.of(alert.endsAt()) : Optional.empty(), alert.generatorUrl(),
+    return new WebhookMessage.Alert(
+        each.resolved() ? "resolved" : "firing",
+        alert.labels(),
+        alert.annotations(),
+        alert.startsAt(),
+        each.resolved() ? Optional.of(alert.endsAt()) : Optional.empty(),
+        alert.generatorUrl(),
         LabelSets.hex(alert.fingerprint()));
   }
 

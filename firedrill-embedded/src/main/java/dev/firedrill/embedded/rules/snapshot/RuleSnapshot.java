@@ -29,9 +29,20 @@ public sealed interface RuleSnapshot {
   /** {@code alerting} or {@code recording}. */
   String type();
 
-  record Alerting(String state, String name, String query, double duration, double keepFiringFor,
-      Map<String, String> labels, Map<String, String> annotations, List<AlertSnapshot> alerts, String health,
-      String lastError, Optional<Instant> lastEvaluation, double evaluationTime) implements RuleSnapshot {
+  record Alerting(
+      String state,
+      String name,
+      String query,
+      double duration,
+      double keepFiringFor,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<AlertSnapshot> alerts,
+      String health,
+      String lastError,
+      Optional<Instant> lastEvaluation,
+      double evaluationTime)
+      implements RuleSnapshot {
     public Alerting {
       labels = Map.copyOf(labels);
       annotations = Map.copyOf(annotations);
@@ -43,8 +54,15 @@ public sealed interface RuleSnapshot {
     }
   }
 
-  record Recording(String name, String query, Map<String, String> labels, String health, String lastError,
-      Optional<Instant> lastEvaluation, double evaluationTime) implements RuleSnapshot {
+  record Recording(
+      String name,
+      String query,
+      Map<String, String> labels,
+      String health,
+      String lastError,
+      Optional<Instant> lastEvaluation,
+      double evaluationTime)
+      implements RuleSnapshot {
     public Recording {
       labels = Map.copyOf(labels);
     }

@@ -31,63 +31,111 @@ final class Funcs {
     }
   }
 
-  enum Param { STRING, ANY }
+  enum Param {
+    STRING,
+    ANY
+  }
 
   interface Body {
     Object call(List<Object> args);
   }
 
-  /** {@code params} are the fixed parameters; a variadic function takes any number of ANY after them. */
+  /**
+   * {@code params} are the fixed parameters; a variadic function takes any number of ANY after
+   * them.
+   */
   record Func(String name, List<Param> params, boolean variadic, Body body) {}
 
   /** {@code and}, {@code or}: evaluated by the executor, as Go short-circuits them. */
   static final Set<String> LAZY = Set.of("and", "or");
 
-  private static final Pattern GO_FLOAT = Pattern.compile(
-      "[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|(?i)[+-]?(inf|infinity|nan)");
+  private static final Pattern GO_FLOAT =
+      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|(?i)[+-]?(inf|infinity|nan)");
   private static final String[] BIG = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
   private static final String[] SMALL = {"m", "u", "n", "p", "f", "a", "z", "y"};
   private static final String[] BINARY = {"ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
-  private static final DateTimeFormatter GO_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss");
+  private static final DateTimeFormatter GO_TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss");
 
-  static final Map<String, Func> ALL = Map.ofEntries(
-      one("humanize", Param.ANY, args -> humanize(toFloat(args.get(0)))),
-      one("humanize1024", Param.ANY, args -> humanize1024(toFloat(args.get(0)))),
-      one("humanizeDuration", Param.ANY, args -> humanizeDuration(toFloat(args.get(0)))),
-      one("humanizePercentage", Param.ANY, args -> g4(toFloat(args.get(0)) * 100) + "%"),
-      one("humanizeTimestamp", Param.ANY, args -> humanizeTimestamp(toFloat(args.get(0)))),
-      one("toUpper", Param.STRING, args -> ((String) args.get(0)).toUpperCase(Locale.ROOT)),
-      one("toLower", Param.STRING, args -> ((String) args.get(0)).toLowerCase(Locale.ROOT)),
-      one("title", Param.STRING, args -> title((String) args.get(0))),
-      one("query", Param.STRING, args -> {
-        throw new CallError("query is not supported by the embedded Prometheus's templates");
-      }),
-      one("first", Param.ANY, args -> {
-        throw new CallError("first needs query, which the embedded Prometheus's templates do not support");
-      }),
-      one("value", Param.ANY, args -> {
-        throw new CallError("value needs query, which the embedded Prometheus's templates do not support");
-      }),
-      entry(new Func("label", List.of(Param.STRING, Param.ANY), false, args -> {
-        throw new CallError("label needs query, which the embedded Prometheus's templates do not support");
-      })),
-      entry(new Func("printf", List.of(Param.STRING), true,
-          args -> Printf.format((String) args.get(0), args.subList(1, args.size())))),
-      entry(new Func("print", List.of(), true, Funcs::sprint)),
-      entry(new Func("println", List.of(), true, Funcs::sprintln)),
-      entry(new Func("eq", List.of(Param.ANY), true, Compare::eq)),
-      entry(new Func("ne", List.of(Param.ANY, Param.ANY), false, args -> !Compare.eq(args))),
-      entry(new Func("lt", List.of(Param.ANY, Param.ANY), false, args -> Compare.lt(args.get(0), args.get(1)))),
-      entry(new Func("le", List.of(Param.ANY, Param.ANY), false,
-          args -> Compare.lt(args.get(0), args.get(1)) || Compare.eq(args))),
-      entry(new Func("gt", List.of(Param.ANY, Param.ANY), false,
-          args -> !Compare.lt(args.get(0), args.get(1)) && !Compare.eq(args))),
-      entry(new Func("ge", List.of(Param.ANY, Param.ANY), false, args -> !Compare.lt(args.get(0), args.get(1)))),
-      one("not", Param.ANY, args -> !GoValues.isTrue(args.get(0))),
-      one("len", Param.ANY, args -> length(args.get(0))),
-      entry(new Func("index", List.of(Param.ANY), true, Funcs::index)),
-      entry(new Func("and", List.of(Param.ANY), true, args -> args.get(0))),
-      entry(new Func("or", List.of(Param.ANY), true, args -> args.get(0))));
+  static final Map<String, Func> ALL =
+      Map.ofEntries(
+          one("humanize", Param.ANY, args -> humanize(toFloat(args.get(0)))),
+          one("humanize1024", Param.ANY, args -> humanize1024(toFloat(args.get(0)))),
+          one("humanizeDuration", Param.ANY, args -> humanizeDuration(toFloat(args.get(0)))),
+          one("humanizePercentage", Param.ANY, args -> g4(toFloat(args.get(0)) * 100) + "%"),
+          one("humanizeTimestamp", Param.ANY, args -> humanizeTimestamp(toFloat(args.get(0)))),
+          one("toUpper", Param.STRING, args -> ((String) args.get(0)).toUpperCase(Locale.ROOT)),
+          one("toLower", Param.STRING, args -> ((String) args.get(0)).toLowerCase(Locale.ROOT)),
+          one("title", Param.STRING, args -> title((String) args.get(0))),
+          one(
+              "query",
+              Param.STRING,
+              args -> {
+                throw new CallError(
+                    "query is not supported by the embedded Prometheus's templates");
+              }),
+          one(
+              "first",
+              Param.ANY,
+              args -> {
+                throw new CallError(
+                    "first needs query, which the embedded Prometheus's templates do not support");
+              }),
+          one(
+              "value",
+              Param.ANY,
+              args -> {
+                throw new CallError(
+                    "value needs query, which the embedded Prometheus's templates do not support");
+              }),
+          entry(
+              new Func(
+                  "label",
+                  List.of(Param.STRING, Param.ANY),
+                  false,
+                  args -> {
+                    throw new CallError(
+                        "label needs query, which the embedded Prometheus's templates do not support");
+                  })),
+          entry(
+              new Func(
+                  "printf",
+                  List.of(Param.STRING),
+                  true,
+                  args -> Printf.format((String) args.get(0), args.subList(1, args.size())))),
+          entry(new Func("print", List.of(), true, Funcs::sprint)),
+          entry(new Func("println", List.of(), true, Funcs::sprintln)),
+          entry(new Func("eq", List.of(Param.ANY), true, Compare::eq)),
+          entry(new Func("ne", List.of(Param.ANY, Param.ANY), false, args -> !Compare.eq(args))),
+          entry(
+              new Func(
+                  "lt",
+                  List.of(Param.ANY, Param.ANY),
+                  false,
+                  args -> Compare.lt(args.get(0), args.get(1)))),
+          entry(
+              new Func(
+                  "le",
+                  List.of(Param.ANY, Param.ANY),
+                  false,
+                  args -> Compare.lt(args.get(0), args.get(1)) || Compare.eq(args))),
+          entry(
+              new Func(
+                  "gt",
+                  List.of(Param.ANY, Param.ANY),
+                  false,
+                  args -> !Compare.lt(args.get(0), args.get(1)) && !Compare.eq(args))),
+          entry(
+              new Func(
+                  "ge",
+                  List.of(Param.ANY, Param.ANY),
+                  false,
+                  args -> !Compare.lt(args.get(0), args.get(1)))),
+          one("not", Param.ANY, args -> !GoValues.isTrue(args.get(0))),
+          one("len", Param.ANY, args -> length(args.get(0))),
+          entry(new Func("index", List.of(Param.ANY), true, Funcs::index)),
+          entry(new Func("and", List.of(Param.ANY), true, args -> args.get(0))),
+          entry(new Func("or", List.of(Param.ANY), true, args -> args.get(0))));
 
   private static Map.Entry<String, Func> one(String name, Param param, Body body) {
     return entry(new Func(name, List.of(param), false, body));
@@ -97,7 +145,10 @@ final class Funcs {
     return Map.entry(func.name(), func);
   }
 
-  /** Prometheus's {@code ConvertToFloat}: numbers as they are, strings as Go's ParseFloat reads them. */
+  /**
+   * Prometheus's {@code ConvertToFloat}: numbers as they are, strings as Go's ParseFloat reads
+   * them.
+   */
   static double toFloat(Object value) {
     if (value instanceof Double d) {
       return d;
@@ -200,14 +251,18 @@ final class Funcs {
     return g4(v) + prefix + "s";
   }
 
-  /** Go's {@code time.Time.String()} of the instant, at Prometheus's millisecond resolution, in UTC. */
+  /**
+   * Go's {@code time.Time.String()} of the instant, at Prometheus's millisecond resolution, in UTC.
+   */
   static String humanizeTimestamp(double v) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
       return g4(v);
     }
     double nanos = v * 1e9;
     if (nanos > Long.MAX_VALUE || nanos < Long.MIN_VALUE) {
-      throw new CallError(GoFloat.sprint(v) + " cannot be represented as a nanoseconds timestamp since it overflows int64");
+      throw new CallError(
+          GoFloat.sprint(v)
+              + " cannot be represented as a nanoseconds timestamp since it overflows int64");
     }
     long ms = (long) nanos / 1_000_000;
     Instant at = Instant.ofEpochMilli(ms);
@@ -219,7 +274,9 @@ final class Funcs {
     return GO_TIME.format(at.atOffset(ZoneOffset.UTC)) + fraction + " +0000 UTC";
   }
 
-  /** {@code cases.Title} without lowering: the first letter of each word upper case, the rest kept. */
+  /**
+   * {@code cases.Title} without lowering: the first letter of each word upper case, the rest kept.
+   */
   static String title(String s) {
     StringBuilder out = new StringBuilder(s.length());
     boolean inWord = false;
@@ -289,7 +346,8 @@ final class Funcs {
         if (kind(other) != kind(first)) {
           throw new CallError("incompatible types for comparison");
         }
-        boolean equal = first instanceof Double a ? a.doubleValue() == (Double) other : first.equals(other);
+        boolean equal =
+            first instanceof Double a ? a.doubleValue() == (Double) other : first.equals(other);
         if (equal) {
           return true;
         }

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Template values as Go sees them: String is {@code string}, Long {@code int}, Double
- * {@code float64}, Boolean {@code bool}, a Map {@code map[string]string}, {@link Struct} the data
+ * Template values as Go sees them: String is {@code string}, Long {@code int}, Double {@code
+ * float64}, Boolean {@code bool}, a Map {@code map[string]string}, {@link Struct} the data
  * Prometheus hands an alert's templates, null a missing value.
  */
 final class GoValues {
@@ -43,15 +43,21 @@ final class GoValues {
       return GoFloat.sprint(d);
     } else if (value instanceof Map<?, ?> m) {
       StringBuilder out = new StringBuilder("map[");
-      new TreeMap<>(m).forEach((k, v) -> out.append(out.length() > 4 ? " " : "").append(k).append(':').append(v));
+      new TreeMap<>(m)
+          .forEach(
+              (k, v) -> out.append(out.length() > 4 ? " " : "").append(k).append(':').append(v));
       return out.append(']').toString();
     } else if (value instanceof Struct s) {
-      return "{" + String.join(" ", s.fields().values().stream().map(GoValues::print).toList()) + "}";
+      return "{"
+          + String.join(" ", s.fields().values().stream().map(GoValues::print).toList())
+          + "}";
     }
     return String.valueOf(value);
   }
 
-  /** Go's truth for {@code if}, {@code and}, {@code or} and {@code not}: the zero value is false. */
+  /**
+   * Go's truth for {@code if}, {@code and}, {@code or} and {@code not}: the zero value is false.
+   */
   static boolean isTrue(Object value) {
     if (value == null) {
       return false;

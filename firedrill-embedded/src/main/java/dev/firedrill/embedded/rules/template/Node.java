@@ -2,7 +2,9 @@ package dev.firedrill.embedded.rules.template;
 
 import java.util.List;
 
-/** The parse tree of a template, Go's {@code text/template/parse} nodes for the supported subset. */
+/**
+ * The parse tree of a template, Go's {@code text/template/parse} nodes for the supported subset.
+ */
 sealed interface Node {
 
   /** Byte offset in the template text, for error positions as Go reports them. */
@@ -10,10 +12,15 @@ sealed interface Node {
 
   record Text(int pos, String text) implements Node {}
 
-  /** {@code {{ pipeline }}}: prints the value unless the pipeline declares or assigns a variable. */
+  /**
+   * {@code {{ pipeline }}}: prints the value unless the pipeline declares or assigns a variable.
+   */
   record Action(int pos, Pipeline pipeline) implements Node {}
 
-  /** {@code {{if}} ... {{else}} ... {{end}}}; an {@code else if} is an If alone in {@code otherwise}. */
+  /**
+   * {@code {{if}} ... {{else}} ... {{end}}}; an {@code else if} is an If alone in {@code
+   * otherwise}.
+   */
   record If(int pos, Pipeline condition, List<Node> then, List<Node> otherwise) implements Node {}
 
   /** {@code $x := cmd | cmd}; {@code assign} is {@code =} rather than {@code :=}. */
@@ -34,7 +41,10 @@ sealed interface Node {
     public String toString() {
       StringBuilder out = new StringBuilder();
       for (int i = 0; i < args.size(); i++) {
-        String arg = args.get(i) instanceof Arg.Sub sub ? "(" + sub.pipeline() + ")" : args.get(i).toString();
+        String arg =
+            args.get(i) instanceof Arg.Sub sub
+                ? "(" + sub.pipeline() + ")"
+                : args.get(i).toString();
         out.append(i > 0 ? " " : "").append(arg);
       }
       return out.toString();

@@ -9,12 +9,32 @@ import java.util.Set;
 /**
  * Go's {@code text/template} lexer and parser for the subset Prometheus's rules use: text, actions
  * with pipelines, variables, fields, constants, parentheses, {@code if/else/end}, comments and the
- * {@code {{- -}}} trim markers. Errors read as Go writes them: {@code template: NAME:LINE: MESSAGE}.
+ * {@code {{- -}}} trim markers. Errors read as Go writes them: {@code template: NAME:LINE:
+ * MESSAGE}.
  */
 final class Parser {
 
-  private enum Kind { TEXT, LEFT, RIGHT, SPACE, IDENT, KEYWORD, FIELD, DOT, VARIABLE, STRING, NUMBER, BOOL, NIL,
-    PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, EOF }
+  private enum Kind {
+    TEXT,
+    LEFT,
+    RIGHT,
+    SPACE,
+    IDENT,
+    KEYWORD,
+    FIELD,
+    DOT,
+    VARIABLE,
+    STRING,
+    NUMBER,
+    BOOL,
+    NIL,
+    PIPE,
+    LPAREN,
+    RPAREN,
+    DECLARE,
+    ASSIGN,
+    EOF
+  }
 
   private record Token(Kind kind, int pos, String text, Object value) {
     String describe() {
@@ -26,8 +46,9 @@ final class Parser {
     }
   }
 
-  private static final Set<String> KEYWORDS = Set.of("if", "else", "end", "range", "with", "define", "template",
-      "block", "break", "continue");
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "if", "else", "end", "range", "with", "define", "template", "block", "break", "continue");
 
   private final String name;
   private final String text;
@@ -64,8 +85,11 @@ final class Parser {
     while (i < text.length()) {
       int open = text.indexOf("{{", i);
       int end = open < 0 ? text.length() : open;
-      boolean trimLeft = open >= 0 && text.startsWith("-", open + 2) && open + 3 < text.length()
-          && isSpace(text.charAt(open + 3));
+      boolean trimLeft =
+          open >= 0
+              && text.startsWith("-", open + 2)
+              && open + 3 < text.length()
+              && isSpace(text.charAt(open + 3));
       String chunk = text.substring(i, end);
       if (trimLeft) {
         chunk = chunk.stripTrailing();
@@ -95,7 +119,9 @@ final class Parser {
       }
       int j = close + 2;
       boolean trimRight = false;
-      if (text.startsWith(" -}}", j) || text.startsWith("\t-}}", j) || text.startsWith("\n-}}", j)) {
+      if (text.startsWith(" -}}", j)
+          || text.startsWith("\t-}}", j)
+          || text.startsWith("\n-}}", j)) {
         trimRight = true;
         j += 4;
       } else if (text.startsWith("}}", j)) {
@@ -149,19 +175,25 @@ final class Parser {
           i = lexNumber(i);
         } else {
           i = word(i + 1);
-          tokens.add(new Token(Kind.FIELD, start, text.substring(start, i), text.substring(start + 1, i)));
+          tokens.add(
+              new Token(Kind.FIELD, start, text.substring(start, i), text.substring(start + 1, i)));
         }
       } else if (c == '.') {
         tokens.add(new Token(Kind.DOT, i++, ".", null));
-      } else if (Character.isDigit(c) || (c == '-' || c == '+') && i + 1 < text.length()
-          && (Character.isDigit(text.charAt(i + 1)) || text.charAt(i + 1) == '.')) {
+      } else if (Character.isDigit(c)
+          || (c == '-' || c == '+')
+              && i + 1 < text.length()
+              && (Character.isDigit(text.charAt(i + 1)) || text.charAt(i + 1) == '.')) {
         i = lexNumber(i);
       } else if (isWordChar(c)) {
         i = word(i);
         String word = text.substring(start, i);
-        Kind kind = KEYWORDS.contains(word) ? Kind.KEYWORD
-            : word.equals("true") || word.equals("false") ? Kind.BOOL
-            : word.equals("nil") ? Kind.NIL : Kind.IDENT;
+        Kind kind =
+            KEYWORDS.contains(word)
+                ? Kind.KEYWORD
+                : word.equals("true") || word.equals("false")
+                    ? Kind.BOOL
+                    : word.equals("nil") ? Kind.NIL : Kind.IDENT;
         tokens.add(new Token(kind, start, word, kind == Kind.BOOL ? Boolean.valueOf(word) : null));
       } else {
         throw error(i, "unexpected \"" + c + "\" in command");
@@ -175,7 +207,8 @@ final class Parser {
     int i = start + 1;
     while (true) {
       if (i >= text.length() || quote == '"' && text.charAt(i) == '\n') {
-        throw error(start, quote == '"' ? "unterminated quoted string" : "unterminated raw quoted string");
+        throw error(
+            start, quote == '"' ? "unterminated quoted string" : "unterminated raw quoted string");
       }
       char c = text.charAt(i);
       if (c == quote) {
@@ -215,8 +248,11 @@ final class Parser {
     if (text.charAt(i) == '+' || text.charAt(i) == '-') {
       i++;
     }
-    while (i < text.length() && (isWordChar(text.charAt(i)) || text.charAt(i) == '.'
-        || (text.charAt(i) == '+' || text.charAt(i) == '-') && "eE".indexOf(text.charAt(i - 1)) >= 0)) {
+    while (i < text.length()
+        && (isWordChar(text.charAt(i))
+            || text.charAt(i) == '.'
+            || (text.charAt(i) == '+' || text.charAt(i) == '-')
+                && "eE".indexOf(text.charAt(i - 1)) >= 0)) {
       i++;
     }
     String number = text.substring(start, i);
@@ -260,7 +296,10 @@ final class Parser {
 
   // ---- parsing -------------------------------------------------------------------------------
 
-  /** A keyword action that ends a list: {@code {{else}}}, {@code {{end}}}, or {@code {{else if ...}}}. */
+  /**
+   * A keyword action that ends a list: {@code {{else}}}, {@code {{end}}}, or {@code {{else if
+   * ...}}}.
+   */
   private record Keyword(int pos, String word, Node.Pipeline elseIf) {}
 
   /** A node, or the {@link Keyword} that ends a list. */
@@ -286,7 +325,9 @@ final class Parser {
           expectRight("else");
           return new Keyword(first.pos, "else", null);
         default:
-          throw error(first.pos, "{{" + first.text + "}} is not supported in the embedded Prometheus's templates");
+          throw error(
+              first.pos,
+              "{{" + first.text + "}} is not supported in the embedded Prometheus's templates");
       }
     }
     backup();
@@ -299,7 +340,9 @@ final class Parser {
     return ifRest(keyword.pos, condition);
   }
 
-  /** The lists after an if's condition, through its {@code {{end}}}; the condition's scope is open. */
+  /**
+   * The lists after an if's condition, through its {@code {{end}}}; the condition's scope is open.
+   */
   private Node ifRest(int pos, Node.Pipeline condition) {
     List<Node> then = new ArrayList<>();
     Keyword stop = list(then);
@@ -391,7 +434,9 @@ final class Parser {
       }
       args.add(operand());
       Token after = peek();
-      if (after.kind != Kind.SPACE && after.kind != Kind.RIGHT && after.kind != Kind.RPAREN
+      if (after.kind != Kind.SPACE
+          && after.kind != Kind.RIGHT
+          && after.kind != Kind.RPAREN
           && after.kind != Kind.PIPE) {
         throw error(after.pos, "unexpected " + after.describe() + " in operand");
       }
@@ -404,32 +449,34 @@ final class Parser {
 
   private Node.Arg operand() {
     Token token = nextNonSpace();
-    Node.Arg term = switch (token.kind) {
-      case IDENT -> {
-        if (!functions.contains(token.text)) {
-          throw error(token.pos, "function \"" + token.text + "\" not defined");
-        }
-        yield new Node.Arg.Function(token.pos, token.text);
-      }
-      case DOT -> new Node.Arg.Field(token.pos, List.of());
-      case FIELD -> new Node.Arg.Field(token.pos, List.of((String) token.value));
-      case VARIABLE -> {
-        if (!isDefined(token.text)) {
-          throw error(token.pos, "undefined variable \"" + token.text + "\"");
-        }
-        yield new Node.Arg.Variable(token.pos, token.text, List.of());
-      }
-      case STRING, NUMBER, BOOL, NIL -> new Node.Arg.Constant(token.pos, token.value, token.text);
-      case LPAREN -> {
-        Node.Pipeline inner = pipeline("parenthesized pipeline");
-        Token close = nextNonSpace();
-        if (close.kind != Kind.RPAREN) {
-          throw error(close.pos, "unclosed left paren");
-        }
-        yield new Node.Arg.Sub(token.pos, inner, List.of());
-      }
-      default -> throw error(token.pos, "unexpected " + token.describe() + " in operand");
-    };
+    Node.Arg term =
+        switch (token.kind) {
+          case IDENT -> {
+            if (!functions.contains(token.text)) {
+              throw error(token.pos, "function \"" + token.text + "\" not defined");
+            }
+            yield new Node.Arg.Function(token.pos, token.text);
+          }
+          case DOT -> new Node.Arg.Field(token.pos, List.of());
+          case FIELD -> new Node.Arg.Field(token.pos, List.of((String) token.value));
+          case VARIABLE -> {
+            if (!isDefined(token.text)) {
+              throw error(token.pos, "undefined variable \"" + token.text + "\"");
+            }
+            yield new Node.Arg.Variable(token.pos, token.text, List.of());
+          }
+          case STRING, NUMBER, BOOL, NIL ->
+              new Node.Arg.Constant(token.pos, token.value, token.text);
+          case LPAREN -> {
+            Node.Pipeline inner = pipeline("parenthesized pipeline");
+            Token close = nextNonSpace();
+            if (close.kind != Kind.RPAREN) {
+              throw error(close.pos, "unclosed left paren");
+            }
+            yield new Node.Arg.Sub(token.pos, inner, List.of());
+          }
+          default -> throw error(token.pos, "unexpected " + token.describe() + " in operand");
+        };
     List<String> fields = new ArrayList<>();
     while (peek().kind == Kind.FIELD) {
       fields.add((String) nextToken().value);
@@ -491,7 +538,13 @@ final class Parser {
   }
 
   private TemplateException error(int pos, String message) {
-    int line = 1 + (int) text.substring(0, Math.min(pos, text.length())).chars().filter(c -> c == '\n').count();
+    int line =
+        1
+            + (int)
+                text.substring(0, Math.min(pos, text.length()))
+                    .chars()
+                    .filter(c -> c == '\n')
+                    .count();
     return new TemplateException("template: " + name + ":" + line + ": " + message);
   }
 }

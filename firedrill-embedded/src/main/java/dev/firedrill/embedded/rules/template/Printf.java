@@ -80,12 +80,19 @@ final class Printf {
       if (text == null) {
         text = "%!" + verb + "(" + GoValues.typeName(value) + "=" + GoValues.print(value) + ")";
       }
-      out.append(pad(text, width, minus, zero && !minus && (value instanceof Long || value instanceof Double)));
+      out.append(
+          pad(
+              text,
+              width,
+              minus,
+              zero && !minus && (value instanceof Long || value instanceof Double)));
     }
     if (arg < args.size()) {
       out.append("%!(EXTRA ");
       for (int a = arg; a < args.size(); a++) {
-        out.append(a > arg ? ", " : "").append(GoValues.typeName(args.get(a))).append('=')
+        out.append(a > arg ? ", " : "")
+            .append(GoValues.typeName(args.get(a)))
+            .append('=')
             .append(GoValues.print(args.get(a)));
       }
       out.append(')');
@@ -100,7 +107,8 @@ final class Printf {
         case 'v', 'g' -> sign(GoFloat.format(d, 'g', precision), plus, space);
         case 'G' -> sign(GoFloat.format(d, 'g', precision), plus, space).toUpperCase();
         case 'e' -> sign(GoFloat.format(d, 'e', precision < 0 ? 6 : precision), plus, space);
-        case 'E' -> sign(GoFloat.format(d, 'e', precision < 0 ? 6 : precision), plus, space).toUpperCase();
+        case 'E' ->
+            sign(GoFloat.format(d, 'e', precision < 0 ? 6 : precision), plus, space).toUpperCase();
         case 'f', 'F' -> sign(GoFloat.format(d, 'f', precision < 0 ? 6 : precision), plus, space);
         default -> null;
       };
@@ -143,7 +151,9 @@ final class Printf {
     }
     if (zeros && !text.endsWith("Inf") && !text.equals("NaN")) {
       boolean signed = text.startsWith("-") || text.startsWith("+") || text.startsWith(" ");
-      return signed ? text.charAt(0) + "0".repeat(missing) + text.substring(1) : "0".repeat(missing) + text;
+      return signed
+          ? text.charAt(0) + "0".repeat(missing) + text.substring(1)
+          : "0".repeat(missing) + text;
     }
     return " ".repeat(missing) + text;
   }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A parsed Go text/template (the subset described in {@link Parser}), executed with
- * {@code missingkey=zero} as Prometheus executes it: a missing label is the empty string.
+ * A parsed Go text/template (the subset described in {@link Parser}), executed with {@code
+ * missingkey=zero} as Prometheus executes it: a missing label is the empty string.
  */
 public final class Template {
 
@@ -20,7 +20,9 @@ public final class Template {
     this.nodes = nodes;
   }
 
-  /** @throws TemplateException {@code template: NAME:LINE: MESSAGE} */
+  /**
+   * @throws TemplateException {@code template: NAME:LINE: MESSAGE}
+   */
   public static Template parse(String name, String text) {
     return new Template(name, text, List.copyOf(Parser.parse(name, text, Funcs.ALL.keySet())));
   }
@@ -29,7 +31,9 @@ public final class Template {
     return name;
   }
 
-  /** @throws TemplateException {@code template: NAME:LINE:COL: executing "NAME" at <NODE>: MESSAGE} */
+  /**
+   * @throws TemplateException {@code template: NAME:LINE:COL: executing "NAME" at <NODE>: MESSAGE}
+   */
   String execute(GoValues.Struct dot) {
     StringBuilder out = new StringBuilder();
     new Run(dot, out).list(nodes);
@@ -89,7 +93,12 @@ public final class Template {
     private Object command(Node.Command command, Object finalValue, boolean hasFinal) {
       Node.Arg first = command.args().get(0);
       if (first instanceof Node.Arg.Function function) {
-        return call(command, function, command.args().subList(1, command.args().size()), finalValue, hasFinal);
+        return call(
+            command,
+            function,
+            command.args().subList(1, command.args().size()),
+            finalValue,
+            hasFinal);
       }
       if (command.args().size() > 1 || hasFinal) {
         throw error(first.pos(), first.toString(), "can't give argument to non-function " + first);
@@ -97,14 +106,26 @@ public final class Template {
       return arg(first);
     }
 
-    private Object call(Node.Command command, Node.Arg.Function function, List<Node.Arg> argNodes,
-        Object finalValue, boolean hasFinal) {
+    private Object call(
+        Node.Command command,
+        Node.Arg.Function function,
+        List<Node.Arg> argNodes,
+        Object finalValue,
+        boolean hasFinal) {
       Funcs.Func func = Funcs.ALL.get(function.name());
       int given = argNodes.size() + (hasFinal ? 1 : 0);
       int fixed = func.params().size();
       if (func.variadic() ? given < fixed : given != fixed) {
-        throw error(function.pos(), function.name(), "wrong number of args for " + function.name() + ": want "
-            + (func.variadic() ? "at least " : "") + fixed + " got " + given);
+        throw error(
+            function.pos(),
+            function.name(),
+            "wrong number of args for "
+                + function.name()
+                + ": want "
+                + (func.variadic() ? "at least " : "")
+                + fixed
+                + " got "
+                + given);
       }
       if (Funcs.LAZY.contains(function.name())) {
         return andOr(function.name(), argNodes, finalValue, hasFinal);
@@ -115,15 +136,20 @@ public final class Template {
         Object value = last ? finalValue : arg(argNodes.get(i));
         if (i < fixed && func.params().get(i) == Funcs.Param.STRING && !(value instanceof String)) {
           Node.Arg at = last ? function : argNodes.get(i);
-          throw error(at.pos(), at.toString(), "wrong type for value; expected string; got "
-              + GoValues.typeName(value));
+          throw error(
+              at.pos(),
+              at.toString(),
+              "wrong type for value; expected string; got " + GoValues.typeName(value));
         }
         args.add(value);
       }
       try {
         return func.body().call(args);
       } catch (Funcs.CallError e) {
-        throw error(command.pos(), command.toString(), "error calling " + function.name() + ": " + e.getMessage());
+        throw error(
+            command.pos(),
+            command.toString(),
+            "error calling " + function.name() + ": " + e.getMessage());
       }
     }
 
@@ -165,8 +191,10 @@ public final class Template {
         } else if (value == null) {
           throw error(at.pos(), at.toString(), "nil pointer evaluating interface {}." + field);
         } else {
-          throw error(at.pos(), at.toString(), "can't evaluate field " + field + " in type "
-              + GoValues.typeName(value));
+          throw error(
+              at.pos(),
+              at.toString(),
+              "can't evaluate field " + field + " in type " + GoValues.typeName(value));
         }
       }
       return value;
@@ -177,8 +205,19 @@ public final class Template {
       int lastNewline = before.lastIndexOf('\n');
       int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
       int column = lastNewline < 0 ? pos : pos - lastNewline - 1;
-      return new TemplateException("template: " + name + ":" + line + ":" + column + ": executing \"" + name
-          + "\" at <" + context + ">: " + message);
+      return new TemplateException(
+          "template: "
+              + name
+              + ":"
+              + line
+              + ":"
+              + column
+              + ": executing \""
+              + name
+              + "\" at <"
+              + context
+              + ">: "
+              + message);
     }
   }
 }
