@@ -16,7 +16,10 @@ import java.util.Optional;
  */
 public final class Rfc3339 {
 
-  private static final Instant GO_ZERO = Instant.parse("0001-01-01T00:00:00Z");
+  /** Go's zero time as it writes it: what an unset time says. */
+  private static final String GO_ZERO_TEXT = "0001-01-01T00:00:00Z";
+
+  private static final Instant GO_ZERO = Instant.parse(GO_ZERO_TEXT);
 
   /** Go's {@code time.RFC3339Nano}: up to nine fractional digits, trailing zeros dropped. */
   private static final DateTimeFormatter NANO =
@@ -46,5 +49,10 @@ public final class Rfc3339 {
    */
   public static String formatNano(Instant at) {
     return NANO.format(at);
+  }
+
+  /** {@link #formatNano} for a time that may be unset, which Go writes as its zero time. */
+  public static String formatNanoOrZero(Optional<Instant> at) {
+    return at.map(Rfc3339::formatNano).orElse(GO_ZERO_TEXT);
   }
 }

@@ -6,11 +6,9 @@ import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import dev.firedrill.format.GoFloat;
 import dev.firedrill.format.GoQuote;
 import dev.firedrill.time.Rfc3339;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -20,8 +18,6 @@ import java.util.function.Supplier;
 final class RulesApi {
 
   /** Go's zero {@code time.Time}, which Prometheus shows for a rule never evaluated. */
-  private static final String GO_ZERO_TIME = "0001-01-01T00:00:00Z";
-
   private final Supplier<List<GroupSnapshot>> groups;
 
   RulesApi(Supplier<List<GroupSnapshot>> groups) {
@@ -71,7 +67,7 @@ final class RulesApi {
           .name("evaluationTime")
           .raw(GoFloat.jsonNumber(group.evaluationTime()))
           .name("lastEvaluation")
-          .string(time(group.lastEvaluation()))
+          .string(Rfc3339.formatNanoOrZero(group.lastEvaluation()))
           .endObject();
     }
     json.endArray().endObject();
@@ -101,7 +97,7 @@ final class RulesApi {
     json.name("evaluationTime")
         .raw(GoFloat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation")
-        .string(time(rule.lastEvaluation()))
+        .string(Rfc3339.formatNanoOrZero(rule.lastEvaluation()))
         .name("type")
         .string("alerting")
         .endObject();
@@ -117,7 +113,7 @@ final class RulesApi {
     json.name("evaluationTime")
         .raw(GoFloat.jsonNumber(rule.evaluationTime()))
         .name("lastEvaluation")
-        .string(time(rule.lastEvaluation()))
+        .string(Rfc3339.formatNanoOrZero(rule.lastEvaluation()))
         .name("type")
         .string("recording")
         .endObject();
@@ -139,7 +135,7 @@ final class RulesApi {
         .name("state")
         .string(alert.state())
         .name("activeAt")
-        .string(time(alert.activeAt()));
+        .string(Rfc3339.formatNanoOrZero(alert.activeAt()));
     alert
         .keepFiringSince()
         .ifPresent(since -> json.name("keepFiringSince").string(Rfc3339.formatNano(since)));
@@ -149,9 +145,5 @@ final class RulesApi {
   /** Go marshals a map with its keys sorted. */
   private static Map<String, String> sorted(Map<String, String> map) {
     return new TreeMap<>(map);
-  }
-
-  private static String time(Optional<Instant> at) {
-    return at.map(Rfc3339::formatNano).orElse(GO_ZERO_TIME);
   }
 }

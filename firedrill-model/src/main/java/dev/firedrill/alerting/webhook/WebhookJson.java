@@ -37,9 +37,6 @@ public final class WebhookJson {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Go's zero time: what a firing alert's endsAt says. */
-  static final String GO_ZERO = "0001-01-01T00:00:00Z";
-
   private WebhookJson() {}
 
   /** The body Alertmanager posts for this message. */
@@ -53,8 +50,8 @@ public final class WebhookJson {
       node.put("status", alert.status());
       put(node.putObject("labels"), alert.labels());
       put(node.putObject("annotations"), alert.annotations());
-      node.put("startsAt", time(alert.startsAt()));
-      node.put("endsAt", alert.endsAt().map(WebhookJson::time).orElse(GO_ZERO));
+      node.put("startsAt", Rfc3339.formatNano(alert.startsAt()));
+      node.put("endsAt", Rfc3339.formatNanoOrZero(alert.endsAt()));
       node.put("generatorURL", alert.generatorUrl());
       node.put("fingerprint", alert.fingerprint());
     }
@@ -70,11 +67,6 @@ public final class WebhookJson {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a webhook message of strings cannot fail to encode", e);
     }
-  }
-
-  /** Go's {@code time.Time} in JSON, in UTC. */
-  static String time(Instant at) {
-    return Rfc3339.formatNano(at);
   }
 
   private static void put(ObjectNode node, Map<String, String> values) {
