@@ -186,7 +186,8 @@ final class Wiring {
   static FaultProvider faults(Experiment experiment) {
     return faults(
         FaultContext.onThisHost(
-            experiment.id(), experiment.blastRadius(), experiment.method().duration()));
+                experiment.id(), experiment.blastRadius(), experiment.method().duration())
+            .withKubernetesContext(experiment.kubernetesContext()));
   }
 
   /**

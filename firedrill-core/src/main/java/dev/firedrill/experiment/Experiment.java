@@ -20,7 +20,8 @@ public record Experiment(
     BlastRadius blastRadius,
     Optional<AlertmanagerSource> alertmanager,
     Optional<ReceiverSpec> receiver,
-    Markers markers) {
+    Markers markers,
+    Optional<String> kubernetesContext) {
 
   public Experiment {
     Objects.requireNonNull(id, "id");
@@ -35,6 +36,7 @@ public record Experiment(
     Objects.requireNonNull(alertmanager, "alertmanager");
     Objects.requireNonNull(receiver, "receiver");
     Objects.requireNonNull(markers, "markers");
+    Objects.requireNonNull(kubernetesContext, "kubernetesContext");
   }
 
   /**
@@ -64,6 +66,7 @@ public record Experiment(
     private Optional<AlertmanagerSource> alertmanager = Optional.empty();
     private Optional<ReceiverSpec> receiver = Optional.empty();
     private Markers markers = Markers.none();
+    private Optional<String> kubernetesContext = Optional.empty();
 
     private Builder(String id) {
       this.id = Objects.requireNonNull(id, "id");
@@ -130,6 +133,12 @@ public record Experiment(
       return this;
     }
 
+    /** Defaults to the kubeconfig's current context (or the pod's service account). */
+    public Builder kubernetesContext(String context) {
+      this.kubernetesContext = Optional.of(context);
+      return this;
+    }
+
     public Experiment build() {
       return new Experiment(
           id,
@@ -143,7 +152,8 @@ public record Experiment(
           blastRadius,
           alertmanager,
           receiver,
-          markers);
+          markers,
+          kubernetesContext);
     }
   }
 }

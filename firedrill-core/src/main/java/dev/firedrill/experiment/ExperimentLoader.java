@@ -35,6 +35,9 @@ public final class ExperimentLoader {
 
   private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]*");
 
+  /** An RFC 1123 label, as Kubernetes names namespaces. */
+  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
   /** Found once, on first use: see {@link FaultSpecReader#installed()}. */
   private static FaultSpecReader installedReader;
 
@@ -180,6 +183,7 @@ public final class ExperimentLoader {
     Optional<ReceiverSpec> receiver =
         Optional.ofNullable(clients.receiver(root.section("receiver", null)));
     Markers markers = clients.markers(root.section("markers", null));
+    Optional<String> kubernetesContext = kubernetesContext(root.section("kubernetes", null));
     root.rejectUnknownKeys(null);
     return context.clean()
         ? new Experiment(
@@ -194,7 +198,8 @@ public final class ExperimentLoader {
             blastRadius,
             alertmanager,
             receiver,
-            markers)
+            markers,
+            kubernetesContext)
         : null;
   }
 
@@ -225,6 +230,19 @@ public final class ExperimentLoader {
     return context.clean() ? new Method(duration, faults) : null;
   }
 
+  /**
+   * The kubeconfig context the Kubernetes faults use; none means the current context, or the pod's
+   * service account inside a cluster. Credentials never appear here: they stay in the kubeconfig.
+   */
+  private static Optional<String> kubernetesContext(Node section) {
+    if (section == null) {
+      return Optional.empty();
+    }
+    String name = section.get("context").text();
+    section.rejectUnknownKeys(null);
+    return Optional.ofNullable(name);
+  }
+
   private BlastRadius blastRadius(Node section) {
     if (section == null) {
       return null;
@@ -242,6 +260,16 @@ public final class ExperimentLoader {
     Double budgetCeiling = section.get("budget_ceiling").share();
     Integer maxProcesses = section.get("max_processes").integer(1);
     Integer maxWorkers = section.get("max_workers").integer(1);
+    List<String> namespaces = new ArrayList<>();
+    for (Node namespace : section.get("namespaces").list()) {
+      String name = namespace.text(NAMESPACE, "expected a Kubernetes namespace name such as shop");
+      if (name != null) {
+        namespaces.add(name);
+      }
+    }
+    Double maxPercent = section.get("max_percent").share();
+    Integer maxPods = section.get("max_pods").integer(1);
+    Boolean allowHostNetwork = section.get("allow_host_network").bool();
     section.rejectUnknownKeys(null);
     return context.clean()
         ? new BlastRadius(
@@ -249,7 +277,11 @@ public final class ExperimentLoader {
             maxDuration,
             budgetCeiling == null ? BlastRadius.DEFAULT_BUDGET_CEILING : budgetCeiling,
             maxProcesses == null ? BlastRadius.DEFAULT_MAX_PROCESSES : maxProcesses,
-            maxWorkers == null ? BlastRadius.DEFAULT_MAX_WORKERS : maxWorkers)
+            maxWorkers == null ? BlastRadius.DEFAULT_MAX_WORKERS : maxWorkers,
+            namespaces,
+            Optional.ofNullable(maxPercent),
+            Optional.ofNullable(maxPods),
+            Boolean.TRUE.equals(allowHostNetwork))
         : null;
   }
 }

@@ -149,7 +149,7 @@ public final class Node {
     return null;
   }
 
-  Node object() {
+  public Node object() {
     if (json != null && json.isNull()) {
       return new Node(context, pointer, JsonNodeFactory.instance.objectNode());
     }
@@ -157,7 +157,7 @@ public final class Node {
   }
 
   /** The elements; empty when absent; null when not a list. */
-  List<Node> list() {
+  public List<Node> list() {
     List<Node> items = new ArrayList<>();
     if (!present()) {
       return items;
@@ -198,7 +198,7 @@ public final class Node {
   }
 
   /** A number, or a percentage such as {@code "5%"} divided by 100. */
-  Double fraction() {
+  public Double fraction() {
     BigDecimal percent = percentSign();
     return percent != null ? Double.valueOf(percent.movePointLeft(2).doubleValue()) : number();
   }
@@ -260,7 +260,7 @@ public final class Node {
     return percentSign() != null;
   }
 
-  Boolean bool() {
+  public Boolean bool() {
     if (!present()) {
       return null;
     }

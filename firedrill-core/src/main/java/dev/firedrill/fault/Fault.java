@@ -37,4 +37,17 @@ public interface Fault {
    * values (strings, numbers, lists, maps). Recorded in the journal after injection.
    */
   Map<String, Object> state();
+
+  /** What ends this fault at its TTL if firedrill dies. */
+  default TtlEnforcer ttlEnforcer() {
+    return TtlEnforcer.INJECTOR;
+  }
+
+  /**
+   * The names of what the fault chose at injection, such as pod names, for {@code {{ targets }}} in
+   * queries and for the markers; empty before injection and for a fault that chooses nothing.
+   */
+  default List<String> selected() {
+    return List.of();
+  }
 }

@@ -5,10 +5,12 @@ import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a fault needs from the drill around it. {@code environment} is where tokens named by the
- * experiment (such as {@code admin_token_env}) are read.
+ * experiment (such as {@code admin_token_env}) are read; {@code kubernetesContext} is the
+ * experiment's {@code kubernetes.context} (none: the kubeconfig's current context).
  */
 public record FaultContext(
     String experimentId,
@@ -17,7 +19,8 @@ public record FaultContext(
     ProcessTable processes,
     WorkerLauncher launcher,
     Clock clock,
-    Map<String, String> environment) {
+    Map<String, String> environment,
+    Optional<String> kubernetesContext) {
 
   public FaultContext {
     Objects.requireNonNull(experimentId, "experimentId");
@@ -27,6 +30,7 @@ public record FaultContext(
     Objects.requireNonNull(launcher, "launcher");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(environment, "environment");
+    Objects.requireNonNull(kubernetesContext, "kubernetesContext");
   }
 
   /** With this process's environment. */
@@ -37,13 +41,41 @@ public record FaultContext(
       ProcessTable processes,
       WorkerLauncher launcher,
       Clock clock) {
-    this(experimentId, blastRadius, methodDuration, processes, launcher, clock, System.getenv());
+    this(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        System.getenv(),
+        Optional.empty());
   }
 
   /** The same context reading tokens from {@code environment}. */
   public FaultContext withEnvironment(Map<String, String> environment) {
     return new FaultContext(
-        experimentId, blastRadius, methodDuration, processes, launcher, clock, environment);
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext);
+  }
+
+  /** The same context with the experiment's {@code kubernetes.context}. */
+  public FaultContext withKubernetesContext(Optional<String> context) {
+    return new FaultContext(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        context);
   }
 
   /** Never the environment's values: they may hold tokens. */

@@ -70,7 +70,8 @@ class ExporterDownFaultTest {
         ProcessTable.system(),
         WorkerLauncher.current(),
         Clock.system(),
-        Map.of());
+        Map.of(),
+        Optional.empty());
   }
 
   private FaultSpec.ExporterDown spec(FaultSpec.ExporterDown.Mode mode, Duration ttl) {

@@ -63,7 +63,8 @@ class ExporterDownPrometheusTest {
               ProcessTable.system(),
               WorkerLauncher.current(),
               Clock.system(),
-              Map.of());
+              Map.of(),
+              Optional.empty());
       Fault fault =
           Faults.create(
               new FaultSpec.ExporterDown(

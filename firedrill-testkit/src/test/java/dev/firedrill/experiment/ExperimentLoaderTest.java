@@ -170,6 +170,37 @@ class ExperimentLoaderTest {
   }
 
   @Test
+  void readsTheKubernetesAndNetworkLimitsAndTheKubernetesContext() throws Exception {
+    Experiment e =
+        ExperimentLoader.load(
+            "exp.yaml",
+            replace(
+                    TEXT,
+                    "  max_duration: 15m\n",
+                    "  max_duration: 15m\n  namespaces: [shop, payments]\n  max_percent: 34%\n"
+                        + "  max_pods: 2\n  allow_host_network: true\n")
+                + "kubernetes:\n  context: kind-shop\n");
+    assertThat(e.blastRadius().namespaces()).containsExactly("shop", "payments");
+    assertThat(e.blastRadius().maxPercent()).contains(0.34);
+    assertThat(e.blastRadius().maxPods()).contains(2);
+    assertThat(e.blastRadius().allowHostNetwork()).isTrue();
+    assertThat(e.kubernetesContext()).contains("kind-shop");
+  }
+
+  @Test
+  void aNamespaceThatKubernetesWouldRefuseIsNamed() {
+    assertThat(
+            problems(
+                replace(
+                    TEXT,
+                    "  max_duration: 15m\n",
+                    "  max_duration: 15m\n  namespaces: [Shop_1]\n")))
+        .containsExactly(
+            "exp.yaml: /blast_radius/namespaces/0: expected a Kubernetes namespace name such as shop,"
+                + " got \"Shop_1\" (line 26, column 16)");
+  }
+
+  @Test
   void emptyAbortSectionAndNoRulesAreFine() throws Exception {
     String yaml =
         TEXT.substring(0, TEXT.indexOf("abort:"))
@@ -318,7 +349,7 @@ class ExperimentLoaderTest {
                 replace(TEXT, "  max_duration: 15m\n", "  max_duration: 15m\n  colour: red\n")))
         .containsExactly(
             "exp.yaml: /blast_radius/colour: unknown key; valid keys here: traffic_share, max_duration,"
-                + " budget_ceiling, max_processes, max_workers (line 26, column 3)");
+                + " budget_ceiling, max_processes, max_workers, namespaces, max_percent, max_pods, allow_host_network (line 26, column 3)");
     assertThat(problems(replace(TEXT, "title: A drill\n", "title: A drill\nsteadyState: {}\n")))
         .containsExactly(
             "exp.yaml: /steadyState: unknown key; did you mean \"steady_state\"? (line 3, column 1)");

@@ -81,7 +81,8 @@ class HttpToxicFaultTest {
         ProcessTable.system(),
         WorkerLauncher.current(),
         Clock.system(),
-        Map.of());
+        Map.of(),
+        Optional.empty());
   }
 
   private FaultSpec.HttpToxic spec(FaultSpec.HttpToxic.Effect effect, double share, Duration ttl) {
