@@ -104,7 +104,37 @@ class ArchitectureTest {
             "dev.firedrill.simulate..",
             "dev.firedrill.report..",
             "dev.firedrill.history..",
-            "dev.firedrill.proxy..")
+            "dev.firedrill.proxy..",
+            "dev.firedrill.kubernetes..")
+        .check(firedrill);
+  }
+
+  @Test
+  void faultModulesLeanOnlyOnTheFaultSpiTheExperimentAndTheLeaf() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.firedrill.kubernetes..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.firedrill.engine..",
+            "dev.firedrill.guard..",
+            "dev.firedrill.marker..",
+            "dev.firedrill.prometheus..",
+            "dev.firedrill.alerting..",
+            "dev.firedrill.cli..",
+            "dev.firedrill.lab..")
+        .check(firedrill);
+  }
+
+  @Test
+  void onlyTheKubernetesModuleKnowsFabric8() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.firedrill.kubernetes..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8..")
         .check(firedrill);
   }
 
