@@ -1,17 +1,23 @@
 package dev.firedrill.alerting;
 
+import dev.firedrill.alerting.routes.Route;
 import dev.firedrill.alerting.routes.RouteTree;
 import dev.firedrill.experiment.AlertExpectation;
+import dev.firedrill.yaml.NearestName;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What {@code firedrill plan} says of the expected alerts before anything runs: each must have a
- * rule (an input error otherwise), its floor, and, with Alertmanager's route tree, the receivers
- * its labels lead to beside the expected one.
+ * rule (an input error otherwise, with the nearest rule's name), its floor, and, with
+ * Alertmanager's route tree, the receivers its labels lead to beside the expected one. An expected
+ * receiver that no route names can never be reached: that is an input error too, not a warning that
+ * would end in a drill reported misrouted.
  */
 public final class AlertPlan {
 
@@ -40,11 +46,31 @@ public final class AlertPlan {
         continue;
       }
       if (rule.isEmpty()) {
+        List<String> names = rules.alerting().stream().map(RuleBook.AlertRule::name).toList();
         refusals.add(
             "hypothesis.alerts: "
                 + expectation.alert()
-                + " is defined by no alerting rule of Prometheus");
+                + " is defined by no alerting rule of Prometheus; "
+                + (names.isEmpty()
+                    ? "Prometheus has no alerting rule"
+                    : NearestName.suggest(expectation.alert(), names, "its alerting rules are ")));
         continue;
+      }
+      if (routes.isPresent() && expectation.receiver().isPresent()) {
+        Set<String> named = receiversNamed(routes.get().root(), new LinkedHashSet<>());
+        String expected = expectation.receiver().get();
+        if (!named.contains(expected)) {
+          refusals.add(
+              "hypothesis.alerts: "
+                  + expectation.alert()
+                  + " expects receiver \""
+                  + expected
+                  + "\", which no route of "
+                  + routes.get().file()
+                  + " names; "
+                  + NearestName.suggest(expected, named, "its routes name "));
+          continue;
+        }
       }
       StringBuilder line =
           new StringBuilder(expectation.describe())
@@ -72,5 +98,13 @@ public final class AlertPlan {
       lines.add(line.toString());
     }
     return new Result(lines, refusals);
+  }
+
+  private static Set<String> receiversNamed(Route route, Set<String> into) {
+    if (route.receiver() != null) {
+      into.add(route.receiver());
+    }
+    route.routes().forEach(child -> receiversNamed(child, into));
+    return into;
   }
 }
