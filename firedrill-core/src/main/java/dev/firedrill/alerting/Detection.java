@@ -354,6 +354,7 @@ public final class Detection {
                   + " ("
                   + source
                   + ")"
+                  + unnotified()
               : String.join("; ", failures);
       return new DetectionRow(
           expectation,
@@ -369,6 +370,24 @@ public final class Detection {
           failures.isEmpty(),
           reason,
           truncationWarnings());
+    }
+
+    /**
+     * Why a held row has no time to notify: a row that says held must not let a reader assume the
+     * page went out.
+     */
+    private String unnotified() {
+      if (delivery.isPresent()) {
+        return "";
+      }
+      if (!webhooks) {
+        return "; notification not checked: the experiment has no receiver section";
+      }
+      return "; no notification reached firedrill's receiver"
+          + routedAlert
+              .map(a -> " (Alertmanager routed it to " + String.join(", ", a.receivers()) + ")")
+              .orElse("")
+          + ", so time to notify is unknown";
     }
 
     /**

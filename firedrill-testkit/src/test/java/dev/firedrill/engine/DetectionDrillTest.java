@@ -76,7 +76,7 @@ class DetectionDrillTest {
         Map.of("service", "checkout"),
         AlertExpectation.Expect.FIRING,
         within,
-        Optional.of(receiver),
+        Optional.ofNullable(receiver),
         Optional.of(RUNBOOK),
         Optional.empty(),
         false);
@@ -220,6 +220,20 @@ class DetectionDrillTest {
             "missed: did not fire within 1m30s; its floor is 22.0s (the 1m window: at a "
                 + "100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s)");
     assertThat(drill.seconds()).isGreaterThanOrEqualTo(90.0);
+  }
+
+  @Test
+  void aHeldRowWithoutANotificationSaysThatTimeToNotifyIsUnknown() {
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22);
+
+    DrillResult result = run(burn(Duration.ofSeconds(40), null));
+
+    DetectionRow row = onlyRow(result);
+    assertThat(row.held()).isTrue();
+    assertThat(row.timeToNotify()).isEmpty();
+    assertThat(row.reason())
+        .endsWith("; no notification reached firedrill's receiver, so time to notify is unknown");
   }
 
   @Test
