@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.history.DetectionRecord;
@@ -62,6 +63,16 @@ final class HistoryCommand implements Callable<Integer> {
           "Add these journals' detection rows to the history (a run already there is skipped).")
   List<Path> imports = new ArrayList<>();
 
+  @Option(
+      names = "--include-simulated",
+      description =
+          "Import journals of firedrill simulate too (marked simulated); by default they are"
+              + " skipped: a prediction is not a run.")
+  boolean includeSimulated;
+
+  /** How many of the --import journals were read, those skipped as simulations left out. */
+  private int journalsRead;
+
   @Mixin HistoryOptions store;
 
   @Mixin CommonOptions common;
@@ -73,7 +84,7 @@ final class HistoryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Tolerance allowed = tolerance();
     StoreLocation location = store.location(JournalPaths.DIRECTORY);
-    List<DetectionRecord> imported = readJournals();
+    List<DetectionRecord> imported = readJournals(out);
     try (HistoryStore history = HistoryStore.open(location)) {
       if (!imports.isEmpty()) {
         int added = history.append(imported);
@@ -83,9 +94,9 @@ final class HistoryCommand implements Callable<Integer> {
                 + " detection row"
                 + (added == 1 ? "" : "s")
                 + " from "
-                + imports.size()
+                + journalsRead
                 + " journal"
-                + (imports.size() == 1 ? "" : "s")
+                + (journalsRead == 1 ? "" : "s")
                 + " into "
                 + location.name()
                 + (added < imported.size()
@@ -154,11 +165,21 @@ final class HistoryCommand implements Callable<Integer> {
   }
 
   /** Every journal first, so a bad one leaves the history untouched. */
-  private List<DetectionRecord> readJournals() {
+  private List<DetectionRecord> readJournals(PrintWriter out) {
     List<DetectionRecord> records = new ArrayList<>();
     for (Path path : imports) {
       try {
-        records.addAll(JournalRows.of(new JournalFile(path).read().json(), path.toString()));
+        JsonNode journal = new JournalFile(path).read().json();
+        if (JournalRows.isSimulation(journal) && !includeSimulated) {
+          out.println(
+              "skipped "
+                  + path
+                  + ": a simulation by firedrill simulate, not a run (--include-simulated"
+                  + " imports it, marked simulated)");
+          continue;
+        }
+        records.addAll(JournalRows.of(journal, path.toString()));
+        journalsRead++;
       } catch (IOException | HistoryException e) {
         throw new UserError(e.getMessage(), ExitCode.INVALID, e);
       }

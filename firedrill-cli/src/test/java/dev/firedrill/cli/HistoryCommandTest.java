@@ -64,6 +64,30 @@ class HistoryCommandTest {
   }
 
   @Test
+  void aSimulationIsKeptOutOfTheHistoryUnlessAskedAndThenMarked() throws Exception {
+    ObjectNode journal = (ObjectNode) JSON.readTree(OUTAGE.toFile());
+    journal.putObject("simulation").put("rate_per_second", 20);
+    Path simulated = Files.writeString(dir.resolve("sim.json"), JSON.writeValueAsString(journal));
+
+    CliRun skipped = history("--import", simulated.toString(), LATENCY.toString());
+    assertThat(skipped.exit()).as(skipped.describe()).isEqualTo(0);
+    assertThat(skipped.out())
+        .isEqualTo(
+            "skipped "
+                + simulated
+                + ": a simulation by firedrill simulate, not a run (--include-simulated imports"
+                + " it, marked simulated)\n"
+                + "imported 2 detection rows from 1 journal into "
+                + store()
+                + "\n");
+
+    CliRun included = history("--import", simulated.toString(), "--include-simulated");
+    assertThat(included.out())
+        .isEqualTo("imported 3 detection rows from 1 journal into " + store() + "\n");
+    assertThat(history("--alert", "CheckoutErrorBudgetBurn").out()).contains("(simulated)");
+  }
+
+  @Test
   void theTableShowsEachAlertOverItsRunsOldestFirst() throws Exception {
     Path misrouted =
         laterOutage(

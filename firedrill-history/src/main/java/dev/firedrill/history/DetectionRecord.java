@@ -30,6 +30,14 @@ public record DetectionRecord(
     String verdict,
     String journal) {
 
+  /** The run id's suffix for a journal of {@code firedrill simulate}, imported when asked. */
+  public static final String SIMULATED = " (simulated)";
+
+  /** Whether the row came from a simulation, not from a drill that ran. */
+  public boolean simulated() {
+    return runId.endsWith(SIMULATED);
+  }
+
   public static final String ROUTED_RIGHT = "yes";
   public static final String ROUTED_WRONG = "NO";
   public static final String EXPECT_FIRING = "firing";

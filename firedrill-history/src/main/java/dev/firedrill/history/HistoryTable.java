@@ -32,7 +32,7 @@ public final class HistoryTable {
         cells.add(
             new String[] {
               RegressionCheck.date(r.runAt()),
-              r.experiment(),
+              r.experiment() + (r.simulated() ? DetectionRecord.SIMULATED : ""),
               (r.fired() ? "yes" : "no")
                   + (r.expectedToFire() ? "" : " (expect " + r.expect() + ")"),
               time(r.timeToDetect()),

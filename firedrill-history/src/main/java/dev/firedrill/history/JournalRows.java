@@ -19,7 +19,15 @@ public final class JournalRows {
 
   private JournalRows() {}
 
-  /** No rows when the drill watched no alerts (or ended before it could). */
+  /** Whether {@code firedrill simulate} wrote the journal: a prediction, never a run. */
+  public static boolean isSimulation(JsonNode journal) {
+    return journal.has("simulation");
+  }
+
+  /**
+   * No rows when the drill watched no alerts (or ended before it could). A simulation's rows are
+   * marked in their run id, so the history never shows a prediction as a run.
+   */
   public static List<DetectionRecord> of(JsonNode journal, String journalPath)
       throws HistoryException {
     if (!journal.path("firedrill_journal").canConvertToInt()) {
@@ -32,7 +40,8 @@ public final class JournalRows {
         instant(
             journal.hasNonNull("injected_at") ? journal.get("injected_at").asText() : startedAt,
             journalPath);
-    String runId = experiment + "@" + startedAt;
+    String runId =
+        experiment + "@" + startedAt + (isSimulation(journal) ? DetectionRecord.SIMULATED : "");
     String verdict = journal.path("verdict").asText("unfinished");
     List<DetectionRecord> records = new ArrayList<>();
     for (JsonNode row : journal.path("detection").path("alerts")) {

@@ -29,7 +29,13 @@ public record DrillRecord(
     List<Fault> faults,
     Optional<String> budgetText,
     Optional<Detection> detection,
-    List<Event> events) {
+    List<Event> events,
+    boolean simulated) {
+
+  /** What every report says first of a journal {@code firedrill simulate} wrote. */
+  public static final String SIMULATED =
+      "Simulated: a prediction by firedrill simulate on a model of the lab, not a drill that ran;"
+          + " its times are the model's clock.";
 
   /** The verdict a journal carries when its drill never reached one (killed, or still running). */
   public static final String UNFINISHED = "unfinished";

@@ -25,7 +25,7 @@ public final class HtmlReport {
       """
       body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#1d2430;padding:0 16px}
       h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
-      .meta{color:#5b6575;margin:0 0 12px}.hypothesis{background:#f4f6f9;border-left:4px solid #8a95a8;padding:8px 12px}
+      .meta{color:#5b6575;margin:0 0 12px}.simulated{background:#fff4d6;border-left:4px solid #c98a00;padding:8px 12px}.hypothesis{background:#f4f6f9;border-left:4px solid #8a95a8;padding:8px 12px}
       .verdict{display:inline-block;padding:3px 10px;border-radius:4px;font-weight:600;color:#fff;background:#6b7280}
       .verdict.held{background:#1f8a4c}.verdict.deviated,.verdict.aborted,.verdict.failed{background:#c0392b}
       .verdict.inconclusive,.verdict.not-run,.verdict.refused,.verdict.unfinished{background:#b7791f}
@@ -60,12 +60,24 @@ public final class HtmlReport {
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         .append("<title>")
-        .append(esc(e.id() + ": " + r.verdict() + " - " + e.title()))
+        .append(
+            esc(
+                (r.simulated() ? "SIMULATED " : "")
+                    + e.id()
+                    + ": "
+                    + r.verdict()
+                    + " - "
+                    + e.title()))
         .append("</title>\n")
         .append("<style>\n")
         .append(CSS)
         .append("</style>\n</head>\n<body>\n");
     h.append("<h1 id=\"title\">").append(esc(e.title())).append("</h1>\n");
+    if (r.simulated()) {
+      h.append("<p id=\"simulated\" class=\"simulated\"><strong>")
+          .append(esc(DrillRecord.SIMULATED))
+          .append("</strong></p>\n");
+    }
     h.append("<p class=\"meta\">firedrill drill <code>")
         .append(esc(e.id()))
         .append("</code>")

@@ -131,7 +131,8 @@ public final class JournalReader {
         faults,
         optText(root.path("plan"), "budget"),
         detection,
-        events);
+        events,
+        root.has("simulation"));
   }
 
   private Experiment experiment(JsonNode e) {

@@ -23,7 +23,7 @@ public final class JunitReport {
   private JunitReport() {}
 
   public static String render(DrillRecord r) {
-    String suite = "firedrill." + r.experiment().id();
+    String suite = "firedrill." + (r.simulated() ? "simulated." : "") + r.experiment().id();
     List<Case> cases = new ArrayList<>();
     cases.add(hypothesis(r, suite));
     for (Alert a : r.detection().map(DrillRecord.Detection::alerts).orElse(List.of())) {
@@ -66,6 +66,9 @@ public final class JunitReport {
         .append("\">\n");
     xml.append("  <properties>\n");
     property(xml, "title", r.experiment().title());
+    if (r.simulated()) {
+      property(xml, "simulated", DrillRecord.SIMULATED);
+    }
     property(xml, "verdict", r.verdict());
     property(xml, "reason", r.reason());
     r.detection().ifPresent(d -> property(xml, "observability", d.verdict()));

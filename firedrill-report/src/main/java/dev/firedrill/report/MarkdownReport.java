@@ -30,6 +30,9 @@ public final class MarkdownReport {
     DrillRecord.Experiment e = r.experiment();
     List<Alert> alerts = r.detection().map(DrillRecord.Detection::alerts).orElse(List.of());
     md.append("## Experiment: ").append(text(e.title())).append("\n\n");
+    if (r.simulated()) {
+      md.append("> **").append(DrillRecord.SIMULATED).append("**\n\n");
+    }
     md.append("Experiment: ")
         .append(code(e.id()))
         .append(e.owner().isEmpty() ? "" : ", owner " + text(e.owner()))

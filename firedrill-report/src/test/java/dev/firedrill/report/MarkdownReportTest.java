@@ -120,6 +120,27 @@ class MarkdownReportTest {
   }
 
   @Test
+  void aSimulationSaysSoInEveryReport() throws IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode tree = Journals.tree("payments-outage");
+    tree.putObject("simulation").put("rate_per_second", 20);
+    DrillRecord simulated = Journals.record(tree);
+    DrillRecord real = Journals.record(Journals.tree("payments-outage"));
+
+    assertThat(MarkdownReport.render(simulated))
+        .contains("\n\n> **" + DrillRecord.SIMULATED + "**\n\n");
+    assertThat(HtmlReport.render(simulated))
+        .contains("<title>SIMULATED ")
+        .contains("<p id=\"simulated\" class=\"simulated\"><strong>Simulated: a prediction");
+    assertThat(JunitReport.render(simulated))
+        .contains("<testsuite name=\"firedrill.simulated.")
+        .contains("<property name=\"simulated\" value=\"Simulated: a prediction");
+    assertThat(MarkdownReport.render(real) + HtmlReport.render(real) + JunitReport.render(real))
+        .doesNotContain("a prediction by firedrill simulate")
+        .doesNotContain("id=\"simulated\"")
+        .doesNotContain("firedrill.simulated.");
+  }
+
+  @Test
   void aTitleCannotOpenATagInTheTicketButRangesStayReadable() {
     assertThat(MarkdownReport.text("<script>alert(1)</script> keeps p99 <= 0.25 & </b>"))
         .isEqualTo("&lt;script>alert(1)&lt;/script> keeps p99 <= 0.25 & &lt;/b>");
