@@ -14,7 +14,10 @@ import java.util.Optional;
 /**
  * Compares each alert's latest run with its earlier runs of the same experiment (another
  * experiment's fault is another test). The baseline for time to detect is the median of the earlier
- * runs in which the alert fired: one slow quarter neither hides nor invents a regression.
+ * runs in which the alert fired: one slow quarter neither hides nor invents a regression. What a
+ * run may take beyond it is the tolerance or what the earlier runs' own spread allows, whichever is
+ * larger: identical drills vary by a scrape and an evaluation phase, and a fixed percentage would
+ * call that noise a regression.
  */
 public final class RegressionCheck {
 
@@ -137,7 +140,10 @@ public final class RegressionCheck {
       return Optional.empty();
     }
     Duration baseline = median(times);
-    Duration allowed = tolerance.allowed(baseline);
+    Duration byTolerance = tolerance.allowed(baseline);
+    Duration bySpread = spreadAllowance(times, baseline);
+    boolean spreadWins = bySpread.compareTo(byTolerance) > 0;
+    Duration allowed = spreadWins ? bySpread : byTolerance;
     Duration now = latest.timeToDetect().get();
     if (now.compareTo(allowed) <= 0) {
       return Optional.empty();
@@ -158,8 +164,38 @@ public final class RegressionCheck {
                 + times.size()
                 + " earlier run"
                 + plural(times.size())
-                + " plus "
-                + tolerance.text()));
+                + (spreadWins
+                    ? " plus three times their spread ("
+                        + Durations.seconds(times.get(0))
+                        + " to "
+                        + Durations.seconds(times.get(times.size() - 1))
+                        + ", a deviation of "
+                        + Durations.seconds(
+                            Duration.ofNanos((long) (spread(times, baseline) * 1e9)))
+                        + "), wider than "
+                        + tolerance.text()
+                    : " plus " + tolerance.text())));
+  }
+
+  /** Fewer earlier runs than this have no spread to speak of: the tolerance alone decides. */
+  static final int SPREAD_RUNS = 3;
+
+  /**
+   * The baseline plus three robust standard deviations of the earlier runs: the median absolute
+   * deviation scaled to a normal distribution's, so one wild run neither widens it much nor hides a
+   * regression. Zero extra below {@link #SPREAD_RUNS} runs.
+   */
+  static Duration spreadAllowance(List<Duration> sorted, Duration baseline) {
+    if (sorted.size() < SPREAD_RUNS) {
+      return baseline;
+    }
+    return baseline.plusNanos((long) (3 * spread(sorted, baseline) * 1e9));
+  }
+
+  /** The median absolute deviation from {@code baseline} times 1.4826, in seconds. */
+  private static double spread(List<Duration> times, Duration baseline) {
+    List<Duration> deviations = times.stream().map(t -> t.minus(baseline).abs()).sorted().toList();
+    return 1.4826 * median(deviations).toNanos() / 1e9;
   }
 
   static Duration median(List<Duration> sorted) {

@@ -2,6 +2,7 @@ package dev.firedrill.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -65,18 +66,44 @@ class RegressionCheckTest {
 
   @Test
   void aTimeToDetectBeyondTheToleranceOverTheMedianRegressed() {
-    // Median of 10, 12 and 60 is 12: the one slow run neither moves the baseline nor hides the
-    // regression.
+    // Median of 10, 12 and 60 is 12, their deviations 2, 0 and 48: the one slow run neither moves
+    // the baseline nor widens the spread enough to hide the regression (3 x 1.4826 x 2s = 8.9s).
     RegressionCheck.Outcome outcome =
         RegressionCheck.check(
-            List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 18.1)),
+            List.of(Rows.fired(0, 10), Rows.fired(1, 60), Rows.fired(2, 12), Rows.fired(3, 21)),
             DEFAULT);
 
     assertThat(lines(outcome))
         .containsExactly(
             "CheckoutErrorBudgetBurn{service=\"checkout\"} in payments-outage: "
-                + "time to detect grew: 18.1s in the run of 2026-01-04 10:00, over the 18.0s allowed: median 12.0s of 3 "
-                + "earlier runs plus 50% or 2s, whichever is larger");
+                + "time to detect grew: 21.0s in the run of 2026-01-04 10:00, over the 20.9s allowed: median 12.0s of 3 "
+                + "earlier runs plus three times their spread (10.0s to 60.0s, a deviation of 3.0s), wider than 50%"
+                + " or 2s, whichever is larger");
+  }
+
+  @Test
+  void identicalDrillsThatVaryAsMuchAsTheyDidBeforeAreNoRegression() {
+    // Six runs of one file measured 5.1 to 17.2 s: the spread, not 50%, says what noise is.
+    List<DetectionRecord> runs =
+        List.of(
+            Rows.fired(0, 5.1),
+            Rows.fired(1, 9.0),
+            Rows.fired(2, 11.0),
+            Rows.fired(3, 14.0),
+            Rows.fired(4, 6.5),
+            Rows.fired(5, 17.2));
+
+    assertThat(RegressionCheck.check(runs, DEFAULT).regressions()).isEmpty();
+    assertThat(
+            RegressionCheck.spreadAllowance(
+                List.of(
+                    Duration.ofMillis(5100),
+                    Duration.ofMillis(6500),
+                    Duration.ofMillis(9000),
+                    Duration.ofMillis(11000),
+                    Duration.ofMillis(14000)),
+                Duration.ofMillis(9000)))
+        .isEqualTo(Duration.ofMillis(9000).plusNanos((long) (3 * 1.4826 * 2.5 * 1e9)));
   }
 
   @Test
