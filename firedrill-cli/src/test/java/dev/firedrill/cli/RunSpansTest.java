@@ -36,7 +36,7 @@ class RunSpansTest {
           System.getenv(variable) == null, variable + " is set in this environment");
     }
     try (StubHttpServer prometheus = StubHttpServer.start()) {
-      // no data and missing: fail: outside steady state before injection, so nothing is injected
+      // no data before injection: the steady state cannot be measured, so nothing is injected
       prometheus.respondJson(
           200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
       Path file = dir.resolve("spans-run.yaml");
@@ -80,7 +80,7 @@ class RunSpansTest {
 
       CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
 
-      assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.NOT_RUN);
+      assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INCONCLUSIVE);
       Path spans = dir.resolve("spans-run.spans.jsonl");
       assertThat(run.out()).as(run.describe()).contains("spans: " + spans + "\n");
       ObjectMapper json = new ObjectMapper();
@@ -94,7 +94,7 @@ class RunSpansTest {
               .findFirst()
               .orElseThrow();
       assertThat(root.get("attributes").get("chaos.experiment.id").asText()).isEqualTo("spans-run");
-      assertThat(root.get("attributes").get("chaos.verdict").asText()).isEqualTo("not-run");
+      assertThat(root.get("attributes").get("chaos.verdict").asText()).isEqualTo("inconclusive");
       assertThat(lines)
           .extracting(s -> s.get("name").asText())
           .containsExactlyInAnyOrder("measure", "preflight", "drill spans-run");

@@ -191,6 +191,21 @@ public final class Drill {
                       .map(Reading::text)
                       .collect(Collectors.joining(", "))));
     }
+    if (before.readings().noneMatch(r -> r.status() == Reading.Status.BREACH)
+        && before.readings().anyMatch(r -> r.status() == Reading.Status.NO_DATA)) {
+      // An SLI that matches no series before anything broke is nearly always a wrong metric or
+      // label name, or a target Prometheus does not scrape: not a sick system.
+      return Optional.of(
+          new VerdictRules.Decision(
+              Verdict.INCONCLUSIVE,
+              PREFLIGHT_UNMEASURED
+                  + before
+                      .readings()
+                      .filter(r -> r.status() == Reading.Status.NO_DATA)
+                      .map(Reading::text)
+                      .collect(Collectors.joining(", "))
+                  + "; check its metric and label names against Prometheus"));
+    }
     if (!before.withinSteadyState()) {
       return Optional.of(
           new VerdictRules.Decision(

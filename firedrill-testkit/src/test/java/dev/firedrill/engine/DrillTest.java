@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
+import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -201,6 +202,33 @@ class DrillTest {
                 + " http://127.0.0.1:9 is unreachable, burn_rate error: Prometheus at http://127.0.0.1:9 is unreachable");
     assertThat(drill.log()).doesNotContain("inject burn");
     assertThat(fault.applied()).isFalse();
+  }
+
+  @Test
+  void anSliWithNoDataBeforeInjectionIsInconclusiveNotAnUnhealthySystem() {
+    ScriptedFault fault = drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> ScriptedPrometheus.noData());
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .startsWith(
+            "the steady state could not be measured (a problem of the drill's queries"
+                + " or of its Prometheus, not of the system), nothing was injected: error_ratio")
+        .endsWith("; check its metric and label names against Prometheus");
+    assertThat(fault.applied()).isFalse();
+  }
+
+  @Test
+  void aBreachBeforeInjectionIsNotRunEvenWhenAnotherSliHasNoData() {
+    drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(ScriptedDrill.ERROR_RATIO, 0.03)
+        .answer(ScriptedDrill.GUARD_ERROR_RATIO, t -> ScriptedPrometheus.noData());
+
+    assertThat(drill.run().verdict()).isEqualTo(Verdict.NOT_RUN);
   }
 
   @Test
