@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Watches the expected alerts of one drill: before injection (none may already be active), every
@@ -141,8 +142,17 @@ public final class Detection {
     return tracked.stream().allMatch(t -> t.settled(injectedAt, now));
   }
 
+  /** The rows, with floors for a fault that fails every request. */
   public List<DetectionRow> rows(Instant injectedAt) {
-    return tracked.stream().map(t -> t.row(injectedAt)).toList();
+    return rows(injectedAt, OptionalDouble.empty());
+  }
+
+  /**
+   * The rows, with floors for the error ratio measured while the faults were on ({@link
+   * Floors#of(RuleBook.AlertRule, RuleBook, OptionalDouble)}).
+   */
+  public List<DetectionRow> rows(Instant injectedAt, OptionalDouble measuredErrorRatio) {
+    return tracked.stream().map(t -> t.row(injectedAt, measuredErrorRatio)).toList();
   }
 
   /**
@@ -282,11 +292,13 @@ public final class Detection {
           .orElse(Map.of());
     }
 
-    DetectionRow row(Instant injectedAt) {
+    DetectionRow row(Instant injectedAt, OptionalDouble measuredErrorRatio) {
       Optional<Floor> floor =
           rules == null
               ? Optional.empty()
-              : rules.alert(expectation.alert()).map(rule -> Floors.of(rule, rules));
+              : rules
+                  .alert(expectation.alert())
+                  .map(rule -> Floors.of(rule, rules, measuredErrorRatio));
       Optional<Instant> starts = startsAt();
       String source =
           delivery.isPresent()

@@ -10,6 +10,7 @@ import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Works out an alert's floor from its expression, the recording rules it reads, its {@code for} and
@@ -22,6 +23,11 @@ import java.util.Optional;
  * without a window, only the first bad sample, which a scrape may take at once. The floor is a
  * lower bound: scrape and evaluation alignment add up to one interval each on top. An expression
  * the parser refuses counts as the first bad sample.
+ *
+ * <p>After a drill the fault's real size is known: with the error ratio measured while the faults
+ * were on (R), a part over a ratio needs T / R of its window instead, and says so. A 20% error
+ * fault takes five times as long as an outage to fill a window; a floor worked out for the outage
+ * would make every such detection look slow.
  */
 public final class Floors {
 
@@ -29,9 +35,22 @@ public final class Floors {
 
   private Floors() {}
 
+  /** The floor for a fault that fails every request: what {@code plan} can say before a drill. */
   public static Floor of(RuleBook.AlertRule rule, RuleBook book) {
+    return of(rule, book, OptionalDouble.empty());
+  }
+
+  /**
+   * The floor for the fault as measured: {@code errorRatio}, the error ratio while the faults were
+   * on, in (0, 1]; empty (or out of range) for a full outage.
+   */
+  public static Floor of(RuleBook.AlertRule rule, RuleBook book, OptionalDouble errorRatio) {
     Duration scrape = book.scrapeInterval();
-    Term expression = term(rule.query(), book, scrape);
+    double ratio =
+        errorRatio.isPresent() && errorRatio.getAsDouble() > 0 && errorRatio.getAsDouble() < 1
+            ? errorRatio.getAsDouble()
+            : 1;
+    Term expression = term(rule.query(), book, scrape, ratio);
     Duration forDuration = rule.forDuration();
     Duration total = expression.time().plus(forDuration).plus(book.queryOffset());
     String reason =
@@ -57,31 +76,31 @@ public final class Floors {
             + " later)");
   }
 
-  private static Term term(String query, RuleBook book, Duration scrape) {
+  private static Term term(String query, RuleBook book, Duration scrape, double ratio) {
     Expr tree;
     try {
       tree = PromqlParser.parse(query, PromqlParser.Syntax.PROMETHEUS_3);
     } catch (PromqlException e) {
       return oneScrape(scrape);
     }
-    return term(tree, book, scrape);
+    return term(tree, book, scrape, ratio);
   }
 
   /** {@code and} needs every part, {@code or} the quickest, {@code unless} its left side. */
-  private static Term term(Expr node, RuleBook book, Duration scrape) {
+  private static Term term(Expr node, RuleBook book, Duration scrape, double ratio) {
     Expr expr = unwrap(node);
     if (expr instanceof Expr.Binary b && b.op().isSetOperator()) {
-      Term left = term(b.lhs(), book, scrape);
+      Term left = term(b.lhs(), book, scrape, ratio);
       if (b.op() == BinaryOp.UNLESS) {
         return left;
       }
-      Term right = term(b.rhs(), book, scrape);
+      Term right = term(b.rhs(), book, scrape, ratio);
       if (b.op() == BinaryOp.AND) {
         return right.time().compareTo(left.time()) > 0 ? right : left;
       }
       return right.time().compareTo(left.time()) < 0 ? right : left;
     }
-    return part(expr, book, scrape);
+    return part(expr, book, scrape, ratio);
   }
 
   /** What a part reads behind its comparison's left side, recording rules followed. */
@@ -99,7 +118,7 @@ public final class Floors {
     }
   }
 
-  private static Term part(Expr expr, RuleBook book, Duration scrape) {
+  private static Term part(Expr expr, RuleBook book, Duration scrape, double ratio) {
     Expr left = expr;
     Double threshold = null;
     BinaryOp op = null;
@@ -152,17 +171,27 @@ public final class Floors {
                   + Durations.seconds(needed));
     }
     double share = above ? threshold : 1 - threshold;
-    Duration needed = tenths(share * window.toMillis());
+    boolean measured = ratio < 1 && share < ratio;
+    Duration needed = tenths((measured ? share / ratio : share) * window.toMillis());
     if (needed.isZero()) {
       return oneScrape(scrape);
     }
+    // A measured ratio below the threshold means the rule reads another signal than the SLO's:
+    // the outage's floor stays, and its text says it assumed 100%.
+    String at =
+        measured
+            ? "at the "
+                + Numbers.format(ratio * 100)
+                + "% error ratio measured while the faults were on, "
+                + Numbers.format(share)
+                + " of it takes "
+            : "at a 100% error ratio, " + Numbers.format(share) + " of it needs ";
     return new Term(
         needed,
         "the "
             + Durations.format(window)
-            + " window: at a 100% error ratio, "
-            + Numbers.format(share)
-            + " of it needs "
+            + " window: "
+            + at
             + Durations.seconds(needed)
             + " of data");
   }

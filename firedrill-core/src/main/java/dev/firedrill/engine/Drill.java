@@ -370,7 +370,10 @@ public final class Drill {
     if (injectedAt != null && ports.detection().isPresent()) {
       Detection detection = ports.detection().get();
       ObservabilityResult result =
-          ObservabilityResult.of(detection.rows(injectedAt), detection.lastError());
+          ObservabilityResult.of(
+              detection.rows(
+                  injectedAt, MeasuredEffect.errorRatio(during, experiment.abort().burnRate())),
+              detection.lastError());
       observability = Optional.of(result);
       mark(new Milestone.AlertsJudged(result, clock.now(), offset()));
     }

@@ -30,6 +30,31 @@ class FloorsTest {
   }
 
   @Test
+  void aFaultSmallerThanAnOutageTakesLongerToFillTheWindowAndSaysSo() {
+    RuleBook book =
+        new RuleBook(List.of(), RECORDING, Duration.ofSeconds(15), Duration.ofSeconds(1));
+    RuleBook.AlertRule rule =
+        new RuleBook.AlertRule(
+            "A",
+            "service:http_error_ratio:rate30s > 0.05",
+            Duration.ZERO,
+            Duration.ofSeconds(1),
+            Map.of(),
+            Map.of());
+
+    assertThat(Floors.of(rule, book).text())
+        .isEqualTo("1.5s (the 30s window: at a 100% error ratio, 0.05 of it needs 1.5s of data)");
+    assertThat(Floors.of(rule, book, java.util.OptionalDouble.of(0.2)).text())
+        .isEqualTo(
+            "7.5s (the 30s window: at the 20% error ratio measured while the faults were on, 0.05"
+                + " of it takes 7.5s of data)");
+    // A measured ratio below the threshold: the rule reads another signal; the outage's floor
+    // stays.
+    assertThat(Floors.of(rule, book, java.util.OptionalDouble.of(0.01)))
+        .isEqualTo(Floors.of(rule, book));
+  }
+
+  @Test
   void theLongWindowOfAFastBurnPageDominates() {
     Floor floor =
         floor(
