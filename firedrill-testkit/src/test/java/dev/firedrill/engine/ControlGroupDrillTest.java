@@ -1,20 +1,16 @@
 package dev.firedrill.engine;
 
+import static dev.firedrill.testing.ControlGroup.CONTROL_GROUP;
+import static dev.firedrill.testing.ControlGroup.EXPERIMENT_GROUP;
+import static dev.firedrill.testing.ControlGroup.WHOLE_GROUP;
 import static dev.firedrill.testing.ScriptedPrometheus.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.firedrill.experiment.Control;
-import dev.firedrill.experiment.Experiment;
-import dev.firedrill.experiment.Missing;
-import dev.firedrill.experiment.Sli;
-import dev.firedrill.experiment.SteadyState;
+import dev.firedrill.testing.ControlGroup;
 import dev.firedrill.testing.ScriptedDrill;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,45 +19,16 @@ import org.junit.jupiter.api.Test;
  */
 class ControlGroupDrillTest {
 
-  private static final String P95 = "p95{pod=~\"{{ targets }}\"}";
-  private static final String P95_CONTROL = "p95{pod!~\"{{ targets }}\"}";
-  private static final String WHOLE_GROUP = "p95{pod=~\".*\"}";
-  private static final String EXPERIMENT_GROUP = "p95{pod=~\"checkout-7d9f-a|checkout-7d9f-b\"}";
-  private static final String CONTROL_GROUP = "p95{pod!~\"checkout-7d9f-a|checkout-7d9f-b\"}";
-
   private final ScriptedDrill drill = new ScriptedDrill();
-
-  private Experiment experiment() {
-    Sli errorRatio = ScriptedDrill.steadyState(Duration.ofSeconds(5), Missing.FAIL).slis().get(0);
-    Sli p95 =
-        new Sli(
-            "p95",
-            P95,
-            OptionalDouble.empty(),
-            OptionalDouble.empty(),
-            Missing.FAIL,
-            Optional.of(
-                new Control(
-                    P95_CONTROL,
-                    OptionalDouble.empty(),
-                    OptionalDouble.of(0.05),
-                    OptionalDouble.empty(),
-                    OptionalDouble.empty())));
-    return drill
-        .experiment()
-        .steadyState(new SteadyState(Duration.ofSeconds(5), List.of(errorRatio, p95)))
-        .build();
-  }
 
   @Test
   void heldWhenBothGroupsRiseTogetherAndTheJournalHoldsTheQueriesAsRun() {
-    drill.fault("delete").selects("checkout-7d9f-a", "checkout-7d9f-b");
     // The morning's traffic lifts both groups alike: a fixed max would break, the delta holds.
-    drill.prometheus().answer(WHOLE_GROUP, 0.30);
-    drill.prometheus().answer(EXPERIMENT_GROUP, t -> value(0.30 + t / 100));
-    drill.prometheus().answer(CONTROL_GROUP, t -> value(0.29 + t / 100));
+    ControlGroup group =
+        new ControlGroup(drill, 0.30)
+            .groups(t -> value(0.30 + t / 100), t -> value(0.29 + t / 100));
 
-    DrillResult result = drill.run(experiment());
+    DrillResult result = drill.run(group.experiment());
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     JsonNode journal = result.journal().json();
@@ -97,12 +64,11 @@ class ControlGroupDrillTest {
 
   @Test
   void deviatedWhenTheExperimentGroupLeavesTheControlGroupBehind() {
-    drill.fault("delete").selects("checkout-7d9f-a", "checkout-7d9f-b");
-    drill.prometheus().answer(WHOLE_GROUP, 0.30);
-    drill.prometheus().answer(EXPERIMENT_GROUP, t -> value(t >= 20 && t < 60 ? 0.45 : 0.31));
-    drill.prometheus().answer(CONTROL_GROUP, 0.30);
+    ControlGroup group =
+        new ControlGroup(drill, 0.30)
+            .groups(t -> value(t >= 20 && t < 60 ? 0.45 : 0.31), t -> value(0.30));
 
-    DrillResult result = drill.run(experiment());
+    DrillResult result = drill.run(group.experiment());
 
     assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
     assertThat(result.reason())
