@@ -78,6 +78,23 @@ class ControlGroupDrillTest {
                 + " 100; recovered 0.0s after the rollback");
   }
 
+  @Test
+  void aHalfDoneInjectionStillRecoversOnTheGroupsItSelected() {
+    ControlGroup group = new ControlGroup(drill, 0.30).groups(t -> value(0.31), t -> value(0.30));
+    drill.faults().get(0).failsToInject();
+
+    DrillResult result = drill.run(group.experiment());
+
+    JsonNode asRun = result.journal().json().get("queries_as_run");
+    assertThat(asRun).hasSize(2);
+    assertThat(texts(asRun.get(1).get("targets"))).isEqualTo(ControlGroup.PODS);
+    JsonNode last = result.journal().json().get("measurements");
+    JsonNode recovery = last.get(last.size() - 1);
+    assertThat(recovery.get("phase").asText()).isEqualTo("after");
+    assertThat(recovery.get("readings").get(1).get("value").asDouble()).isEqualTo(0.31);
+    assertThat(recovery.get("readings").get(1).get("control").asDouble()).isEqualTo(0.30);
+  }
+
   private static List<String> texts(JsonNode array) {
     List<String> texts = new ArrayList<>();
     array.forEach(node -> texts.add(node.asText()));
