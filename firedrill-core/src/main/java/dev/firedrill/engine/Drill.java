@@ -4,6 +4,7 @@ import dev.firedrill.alerting.AlertNews;
 import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.ObservabilityResult;
+import dev.firedrill.experiment.Control;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Sli;
 import dev.firedrill.experiment.Targets;
@@ -255,7 +256,7 @@ public final class Drill {
     List<Milestone.QueriesAsRun> queries = new ArrayList<>();
     boolean used = false;
     for (Sli sli : experiment.steadyState().slis()) {
-      Optional<String> control = sli.control().map(c -> c.query());
+      Optional<String> control = sli.control().map(Control::query);
       used |= Targets.uses(sli.query()) || control.map(Targets::uses).orElse(false);
       queries.add(
           new Milestone.QueriesAsRun(
