@@ -2,6 +2,7 @@ package dev.firedrill.cli;
 
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
@@ -32,7 +33,8 @@ final class MeasureCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Experiment experiment = Wiring.load(file);
     Measurement measurement =
-        Wiring.measurer(experiment, System.getenv(), Clock.system()).measure();
+        Wiring.measurer(experiment, System.getenv(), Clock.system())
+            .measure(Targets.BEFORE_INJECTION);
     PrintWriter out = spec.commandLine().getOut();
     List<Reading> readings = measurement.readings().toList();
     int width = Math.max(4, readings.stream().mapToInt(r -> r.name().length()).max().orElse(4));

@@ -4,7 +4,10 @@ import dev.firedrill.alerting.AlertNews;
 import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.ObservabilityResult;
+import dev.firedrill.experiment.Control;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.Sli;
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.guard.AbortDecision;
@@ -47,6 +50,10 @@ public final class Drill {
   private final List<Measurement> during = new ArrayList<>();
   private final List<Measurement> after = new ArrayList<>();
   private Instant injectedAt;
+
+  /** What {@code {{ targets }}} stands for: the whole group until the faults selected theirs. */
+  private Targets targets = Targets.BEFORE_INJECTION;
+
   private Optional<ObservabilityResult> observability = Optional.empty();
   private Optional<String> abortReason = Optional.empty();
 
@@ -119,6 +126,7 @@ public final class Drill {
         }
         mark(injected(i, planned, Optional.empty()));
       }
+      resolveTargets(started);
       mark(new Milestone.PhaseStarted(Phase.DURING, clock.now(), offset()));
       abortReason = observe().map(AbortDecision::reason);
     } catch (FaultException e) {
@@ -129,6 +137,10 @@ public final class Drill {
     } catch (RuntimeException e) {
       abortReason = Optional.of("internal error while the faults were on: " + e);
     } finally {
+      if (!targets.injected() && !started.isEmpty()) {
+        // A half-done injection still selected what it selected: recovery reads that group.
+        resolveTargets(started);
+      }
       abortReason.ifPresent(reason -> mark(new Milestone.Aborted(reason, clock.now(), offset())));
       mark(new Milestone.PhaseStarted(Phase.ROLLBACK, clock.now(), offset()));
       rollback.revertAll(started);
@@ -173,8 +185,9 @@ public final class Drill {
           + " queries or of its Prometheus, not of the system), nothing was injected: ";
 
   private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
+    announceTargets();
     Instant measuring = clock.now();
-    Measurement before = ports.measurer().measure();
+    Measurement before = ports.measurer().measure(targets);
     record(Phase.PREFLIGHT, measuring, before);
     if (before.hasProbeError()) {
       // A query Prometheus refuses, several series, a wrong URL, a host that does not resolve, an
@@ -247,6 +260,30 @@ public final class Drill {
     return Optional.empty();
   }
 
+  /** The names every started fault selected become what {@code {{ targets }}} stands for. */
+  private void resolveTargets(List<Fault> started) {
+    targets = Targets.of(started.stream().flatMap(fault -> fault.selected().stream()).toList());
+    announceTargets();
+  }
+
+  /** Journals the queries as run, when some SLI query has {@code {{ targets }}}. */
+  private void announceTargets() {
+    List<Milestone.QueriesAsRun> queries = new ArrayList<>();
+    boolean used = false;
+    for (Sli sli : experiment.steadyState().slis()) {
+      Optional<String> control = sli.control().map(Control::query);
+      used |= Targets.uses(sli.query()) || control.map(Targets::uses).orElse(false);
+      queries.add(
+          new Milestone.QueriesAsRun(
+              sli.name(), targets.resolve(sli.query()), control.map(targets::resolve)));
+    }
+    if (used) {
+      mark(
+          new Milestone.TargetsResolved(
+              targets.injected(), targets.names(), queries, clock.now(), offset()));
+    }
+  }
+
   /** Measures every interval until the method's duration ends or an abort condition holds. */
   private Optional<AbortDecision> observe() throws InterruptedException {
     AbortGuards guards = new AbortGuards(experiment.abort(), experiment.steadyState());
@@ -262,7 +299,7 @@ public final class Drill {
       long now = clock.nanoTime();
       if (now >= next) {
         Instant measuring = clock.now();
-        Measurement measurement = ports.measurer().measure();
+        Measurement measurement = ports.measurer().measure(targets);
         during.add(measurement);
         record(Phase.DURING, measuring, measurement);
         pollAlerts();
@@ -288,7 +325,7 @@ public final class Drill {
     Duration interval = experiment.steadyState().interval();
     while (true) {
       Instant measuring = clock.now();
-      Measurement measurement = ports.measurer().measure();
+      Measurement measurement = ports.measurer().measure(targets);
       after.add(measurement);
       record(Phase.AFTER, measuring, measurement);
       pollAlerts();
@@ -405,6 +442,7 @@ public final class Drill {
         planned.actions(),
         planned.fault().state(),
         failure,
+        planned.fault().selected(),
         clock.now(),
         offset());
   }

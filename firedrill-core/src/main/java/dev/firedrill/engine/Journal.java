@@ -109,6 +109,36 @@ public final class Journal {
     faultNode(index).set("state", Jsons.tree(state));
   }
 
+  void faultSelected(int index, List<String> selected) {
+    if (!selected.isEmpty()) {
+      ArrayNode list = faultNode(index).putArray("selected");
+      selected.forEach(list::add);
+    }
+  }
+
+  /**
+   * What {@code {{ targets }}} stood for and the SLI queries as run with it: one entry before
+   * injection, one after.
+   */
+  void queriesAsRun(Milestone.TargetsResolved resolved) {
+    ArrayNode all =
+        root.has("queries_as_run")
+            ? (ArrayNode) root.get("queries_as_run")
+            : root.putArray("queries_as_run");
+    ObjectNode node = all.addObject();
+    node.put("at", resolved.at().toString());
+    node.put("injected", resolved.injected());
+    ArrayNode names = node.putArray("targets");
+    resolved.names().forEach(names::add);
+    ArrayNode slis = node.putArray("slis");
+    for (Milestone.QueriesAsRun queries : resolved.queries()) {
+      ObjectNode sli = slis.addObject();
+      sli.put("name", queries.sli());
+      sli.put("query", queries.query());
+      queries.control().ifPresent(control -> sli.put("control", control));
+    }
+  }
+
   void faultRevert(
       int index, Instant at, boolean ok, int attempts, String detail, String manualCommand) {
     ObjectNode node = faultNode(index);
@@ -236,6 +266,9 @@ public final class Journal {
     if (reading.value().isPresent()) {
       Jsons.putNumber(node, "value", reading.value().getAsDouble());
     }
+    if (reading.control().isPresent()) {
+      Jsons.putNumber(node, "control", reading.control().getAsDouble());
+    }
     node.put("expectation", reading.expectation());
     if (!reading.detail().isEmpty()) {
       node.put("detail", reading.detail());
@@ -273,6 +306,7 @@ public final class Journal {
       s.put("name", sli.name());
       s.put("query", sli.query());
       s.put("range", sli.rangeText());
+      sli.control().ifPresent(control -> s.put("control", control.query()));
       s.put("missing", sli.missing().text());
     }
     experiment

@@ -49,8 +49,11 @@ final class JournalRecorder implements DrillObserver {
       journal.text("budget_preflight", budget.budget().text());
     } else if (m instanceof Milestone.FaultInjecting f) {
       journal.faultStarting(f.index(), f.at());
+    } else if (m instanceof Milestone.TargetsResolved t) {
+      journal.queriesAsRun(t);
     } else if (m instanceof Milestone.FaultInjected f) {
       journal.faultState(f.index(), f.state());
+      journal.faultSelected(f.index(), f.selected());
       if (f.applied()) {
         journal.faultInjected(f.index(), f.at());
       }

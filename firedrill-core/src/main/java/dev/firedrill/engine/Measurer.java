@@ -1,5 +1,6 @@
 package dev.firedrill.engine;
 
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import java.util.Optional;
@@ -9,7 +10,10 @@ import java.util.Optional;
  */
 public interface Measurer {
 
-  Measurement measure() throws InterruptedException;
+  /**
+   * Reads every SLI once, with {@code {{ targets }}} in its queries standing for {@code targets}.
+   */
+  Measurement measure(Targets targets) throws InterruptedException;
 
   /**
    * The share of the error budget that is left (0..1), when the experiment gives a query for it.

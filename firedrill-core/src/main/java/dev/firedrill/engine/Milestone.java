@@ -92,7 +92,8 @@ public sealed interface Milestone {
 
   /**
    * Fault {@code index} is on, having taken its planned {@code actions}, or its injection failed
-   * with {@code failure}; {@code state} is what a later cleanup needs to revert it.
+   * with {@code failure}; {@code state} is what a later cleanup needs to revert it, {@code
+   * selected} the names it chose (pods), for the markers and {@code {{ targets }}}.
    */
   record FaultInjected(
       int index,
@@ -100,11 +101,13 @@ public sealed interface Milestone {
       List<String> actions,
       Map<String, Object> state,
       Optional<String> failure,
+      List<String> selected,
       Instant at,
       Duration offset)
       implements Milestone {
     public FaultInjected {
       actions = List.copyOf(actions);
+      selected = List.copyOf(selected);
       // A fault's state may hold nulls, which Map.copyOf refuses.
       state = Collections.unmodifiableMap(new LinkedHashMap<>(state));
       failure = failure == null ? Optional.empty() : failure;
@@ -114,6 +117,22 @@ public sealed interface Milestone {
       return failure.isEmpty();
     }
   }
+
+  /**
+   * What {@code {{ targets }}} stands for from here on ({@code names}, the faults' selection once
+   * {@code injected}; the whole group before) and each SLI's queries as they are run with it.
+   */
+  record TargetsResolved(
+      boolean injected, List<String> names, List<QueriesAsRun> queries, Instant at, Duration offset)
+      implements Milestone {
+    public TargetsResolved {
+      names = List.copyOf(names);
+      queries = List.copyOf(queries);
+    }
+  }
+
+  /** One SLI's query and control query after substitution. */
+  record QueriesAsRun(String sli, String query, Optional<String> control) {}
 
   /**
    * An expected alert changed state while the drill watched: from {@code previous} (empty: first

@@ -65,6 +65,17 @@ public final class MilestoneText {
               f.applied()
                   ? f.spec().kind() + ": " + String.join("; ", f.actions())
                   : "failed: " + f.failure().get()));
+    } else if (m instanceof Milestone.TargetsResolved t) {
+      lines.add(
+          new Line(
+              offset,
+              t.injected() ? Phase.INJECT : Phase.PREFLIGHT,
+              "{{ targets }}: "
+                  + (!t.injected()
+                      ? "the whole group before injection"
+                      : t.names().isEmpty()
+                          ? "nothing selected, matches no name"
+                          : String.join(", ", t.names()))));
     } else if (m instanceof Milestone.AlertStateChanged s) {
       lines.add(
           new Line(

@@ -4,6 +4,7 @@ import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.experiment.Sli;
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.prometheus.Labels;
@@ -31,11 +32,10 @@ public final class PrometheusMeasurer implements Measurer {
   }
 
   @Override
-  public Measurement measure() throws InterruptedException {
+  public Measurement measure(Targets targets) throws InterruptedException {
     List<Reading> readings = new ArrayList<>();
     for (Sli sli : experiment.steadyState().slis()) {
-      readings.add(
-          read(sli.name(), sli.query(), sli.rangeText(), value -> sli.within(value), "", 1));
+      readings.add(readSli(sli, targets));
     }
     Optional<Reading> burn = experiment.abort().burnRate().map(this::readBurnRate);
     if (Thread.currentThread().isInterrupted()) {
@@ -75,6 +75,47 @@ public final class PrometheusMeasurer implements Measurer {
         burn -> burn <= guard.max(),
         context,
         1 / (1 - guard.objective()));
+  }
+
+  /**
+   * The SLI's query and, for an SLI with a control group, the control's query right after it: one
+   * reading holding both values, in bounds only when both are.
+   */
+  private Reading readSli(Sli sli, Targets targets) {
+    String query = targets.resolve(sli.query());
+    if (sli.control().isEmpty()) {
+      return read(sli.name(), query, sli.rangeText(), sli::within, "", 1);
+    }
+    Reading own = read(sli.name(), query, sli.rangeText(), value -> true, "", 1);
+    if (own.value().isEmpty()) {
+      return own;
+    }
+    String controlQuery = targets.resolve(sli.control().get().query());
+    Reading control = read(sli.name(), controlQuery, sli.rangeText(), value -> true, "", 1);
+    if (control.value().isEmpty()) {
+      return new Reading(
+          sli.name(),
+          control.status(),
+          OptionalDouble.empty(),
+          sli.rangeText(),
+          "control: " + control.detail());
+    }
+    double value = own.value().getAsDouble();
+    double controlValue = control.value().getAsDouble();
+    if (sli.control().get().hasRatio() && controlValue == 0) {
+      return Reading.noData(
+          sli.name(),
+          sli.rangeText(),
+          "control is 0 for " + controlQuery + ", no ratio to hold to its bounds");
+    }
+    OptionalDouble controlReading = OptionalDouble.of(controlValue);
+    return new Reading(
+        sli.name(),
+        sli.within(value, controlReading) ? Reading.Status.OK : Reading.Status.BREACH,
+        OptionalDouble.of(value),
+        sli.rangeText(),
+        "",
+        controlReading);
   }
 
   private interface Range {

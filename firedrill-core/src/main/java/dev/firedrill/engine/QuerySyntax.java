@@ -3,6 +3,7 @@ package dev.firedrill.engine;
 import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Sli;
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
 import java.util.ArrayList;
@@ -26,10 +27,21 @@ final class QuerySyntax {
     List<String> problems = new ArrayList<>();
     List<Sli> slis = experiment.steadyState().slis();
     for (int i = 0; i < slis.size(); i++) {
+      Sli sli = slis.get(i);
+      String field = "steady_state.slis[" + i + "].";
+      // {{ targets }} is checked as the pre-flight runs it; after injection only quoted names
+      // change, inside the same string literal.
       check(
-          "steady_state.slis[" + i + "].query (" + slis.get(i).name() + ")",
-          slis.get(i).query(),
+          field + "query (" + sli.name() + ")",
+          Targets.BEFORE_INJECTION.resolve(sli.query()),
           problems);
+      sli.control()
+          .ifPresent(
+              control ->
+                  check(
+                      field + "control (" + sli.name() + ")",
+                      Targets.BEFORE_INJECTION.resolve(control.query()),
+                      problems));
     }
     if (experiment.abort().burnRate().isPresent()) {
       BurnRateGuard guard = experiment.abort().burnRate().get();

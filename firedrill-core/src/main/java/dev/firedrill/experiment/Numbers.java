@@ -1,6 +1,7 @@
 package dev.firedrill.experiment;
 
 import java.math.BigDecimal;
+import java.util.OptionalDouble;
 
 /**
  * Prints numbers the way an SRE writes them: no trailing zeros, no exponent for everyday values.
@@ -25,5 +26,13 @@ public final class Numbers {
       return rounded.stripTrailingZeros().toPlainString();
     }
     return String.format(java.util.Locale.ROOT, "%.3g", value);
+  }
+
+  /** An inclusive range as people write it: {@code <= 0.005}, {@code >= 0.99}, {@code 0.9..1}. */
+  public static String rangeText(OptionalDouble min, OptionalDouble max) {
+    if (min.isPresent() && max.isPresent()) {
+      return format(min.getAsDouble()) + ".." + format(max.getAsDouble());
+    }
+    return max.isPresent() ? "<= " + format(max.getAsDouble()) : ">= " + format(min.getAsDouble());
   }
 }

@@ -63,21 +63,94 @@ final class SliSections {
     if (written != null && !sliNames.add(written)) {
       nameNode.problem("duplicate SLI name " + Node.quote(written) + "; SLI names must be unique");
     }
-    String query = item.get("query").required("expected a PromQL query").text();
+    Node queryNode = item.get("query").required("expected a PromQL query");
+    String query = placeholder(queryNode, queryNode.text());
     Node maxNode = item.get("max");
     Node minNode = item.get("min");
     Double max = maxNode.number();
     Double min = minNode.number();
-    if (!maxNode.present() && !minNode.present()) {
-      item.problemAt("max", "missing; an SLI needs max, min or both");
+    Node controlNode = item.get("control");
+    Control control = control(item, controlNode);
+    if (!maxNode.present() && !minNode.present() && !controlNode.present()) {
+      item.problemAt("max", "missing; an SLI needs max, min or both, or a control query");
     }
-    if (min != null && max != null && min > max) {
-      minNode.problem(
-          "expected min <= max, got min " + minNode.raw() + " above max " + maxNode.raw());
-    }
+    ordered(minNode, min, maxNode, max, "min", "max");
     Missing missing = missing(item.get("missing"));
     item.rejectUnknownKeys(null);
-    return context.clean() ? new Sli(name, query, optional(min), optional(max), missing) : null;
+    return context.clean()
+        ? new Sli(name, query, optional(min), optional(max), missing, Optional.ofNullable(control))
+        : null;
+  }
+
+  /**
+   * The control group's query and the bounds on experiment minus control ({@code max_delta}, {@code
+   * min_delta}) and experiment over control ({@code max_ratio}, {@code min_ratio}).
+   */
+  private Control control(Node item, Node controlNode) {
+    Node maxDelta = item.get("max_delta");
+    Node minDelta = item.get("min_delta");
+    Node maxRatio = item.get("max_ratio");
+    Node minRatio = item.get("min_ratio");
+    Double maxDeltaValue = maxDelta.number();
+    Double minDeltaValue = minDelta.number();
+    Double maxRatioValue = maxRatio.number();
+    Double minRatioValue = minRatio.number();
+    List<Node> bounds = List.of(maxDelta, minDelta, maxRatio, minRatio);
+    if (!controlNode.present()) {
+      bounds.stream()
+          .filter(Node::present)
+          .forEach(
+              bound ->
+                  bound.problem(
+                      "expected a control query beside query: the bound compares the SLI with its"
+                          + " control group, such as control: ... pod!~\"{{ targets }}\""));
+      return null;
+    }
+    String query = placeholder(controlNode, controlNode.text());
+    if (bounds.stream().noneMatch(Node::present)) {
+      item.problemAt(
+          "max_delta",
+          "missing; a control query needs max_delta, min_delta, max_ratio or min_ratio: the most"
+              + " the experiment group may differ from the control group");
+    }
+    ordered(minDelta, minDeltaValue, maxDelta, maxDeltaValue, "min_delta", "max_delta");
+    ordered(minRatio, minRatioValue, maxRatio, maxRatioValue, "min_ratio", "max_ratio");
+    if (!context.clean() || query == null) {
+      return null;
+    }
+    return new Control(
+        query,
+        optional(minDeltaValue),
+        optional(maxDeltaValue),
+        optional(minRatioValue),
+        optional(maxRatioValue));
+  }
+
+  /** The query itself, after a problem for a {@code {{ targets }}} that cannot be quoted safely. */
+  private static String placeholder(Node node, String query) {
+    if (query != null) {
+      Targets.misuse(query).ifPresent(node::problem);
+    }
+    return query;
+  }
+
+  private static void ordered(
+      Node minNode, Double min, Node maxNode, Double max, String minKey, String maxKey) {
+    if (min != null && max != null && min > max) {
+      minNode.problem(
+          "expected "
+              + minKey
+              + " <= "
+              + maxKey
+              + ", got "
+              + minKey
+              + " "
+              + minNode.raw()
+              + " above "
+              + maxKey
+              + " "
+              + maxNode.raw());
+    }
   }
 
   private static Missing missing(Node node) {

@@ -7,9 +7,15 @@ import java.util.OptionalDouble;
 /**
  * One measured value of an SLI or guard at one moment. {@code value} is present for ok and breach,
  * and absent for no-data and error; {@code expectation} is the range it was held to, for messages.
+ * {@code control} is the control group's value, read at the same moment, for an SLI that has one.
  */
 public record Reading(
-    String name, Status status, OptionalDouble value, String expectation, String detail) {
+    String name,
+    Status status,
+    OptionalDouble value,
+    String expectation,
+    String detail,
+    OptionalDouble control) {
 
   public enum Status {
     OK("ok"),
@@ -34,6 +40,7 @@ public record Reading(
     value = value == null ? OptionalDouble.empty() : value;
     expectation = expectation == null ? "" : expectation;
     detail = detail == null ? "" : detail;
+    control = control == null ? OptionalDouble.empty() : control;
     if ((status == Status.OK || status == Status.BREACH) != value.isPresent()) {
       throw new IllegalArgumentException(
           status.text()
@@ -43,6 +50,12 @@ public record Reading(
               + (value.isPresent() ? "not " : "")
               + "carry a value");
     }
+  }
+
+  /** A reading without a control group. */
+  public Reading(
+      String name, Status status, OptionalDouble value, String expectation, String detail) {
+    this(name, status, value, expectation, detail, OptionalDouble.empty());
   }
 
   public static Reading of(String name, double value, boolean within, String expectation) {
@@ -64,10 +77,18 @@ public record Reading(
    */
   public String text() {
     return switch (status) {
-      case OK -> name + " " + Numbers.format(value.getAsDouble()) + " " + expectation;
-      case BREACH -> name + " " + Numbers.format(value.getAsDouble()) + " outside " + expectation;
+      case OK -> name + " " + valueText() + " " + expectation;
+      case BREACH -> name + " " + valueText() + " outside " + expectation;
       case NO_DATA -> name + " no data" + (detail.isEmpty() ? "" : " (" + detail + ")");
       case ERROR -> name + " error: " + detail;
     };
+  }
+
+  /** {@code 0.31}, or with a control group {@code 0.31 (control 0.3)}. */
+  private String valueText() {
+    String own = Numbers.format(value.getAsDouble());
+    return control.isPresent()
+        ? own + " (control " + Numbers.format(control.getAsDouble()) + ")"
+        : own;
   }
 }

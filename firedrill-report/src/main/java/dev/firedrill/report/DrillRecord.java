@@ -67,7 +67,8 @@ public record DrillRecord(
     }
   }
 
-  public record Sli(String name, String query, Range range) {}
+  /** An SLI; {@code control} is its control group's query, for an SLI that has one. */
+  public record Sli(String name, String query, Range range, Optional<String> control) {}
 
   public record BurnRate(double objective, Duration window, String errorRatioQuery, double max) {}
 
@@ -82,8 +83,16 @@ public record DrillRecord(
     }
   }
 
-  /** A reading; {@code value} is absent for no-data and error, and for a non-finite number. */
-  public record Value(String name, String status, OptionalDouble value, String expectation) {}
+  /**
+   * A reading; {@code value} is absent for no-data and error, and for a non-finite number; {@code
+   * control} is the control group's value at the same instant, for an SLI with a control group.
+   */
+  public record Value(
+      String name,
+      String status,
+      OptionalDouble value,
+      String expectation,
+      OptionalDouble control) {}
 
   public record Fault(
       String kind,

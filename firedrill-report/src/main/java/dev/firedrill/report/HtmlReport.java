@@ -34,7 +34,7 @@ public final class HtmlReport {
       dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}dl.facts dt{color:#5b6575}dl.facts dd{margin:0}
       svg.chart{display:block;max-width:100%;height:auto;font-size:11px}
       .panel-frame{fill:#fff;stroke:#dde2ea}.panel-title{font-weight:600;fill:#1d2430}.panel-range,.y-label,.tick-label,.axis-label{fill:#5b6575}
-      .sli-line,.recovery-line{fill:none;stroke:#2563eb;stroke-width:2}.guard-line,.recovery-line.guard{fill:none;stroke:#7c3aed;stroke-width:2}
+      .sli-line,.recovery-line{fill:none;stroke:#2563eb;stroke-width:2}.guard-line,.recovery-line.guard{fill:none;stroke:#7c3aed;stroke-width:2}.sli-line.control,.recovery-line.control{stroke:#6b7280;stroke-dasharray:5 3}
       .threshold{stroke:#c0392b;stroke-width:1.5;stroke-dasharray:6 4}
       .sample{fill:#2563eb}.sample.breach{fill:#c0392b}.sample.no-data,.sample.error{fill:#9ca3af}
       #fault-window{fill:#f59e0b;fill-opacity:.16;stroke:#f59e0b;stroke-opacity:.5}
@@ -182,6 +182,22 @@ public final class HtmlReport {
                     .append(esc(b.errorRatioQuery()))
                     .append("</code></td></tr>\n"));
     h.append("</table>\n");
+
+    List<ControlRows.Row> control = ControlRows.of(r);
+    if (!control.isEmpty()) {
+      h.append(
+          "<h2>Experiment vs control</h2>\n<table id=\"control\">\n<tr><th>SLI</th><th>at</th>"
+              + "<th>phase</th><th>experiment</th><th>control</th><th>delta</th><th>ratio</th>"
+              + "<th>status</th></tr>\n");
+      for (ControlRows.Row row : control) {
+        h.append("<tr><td>").append(esc(row.sli())).append("</td>");
+        for (String cell : row.cells()) {
+          h.append("<td class=\"num\">").append(esc(cell)).append("</td>");
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n");
+    }
 
     h.append("<details>\n<summary>Events (")
         .append(r.events().size())

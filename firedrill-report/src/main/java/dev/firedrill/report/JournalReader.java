@@ -78,7 +78,8 @@ public final class JournalReader {
                 text(r, "name", "measurements[].readings[].name"),
                 text(r, "status", "measurements[].readings[].status"),
                 number(r.get("value")),
-                r.path("expectation").asText("")));
+                r.path("expectation").asText(""),
+                number(r.get("control"))));
       }
       samples.add(
           new Sample(
@@ -144,7 +145,8 @@ public final class JournalReader {
             new Sli(
                 text(s, "name", "experiment.slis[].name"),
                 text(s, "query", "experiment.slis[].query"),
-                Range.parse(range)));
+                Range.parse(range),
+                optText(s, "control")));
       } catch (IllegalArgumentException ex) {
         throw new Problem(
             "experiment.slis[].range " + ex.getMessage().substring("expected ".length()));

@@ -111,6 +111,18 @@ public final class MarkdownReport {
       md.append(c.breaches() > 0 ? " (gap)" : " (within " + text(c.range().text()) + ")")
           .append('\n');
     }
+    List<ControlRows.Row> control = ControlRows.of(r);
+    if (!control.isEmpty()) {
+      md.append("\n### Experiment vs control\n\n")
+          .append("| SLI | at | phase | experiment | control | delta | ratio | status |\n")
+          .append("|---|---|---|---|---|---|---|---|\n");
+      for (ControlRows.Row row : control) {
+        md.append("| ").append(text(row.sli()));
+        row.cells().forEach(cell -> md.append(" | ").append(text(cell)));
+        md.append(" |\n");
+      }
+      md.append('\n');
+    }
     double injected = r.injectedAt().map(r::seconds).orElse(0.0);
     r.abortedAt()
         .ifPresent(

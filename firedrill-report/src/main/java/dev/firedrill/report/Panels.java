@@ -17,8 +17,17 @@ final class Panels {
   static final double PANEL = 96;
   static final double GAP = 30;
 
-  /** One SLI's (or the burn-rate guard's) readings, with its healthy range. */
-  record Series(String name, String lineClass, Range range, List<Point> points) {}
+  /**
+   * One SLI's (or the burn-rate guard's) readings, with its healthy range; {@code control} holds
+   * the control group's readings of an SLI with a control group, drawn in the same panel.
+   */
+  record Series(
+      String name, String lineClass, Range range, List<Point> points, List<Point> control) {
+    Series {
+      points = List.copyOf(points);
+      control = List.copyOf(control);
+    }
+  }
 
   record Point(double x, double value, String status) {}
 
@@ -186,24 +195,57 @@ final class Panels {
             Svg.num(y));
       }
     }
+    line(svg, s, s.points(), s.lineClass(), "experiment", "", lo, hi, top);
+    if (!s.control().isEmpty()) {
+      // The control group's line beside the experiment group's, on the same scale: the gap
+      // between them is what the SLI's delta and ratio bounds judge.
+      line(svg, s, s.control(), s.lineClass() + " control", "control", " control", lo, hi, top);
+      svg.text(
+          "text",
+          "dashed: control group",
+          "class",
+          "panel-range",
+          "x",
+          Svg.num(LEFT - 8),
+          "y",
+          Svg.num(top + 46),
+          "text-anchor",
+          "end");
+    }
+    svg.close("g");
+  }
+
+  private void line(
+      Svg svg,
+      Series s,
+      List<Point> points,
+      String lineClass,
+      String group,
+      String suffix,
+      double lo,
+      double hi,
+      double top) {
     List<String> coordinates = new ArrayList<>();
-    for (Point p : s.points()) {
+    for (Point p : points) {
       coordinates.add(Svg.num(x(p.x())) + "," + Svg.num(y(p.value(), lo, hi, top)));
     }
     if (!coordinates.isEmpty()) {
       svg.empty(
           "polyline",
           "class",
-          s.lineClass(),
+          lineClass,
           "data-sli",
           s.name(),
+          "data-group",
+          group,
           "points",
           String.join(" ", coordinates));
     }
-    for (Point p : s.points()) {
+    for (Point p : points) {
       svg.titled(
           "circle",
           s.name()
+              + suffix
               + " "
               + Numbers.format(p.value())
               + " at +"
@@ -215,6 +257,8 @@ final class Panels {
           "sample " + p.status(),
           "data-sli",
           s.name(),
+          "data-group",
+          group,
           "cx",
           Svg.num(x(p.x())),
           "cy",
@@ -222,7 +266,6 @@ final class Panels {
           "r",
           "3");
     }
-    svg.close("g");
   }
 
   private static double y(double value, double lo, double hi, double top) {
@@ -235,6 +278,7 @@ final class Panels {
     double hi = Double.NEGATIVE_INFINITY;
     List<Double> all = new ArrayList<>();
     s.points().forEach(p -> all.add(p.value()));
+    s.control().forEach(p -> all.add(p.value()));
     s.range().min().ifPresent(all::add);
     s.range().max().ifPresent(all::add);
     for (double v : all) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -92,7 +93,12 @@ final class TimelineSvg {
     List<Series> series = new ArrayList<>();
     for (DrillRecord.Sli sli : record.experiment().slis()) {
       series.add(
-          new Series(sli.name(), sliClass, sli.range(), points(record, sli.name(), keep, zero)));
+          new Series(
+              sli.name(),
+              sliClass,
+              sli.range(),
+              points(record, sli.name(), keep, zero, DrillRecord.Value::value),
+              points(record, sli.name(), keep, zero, DrillRecord.Value::control)));
     }
     record
         .experiment()
@@ -104,12 +110,18 @@ final class TimelineSvg {
                         Budget.BURN_RATE,
                         guardClass,
                         Range.parse("<= " + Numbers.format(burn.max())),
-                        points(record, Budget.BURN_RATE, keep, zero))));
+                        points(record, Budget.BURN_RATE, keep, zero, DrillRecord.Value::value),
+                        List.of())));
     return series;
   }
 
+  /** The samples' {@code which} value (the SLI's own, or its control group's) as points. */
   private static List<Point> points(
-      DrillRecord record, String name, Predicate<Sample> keep, Instant zero) {
+      DrillRecord record,
+      String name,
+      Predicate<Sample> keep,
+      Instant zero,
+      Function<DrillRecord.Value, OptionalDouble> which) {
     List<Point> points = new ArrayList<>();
     for (Sample sample : record.samples()) {
       if (!keep.test(sample)) {
@@ -119,7 +131,8 @@ final class TimelineSvg {
           .value(name)
           .ifPresent(
               v ->
-                  v.value()
+                  which
+                      .apply(v)
                       .ifPresent(
                           value ->
                               points.add(

@@ -24,6 +24,7 @@ import dev.firedrill.experiment.Missing;
 import dev.firedrill.experiment.PrometheusSource;
 import dev.firedrill.experiment.Sli;
 import dev.firedrill.experiment.SteadyState;
+import dev.firedrill.experiment.Targets;
 import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.guard.Measurement;
@@ -126,7 +127,7 @@ public final class ScriptedDrill {
    */
   public static Milestone.FaultInjected injected(int index, FaultSpec spec, Instant at) {
     return new Milestone.FaultInjected(
-        index, spec, List.of(), Map.of(), Optional.empty(), at, since(at));
+        index, spec, List.of(), Map.of(), Optional.empty(), List.of(), at, since(at));
   }
 
   /** Fault {@code index} is reverted and verified gone at {@code at}, at the first attempt. */
@@ -299,9 +300,9 @@ public final class ScriptedDrill {
   private Measurer logged(Measurer measurer) {
     return new Measurer() {
       @Override
-      public Measurement measure() throws InterruptedException {
+      public Measurement measure(Targets targets) throws InterruptedException {
         log.add("measure at " + seconds());
-        return measurer.measure();
+        return measurer.measure(targets);
       }
 
       @Override

@@ -19,6 +19,8 @@ public final class ScriptedFault implements Fault {
   private volatile boolean applied;
   private boolean failInject;
   private int revertFailures;
+  private List<String> selects = List.of();
+  private volatile List<String> selected = List.of();
 
   ScriptedFault(String name, FaultSpec spec, List<String> log) {
     this.name = name;
@@ -41,6 +43,20 @@ public final class ScriptedFault implements Fault {
     return this;
   }
 
+  /**
+   * Inject selects {@code names}, as a Kubernetes fault selects pods: {@link #selected()} reports
+   * them from then on.
+   */
+  public ScriptedFault selects(String... names) {
+    selects = List.of(names);
+    return this;
+  }
+
+  @Override
+  public List<String> selected() {
+    return selected;
+  }
+
   /** Whether the fault is on. */
   public boolean applied() {
     return applied;
@@ -60,6 +76,7 @@ public final class ScriptedFault implements Fault {
   public void inject() throws FaultException {
     log.add("inject " + name);
     applied = true;
+    selected = selects;
     if (failInject) {
       throw new FaultException(name + " could not start");
     }

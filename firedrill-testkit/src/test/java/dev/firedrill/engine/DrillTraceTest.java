@@ -205,6 +205,24 @@ class DrillTraceTest {
   }
 
   @Test
+  void theFaultSpansNameThePodsTheFaultSelected() {
+    drill.fault("delete").selects("checkout-7d9f-a", "checkout-7d9f-b");
+
+    run();
+
+    String target = ScriptedDrill.CPU_BURN.targetName() + ": checkout-7d9f-a,checkout-7d9f-b";
+    for (String name : List.of("inject cpu-burn", "revert cpu-burn")) {
+      SpanData span = only(name);
+      assertThat(span.getAttributes().get(AttributeKey.stringKey("chaos.fault.target")))
+          .as(name)
+          .isEqualTo(target);
+      assertThat(span.getAttributes().get(AttributeKey.stringArrayKey("chaos.fault.selected")))
+          .as(name)
+          .containsExactly("checkout-7d9f-a", "checkout-7d9f-b");
+    }
+  }
+
+  @Test
   void aFailedInjectionIsASpanInError() {
     drill.fault("burn").failsToInject();
 

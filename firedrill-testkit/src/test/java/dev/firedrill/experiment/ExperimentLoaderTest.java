@@ -288,7 +288,7 @@ class ExperimentLoaderTest {
                 + " http://127.0.0.1:9090 (line 3, column 1)",
             "exp.yaml: /steady_state/slis/0/name: missing; expected a name such as error_ratio (line 6, column 7)",
             "exp.yaml: /steady_state/slis/0/query: missing; expected a PromQL query (line 6, column 7)",
-            "exp.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both (line 6, column 7)",
+            "exp.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both, or a control query (line 6, column 7)",
             "exp.yaml: /method/duration: missing; expected how long the faults stay on, such as 10m (line 7, column 1)",
             "exp.yaml: /method/faults/0/kind: missing; expected a fault kind: process-kill, cpu-burn, http-latency,"
                 + " http-error, http-reset, http-timeout or exporter-down (line 9, column 7)",
@@ -336,7 +336,7 @@ class ExperimentLoaderTest {
   void unknownKeyFixtureSuggestsTheNearestKey() {
     assertThat(fileProblems(FIXTURES.resolve("bad/unknown-key.yaml")))
         .containsExactly(
-            "fixtures/bad/unknown-key.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both"
+            "fixtures/bad/unknown-key.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both, or a control query"
                 + " (line 7, column 7)",
             "fixtures/bad/unknown-key.yaml: /steady_state/slis/0/maxx: unknown key; did you mean \"max\"?"
                 + " (line 9, column 7)");

@@ -8,11 +8,11 @@ import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.GrafanaTarget;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.marker.MarkerTags;
+import dev.firedrill.marker.MarkerTarget;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +44,10 @@ public final class GrafanaAnnotations implements DrillObserver {
   private boolean opened;
   private boolean ended;
   private int started;
+
+  /** Every name the faults selected at injection (pods), in order, each once. */
+  private final Set<String> selected = new LinkedHashSet<>();
+
   private int reverted;
   private Optional<String> abortReason = Optional.empty();
 
@@ -88,6 +92,8 @@ public final class GrafanaAnnotations implements DrillObserver {
       open(p.at());
     } else if (milestone instanceof Milestone.FaultInjecting) {
       started++;
+    } else if (milestone instanceof Milestone.FaultInjected f) {
+      selected.addAll(f.selected());
     } else if (milestone instanceof Milestone.Aborted a) {
       abortReason = Optional.of(a.reason());
     } else if (milestone instanceof Milestone.FaultReverted r) {
@@ -141,11 +147,15 @@ public final class GrafanaAnnotations implements DrillObserver {
     ended = true;
     Optional<List<String>> endTags = Optional.empty();
     Optional<String> endText = Optional.empty();
+    // The pods are chosen at injection, after the region opened: its end names them.
+    Set<String> endTagSet = new LinkedHashSet<>(tags);
+    endTagSet.addAll(MarkerTarget.names(List.copyOf(selected)));
     if (abortReason.isPresent()) {
-      List<String> aborted = new ArrayList<>(tags);
-      aborted.add("aborted");
-      endTags = Optional.of(List.copyOf(aborted));
+      endTagSet.add("aborted");
       endText = Optional.of(text + SEPARATOR + "aborted: " + abortReason.get());
+    }
+    if (endTagSet.size() > tags.size()) {
+      endTags = Optional.of(List.copyOf(endTagSet));
     }
     String body = GrafanaJson.end(at, endTags, endText);
     Context context = Context.current();

@@ -8,6 +8,7 @@ import dev.firedrill.engine.Milestone;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.marker.MarkerTarget;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.Writer;
@@ -91,6 +92,7 @@ public final class EventLog implements DrillObserver {
     } else if (milestone instanceof Milestone.FaultInjected f) {
       ObjectNode line = line(f.at(), "inject");
       fault(line, f.index(), f.spec());
+      line.put("target", MarkerTarget.of(f.spec(), f.selected()));
       line.put("applied", f.applied());
       f.failure().ifPresent(failure -> line.put("failure", failure));
       write(line);

@@ -3,6 +3,7 @@ package dev.firedrill.marker.metrics;
 import dev.firedrill.engine.Milestone;
 import dev.firedrill.engine.Phase;
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.marker.MarkerTarget;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.Collector;
@@ -103,11 +104,20 @@ public final class DrillMetrics {
       return Change.OTHER;
     }
     if (milestone instanceof Milestone.FaultInjected injected) {
-      return injected.applied() ? fault(injected.index(), injected.spec(), true) : Change.NONE;
+      return injected.applied()
+          ? fault(
+              injected.index(),
+              MarkerTarget.of(injected.spec(), injected.selected()),
+              injected.spec(),
+              true)
+          : Change.NONE;
     }
     if (milestone instanceof Milestone.FaultReverted reverted) {
       // A failed revert leaves the fault on: the gauge says so, it does not pretend.
-      return fault(reverted.index(), reverted.spec(), !reverted.reverted());
+      // The series the injection set to 1, with the pods it named, is the one that goes to 0.
+      FaultLabels injected = faults.get(reverted.index());
+      String target = injected == null ? reverted.spec().targetName() : injected.target();
+      return fault(reverted.index(), target, reverted.spec(), !reverted.reverted());
     }
     if (milestone instanceof Milestone.Measured measured) {
       measured
@@ -159,8 +169,8 @@ public final class DrillMetrics {
     }
   }
 
-  private Change fault(int index, FaultSpec spec, boolean isOn) {
-    FaultLabels labels = new FaultLabels(spec.targetName(), spec.kind());
+  private Change fault(int index, String target, FaultSpec spec, boolean isOn) {
+    FaultLabels labels = new FaultLabels(target, spec.kind());
     faults.put(index, labels);
     on.put(index, isOn);
     everOn |= isOn;

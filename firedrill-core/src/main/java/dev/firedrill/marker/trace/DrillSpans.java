@@ -7,6 +7,7 @@ import dev.firedrill.engine.Verdict;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.http.Propagation;
+import dev.firedrill.marker.MarkerTarget;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.common.AttributeKey;
@@ -21,6 +22,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,8 @@ public final class DrillSpans implements DrillObserver {
   private static final AttributeKey<String> FAULT_KIND = AttributeKey.stringKey("chaos.fault.kind");
   private static final AttributeKey<String> FAULT_TARGET =
       AttributeKey.stringKey("chaos.fault.target");
+  private static final AttributeKey<List<String>> FAULT_SELECTED =
+      AttributeKey.stringArrayKey("chaos.fault.selected");
   private static final AttributeKey<String> STATUS =
       AttributeKey.stringKey("chaos.measurement.status");
   private static final AttributeKey<String> READINGS =
@@ -72,6 +76,9 @@ public final class DrillSpans implements DrillObserver {
   private final Map<Integer, Span> faults = new HashMap<>();
   private final Map<Integer, Span> reverts = new HashMap<>();
 
+  /** What each fault selected at injection, for its revert span too. */
+  private final Map<Integer, List<String>> selected = new HashMap<>();
+
   /** Spans go to {@code provider}'s processors; {@link #close} flushes and shuts it down. */
   public DrillSpans(SdkTracerProvider provider, Clock clock) {
     this.provider = provider;
@@ -95,7 +102,9 @@ public final class DrillSpans implements DrillObserver {
               injecting.at()));
     } else if (milestone instanceof Milestone.FaultInjected injected) {
       Span span = faults.remove(injected.index());
+      selected.put(injected.index(), injected.selected());
       if (span != null) {
+        named(span, injected.spec(), injected.selected());
         injected.failure().ifPresent(failure -> span.setStatus(StatusCode.ERROR, failure));
         span.end(injected.at());
       }
@@ -116,6 +125,7 @@ public final class DrillSpans implements DrillObserver {
     } else if (milestone instanceof Milestone.FaultReverted reverted) {
       Span span = reverts.remove(reverted.index());
       if (span != null) {
+        named(span, reverted.spec(), selected.getOrDefault(reverted.index(), List.of()));
         if (!reverted.reverted()) {
           span.setStatus(StatusCode.ERROR, "not verified reverted: needs a human");
         }
@@ -167,6 +177,14 @@ public final class DrillSpans implements DrillObserver {
         .setAttribute(FAULT_KIND, spec.kind())
         .setAttribute(FAULT_TARGET, spec.targetName())
         .startSpan();
+  }
+
+  /** The fault's target with the pods it selected, once it selected some. */
+  private static void named(Span span, FaultSpec spec, List<String> names) {
+    if (!names.isEmpty()) {
+      span.setAttribute(FAULT_TARGET, MarkerTarget.of(spec, names));
+      span.setAttribute(FAULT_SELECTED, MarkerTarget.names(names));
+    }
   }
 
   private void measured(Milestone.Measured measured) {

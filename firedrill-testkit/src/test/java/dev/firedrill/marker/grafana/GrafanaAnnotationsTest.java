@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.patch;
 import static com.github.tomakehurst.wiremock.client.WireMock.patchRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
@@ -42,6 +43,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +126,11 @@ class GrafanaAnnotationsTest {
    * is set.
    */
   private static void drill(GrafanaAnnotations sink, Optional<String> abort) {
+    drill(sink, abort, List.of());
+  }
+
+  /** {@link #drill(GrafanaAnnotations, Optional)} where the first fault selects {@code pods}. */
+  private static void drill(GrafanaAnnotations sink, Optional<String> abort, List<String> pods) {
     Experiment experiment = experiment();
     FaultSpec kill = experiment.method().faults().get(0);
     FaultSpec burn = experiment.method().faults().get(1);
@@ -131,7 +138,10 @@ class GrafanaAnnotationsTest {
     sink.on(new Milestone.PhaseStarted(Phase.PREFLIGHT, ScriptedDrill.START, Duration.ZERO));
     sink.on(new Milestone.PhaseStarted(Phase.INJECT, INJECTED, since(INJECTED)));
     sink.on(new Milestone.FaultInjecting(0, kill, INJECTED, since(INJECTED)));
-    sink.on(ScriptedDrill.injected(0, kill, INJECTED.plusMillis(20)));
+    Instant killed = INJECTED.plusMillis(20);
+    sink.on(
+        new Milestone.FaultInjected(
+            0, kill, List.of(), Map.of(), Optional.empty(), pods, killed, since(killed)));
     sink.on(
         new Milestone.FaultInjecting(
             1, burn, INJECTED.plusMillis(20), since(INJECTED.plusMillis(20))));
@@ -284,6 +294,32 @@ class GrafanaAnnotationsTest {
                         + ",\"text\":\""
                         + TEXT
                         + " \u2014 aborted: burn rate 200 above 100\"}",
+                    false,
+                    false)));
+  }
+
+  @Test
+  void theRegionEndNamesThePodsTheFaultsSelected() {
+    stubAddedAndPatched();
+    GrafanaAnnotations sink = orgSink();
+
+    drill(sink, Optional.empty(), List.of("checkout-7d9f-a", "checkout-7d9f-b"));
+    sink.close(Duration.ofSeconds(30));
+
+    grafana.verify(
+        1,
+        postRequestedFor(urlEqualTo("/api/annotations"))
+            .withRequestBody(matchingJsonPath("$.tags", equalToJson(TAGS))));
+    grafana.verify(
+        1,
+        patchRequestedFor(urlEqualTo("/api/annotations/1"))
+            .withRequestBody(
+                equalToJson(
+                    "{\"timeEnd\":"
+                        + ROLLED_BACK.toEpochMilli()
+                        + ",\"tags\":"
+                        + TAGS.replace("]", ", \"checkout-7d9f-a\", \"checkout-7d9f-b\"]")
+                        + "}",
                     false,
                     false)));
   }

@@ -237,4 +237,35 @@ class DrillMetricsTest {
     // The rollback reverts the second fault first: the first still holds the series at 1.
     assertThat(trace).containsSubsequence("FaultReverted 1", "FaultReverted 0");
   }
+
+  @Test
+  void theTargetNamesThePodsTheFaultSelectedFromInjectionToRollback() {
+    latency().selects("checkout-7d9f-a", "checkout-7d9f-b");
+    Map<String, String> pods =
+        Map.of(
+            "experiment",
+            "unit",
+            "target",
+            "payments: checkout-7d9f-a,checkout-7d9f-b",
+            "fault",
+            "http-latency");
+    List<String> values = new ArrayList<>();
+    run(
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(10),
+        milestone -> {
+          metrics.apply(milestone);
+          if (milestone instanceof Milestone.FaultInjected
+              || milestone instanceof Milestone.FaultReverted) {
+            values.add(
+                milestone.getClass().getSimpleName()
+                    + " "
+                    + (int) value(DrillMetrics.ACTIVE, pods));
+          }
+        });
+
+    assertThat(values).containsExactly("FaultInjected 1", "FaultReverted 0");
+    // The namespace alone never had a series: one series per injection, named once.
+    assertThat(gauge(DrillMetrics.ACTIVE, ACTIVE)).isEmpty();
+  }
 }
