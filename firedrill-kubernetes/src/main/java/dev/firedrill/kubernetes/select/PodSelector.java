@@ -54,12 +54,11 @@ public record PodSelector(
     return String.join(",", fields.stream().map(FieldRequirement::text).toList());
   }
 
-  /** For messages: {@code pods app=web in shop}. */
+  /** For messages: {@code app=web in shop}. */
   public String text() {
     String label = labelText();
     String field = fieldText();
-    return "pods "
-        + (label.isEmpty() ? "(all)" : label)
+    return (label.isEmpty() ? "(all)" : label)
         + (field.isEmpty() ? "" : " with " + field)
         + " in "
         + namespace;

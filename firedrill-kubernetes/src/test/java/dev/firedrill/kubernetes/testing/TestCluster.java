@@ -16,6 +16,10 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -27,11 +31,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * fabric8's mock API server in CRUD mode with a controller beside it: a reconciler that recreates a
@@ -44,6 +51,9 @@ public final class TestCluster implements AutoCloseable {
 
   /** The token in the kubeconfig {@link #kubeconfig} writes: it must never show in an error. */
   public static final String TOKEN = "s3cr3t-token-5f1c0a";
+
+  private static final Pattern EVICTION =
+      Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/eviction(\\?.*)?");
 
   private static final Duration TICK = Duration.ofMillis(25);
 
@@ -70,7 +80,7 @@ public final class TestCluster implements AutoCloseable {
             new Context(),
             new MockWebServer(),
             responses,
-            new KubernetesMixedDispatcher(responses),
+            new EvictingDispatcher(responses),
             false);
     server.init(InetAddress.getLoopbackAddress(), 0);
     client =
@@ -88,7 +98,52 @@ public final class TestCluster implements AutoCloseable {
         this::reconcileQuietly, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** The mock server itself, for expectations (such as a 429 to an eviction). */
+  /** Pods whose eviction a PodDisruptionBudget refuses: the API answers 429. */
+  private final Set<String> protectedPods = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The mock stores an eviction as an object of its own; the API server deletes the pod instead, or
+   * answers 429 when a PodDisruptionBudget protects it.
+   */
+  private final class EvictingDispatcher extends KubernetesMixedDispatcher {
+    EvictingDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
+      super(responses);
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      Matcher eviction = EVICTION.matcher(request.getPath());
+      if (!"POST".equals(request.getMethod()) || !eviction.matches()) {
+        return super.dispatch(request);
+      }
+      if (protectedPods.contains(eviction.group(2))) {
+        return new MockResponse()
+            .setResponseCode(429)
+            .setBody(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                    + "\"reason\":\"TooManyRequests\",\"code\":429,\"message\":\"Cannot evict pod as"
+                    + " it would violate the pod's disruption budget.\"}");
+      }
+      super.dispatch(
+          new RecordedRequest(
+              "HTTP/1.1",
+              HttpMethod.DELETE,
+              "/api/v1/namespaces/" + eviction.group(1) + "/pods/" + eviction.group(2),
+              request.getHeaders(),
+              new Buffer()));
+      return new MockResponse()
+          .setResponseCode(201)
+          .setBody(
+              "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
+    }
+  }
+
+  /** From now on, evicting {@code pod} is refused as a PodDisruptionBudget refuses it. */
+  public void protect(String pod) {
+    protectedPods.add(pod);
+  }
+
+  /** The mock server itself, for expectations. */
   public KubernetesMockServer server() {
     return server;
   }
