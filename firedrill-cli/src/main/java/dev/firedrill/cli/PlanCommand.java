@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -33,6 +34,13 @@ final class PlanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
   Path file;
 
+  @Option(
+      names = "--resolve",
+      description =
+          "Choose the targets against the live system (a cluster's pods) and print the selection"
+              + " with the limit's numbers; reads only.")
+  boolean resolve;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -40,7 +48,7 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Experiment experiment = Wiring.load(file);
-    Plan plan = new Planner(Wiring.faults(experiment)).plan(experiment);
+    Plan plan = new Planner(Wiring.faults(experiment, resolve)).plan(experiment);
     PrintWriter out = spec.commandLine().getOut();
     out.println("experiment " + experiment.id() + ": " + experiment.title());
     out.println(

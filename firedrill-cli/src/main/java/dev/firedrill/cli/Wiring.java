@@ -184,10 +184,20 @@ final class Wiring {
   }
 
   static FaultProvider faults(Experiment experiment) {
+    return faults(experiment, true);
+  }
+
+  /**
+   * {@code resolve}: whether the faults' plans may read a cluster to choose their targets ({@code
+   * plan --resolve}; a drill always does).
+   */
+  static FaultProvider faults(Experiment experiment, boolean resolve) {
     return faults(
         FaultContext.onThisHost(
                 experiment.id(), experiment.blastRadius(), experiment.method().duration())
-            .withKubernetesContext(experiment.kubernetesContext()));
+            .withKubernetesContext(experiment.kubernetesContext())
+            .withRecovery(experiment.hypothesis().recovery())
+            .withResolve(resolve));
   }
 
   /**

@@ -269,9 +269,9 @@ public final class Node {
 
   /**
    * The members of a mapping, each as a node of its own, all claimed; null when absent or not a
-   * mapping.
+   * mapping. Public for fault kinds whose entries hold mappings of their own (pod labels).
    */
-  Map<String, Node> members() {
+  public Map<String, Node> members() {
     if (!present() || object() == null) {
       return null;
     }

@@ -1,6 +1,7 @@
 package dev.firedrill.fault;
 
 import dev.firedrill.experiment.BlastRadius;
+import dev.firedrill.experiment.Hypothesis;
 import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -10,7 +11,11 @@ import java.util.Optional;
 /**
  * What a fault needs from the drill around it. {@code environment} is where tokens named by the
  * experiment (such as {@code admin_token_env}) are read; {@code kubernetesContext} is the
- * experiment's {@code kubernetes.context} (none: the kubeconfig's current context).
+ * experiment's {@code kubernetes.context} (none: the kubeconfig's current context); {@code
+ * recovery} is the hypothesis's recovery time, which a fault whose revert is a controller's work
+ * (pod-delete) waits for; {@code resolve} says whether {@link Fault#plan()} may read a remote
+ * system (a cluster's pods) to choose its targets: a drill always does, {@code plan} only with
+ * {@code --resolve}.
  */
 public record FaultContext(
     String experimentId,
@@ -20,7 +25,9 @@ public record FaultContext(
     WorkerLauncher launcher,
     Clock clock,
     Map<String, String> environment,
-    Optional<String> kubernetesContext) {
+    Optional<String> kubernetesContext,
+    Duration recovery,
+    boolean resolve) {
 
   public FaultContext {
     Objects.requireNonNull(experimentId, "experimentId");
@@ -31,6 +38,30 @@ public record FaultContext(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(environment, "environment");
     Objects.requireNonNull(kubernetesContext, "kubernetesContext");
+    Objects.requireNonNull(recovery, "recovery");
+  }
+
+  /** With the default recovery time, resolving remote targets. */
+  public FaultContext(
+      String experimentId,
+      BlastRadius blastRadius,
+      Duration methodDuration,
+      ProcessTable processes,
+      WorkerLauncher launcher,
+      Clock clock,
+      Map<String, String> environment,
+      Optional<String> kubernetesContext) {
+    this(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext,
+        Hypothesis.DEFAULT_RECOVERY,
+        true);
   }
 
   /** With this process's environment. */
@@ -62,7 +93,39 @@ public record FaultContext(
         launcher,
         clock,
         environment,
-        kubernetesContext);
+        kubernetesContext,
+        recovery,
+        resolve);
+  }
+
+  /** The same context with the hypothesis's recovery time. */
+  public FaultContext withRecovery(Duration recovery) {
+    return new FaultContext(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext,
+        recovery,
+        resolve);
+  }
+
+  /** The same context, reading remote targets in {@code plan} or not. */
+  public FaultContext withResolve(boolean resolve) {
+    return new FaultContext(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext,
+        recovery,
+        resolve);
   }
 
   /** The same context with the experiment's {@code kubernetes.context}. */
@@ -75,7 +138,9 @@ public record FaultContext(
         launcher,
         clock,
         environment,
-        context);
+        context,
+        recovery,
+        resolve);
   }
 
   /** Never the environment's values: they may hold tokens. */
