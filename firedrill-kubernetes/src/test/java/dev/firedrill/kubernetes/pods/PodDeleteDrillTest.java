@@ -77,7 +77,7 @@ class PodDeleteDrillTest {
 
   private static DrillResult run(TestCluster cluster, Experiment experiment, Path kubeconfig) {
     Measurer readyPods =
-        () -> {
+        targets -> {
           double ready =
               cluster
                   .client()
