@@ -83,6 +83,7 @@ public final class TestCluster implements AutoCloseable {
             new EvictingDispatcher(responses),
             false);
     server.init(InetAddress.getLoopbackAddress(), 0);
+    discovery();
     client =
         server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig());
     this.replacementDelay = replacementDelay;
@@ -98,6 +99,9 @@ public final class TestCluster implements AutoCloseable {
         this::reconcileQuietly, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** Discovery documents by path. */
+  private final Map<String, String> discovery = new ConcurrentHashMap<>();
+
   /** Pods whose eviction a PodDisruptionBudget refuses: the API answers 429. */
   private final Set<String> protectedPods = ConcurrentHashMap.newKeySet();
 
@@ -112,6 +116,13 @@ public final class TestCluster implements AutoCloseable {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      String path = request.getPath().replaceFirst("\\?.*", "");
+      if ("GET".equals(request.getMethod()) && discovery.containsKey(path)) {
+        return new MockResponse()
+            .setResponseCode(200)
+            .setHeader("Content-Type", "application/json")
+            .setBody(discovery.get(path));
+      }
       Matcher eviction = EVICTION.matcher(request.getPath());
       if (!"POST".equals(request.getMethod()) || !eviction.matches()) {
         return super.dispatch(request);
@@ -136,6 +147,78 @@ public final class TestCluster implements AutoCloseable {
           .setBody(
               "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
     }
+  }
+
+  /**
+   * The discovery documents kubectl reads before anything else (the mock serves none): the core
+   * group with pods, apps with the workloads, policy with evictions.
+   */
+  private void discovery() {
+    answer(
+        "/api",
+        "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[]}");
+    answer(
+        "/apis",
+        "{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":["
+            + group("apps")
+            + ","
+            + group("policy")
+            + "]}");
+    answer(
+        "/api/v1",
+        resources(
+            "v1",
+            resource("pods", "Pod", "pod", true),
+            resource("namespaces", "Namespace", "namespace", false)));
+    answer(
+        "/apis/apps/v1",
+        resources(
+            "apps/v1",
+            resource("deployments", "Deployment", "deployment", true),
+            resource("replicasets", "ReplicaSet", "replicaset", true),
+            resource("statefulsets", "StatefulSet", "statefulset", true),
+            resource("daemonsets", "DaemonSet", "daemonset", true)));
+    answer(
+        "/apis/policy/v1",
+        resources(
+            "policy/v1",
+            resource("poddisruptionbudgets", "PodDisruptionBudget", "poddisruptionbudget", true)));
+  }
+
+  /** kubectl reads a discovery answer without this Content-Type as the aggregated kind. */
+  private void answer(String path, String json) {
+    discovery.put(path, json);
+  }
+
+  private static String group(String name) {
+    String version = "{\"groupVersion\":\"" + name + "/v1\",\"version\":\"v1\"}";
+    return "{\"name\":\""
+        + name
+        + "\",\"versions\":["
+        + version
+        + "],\"preferredVersion\":"
+        + version
+        + "}";
+  }
+
+  private static String resources(String groupVersion, String... resources) {
+    return "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\""
+        + groupVersion
+        + "\",\"resources\":["
+        + String.join(",", resources)
+        + "]}";
+  }
+
+  private static String resource(String plural, String kind, String singular, boolean namespaced) {
+    return "{\"name\":\""
+        + plural
+        + "\",\"singularName\":\""
+        + singular
+        + "\",\"namespaced\":"
+        + namespaced
+        + ",\"kind\":\""
+        + kind
+        + "\",\"verbs\":[\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"]}";
   }
 
   /** From now on, evicting {@code pod} is refused as a PodDisruptionBudget refuses it. */
