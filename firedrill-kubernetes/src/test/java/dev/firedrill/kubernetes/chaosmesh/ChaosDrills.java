@@ -88,9 +88,29 @@ final class ChaosDrills {
 
   static ChaosMeshFault fault(
       Path kubeconfig, ObjectNode object, Double maxPercent, Integer maxPods) {
+    return fault(
+        kubeconfig, object, maxPercent, maxPods, Duration.ofSeconds(3), Duration.ofSeconds(3));
+  }
+
+  static ChaosMeshFault fault(
+      Path kubeconfig,
+      ObjectNode object,
+      Double maxPercent,
+      Integer maxPods,
+      Duration injectTimeout,
+      Duration deleteTimeout) {
     return new ChaosMeshFault(
-        spec(object, Duration.ofSeconds(3), Duration.ofSeconds(3)),
+        spec(object, injectTimeout, deleteTimeout),
         context(kubeconfig, blast(maxPercent, maxPods)),
         0);
+  }
+
+  /** A PodChaos pod-kill of one pod, as the seed's fixture has it, with a duration. */
+  static ObjectNode podKill() {
+    return yaml(
+        "apiVersion: chaos-mesh.org/v1alpha1\nkind: PodChaos\nmetadata:\n  name: web-kill\n"
+            + "  namespace: shop\nspec:\n  action: pod-kill\n  mode: one\n  gracePeriod: 15\n"
+            + "  duration: 30s\n  selector:\n    namespaces: [shop]\n    labelSelectors:\n"
+            + "      app: web\n");
   }
 }

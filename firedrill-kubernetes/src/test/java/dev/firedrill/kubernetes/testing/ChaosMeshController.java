@@ -46,9 +46,12 @@ public final class ChaosMeshController implements AutoCloseable {
 
   public ChaosMeshController(TestCluster cluster) {
     this.client = cluster.client();
+    Map<String, String> plurals = new LinkedHashMap<>();
     for (String kind : KINDS) {
       client.apiextensions().v1().customResourceDefinitions().resource(crd(kind)).create();
+      plurals.put(kind.toLowerCase(Locale.ROOT), kind);
     }
+    cluster.discover("chaos-mesh.org", "v1alpha1", plurals);
     loop =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
