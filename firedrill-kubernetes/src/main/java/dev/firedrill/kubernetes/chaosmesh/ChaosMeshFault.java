@@ -16,6 +16,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
@@ -57,8 +60,14 @@ final class ChaosMeshFault implements Fault {
 
   private List<String> selected = List.of();
 
-  /** AllRecovered at the last look at the object; null while firedrill has not seen it. */
-  private Boolean lastRecovered;
+  /**
+   * Whether this process has seen the object, and seen it AllRecovered. Not in the journal's state:
+   * cleanup looks afresh, and an object already gone when it looks is gone. Volatile: the revert's
+   * watch writes them from the client's thread.
+   */
+  private volatile boolean seen;
+
+  private volatile boolean recoveredSeen;
 
   ChaosMeshFault(ChaosMeshSpec spec, FaultContext context, int index) {
     this.spec = spec;
@@ -71,9 +80,6 @@ final class ChaosMeshFault implements Fault {
   void restoreState(Map<String, Object> state) {
     if (state.get("selected") instanceof List<?> list) {
       selected = list.stream().map(String::valueOf).toList();
-    }
-    if (state.get("all_recovered") instanceof Boolean recovered) {
-      lastRecovered = recovered;
     }
   }
 
@@ -224,7 +230,7 @@ final class ChaosMeshFault implements Fault {
         if (object != null
             && ChaosStatus.isTrue(object, "Selected")
             && ChaosStatus.isTrue(object, "AllInjected")) {
-          lastRecovered = ChaosStatus.isTrue(object, "AllRecovered");
+          note(object);
           return object;
         }
         if (context.clock().nanoTime() - deadline >= 0) {
@@ -238,7 +244,7 @@ final class ChaosMeshFault implements Fault {
           ChaosMeshKind.NAME + ": interrupted while waiting for " + where() + " to be injected");
     }
     if (object != null) {
-      lastRecovered = ChaosStatus.isTrue(object, "AllRecovered");
+      note(object);
     }
     throw new FaultException(
         ChaosMeshKind.NAME
@@ -253,7 +259,8 @@ final class ChaosMeshFault implements Fault {
 
   @Override
   public void revert() throws FaultException {
-    try (KubernetesClient client = access.connect(context.kubernetesContext())) {
+    try (KubernetesClient client = access.connect(context.kubernetesContext());
+        Watch watch = watch(client)) {
       List<GenericKubernetesResource> left = leftovers(client);
       for (GenericKubernetesResource object : left) {
         note(object);
@@ -286,7 +293,34 @@ final class ChaosMeshFault implements Fault {
   }
 
   private void note(GenericKubernetesResource object) {
-    lastRecovered = ChaosStatus.isTrue(object, "AllRecovered");
+    seen = true;
+    if (ChaosStatus.isTrue(object, "AllRecovered")) {
+      recoveredSeen = true;
+    }
+  }
+
+  /**
+   * Watches this fault's objects while the revert waits: Chaos Mesh may set AllRecovered and drop
+   * its finalizer between two polls, and the watch's last event still carries that status.
+   */
+  private Watch watch(KubernetesClient client) {
+    try {
+      return objects(client)
+          .inNamespace(spec.namespace())
+          .withLabels(labels())
+          .watch(
+              new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, GenericKubernetesResource object) {
+                  note(object);
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {}
+              });
+    } catch (KubernetesClientException e) { // polling still sees the object go
+      return () -> {};
+    }
   }
 
   private String stuck(GenericKubernetesResource object) {
@@ -347,7 +381,7 @@ final class ChaosMeshFault implements Fault {
             + context.experimentId()
             + " is left in "
             + spec.namespace();
-    if (lastRecovered == null) {
+    if (!seen) {
       return Verification.reverted(gone);
     }
     if (spec.oneShot()) {
@@ -360,13 +394,13 @@ final class ChaosMeshFault implements Fault {
               + spec.action()
               + " acted once: nothing to recover)");
     }
-    if (lastRecovered) {
+    if (recoveredSeen) {
       return Verification.reverted(
           "deleted " + where() + "; verified: AllRecovered was True and " + gone);
     }
     return Verification.remaining(
         where()
-            + " is gone, but its last status had AllRecovered False: Chaos Mesh may not have"
+            + " is gone, but firedrill never saw it AllRecovered: Chaos Mesh may not have"
             + " recovered the pods "
             + String.join(", ", selected)
             + "; check them by hand");
@@ -422,9 +456,6 @@ final class ChaosMeshFault implements Fault {
     state.put("namespace", spec.namespace());
     state.put("chaos_kind", spec.chaosKind());
     state.put("selected", selected);
-    if (lastRecovered != null) {
-      state.put("all_recovered", lastRecovered);
-    }
     return state;
   }
 

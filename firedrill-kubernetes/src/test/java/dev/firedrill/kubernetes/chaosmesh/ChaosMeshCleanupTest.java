@@ -119,6 +119,33 @@ class ChaosMeshCleanupTest {
   }
 
   @Test
+  void anObjectSomeoneAlreadyDeletedIsNothingLeftToRevert() throws Exception {
+    ChaosMeshSpec spec =
+        ChaosDrills.spec(
+            ChaosDrills.networkChaos("60s"), Duration.ofSeconds(3), Duration.ofSeconds(3));
+    FaultContext context = ChaosDrills.context(kubeconfig, ChaosDrills.blast(0.34, null));
+    Fault fault = new ChaosMeshKind().create(spec, context, 0);
+    fault.inject();
+    JournalFile file = journal(spec, fault.state());
+    cluster
+        .client()
+        .genericKubernetesResources(ChaosMeshController.context("NetworkChaos"))
+        .inNamespace("shop")
+        .withName("firedrill-exp-1-0")
+        .delete();
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!chaosMesh.objects("NetworkChaos", "shop").isEmpty() && System.nanoTime() < deadline) {
+      Clock.system().sleep(Duration.ofMillis(50));
+    }
+    List<String> lines = new ArrayList<>();
+    assertThat(cleanup(file, context, lines).needsHuman()).isFalse();
+    assertThat(lines)
+        .containsExactly(
+            "fault 0 (chaos-mesh): nothing left to revert: no NetworkChaos labelled"
+                + " firedrill.dev/experiment=exp-1 is left in shop");
+  }
+
+  @Test
   void aDeletionHeldByTheFinalizerNeedsAHuman() throws Exception {
     chaosMesh.neverReleaseFinalizer();
     ChaosMeshSpec spec =

@@ -76,8 +76,7 @@ class ChaosMeshFaultTest {
     assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.INJECTOR);
     assertThat(fault.state())
         .containsEntry("name", "firedrill-exp-1-0")
-        .containsEntry("selected", List.of("web-0"))
-        .containsEntry("all_recovered", false);
+        .containsEntry("selected", List.of("web-0"));
     fault.revert();
     Verification verification = fault.verify();
     assertThat(verification.reverted()).as(verification.detail()).isTrue();
