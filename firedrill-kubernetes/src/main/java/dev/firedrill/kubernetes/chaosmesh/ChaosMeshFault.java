@@ -43,6 +43,9 @@ final class ChaosMeshFault implements Fault {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
+  /** How long a revert waits, once the object is gone, for the watch's last event. */
+  private static final Duration WATCH_SETTLE = Duration.ofSeconds(1);
+
   /** A DNS-1123 subdomain, as Kubernetes names objects. */
   private static final Pattern OBJECT_NAME =
       Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
@@ -259,29 +262,21 @@ final class ChaosMeshFault implements Fault {
 
   @Override
   public void revert() throws FaultException {
-    try (KubernetesClient client = access.connect(context.kubernetesContext());
-        Watch watch = watch(client)) {
-      List<GenericKubernetesResource> left = leftovers(client);
-      for (GenericKubernetesResource object : left) {
-        note(object);
-        if (!ChaosStatus.terminating(object)) {
-          objects(client).inNamespace(spec.namespace()).resource(object).delete();
+    try (KubernetesClient client = access.connect(context.kubernetesContext())) {
+      Watch watch = watch(client);
+      try {
+        List<GenericKubernetesResource> left = leftovers(client);
+        for (GenericKubernetesResource object : left) {
+          note(object);
+          if (!ChaosStatus.terminating(object)) {
+            objects(client).inNamespace(spec.namespace()).resource(object).delete();
+          }
         }
-      }
-      if (left.isEmpty()) {
-        return;
-      }
-      long deadline = context.clock().nanoTime() + spec.deleteTimeout().toNanos();
-      while (true) {
-        left = leftovers(client);
-        left.forEach(this::note);
-        if (left.isEmpty()) {
-          return;
+        if (!left.isEmpty()) {
+          awaitGone(client);
         }
-        if (context.clock().nanoTime() - deadline >= 0) {
-          throw new FaultException(stuck(left.get(0)));
-        }
-        context.clock().sleep(POLL);
+      } finally {
+        watch.close();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -289,6 +284,29 @@ final class ChaosMeshFault implements Fault {
           ChaosMeshKind.NAME + ": interrupted while waiting for " + where() + " to be deleted");
     } catch (KubernetesClientException e) {
       throw new FaultException(ChaosMeshKind.NAME + ": deleting " + where() + ": " + safe(e));
+    }
+  }
+
+  /**
+   * Polls until no object is left, then gives the watch a moment to deliver the deletion's event,
+   * which carries the last status; throws when the deletion is held past the delete timeout.
+   */
+  private void awaitGone(KubernetesClient client) throws FaultException, InterruptedException {
+    long deadline = context.clock().nanoTime() + spec.deleteTimeout().toNanos();
+    while (true) {
+      List<GenericKubernetesResource> left = leftovers(client);
+      left.forEach(this::note);
+      if (left.isEmpty()) {
+        break;
+      }
+      if (context.clock().nanoTime() - deadline >= 0) {
+        throw new FaultException(stuck(left.get(0)));
+      }
+      context.clock().sleep(POLL);
+    }
+    long settle = context.clock().nanoTime() + WATCH_SETTLE.toNanos();
+    while (!recoveredSeen && !spec.oneShot() && context.clock().nanoTime() - settle < 0) {
+      context.clock().sleep(POLL);
     }
   }
 

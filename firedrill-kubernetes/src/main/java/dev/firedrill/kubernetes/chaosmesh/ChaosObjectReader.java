@@ -7,7 +7,6 @@ import dev.firedrill.kubernetes.select.Selection;
 import dev.firedrill.kubernetes.select.SelectionMode;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -213,8 +212,7 @@ final class ChaosObjectReader {
     }
     Map<String, String> labels = new LinkedHashMap<>();
     JsonNode labelNode = selector.path("labelSelectors");
-    for (Iterator<Map.Entry<String, JsonNode>> it = labelNode.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> label = it.next();
+    for (Map.Entry<String, JsonNode> label : labelNode.properties()) {
       if (!label.getValue().isValueNode()) {
         where.problem("/spec/selector/labelSelectors/" + label.getKey(), "expected a label value");
         ok = false;
@@ -257,12 +255,12 @@ final class ChaosObjectReader {
    */
   static ObjectNode named(ObjectNode object, String name, Map<String, String> labels) {
     ObjectNode created = object.deepCopy();
-    ObjectNode metadata = created.with("metadata");
+    ObjectNode metadata = created.withObjectProperty("metadata");
     metadata.put("name", name);
     metadata.remove("generateName");
     metadata.remove("resourceVersion");
     metadata.remove("uid");
-    ObjectNode labelNode = metadata.with("labels");
+    ObjectNode labelNode = metadata.withObjectProperty("labels");
     labels.forEach(labelNode::put);
     created.remove("status");
     return created;
