@@ -407,6 +407,14 @@ public final class Node {
     return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
   }
 
+  /**
+   * The value as read (null when absent), for a kind that carries a foreign document whole, such as
+   * a Kubernetes object: a copy, so the file's tree stays as it was.
+   */
+  public JsonNode tree() {
+    return present() ? json.deepCopy() : null;
+  }
+
   /** The original text of a scalar number, for messages. */
   public String raw() {
     return json == null ? "" : json.asText();

@@ -5,43 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.kubernetes.select.LabelRequirement;
 import dev.firedrill.kubernetes.select.PodSelector;
 import dev.firedrill.kubernetes.select.SelectionMode;
+import dev.firedrill.kubernetes.testing.Kubectl;
+import dev.firedrill.kubernetes.testing.Kubectl.Run;
 import dev.firedrill.kubernetes.testing.TestCluster;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The kubectl commands pod-delete prints for humans, run against the mock server. */
 class KubectlCommandsTest {
 
-  private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
-
   @TempDir Path dir;
-
-  private record Run(int exit, String output) {}
-
-  private static Run kubectl(List<String> argv, Path kubeconfig)
-      throws IOException, InterruptedException {
-    assertThat(KUBECTL).as("kubectl is installed").isExecutable();
-    List<String> command = new java.util.ArrayList<>(argv);
-    command.set(0, KUBECTL.toString());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("KUBECONFIG", kubeconfig.toString());
-    builder.environment().put("HOME", kubeconfig.getParent().toString());
-    Process process = builder.start();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("kubectl did not finish within 30s: " + argv);
-    }
-    return new Run(
-        process.exitValue(),
-        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-  }
 
   @Test
   void theRolloutStatusCommandWorksAndTheTokenStaysOut() throws Exception {
@@ -67,7 +44,7 @@ class KubectlCommandsTest {
                   "kubectl", "-n", "shop", "rollout", "status", "deployment/web", "--timeout=5s"));
       assertThat(fault.manualRevertCommand()).isEqualTo(PodDeleteFault.shell(commands.get(0)));
       long started = System.nanoTime();
-      Run run = kubectl(commands.get(0), kubeconfig);
+      Run run = Kubectl.run(commands.get(0), kubeconfig);
       System.out.println(
           "kubectl rollout status took " + (System.nanoTime() - started) / 1_000_000 + " ms");
       // The mock refuses kubectl's watch after the first list; the verdict comes from that list.
@@ -105,7 +82,7 @@ class KubectlCommandsTest {
               "kubectl", "-n", "shop", "get", "pods", "-l", "app=web,track notin (canary)");
       assertThat(fault.manualRevertCommand())
           .isEqualTo("kubectl -n shop get pods -l 'app=web,track notin (canary)'");
-      Run run = kubectl(get, kubeconfig);
+      Run run = Kubectl.run(get, kubeconfig);
       assertThat(run.exit()).as(run.output()).isZero();
       assertThat(run.output()).contains("web-0", "web-1").doesNotContain(TestCluster.TOKEN);
     }

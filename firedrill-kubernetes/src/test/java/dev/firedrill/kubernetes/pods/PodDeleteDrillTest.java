@@ -2,38 +2,17 @@ package dev.firedrill.kubernetes.pods;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firedrill.engine.Drill;
-import dev.firedrill.engine.DrillObserver;
-import dev.firedrill.engine.DrillPorts;
 import dev.firedrill.engine.DrillResult;
-import dev.firedrill.engine.FaultProvider;
-import dev.firedrill.engine.Measurer;
 import dev.firedrill.engine.Verdict;
-import dev.firedrill.experiment.Abort;
-import dev.firedrill.experiment.AbortRule;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
-import dev.firedrill.experiment.Hypothesis;
-import dev.firedrill.experiment.Method;
-import dev.firedrill.experiment.Missing;
-import dev.firedrill.experiment.PrometheusSource;
-import dev.firedrill.experiment.Sli;
-import dev.firedrill.experiment.SteadyState;
-import dev.firedrill.experiment.TokenSource;
-import dev.firedrill.fault.Fault;
-import dev.firedrill.fault.FaultException;
-import dev.firedrill.guard.Measurement;
-import dev.firedrill.guard.Reading;
 import dev.firedrill.kubernetes.select.SelectionMode;
+import dev.firedrill.kubernetes.testing.ClusterDrills;
 import dev.firedrill.kubernetes.testing.TestCluster;
-import dev.firedrill.time.Clock;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,63 +22,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PodDeleteDrillTest {
 
-  private static final String QUERY = "sum(kube_pod_status_ready{namespace=\"shop\"})";
-
   @TempDir Path dir;
 
   private static Experiment experiment(double minReady, Duration recovery, FaultSpec spec) {
-    return Experiment.builder("web-pod-delete")
-        .title("Deleting one of three web pods")
-        .owner("sre")
-        .prometheus(
-            new PrometheusSource(URI.create("http://127.0.0.1:9090"), null, TokenSource.none()))
-        .steadyState(
-            new SteadyState(
-                Duration.ofMillis(200),
-                List.of(
-                    new Sli(
-                        "ready_pods",
-                        QUERY,
-                        OptionalDouble.of(minReady),
-                        OptionalDouble.empty(),
-                        Missing.FAIL))))
-        .hypothesis(new Hypothesis("the Deployment replaces the pod", recovery))
-        .method(new Method(Duration.ofMillis(600), List.of(spec)))
-        .abort(
-            new Abort(
-                List.of(new AbortRule("ready_pods", AbortRule.Direction.BELOW, 1, 2)),
-                Optional.empty(),
-                Abort.DEFAULT_PROBE_ERRORS,
-                Optional.empty()))
-        .blastRadius(Drills.blast(List.of("shop"), 0.34, null))
-        .build();
+    return ClusterDrills.experiment(
+        "web-pod-delete",
+        spec,
+        Drills.blast(List.of("shop"), 0.34, null),
+        minReady,
+        Duration.ofMillis(600),
+        recovery);
   }
 
   private static DrillResult run(TestCluster cluster, Experiment experiment, Path kubeconfig) {
-    Measurer readyPods =
-        targets -> {
-          double ready =
-              cluster
-                  .client()
-                  .pods()
-                  .inNamespace("shop")
-                  .withLabel("app", "web")
-                  .list()
-                  .getItems()
-                  .stream()
-                  .filter(Pods::ready)
-                  .count();
-          double min = experiment.steadyState().slis().get(0).min().getAsDouble();
-          return new Measurement(
-              Clock.system().now(),
-              List.of(Reading.of("ready_pods", ready, ready >= min, ">= " + (int) min)),
-              Optional.empty());
-        };
-    FaultProvider faults =
-        new FaultProvider() {
-          @Override
-          public Fault create(FaultSpec spec) {
-            return new PodDeleteFault(
+    return ClusterDrills.run(
+        cluster,
+        experiment,
+        spec ->
+            new PodDeleteFault(
                 (PodDeleteSpec) spec,
                 Drills.context(
                     kubeconfig,
@@ -107,21 +47,7 @@ class PodDeleteDrillTest {
                     experiment.method().duration(),
                     experiment.hypothesis().recovery()),
                 7,
-                List.of());
-          }
-
-          @Override
-          public Fault restore(FaultSpec spec, Map<String, Object> state) throws FaultException {
-            throw new FaultException("not in this test");
-          }
-        };
-    return new Drill(
-            experiment,
-            "pod-delete.yaml",
-            DrillPorts.builder(readyPods, faults, Clock.system())
-                .observer(DrillObserver.noop())
-                .build())
-        .run();
+                List.of()));
   }
 
   private static PodDeleteSpec one() {

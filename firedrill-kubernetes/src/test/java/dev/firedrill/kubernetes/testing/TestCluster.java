@@ -157,13 +157,9 @@ public final class TestCluster implements AutoCloseable {
     answer(
         "/api",
         "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[]}");
-    answer(
-        "/apis",
-        "{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":["
-            + group("apps")
-            + ","
-            + group("policy")
-            + "]}");
+    groups.add(group("apps", "v1"));
+    groups.add(group("policy", "v1"));
+    answerGroups();
     answer(
         "/api/v1",
         resources(
@@ -190,8 +186,35 @@ public final class TestCluster implements AutoCloseable {
     discovery.put(path, json);
   }
 
-  private static String group(String name) {
-    String version = "{\"groupVersion\":\"" + name + "/v1\",\"version\":\"v1\"}";
+  /** The groups /apis lists. */
+  private final List<String> groups = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private void answerGroups() {
+    answer(
+        "/apis",
+        "{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":["
+            + String.join(",", groups)
+            + "]}");
+  }
+
+  /**
+   * Serves discovery for a group of namespaced custom resources, as the API server does once their
+   * CRDs exist: {@code kinds} maps each plural to its kind.
+   */
+  public void discover(String name, String version, Map<String, String> kinds) {
+    groups.add(group(name, version));
+    answerGroups();
+    answer(
+        "/apis/" + name + "/" + version,
+        resources(
+            name + "/" + version,
+            kinds.entrySet().stream()
+                .map(e -> resource(e.getKey(), e.getValue(), e.getKey(), true))
+                .toArray(String[]::new)));
+  }
+
+  private static String group(String name, String v) {
+    String version = "{\"groupVersion\":\"" + name + "/" + v + "\",\"version\":\"" + v + "\"}";
     return "{\"name\":\""
         + name
         + "\",\"versions\":["
