@@ -42,12 +42,24 @@ public final class Loopback {
     }
   }
 
+  /**
+   * The ports handed out lie below the kernel's ephemeral range (read from {@code
+   * /proc/sys/net/ipv4/ip_local_port_range}, 32768 by default): a port chosen now and bound later
+   * (a receiver written into Alertmanager's config before the drill opens it) can then never be
+   * taken meanwhile by some client's outgoing connection, which draws its local port from that
+   * range.
+   */
+  private static final int LOWEST = 20000;
+
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT =
+      new java.util.concurrent.atomic.AtomicInteger(
+          LOWEST
+              + (int)
+                  ((ProcessHandle.current().pid() * 7919L)
+                      % Math.max(1, ephemeralStart() - LOWEST)));
+
   public static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port on 127.0.0.1", e);
-    }
+    return freePorts(1)[0];
   }
 
   /**
@@ -58,10 +70,20 @@ public final class Loopback {
     List<ServerSocket> sockets = new ArrayList<>();
     try {
       int[] ports = new int[count];
-      for (int i = 0; i < count; i++) {
-        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(socket);
-        ports[i] = socket.getLocalPort();
+      int span = ephemeralStart() - LOWEST;
+      for (int i = 0, tries = 0; i < count; tries++) {
+        if (tries > span) {
+          throw new IOException("no free port between " + LOWEST + " and " + ephemeralStart());
+        }
+        int port = LOWEST + Math.floorMod(NEXT.getAndIncrement() - LOWEST, span);
+        try {
+          ServerSocket socket = new ServerSocket();
+          sockets.add(socket);
+          socket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+          ports[i++] = port;
+        } catch (IOException taken) {
+          // in use: try the next one
+        }
       }
       return ports;
     } catch (IOException e) {
@@ -74,6 +96,20 @@ public final class Loopback {
           // the port is ours either way; nothing to undo
         }
       }
+    }
+  }
+
+  /** The first port of the kernel's ephemeral range; 32768 where it cannot be read. */
+  static int ephemeralStart() {
+    try {
+      String range =
+          java.nio.file.Files.readString(
+                  java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+              .strip();
+      int start = Integer.parseInt(range.split("\\s+")[0]);
+      return start > LOWEST + 1000 ? start : 32768;
+    } catch (IOException | RuntimeException e) {
+      return 32768;
     }
   }
 
