@@ -184,6 +184,20 @@ public final class Drill {
       "the steady state could not be measured (a problem of the drill's"
           + " queries or of its Prometheus, not of the system), nothing was injected: ";
 
+  /** Inconclusive before injection: the readings of {@code status} say why, then {@code hint}. */
+  private static VerdictRules.Decision unmeasured(
+      Measurement before, Reading.Status status, String hint) {
+    return new VerdictRules.Decision(
+        Verdict.INCONCLUSIVE,
+        PREFLIGHT_UNMEASURED
+            + before
+                .readings()
+                .filter(r -> r.status() == status)
+                .map(Reading::text)
+                .collect(Collectors.joining(", "))
+            + hint);
+  }
+
   private Optional<VerdictRules.Decision> preflight(Plan plan) throws InterruptedException {
     announceTargets();
     Instant measuring = clock.now();
@@ -191,33 +205,19 @@ public final class Drill {
     record(Phase.PREFLIGHT, measuring, before);
     if (before.hasProbeError()) {
       // A query Prometheus refuses, several series, a wrong URL, a host that does not resolve, an
-      // answer
-      // that is not Prometheus's API: the drill's own making, which says nothing about the system's
-      // health.
-      return Optional.of(
-          new VerdictRules.Decision(
-              Verdict.INCONCLUSIVE,
-              PREFLIGHT_UNMEASURED
-                  + before
-                      .readings()
-                      .filter(r -> r.status() == Reading.Status.ERROR)
-                      .map(Reading::text)
-                      .collect(Collectors.joining(", "))));
+      // answer that is not Prometheus's API: the drill's own making, which says nothing about the
+      // system's health.
+      return Optional.of(unmeasured(before, Reading.Status.ERROR, ""));
     }
     if (before.readings().noneMatch(r -> r.status() == Reading.Status.BREACH)
         && before.readings().anyMatch(r -> r.status() == Reading.Status.NO_DATA)) {
       // An SLI that matches no series before anything broke is nearly always a wrong metric or
       // label name, or a target Prometheus does not scrape: not a sick system.
       return Optional.of(
-          new VerdictRules.Decision(
-              Verdict.INCONCLUSIVE,
-              PREFLIGHT_UNMEASURED
-                  + before
-                      .readings()
-                      .filter(r -> r.status() == Reading.Status.NO_DATA)
-                      .map(Reading::text)
-                      .collect(Collectors.joining(", "))
-                  + "; check its metric and label names against Prometheus"));
+          unmeasured(
+              before,
+              Reading.Status.NO_DATA,
+              "; check its metric and label names against Prometheus"));
     }
     if (!before.withinSteadyState()) {
       return Optional.of(
