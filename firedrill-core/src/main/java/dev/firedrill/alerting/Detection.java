@@ -156,6 +156,15 @@ public final class Detection {
   }
 
   /**
+   * The longest range window {@code query} reads, through the recording rules once {@link
+   * #preflight()} has read them: how long a fault must be on before a reading of it stops counting
+   * the time before the fault.
+   */
+  public Optional<Duration> window(String query) {
+    return Floors.window(query, rules == null ? Map.of() : rules.recording());
+  }
+
+  /**
    * The intervals the floors use and where they came from, once {@link #preflight()} has read the
    * rules.
    */

@@ -66,6 +66,20 @@ public final class Floors {
     return new Floor(total, reason + offset);
   }
 
+  /**
+   * The longest range window {@code query} reads, recording rules in {@code recording} followed;
+   * empty for a query without one (an instant gauge) or one the parser refuses.
+   */
+  public static Optional<Duration> window(String query, Map<String, String> recording) {
+    try {
+      Reads reads = new Reads();
+      read(PromqlParser.parse(query, PromqlParser.Syntax.PROMETHEUS_3), recording, 0, reads);
+      return Optional.ofNullable(reads.longestWindow);
+    } catch (PromqlException e) {
+      return Optional.empty();
+    }
+  }
+
   private record Term(Duration time, String text) {}
 
   private static Term oneScrape(Duration scrape) {

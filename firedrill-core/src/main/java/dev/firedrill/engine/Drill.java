@@ -4,6 +4,7 @@ import dev.firedrill.alerting.AlertNews;
 import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.alerting.ObservabilityResult;
+import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Control;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Sli;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
@@ -408,9 +410,7 @@ public final class Drill {
       Detection detection = ports.detection().get();
       ObservabilityResult result =
           ObservabilityResult.of(
-              detection.rows(
-                  injectedAt, MeasuredEffect.errorRatio(during, experiment.abort().burnRate())),
-              detection.lastError());
+              detection.rows(injectedAt, measuredErrorRatio(detection)), detection.lastError());
       observability = Optional.of(result);
       mark(new Milestone.AlertsJudged(result, clock.now(), offset()));
     }
@@ -418,6 +418,12 @@ public final class Drill {
         new Milestone.DrillFinished(
             verdict, reason, abortReason, rollback.manualCommands(), clock.now(), offset()));
     return result(verdict, reason);
+  }
+
+  private OptionalDouble measuredErrorRatio(Detection detection) {
+    Optional<BurnRateGuard> guard = experiment.abort().burnRate();
+    return MeasuredEffect.errorRatio(
+        during, guard, injectedAt, guard.flatMap(g -> detection.window(g.errorRatioQuery())));
   }
 
   private DrillResult result(Verdict verdict, String reason) {

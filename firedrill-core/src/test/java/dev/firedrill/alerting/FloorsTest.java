@@ -55,6 +55,19 @@ class FloorsTest {
   }
 
   @Test
+  void theWindowAQueryReadsIsFoundThroughItsRecordingRules() {
+    assertThat(Floors.window("service:http_error_ratio:rate30s{service=\"checkout\"}", RECORDING))
+        .contains(Duration.ofSeconds(30));
+    assertThat(
+            Floors.window(
+                "slo:checkout_error_ratio:ratio_rate5m or slo:checkout_error_ratio:ratio_rate1h",
+                RECORDING))
+        .contains(Duration.ofHours(1));
+    assertThat(Floors.window("checkout_error_ratio", RECORDING)).isEmpty();
+    assertThat(Floors.window("sum(", RECORDING)).isEmpty();
+  }
+
+  @Test
   void theLongWindowOfAFastBurnPageDominates() {
     Floor floor =
         floor(
