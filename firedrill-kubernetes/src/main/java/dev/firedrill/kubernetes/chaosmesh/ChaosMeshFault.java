@@ -7,6 +7,7 @@ import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
+import dev.firedrill.kubernetes.access.ClientText;
 import dev.firedrill.kubernetes.access.KubernetesAccess;
 import dev.firedrill.kubernetes.select.PodBlastRadius;
 import dev.firedrill.kubernetes.select.PodSelector;
@@ -143,7 +144,7 @@ final class ChaosMeshFault implements Fault {
                 + radius.limits()
                 + ", rounded down)");
       } catch (KubernetesClientException e) {
-        throw new FaultException(ChaosMeshKind.NAME + ": cannot list pods: " + safe(e));
+        throw new FaultException(ChaosMeshKind.NAME + ": cannot list pods: " + ClientText.safe(e));
       }
       lines.add("cluster: " + access.describe(context.kubernetesContext()));
     } else {
@@ -209,7 +210,7 @@ final class ChaosMeshFault implements Fault {
                   + where()
                   + " already exists, left by an earlier run; run firedrill cleanup on its journal,"
                   + " or look at it with: "
-                  + shell(getCommand()));
+                  + ClientText.shell(getCommand()));
         }
         throw e;
       }
@@ -220,7 +221,7 @@ final class ChaosMeshFault implements Fault {
               ? live.stream().map(p -> p.getMetadata().getName()).sorted().toList()
               : recorded;
     } catch (KubernetesClientException e) {
-      throw new FaultException(ChaosMeshKind.NAME + ": " + where() + ": " + safe(e));
+      throw new FaultException(ChaosMeshKind.NAME + ": " + where() + ": " + ClientText.safe(e));
     }
   }
 
@@ -283,7 +284,8 @@ final class ChaosMeshFault implements Fault {
       throw new FaultException(
           ChaosMeshKind.NAME + ": interrupted while waiting for " + where() + " to be deleted");
     } catch (KubernetesClientException e) {
-      throw new FaultException(ChaosMeshKind.NAME + ": deleting " + where() + ": " + safe(e));
+      throw new FaultException(
+          ChaosMeshKind.NAME + ": deleting " + where() + ": " + ClientText.safe(e));
     }
   }
 
@@ -388,7 +390,7 @@ final class ChaosMeshFault implements Fault {
     } catch (FaultException e) {
       return Verification.remaining(e.getMessage());
     } catch (KubernetesClientException e) {
-      return Verification.remaining("cannot read the cluster: " + safe(e));
+      return Verification.remaining("cannot read the cluster: " + ClientText.safe(e));
     }
     String gone =
         "no "
@@ -453,17 +455,10 @@ final class ChaosMeshFault implements Fault {
 
   @Override
   public String manualRevertCommand() {
-    return manualCommands().stream().map(ChaosMeshFault::shell).collect(Collectors.joining(" && "))
+    return manualCommands().stream().map(ClientText::shell).collect(Collectors.joining(" && "))
         + " ("
         + WARNING
         + ")";
-  }
-
-  /** An argument list as a shell line, quoting what the shell would split. */
-  static String shell(List<String> argv) {
-    return argv.stream()
-        .map(a -> a.matches("[A-Za-z0-9_./=:,-]+") ? a : "'" + a.replace("'", "'\\''") + "'")
-        .collect(Collectors.joining(" "));
   }
 
   @Override
@@ -526,12 +521,5 @@ final class ChaosMeshFault implements Fault {
           .forEach(pods::add);
     }
     return pods;
-  }
-
-  /** The client's message: a status and a URL, never a header; one line. */
-  private static String safe(KubernetesClientException e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return (newline < 0 ? message : message.substring(0, newline)).strip();
   }
 }

@@ -6,6 +6,7 @@ import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
+import dev.firedrill.kubernetes.access.ClientText;
 import dev.firedrill.kubernetes.access.KubernetesAccess;
 import dev.firedrill.kubernetes.select.Chooser;
 import dev.firedrill.kubernetes.select.PodBlastRadius;
@@ -133,7 +134,8 @@ final class PodDeleteFault implements Fault {
                 + seed
                 + " (kept in the journal)");
       } catch (KubernetesClientException e) {
-        throw new FaultException("pod-delete: cannot list " + selector.text() + ": " + safe(e));
+        throw new FaultException(
+            "pod-delete: cannot list " + selector.text() + ": " + ClientText.safe(e));
       }
       lines.add("cluster: " + access.describe(context.kubernetesContext()));
     } else {
@@ -202,7 +204,7 @@ final class PodDeleteFault implements Fault {
         startRounds(count);
       }
     } catch (KubernetesClientException e) {
-      throw new FaultException("pod-delete: " + safe(e));
+      throw new FaultException("pod-delete: " + ClientText.safe(e));
     }
   }
 
@@ -360,7 +362,7 @@ final class PodDeleteFault implements Fault {
           "round "
               + round
               + ": failed: "
-              + (e instanceof KubernetesClientException k ? safe(k) : e.getMessage()));
+              + (e instanceof KubernetesClientException k ? ClientText.safe(k) : e.getMessage()));
     }
   }
 
@@ -443,7 +445,7 @@ final class PodDeleteFault implements Fault {
                   + ": "
                   + pending.get()
                   + "; check with: "
-                  + shell(rollout.command(context.recovery())));
+                  + ClientText.shell(rollout.command(context.recovery())));
         }
         done.add(rollout.complete(client));
       }
@@ -456,7 +458,7 @@ final class PodDeleteFault implements Fault {
     } catch (FaultException e) {
       return Verification.remaining(e.getMessage());
     } catch (KubernetesClientException e) {
-      return Verification.remaining("cannot read the cluster: " + safe(e));
+      return Verification.remaining("cannot read the cluster: " + ClientText.safe(e));
     }
   }
 
@@ -492,14 +494,7 @@ final class PodDeleteFault implements Fault {
 
   @Override
   public String manualRevertCommand() {
-    return manualCommands().stream().map(PodDeleteFault::shell).collect(Collectors.joining(" && "));
-  }
-
-  /** An argument list as a shell line, quoting what the shell would split. */
-  static String shell(List<String> argv) {
-    return argv.stream()
-        .map(a -> a.matches("[A-Za-z0-9_./=:,-]+") ? a : "'" + a.replace("'", "'\\''") + "'")
-        .collect(Collectors.joining(" "));
+    return manualCommands().stream().map(ClientText::shell).collect(Collectors.joining(" && "));
   }
 
   @Override
@@ -520,12 +515,5 @@ final class PodDeleteFault implements Fault {
   @Override
   public List<String> selected() {
     return victims.stream().map(Victim::name).toList();
-  }
-
-  /** The client's message: a status and a URL, never a header; one line. */
-  private static String safe(KubernetesClientException e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return (newline < 0 ? message : message.substring(0, newline)).strip();
   }
 }

@@ -14,16 +14,15 @@ import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.kubernetes.testing.ChaosMeshController;
-import dev.firedrill.kubernetes.testing.TestCluster;
+import dev.firedrill.kubernetes.testing.ChaosMeshShop;
 import dev.firedrill.time.Clock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,23 +34,7 @@ class ChaosMeshCleanupTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  private TestCluster cluster;
-  private ChaosMeshController chaosMesh;
-  private Path kubeconfig;
-
-  @BeforeEach
-  void start() throws Exception {
-    cluster = new TestCluster(Duration.ofMillis(200), Duration.ofMillis(200));
-    chaosMesh = new ChaosMeshController(cluster);
-    kubeconfig = cluster.kubeconfig(dir);
-    cluster.deployment("shop", "web", 3, Map.of("app", "web"));
-  }
-
-  @AfterEach
-  void stop() {
-    chaosMesh.close();
-    cluster.close();
-  }
+  @RegisterExtension final ChaosMeshShop shop = new ChaosMeshShop(Duration.ofMillis(200));
 
   /** The journal a killed firedrill leaves: the fault injected, its state, no revert. */
   private JournalFile journal(ChaosMeshSpec spec, Map<String, Object> state) {
@@ -91,17 +74,18 @@ class ChaosMeshCleanupTest {
     ChaosMeshSpec spec =
         ChaosDrills.spec(
             ChaosDrills.networkChaos("1s"), Duration.ofSeconds(3), Duration.ofSeconds(3));
-    FaultContext context = ChaosDrills.context(kubeconfig, ChaosDrills.blast(0.34, null));
+    FaultContext context = ChaosDrills.context(shop.kubeconfig(), ChaosDrills.blast(0.34, null));
     Fault fault = new ChaosMeshKind().create(spec, context, 0);
     fault.inject();
     JournalFile file = journal(spec, fault.state());
     // firedrill is SIGKILLed here: the fault object is dropped, its revert never runs.
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (!ChaosStatus.isTrue(chaosMesh.objects("NetworkChaos", "shop").get(0), "AllRecovered")
+    while (!ChaosStatus.isTrue(
+            shop.chaosMesh().objects("NetworkChaos", "shop").get(0), "AllRecovered")
         && System.nanoTime() < deadline) {
       Clock.system().sleep(Duration.ofMillis(50));
     }
-    assertThat(ChaosStatus.conditions(chaosMesh.objects("NetworkChaos", "shop").get(0)))
+    assertThat(ChaosStatus.conditions(shop.chaosMesh().objects("NetworkChaos", "shop").get(0)))
         .as("Chaos Mesh recovered it at its duration, without firedrill")
         .isEqualTo("Selected True, AllInjected False, AllRecovered True");
 
@@ -113,7 +97,7 @@ class ChaosMeshCleanupTest {
             "fault 0 (chaos-mesh): reverted: deleted NetworkChaos shop/firedrill-exp-1-0;"
                 + " verified: AllRecovered was True and no NetworkChaos labelled"
                 + " firedrill.dev/experiment=exp-1 is left in shop");
-    assertThat(chaosMesh.objects("NetworkChaos", "shop")).isEmpty();
+    assertThat(shop.chaosMesh().objects("NetworkChaos", "shop")).isEmpty();
     // Run again, as cleanup's "nothing left to revert": the journal now says reverted.
     assertThat(cleanup(file, context, new ArrayList<>()).outcomes()).isEmpty();
   }
@@ -123,18 +107,19 @@ class ChaosMeshCleanupTest {
     ChaosMeshSpec spec =
         ChaosDrills.spec(
             ChaosDrills.networkChaos("60s"), Duration.ofSeconds(3), Duration.ofSeconds(3));
-    FaultContext context = ChaosDrills.context(kubeconfig, ChaosDrills.blast(0.34, null));
+    FaultContext context = ChaosDrills.context(shop.kubeconfig(), ChaosDrills.blast(0.34, null));
     Fault fault = new ChaosMeshKind().create(spec, context, 0);
     fault.inject();
     JournalFile file = journal(spec, fault.state());
-    cluster
+    shop.cluster()
         .client()
         .genericKubernetesResources(ChaosMeshController.context("NetworkChaos"))
         .inNamespace("shop")
         .withName("firedrill-exp-1-0")
         .delete();
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (!chaosMesh.objects("NetworkChaos", "shop").isEmpty() && System.nanoTime() < deadline) {
+    while (!shop.chaosMesh().objects("NetworkChaos", "shop").isEmpty()
+        && System.nanoTime() < deadline) {
       Clock.system().sleep(Duration.ofMillis(50));
     }
     List<String> lines = new ArrayList<>();
@@ -147,11 +132,11 @@ class ChaosMeshCleanupTest {
 
   @Test
   void aDeletionHeldByTheFinalizerNeedsAHuman() throws Exception {
-    chaosMesh.neverReleaseFinalizer();
+    shop.chaosMesh().neverReleaseFinalizer();
     ChaosMeshSpec spec =
         ChaosDrills.spec(
             ChaosDrills.networkChaos("60s"), Duration.ofSeconds(3), Duration.ofMillis(500));
-    FaultContext context = ChaosDrills.context(kubeconfig, ChaosDrills.blast(0.34, null));
+    FaultContext context = ChaosDrills.context(shop.kubeconfig(), ChaosDrills.blast(0.34, null));
     Fault fault = new ChaosMeshKind().create(spec, context, 0);
     fault.inject();
     JournalFile file = journal(spec, fault.state());
@@ -174,7 +159,8 @@ class ChaosMeshCleanupTest {
                 + ")");
     assertThat(file.read().faults().get(0).path("revert").path("manual_command").asText())
         .isEqualTo(fault.manualRevertCommand());
-    assertThat(chaosMesh.objects("NetworkChaos", "shop").get(0).getMetadata().getFinalizers())
+    assertThat(
+            shop.chaosMesh().objects("NetworkChaos", "shop").get(0).getMetadata().getFinalizers())
         .containsExactly("chaos-mesh/records");
   }
 }

@@ -5,40 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.Verdict;
 import dev.firedrill.experiment.Experiment;
-import dev.firedrill.kubernetes.testing.ChaosMeshController;
+import dev.firedrill.kubernetes.testing.ChaosMeshShop;
 import dev.firedrill.kubernetes.testing.ClusterDrills;
-import dev.firedrill.kubernetes.testing.TestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Whole drills with a chaos-mesh fault, through the real engine and its rollback. */
 class ChaosMeshDrillTest {
 
   @TempDir Path dir;
-  private TestCluster cluster;
-  private ChaosMeshController chaosMesh;
-  private Path kubeconfig;
-
-  @BeforeEach
-  void start() throws Exception {
-    cluster = new TestCluster(Duration.ofMillis(100), Duration.ofMillis(100));
-    chaosMesh = new ChaosMeshController(cluster);
-    kubeconfig = cluster.kubeconfig(dir);
-    cluster.deployment("shop", "web", 3, Map.of("app", "web"));
-  }
-
-  @AfterEach
-  void stop() {
-    chaosMesh.close();
-    cluster.close();
-  }
+  @RegisterExtension final ChaosMeshShop shop = new ChaosMeshShop(Duration.ofMillis(100));
 
   /** A NetworkChaos drill; the faults it made are kept in {@code made}. */
   private DrillResult drill(
@@ -54,12 +35,14 @@ class ChaosMeshDrillTest {
             Duration.ofMillis(600),
             Duration.ofSeconds(5));
     return ClusterDrills.run(
-        cluster,
+        shop.cluster(),
         experiment,
         s -> {
           ChaosMeshFault fault =
               new ChaosMeshFault(
-                  (ChaosMeshSpec) s, ChaosDrills.context(kubeconfig, experiment.blastRadius()), 0);
+                  (ChaosMeshSpec) s,
+                  ChaosDrills.context(shop.kubeconfig(), experiment.blastRadius()),
+                  0);
           made.add(fault);
           return fault;
         });
@@ -71,12 +54,12 @@ class ChaosMeshDrillTest {
     assertThat(result.verdict()).as(result.reason()).isEqualTo(Verdict.HELD);
     assertThat(result.rollbackOk()).isTrue();
     assertThat(result.manualCommands()).isEmpty();
-    assertThat(chaosMesh.objects("NetworkChaos", "shop")).isEmpty();
+    assertThat(shop.chaosMesh().objects("NetworkChaos", "shop")).isEmpty();
   }
 
   @Test
   void neverAllInjectedFailsAndTheRollbackLeavesNothing() {
-    chaosMesh.neverInject();
+    shop.chaosMesh().neverInject();
     DrillResult result = drill(Duration.ofMillis(500), Duration.ofSeconds(3), new ArrayList<>());
     assertThat(result.verdict()).as(result.reason()).isEqualTo(Verdict.FAILED);
     assertThat(result.reason())
@@ -85,12 +68,12 @@ class ChaosMeshDrillTest {
                 + " (Selected True, AllInjected False, AllRecovered False); the rollback deletes"
                 + " it");
     assertThat(result.rollbackOk()).isTrue();
-    assertThat(chaosMesh.objects("NetworkChaos", "shop")).isEmpty();
+    assertThat(shop.chaosMesh().objects("NetworkChaos", "shop")).isEmpty();
   }
 
   @Test
   void aDeletionHeldByTheFinalizerIsAFailedRollbackWithTheCommands() {
-    chaosMesh.neverReleaseFinalizer();
+    shop.chaosMesh().neverReleaseFinalizer();
     List<ChaosMeshFault> made = new ArrayList<>();
     DrillResult result = drill(Duration.ofSeconds(3), Duration.ofMillis(300), made);
     // ExitCode.of(DrillResult) returns 7 for any result whose rollback failed.
@@ -102,7 +85,8 @@ class ChaosMeshDrillTest {
                 + " -n chaos-mesh get pods && kubectl -n shop wait --for=delete"
                 + " networkchaos.chaos-mesh.org/firedrill-exp-1-0 --timeout=5m (do not remove the"
                 + " chaos-mesh/records finalizer by hand");
-    assertThat(chaosMesh.objects("NetworkChaos", "shop").get(0).getMetadata().getFinalizers())
+    assertThat(
+            shop.chaosMesh().objects("NetworkChaos", "shop").get(0).getMetadata().getFinalizers())
         .containsExactly("chaos-mesh/records");
   }
 }

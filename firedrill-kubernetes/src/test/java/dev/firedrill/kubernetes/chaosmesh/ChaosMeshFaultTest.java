@@ -7,55 +7,36 @@ import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.FaultRefusedException;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
-import dev.firedrill.kubernetes.testing.ChaosMeshController;
-import dev.firedrill.kubernetes.testing.TestCluster;
+import dev.firedrill.kubernetes.testing.ChaosMeshShop;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The chaos-mesh fault against the mock API server with a Chaos Mesh controller beside it. */
 class ChaosMeshFaultTest {
 
   @TempDir Path dir;
-  private TestCluster cluster;
-  private ChaosMeshController chaosMesh;
-  private Path kubeconfig;
-
-  @BeforeEach
-  void start() throws Exception {
-    cluster = new TestCluster(Duration.ofMillis(200), Duration.ofMillis(200));
-    chaosMesh = new ChaosMeshController(cluster);
-    kubeconfig = cluster.kubeconfig(dir);
-    cluster.deployment("shop", "web", 3, Map.of("app", "web"));
-  }
-
-  @AfterEach
-  void stop() {
-    chaosMesh.close();
-    cluster.close();
-  }
+  @RegisterExtension final ChaosMeshShop shop = new ChaosMeshShop(Duration.ofMillis(200));
 
   private List<GenericKubernetesResource> networkChaos() {
-    return chaosMesh.objects("NetworkChaos", "shop");
+    return shop.chaosMesh().objects("NetworkChaos", "shop");
   }
 
   @Test
   void injectedAndRevertedCleanly() throws Exception {
     ChaosMeshFault fault =
-        ChaosDrills.fault(kubeconfig, ChaosDrills.networkChaos("60s"), 0.34, null);
+        ChaosDrills.fault(shop.kubeconfig(), ChaosDrills.networkChaos("60s"), 0.34, null);
     assertThat(fault.plan())
         .containsExactly(
             "create NetworkChaos shop/firedrill-exp-1-0 (chaos-mesh.org/v1alpha1, action delay)"
                 + " labelled firedrill.dev/experiment=exp-1, its spec as written",
             "Chaos Mesh selects one: up to 1 of 3 running pods matching app=web in shop; the blast"
                 + " radius allows 1 (max_percent 34%, rounded down)",
-            "cluster: kubeconfig " + kubeconfig + ", context (current)",
+            "cluster: kubeconfig " + shop.kubeconfig() + ", context (current)",
             "wait up to 3s for Selected and AllInjected True; a timeout fails the injection and the"
                 + " rollback deletes it",
             "ttl: Chaos Mesh ends it at spec.duration 1m from its creation, without firedrill",
@@ -91,7 +72,7 @@ class ChaosMeshFaultTest {
 
   @Test
   void aPodKillIsWaitedForAsOneShot() throws Exception {
-    ChaosMeshFault fault = ChaosDrills.fault(kubeconfig, ChaosDrills.podKill(), 0.34, null);
+    ChaosMeshFault fault = ChaosDrills.fault(shop.kubeconfig(), ChaosDrills.podKill(), 0.34, null);
     assertThat(fault.plan())
         .contains(
             "pod-kill acts once: wait up to 3s for Selected and AllInjected True; a timeout fails"
@@ -107,13 +88,15 @@ class ChaosMeshFaultTest {
             "deleted PodChaos shop/firedrill-exp-1-0; no PodChaos labelled"
                 + " firedrill.dev/experiment=exp-1 is left in shop (pod-kill acted once: nothing to"
                 + " recover)");
-    assertThat(chaosMesh.objects("PodChaos", "shop")).isEmpty();
+    assertThat(shop.chaosMesh().objects("PodChaos", "shop")).isEmpty();
   }
 
   @Test
   void theTtlRuleRefusesAMissingAndATooLongDurationBeforeAnythingRuns() {
     assertThatThrownBy(
-            () -> ChaosDrills.fault(kubeconfig, ChaosDrills.networkChaos(null), null, null).plan())
+            () ->
+                ChaosDrills.fault(shop.kubeconfig(), ChaosDrills.networkChaos(null), null, null)
+                    .plan())
         .isInstanceOf(FaultRefusedException.class)
         .hasMessage(
             "chaos-mesh: NetworkChaos shop has no spec.duration; firedrill requires one no longer"
@@ -121,7 +104,8 @@ class ChaosMeshFaultTest {
                 + " duration from the object's creation)");
     assertThatThrownBy(
             () ->
-                ChaosDrills.fault(kubeconfig, ChaosDrills.networkChaos("1m30s"), null, null).plan())
+                ChaosDrills.fault(shop.kubeconfig(), ChaosDrills.networkChaos("1m30s"), null, null)
+                    .plan())
         .isInstanceOf(FaultRefusedException.class)
         .hasMessage(
             "chaos-mesh: NetworkChaos shop has spec.duration 1m30s, longer than the fault's ttl 1m;"
@@ -136,7 +120,7 @@ class ChaosMeshFaultTest {
     ((com.fasterxml.jackson.databind.node.ObjectNode) object.get("spec"))
         .put("mode", "fixed-percent")
         .put("value", "34");
-    ChaosMeshFault fault = ChaosDrills.fault(kubeconfig, object, null, 1);
+    ChaosMeshFault fault = ChaosDrills.fault(shop.kubeconfig(), object, null, 1);
     String refusal =
         "chaos-mesh: fixed-percent 34% picks up to 2 of 3 running pods matching app=web in shop;"
             + " the blast radius allows 1 (max_pods 1, rounded down)";
@@ -147,10 +131,10 @@ class ChaosMeshFaultTest {
 
   @Test
   void neverAllInjectedFailsTheInjectionAndTheRollbackLeavesNothing() throws Exception {
-    chaosMesh.neverInject();
+    shop.chaosMesh().neverInject();
     ChaosMeshFault fault =
         ChaosDrills.fault(
-            kubeconfig,
+            shop.kubeconfig(),
             ChaosDrills.networkChaos("60s"),
             0.34,
             null,
@@ -174,10 +158,10 @@ class ChaosMeshFaultTest {
 
   @Test
   void aDeletionHeldByTheFinalizerIsLeftToAHumanWithTheCommands() throws Exception {
-    chaosMesh.neverReleaseFinalizer();
+    shop.chaosMesh().neverReleaseFinalizer();
     ChaosMeshFault fault =
         ChaosDrills.fault(
-            kubeconfig,
+            shop.kubeconfig(),
             ChaosDrills.networkChaos("60s"),
             0.34,
             null,

@@ -2,6 +2,7 @@ package dev.firedrill.kubernetes.pods;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.kubernetes.access.ClientText;
 import dev.firedrill.kubernetes.select.LabelRequirement;
 import dev.firedrill.kubernetes.select.PodSelector;
 import dev.firedrill.kubernetes.select.SelectionMode;
@@ -42,7 +43,7 @@ class KubectlCommandsTest {
           .containsExactly(
               List.of(
                   "kubectl", "-n", "shop", "rollout", "status", "deployment/web", "--timeout=5s"));
-      assertThat(fault.manualRevertCommand()).isEqualTo(PodDeleteFault.shell(commands.get(0)));
+      assertThat(fault.manualRevertCommand()).isEqualTo(ClientText.shell(commands.get(0)));
       long started = System.nanoTime();
       Run run = Kubectl.run(commands.get(0), kubeconfig);
       System.out.println(
