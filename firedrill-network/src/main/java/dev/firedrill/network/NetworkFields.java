@@ -21,9 +21,15 @@ public final class NetworkFields {
     return new Netns(Optional.ofNullable(name));
   }
 
-  /** A duration as nft's timeouts and tc's options read it: whole milliseconds, or microseconds. */
+  /**
+   * A duration as nft's timeouts and tc's options read it: whole seconds, milliseconds or
+   * microseconds.
+   */
   public static String time(Duration duration) {
     long micros = duration.toNanos() / 1000;
+    if (micros % 1_000_000 == 0) {
+      return (micros / 1_000_000) + "s";
+    }
     return micros % 1000 == 0 ? (micros / 1000) + "ms" : micros + "us";
   }
 }

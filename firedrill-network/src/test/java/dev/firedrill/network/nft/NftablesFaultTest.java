@@ -1,0 +1,212 @@
+package dev.firedrill.network.nft;
+
+import static dev.firedrill.network.testing.NetworkDrills.create;
+import static dev.firedrill.network.testing.NetworkDrills.restored;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firedrill.fault.Fault;
+import dev.firedrill.fault.FaultRefusedException;
+import dev.firedrill.fault.TtlEnforcer;
+import dev.firedrill.fault.Verification;
+import dev.firedrill.network.testing.NetLab;
+import dev.firedrill.network.testing.NetLab.Connects;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The nftables faults against real namespaces: real connections from the client namespace to a
+ * server across a veth pair, before, during and after each fault.
+ */
+class NftablesFaultTest {
+
+  private NetLab lab;
+  private Fault fault;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    lab = NetLab.create();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    try {
+      if (fault != null) {
+        fault.revert();
+      }
+    } finally {
+      lab.close();
+    }
+  }
+
+  private Map<String, Object> entry(String kind, String ttl, Object... more) {
+    Map<String, Object> entry = new java.util.LinkedHashMap<>();
+    entry.put("kind", kind);
+    entry.put("namespace", lab.client);
+    entry.put("to", List.of(lab.serverAddress));
+    entry.put("ports", List.of(NetLab.PORT));
+    for (int i = 0; i < more.length; i += 2) {
+      entry.put((String) more[i], more[i + 1]);
+    }
+    entry.put("ttl", ttl);
+    return entry;
+  }
+
+  private String table() {
+    return ((NftablesFault) fault).table();
+  }
+
+  private String tables() throws Exception {
+    return NetLab.run("ip", "netns", "exec", lab.client, "nft", "list", "tables");
+  }
+
+  @Test
+  void aPartitionTimesConnectionsOutAndItsRevertIsVerifiedByTheNamespacesTables() throws Exception {
+    assertThat(lab.connect(1, 2000).ok()).as("before the fault").isEqualTo(1);
+    fault = create(entry("network-partition", "2m"));
+    assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.KERNEL);
+    fault.plan();
+    fault.inject();
+
+    Connects during = lab.connect(3, 500);
+    System.out.println("network-partition: " + during);
+    assertThat(during.timeout()).as("connections during the partition time out").isEqualTo(3);
+
+    Fault rebuilt = restored(fault);
+    rebuilt.revert();
+    Verification verification = rebuilt.verify();
+    assertThat(verification.reverted()).isTrue();
+    assertThat(verification.detail())
+        .isEqualTo(
+            "deleted nftables table "
+                + table()
+                + " in netns "
+                + lab.client
+                + "; verified: the namespace lists no such table");
+    assertThat(tables()).doesNotContain(table());
+    assertThat(lab.connect(1, 2000).ok()).as("after the revert").isEqualTo(1);
+  }
+
+  @Test
+  void aRefusalAnswersConnectionsWithAReset() throws Exception {
+    fault = create(entry("network-refuse", "2m"));
+    fault.inject();
+    Connects during = lab.connect(5, 3000);
+    System.out.println("network-refuse: " + during);
+    assertThat(during.refused()).as("connection refused, not timed out").isEqualTo(5);
+    fault.revert();
+    assertThat(fault.verify().reverted()).isTrue();
+    assertThat(lab.connect(1, 2000).ok()).isEqualTo(1);
+  }
+
+  @Test
+  void lossDropsRoughlyItsShareOfConnectionAttempts() throws Exception {
+    fault = create(entry("network-loss", "2m", "share", "50%", "direction", "egress"));
+    fault.inject();
+    // A dropped SYN is retransmitted only after a second: an attempt given 250ms is lost with it.
+    int attempts = 100;
+    Connects during = lab.connect(attempts, 250);
+    double lost = (double) (attempts - during.ok()) / attempts;
+    System.out.printf(
+        "network-loss 50%%: %d of %d attempts lost (%.0f%%)%n",
+        attempts - during.ok(), attempts, lost * 100);
+    assertThat(lost).as("the share lost, for a 50%% share").isBetween(0.25, 0.75);
+    fault.revert();
+    assertThat(lab.connect(20, 1000).ok()).as("every attempt after the revert").isEqualTo(20);
+  }
+
+  @Test
+  void theKernelEndsThePartitionAtItsTtlWithNoCallFromFiredrill() throws Exception {
+    fault = create(entry("network-partition", "3s"));
+    fault.inject();
+    assertThat(lab.connect(1, 500).timeout()).as("at once after the injection").isEqualTo(1);
+    String set = "";
+    // Bounded: the elements time out after 3s; a minute is far more than the kernel needs.
+    for (int i = 0; i < 600; i++) {
+      set =
+          NetLab.run(
+              "ip",
+              "netns",
+              "exec",
+              lab.client,
+              "nft",
+              "list",
+              "set",
+              "inet",
+              table(),
+              NftablesFault.SET);
+      if (!set.contains("elements")) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    System.out.println("the set after its ttl:\n" + set);
+    assertThat(set).as("the kernel removed the targets").doesNotContain("elements");
+    assertThat(lab.connect(3, 2000).ok()).as("traffic flows again").isEqualTo(3);
+    assertThat(fault.verify().reverted()).as("the empty table is left for the rollback").isFalse();
+    fault.revert();
+    assertThat(tables()).doesNotContain(table());
+  }
+
+  @Test
+  void aTableThatAlreadyExistsIsRefusedBeforeAnythingRuns() throws Exception {
+    fault = create(entry("network-partition", "2m"));
+    NetLab.run("ip", "netns", "exec", lab.client, "nft", "add", "table", "inet", table());
+    Assertions.assertThatThrownBy(fault::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessageContaining(
+            "nftables table inet " + table() + " already exists in netns " + lab.client);
+    Assertions.assertThatThrownBy(fault::inject).isInstanceOf(FaultRefusedException.class);
+    assertThat(lab.connect(1, 2000).ok()).as("nothing was added").isEqualTo(1);
+  }
+
+  @Test
+  void planPrintsTheExactCommands() throws Exception {
+    fault = create(entry("network-partition", "30s", "direction", "egress", "protocol", "tcp"));
+    List<String> plan = fault.plan();
+    plan.forEach(System.out::println);
+    String t = table();
+    assertThat(plan)
+        .contains(
+            "run: ip netns exec "
+                + lab.client
+                + " nft 'create table inet "
+                + t
+                + "\nadd set inet "
+                + t
+                + " targets { type ipv4_addr; flags interval,timeout; }\nadd chain inet "
+                + t
+                + " output { type filter hook output priority filter; policy accept; }\nadd rule inet "
+                + t
+                + " output ip daddr @targets meta l4proto tcp th dport { 8080 } drop\nadd element inet "
+                + t
+                + " targets { "
+                + lab.serverAddress
+                + " timeout 30s }'",
+            "rollback: ip netns exec "
+                + lab.client
+                + " nft delete table inet "
+                + t
+                + "; verified: ip netns exec "
+                + lab.client
+                + " nft list tables no longer lists it");
+    assertThat(tables()).as("plan changes nothing").doesNotContain(t);
+  }
+
+  @Test
+  void aMissingNamespaceIsRefusedBeforeAnythingRuns() {
+    Map<String, Object> entry = entry("network-partition", "2m");
+    entry.put("namespace", lab.client + "-absent");
+    Fault absent = create(entry);
+    Assertions.assertThatThrownBy(absent::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "network-partition: network namespace "
+                + lab.client
+                + "-absent does not exist (ip netns list does not show it); expected namespace to"
+                + " name an existing one");
+  }
+}
