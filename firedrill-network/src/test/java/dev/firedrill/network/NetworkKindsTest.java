@@ -5,10 +5,15 @@ import static dev.firedrill.network.testing.NetworkDrills.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.engine.Planner;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.FaultChecks;
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.FaultRefusedException;
+import dev.firedrill.network.nft.PacketFilterSpec;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +31,17 @@ class NetworkKindsTest {
     }
     entry.put("ttl", "2m");
     return entry;
+  }
+
+  @Test
+  void theFixtureExperimentLoadsAndTheFileAloneRefusesNothing() throws Exception {
+    Experiment experiment =
+        ExperimentLoader.load(Path.of("fixtures/experiments/network-partition.yaml"));
+    assertThat(Planner.staticRefusals(experiment)).isEmpty();
+    PacketFilterSpec partition = (PacketFilterSpec) experiment.method().faults().get(0);
+    assertThat(partition.target()).isEqualTo("10.20.0.5 port 5432 (tcp) from netns checkout");
+    assertThat(FaultKinds.installed().words(experiment.method().faults().get(1)))
+        .contains("drop 10% of egress packets with 10.30.0.0/24 from netns checkout");
   }
 
   @Test
