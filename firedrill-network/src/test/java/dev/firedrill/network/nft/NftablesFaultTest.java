@@ -91,6 +91,51 @@ class NftablesFaultTest {
   }
 
   @Test
+  void anIngressPartitionDropsTheAnswersComingBack() throws Exception {
+    fault = create(entry("network-partition", "2m", "direction", "ingress"));
+    fault.inject();
+    Connects during = lab.connect(2, 500);
+    System.out.println("network-partition ingress: " + during);
+    assertThat(during.timeout()).as("the SYN-ACK never arrives").isEqualTo(2);
+    fault.revert();
+    assertThat(lab.connect(1, 2000).ok()).isEqualTo(1);
+  }
+
+  /** nft itself checks each script the kinds can write: every protocol, direction and effect. */
+  @Test
+  void nftAcceptsTheTransactionOfEveryCombination() throws Exception {
+    int accepted = 0;
+    for (String kind : List.of("network-partition", "network-refuse", "network-loss")) {
+      for (String protocol : List.of("tcp", "udp", "all")) {
+        for (boolean ports : List.of(true, false)) {
+          for (String direction :
+              kind.equals("network-refuse") ? List.of("") : List.of("egress", "ingress", "both")) {
+            Map<String, Object> entry = entry(kind, "2m", "protocol", protocol);
+            entry.put("to", List.of(lab.serverAddress, "10.99.0.0/16"));
+            if (!ports) {
+              entry.remove("ports");
+            }
+            if (!direction.isEmpty()) {
+              entry.put("direction", direction);
+            }
+            if (kind.equals("network-loss")) {
+              entry.put("share", 0.3);
+            }
+            fault = create(entry);
+            fault.inject();
+            assertThat(tables()).contains(table());
+            fault.revert();
+            assertThat(fault.verify().reverted()).as(entry.toString()).isTrue();
+            fault = null;
+            accepted++;
+          }
+        }
+      }
+    }
+    assertThat(accepted).isEqualTo(3 * 2 * (3 + 1 + 3));
+  }
+
+  @Test
   void aRefusalAnswersConnectionsWithAReset() throws Exception {
     fault = create(entry("network-refuse", "2m"));
     fault.inject();
