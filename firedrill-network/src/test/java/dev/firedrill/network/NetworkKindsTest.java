@@ -39,9 +39,9 @@ class NetworkKindsTest {
         ExperimentLoader.load(Path.of("fixtures/experiments/network-partition.yaml"));
     assertThat(Planner.staticRefusals(experiment)).isEmpty();
     PacketFilterSpec partition = (PacketFilterSpec) experiment.method().faults().get(0);
-    assertThat(partition.target()).isEqualTo("10.20.0.5 port 5432 (tcp) from netns checkout");
+    assertThat(partition.target()).isEqualTo("10.20.0.5 port 5432 (tcp) in netns checkout");
     assertThat(FaultKinds.installed().words(experiment.method().faults().get(1)))
-        .contains("drop 10% of egress packets with 10.30.0.0/24 from netns checkout");
+        .contains("drop 10% of the packets to 10.30.0.0/24 in netns checkout");
   }
 
   @Test

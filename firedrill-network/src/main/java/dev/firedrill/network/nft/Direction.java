@@ -18,6 +18,15 @@ public enum Direction {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** Before the targets: "to", "from", "to and from". */
+  String words() {
+    return switch (this) {
+      case EGRESS -> "to";
+      case INGRESS -> "from";
+      case BOTH -> "to and from";
+    };
+  }
+
   boolean egress() {
     return this != INGRESS;
   }

@@ -172,7 +172,12 @@ final class NftablesFault implements Fault {
     refuseExisting();
     List<String> lines = new ArrayList<>();
     lines.add("in " + spec.netns().words() + ", nftables table inet " + table + " (one per run):");
-    lines.add("run: " + Commands.shell(createCommand(ttl)));
+    List<String> create = createCommand(ttl);
+    lines.add(
+        "run: "
+            + Commands.shell(create.subList(0, create.size() - 1))
+            + " SCRIPT, one argument (one nft transaction) of these lines:");
+    script(ttl).forEach(line -> lines.add("  " + line));
     lines.add(
         "ttl: every element of set "
             + SET

@@ -212,7 +212,7 @@ public abstract sealed class PacketFilterKinds implements FaultKind<PacketFilter
 
     @Override
     String verdictWords(PacketFilterSpec spec) {
-      return "drop " + spec.direction().text() + " traffic with";
+      return "drop traffic " + spec.direction().words();
     }
   }
 
@@ -229,7 +229,13 @@ public abstract sealed class PacketFilterKinds implements FaultKind<PacketFilter
 
     @Override
     String verdictWords(PacketFilterSpec spec) {
-      return "refuse (TCP reset, ICMP port unreachable otherwise) connections to";
+      return "refuse connections ("
+          + (spec.protocol() == Protocol.TCP
+              ? "TCP reset"
+              : spec.protocol() == Protocol.UDP
+                  ? "ICMP port unreachable"
+                  : "TCP reset, ICMP port unreachable otherwise")
+          + ") to";
     }
   }
 
@@ -241,7 +247,7 @@ public abstract sealed class PacketFilterKinds implements FaultKind<PacketFilter
 
     @Override
     String verdictWords(PacketFilterSpec spec) {
-      return "drop " + spec.shareWords() + " of " + spec.direction().text() + " packets with";
+      return "drop " + spec.shareWords() + " of the packets " + spec.direction().words();
     }
   }
 }

@@ -64,7 +64,7 @@ public record PacketFilterSpec(
     return effect.kind();
   }
 
-  /** {@code 10.0.0.2 port 8080 (tcp) from netns app}. */
+  /** {@code 10.0.0.2 port 8080 (tcp) in netns app}. */
   @Override
   public String target() {
     return String.join(", ", to)
@@ -74,7 +74,7 @@ public record PacketFilterSpec(
                 + (ports.size() > 1 ? "s " : " ")
                 + ports.stream().map(String::valueOf).collect(Collectors.joining(", ")))
         + (protocol == Protocol.ALL ? "" : " (" + protocol.text() + ")")
-        + " from "
+        + " in "
         + netns.words();
   }
 

@@ -10,6 +10,7 @@ import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.network.testing.NetLab;
 import dev.firedrill.network.testing.NetLab.Connects;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.Assertions;
@@ -214,23 +215,27 @@ class NftablesFaultTest {
     List<String> plan = fault.plan();
     plan.forEach(System.out::println);
     String t = table();
+    List<String> script =
+        List.of(
+            "create table inet " + t,
+            "add set inet " + t + " targets { type ipv4_addr; flags interval,timeout; }",
+            "add chain inet "
+                + t
+                + " output { type filter hook output priority filter; policy accept; }",
+            "add rule inet "
+                + t
+                + " output ip daddr @targets meta l4proto tcp th dport { 8080 } drop",
+            "add element inet " + t + " targets { " + lab.serverAddress + " timeout 30s }");
     assertThat(plan)
-        .contains(
+        .containsSubsequence(
             "run: ip netns exec "
                 + lab.client
-                + " nft 'create table inet "
-                + t
-                + "\nadd set inet "
-                + t
-                + " targets { type ipv4_addr; flags interval,timeout; }\nadd chain inet "
-                + t
-                + " output { type filter hook output priority filter; policy accept; }\nadd rule inet "
-                + t
-                + " output ip daddr @targets meta l4proto tcp th dport { 8080 } drop\nadd element inet "
-                + t
-                + " targets { "
-                + lab.serverAddress
-                + " timeout 30s }'",
+                + " nft SCRIPT, one argument (one nft transaction) of these lines:",
+            "  " + script.get(0),
+            "  " + script.get(1),
+            "  " + script.get(2),
+            "  " + script.get(3),
+            "  " + script.get(4),
             "rollback: ip netns exec "
                 + lab.client
                 + " nft delete table inet "
@@ -238,6 +243,9 @@ class NftablesFaultTest {
                 + "; verified: ip netns exec "
                 + lab.client
                 + " nft list tables no longer lists it");
+    assertThat(((NftablesFault) fault).createCommand(Duration.ofSeconds(30)))
+        .as("the argument list inject runs")
+        .containsExactly("ip", "netns", "exec", lab.client, "nft", String.join("\n", script));
     assertThat(tables()).as("plan changes nothing").doesNotContain(t);
   }
 
