@@ -4,15 +4,22 @@ import static dev.firedrill.network.testing.NetworkDrills.create;
 import static dev.firedrill.network.testing.NetworkDrills.restored;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultRefusedException;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
+import dev.firedrill.network.testing.InjectAndHang;
 import dev.firedrill.network.testing.NetLab;
 import dev.firedrill.network.testing.NetLab.Connects;
+import dev.firedrill.testing.Procs;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -195,6 +202,52 @@ class NftablesFaultTest {
     assertThat(fault.verify().reverted()).as("the empty table is left for the rollback").isFalse();
     fault.revert();
     assertThat(tables()).doesNotContain(table());
+  }
+
+  /**
+   * A separate JVM injects the partition and is SIGKILLed: nothing of firedrill is left running,
+   * and the kernel still ends the partition at its ttl.
+   */
+  @Test
+  void aSigkilledInjectorsPartitionEndsAtItsTtl() throws Exception {
+    String json = new ObjectMapper().writeValueAsString(entry("network-partition", "4s"));
+    Process injector =
+        new ProcessBuilder(
+                Procs.java(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                InjectAndHang.class.getName(),
+                json)
+            .redirectErrorStream(true)
+            .start();
+    String line;
+    try {
+      line =
+          new BufferedReader(
+                  new InputStreamReader(injector.getInputStream(), StandardCharsets.UTF_8))
+              .readLine();
+      assertThat(line).as("the injector's first line").startsWith("injected ");
+      Connects partitioned = lab.connect(1, 500);
+      injector.destroyForcibly(); // SIGKILL
+      assertThat(injector.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(partitioned.timeout()).as("partitioned while the injector lived").isEqualTo(1);
+    } finally {
+      injector.destroyForcibly();
+    }
+    String table =
+        (String)
+            new ObjectMapper()
+                .readValue(line.substring("injected ".length()), Map.class)
+                .get("table");
+    assertThat(tables()).contains(table);
+    Connects flowing = new Connects(0, 0, 0, 0, 0);
+    // Bounded: 40 probes of up to 1s each, far beyond the 4s ttl.
+    for (int i = 0; i < 40 && flowing.ok() == 0; i++) {
+      flowing = lab.connect(1, 1000);
+    }
+    System.out.println("after the SIGKILL and the ttl: " + flowing);
+    assertThat(flowing.ok()).as("traffic flows again with no firedrill running").isEqualTo(1);
+    NetLab.run("ip", "netns", "exec", lab.client, "nft", "delete", "table", "inet", table);
   }
 
   @Test
