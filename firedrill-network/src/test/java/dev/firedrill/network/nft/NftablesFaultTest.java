@@ -3,6 +3,7 @@ package dev.firedrill.network.nft;
 import static dev.firedrill.network.testing.NetworkDrills.create;
 import static dev.firedrill.network.testing.NetworkDrills.restored;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.fault.Fault;
@@ -300,6 +301,20 @@ class NftablesFaultTest {
         .as("the argument list inject runs")
         .containsExactly("ip", "netns", "exec", lab.client, "nft", String.join("\n", script));
     assertThat(tables()).as("plan changes nothing").doesNotContain(t);
+  }
+
+  /** Only reads the host's tables: plan runs nothing else, and this test injects nothing. */
+  @Test
+  void theHostsNamespaceRunsWithoutNetnsExecOnlyWhenTheBlastRadiusAllowsIt() throws Exception {
+    Map<String, Object> entry = entry("network-partition", "2m");
+    entry.remove("namespace");
+    assertThatThrownBy(create(entry, false)::plan)
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessageContaining("no namespace, so the fault would act on the host's own network");
+    List<String> plan = create(entry, true).plan();
+    assertThat(plan.get(0)).startsWith("in the host's network namespace, nftables table inet ");
+    assertThat(plan.get(1))
+        .isEqualTo("run: nft SCRIPT, one argument (one nft transaction) of these lines:");
   }
 
   @Test

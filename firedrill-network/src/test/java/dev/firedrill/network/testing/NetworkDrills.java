@@ -48,7 +48,12 @@ public final class NetworkDrills {
   }
 
   public static Fault create(Map<String, Object> fields) {
-    return FaultKinds.installed().create(spec(fields), context(blast(false)), 0);
+    return create(fields, false);
+  }
+
+  /** As {@link #create(Map)}, with {@code blast_radius.allow_host_network} as given. */
+  public static Fault create(Map<String, Object> fields, boolean allowHostNetwork) {
+    return FaultKinds.installed().create(spec(fields), context(blast(allowHostNetwork)), 0);
   }
 
   /**
