@@ -105,7 +105,8 @@ class ArchitectureTest {
             "dev.firedrill.report..",
             "dev.firedrill.history..",
             "dev.firedrill.proxy..",
-            "dev.firedrill.kubernetes..")
+            "dev.firedrill.kubernetes..",
+            "dev.firedrill.network..")
         .check(firedrill);
   }
 
@@ -113,7 +114,7 @@ class ArchitectureTest {
   void faultModulesLeanOnlyOnTheFaultSpiTheExperimentAndTheLeaf() {
     noClasses()
         .that()
-        .resideInAPackage("dev.firedrill.kubernetes..")
+        .resideInAnyPackage("dev.firedrill.kubernetes..", "dev.firedrill.network..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -124,6 +125,24 @@ class ArchitectureTest {
             "dev.firedrill.alerting..",
             "dev.firedrill.cli..",
             "dev.firedrill.lab..")
+        .check(firedrill);
+  }
+
+  @Test
+  void theFaultModulesDoNotKnowEachOther() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.firedrill.network..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.firedrill.kubernetes..")
+        .check(firedrill);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.firedrill.kubernetes..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.firedrill.network..")
         .check(firedrill);
   }
 
