@@ -105,7 +105,8 @@ class ArchitectureTest {
             "dev.firedrill.report..",
             "dev.firedrill.history..",
             "dev.firedrill.proxy..",
-            "dev.firedrill.kubernetes..")
+            "dev.firedrill.kubernetes..",
+            "dev.firedrill.spring..")
         .check(firedrill);
   }
 
@@ -113,7 +114,7 @@ class ArchitectureTest {
   void faultModulesLeanOnlyOnTheFaultSpiTheExperimentAndTheLeaf() {
     noClasses()
         .that()
-        .resideInAPackage("dev.firedrill.kubernetes..")
+        .resideInAnyPackage("dev.firedrill.kubernetes..", "dev.firedrill.spring..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -124,6 +125,16 @@ class ArchitectureTest {
             "dev.firedrill.alerting..",
             "dev.firedrill.cli..",
             "dev.firedrill.lab..")
+        .check(firedrill);
+  }
+
+  /** Chaos Monkey is driven over plain HTTP: Spring stays in the tests' application. */
+  @Test
+  void noMainClassKnowsSpring() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.springframework..", "de.codecentric..")
         .check(firedrill);
   }
 
