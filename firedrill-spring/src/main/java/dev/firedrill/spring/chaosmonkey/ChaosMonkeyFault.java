@@ -28,7 +28,8 @@ import java.util.Optional;
  */
 public final class ChaosMonkeyFault implements Fault {
 
-  private static final String ASSAULT_FLAGS = "latencyActive exceptionsActive";
+  /** The flags of the assaults firedrill switches on, which verify wants false. */
+  private static final List<String> ASSAULT_FLAGS = List.of("latencyActive", "exceptionsActive");
 
   private final ChaosMonkeySpec spec;
   private final FaultContext context;
@@ -94,7 +95,7 @@ public final class ChaosMonkeyFault implements Fault {
             + " (enabled false) and GET "
             + requests.assaults()
             + " ("
-            + ASSAULT_FLAGS.replace(" ", " and ")
+            + String.join(" and ", ASSAULT_FLAGS)
             + " false)");
     return List.copyOf(plan);
   }
@@ -134,6 +135,12 @@ public final class ChaosMonkeyFault implements Fault {
 
   @Override
   public Verification verify() {
+    if (foundInUse) {
+      return Verification.reverted(
+          "changed nothing at "
+              + spec.actuator()
+              + ": Chaos Monkey was already enabled there, and is left as it was");
+    }
     try {
       ActuatorClient client = client();
       ActuatorClient.Answer status =
@@ -150,7 +157,7 @@ public final class ChaosMonkeyFault implements Fault {
             "GET " + requests.assaults() + " answered no JSON; expected the assault settings");
       }
       List<String> on = new ArrayList<>();
-      for (String flag : ASSAULT_FLAGS.split(" ")) {
+      for (String flag : ASSAULT_FLAGS) {
         if (node.path(flag).asBoolean(false)) {
           on.add(flag);
         }

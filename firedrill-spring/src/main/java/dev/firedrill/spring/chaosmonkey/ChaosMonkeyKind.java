@@ -98,14 +98,11 @@ public final class ChaosMonkeyKind implements FaultKind<ChaosMonkeySpec> {
   }
 
   private static Assaults assaults(Node node) {
-    Node section =
-        node.required(
-                    NAME
-                        + " needs assaults: level and latency_range or exception, such as"
-                        + " {level: 5, latency_range: 100ms..300ms}")
-                .present()
-            ? node.object()
-            : null;
+    node.required(
+        NAME
+            + " needs assaults: level and latency_range or exception, such as"
+            + " {level: 5, latency_range: 100ms..300ms}");
+    Node section = node.present() ? node.object() : null;
     if (section == null) {
       return null;
     }
@@ -156,14 +153,9 @@ public final class ChaosMonkeyKind implements FaultKind<ChaosMonkeySpec> {
   }
 
   private static Watchers watchers(Node node) {
-    if (!node.required(
-            NAME
-                + " needs watchers: the beans to attack, such as {controller: true, service:"
-                + " true}")
-        .present()) {
-      return null;
-    }
-    Node section = node.object();
+    node.required(
+        NAME + " needs watchers: the beans to attack, such as {controller: true, service: true}");
+    Node section = node.present() ? node.object() : null;
     if (section == null) {
       return null;
     }

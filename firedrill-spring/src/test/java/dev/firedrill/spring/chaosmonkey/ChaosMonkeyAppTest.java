@@ -187,8 +187,16 @@ class ChaosMonkeyAppTest {
         .isInstanceOf(FaultException.class)
         .hasMessageContaining("Chaos Monkey is already enabled at " + app.actuator());
     fault.revert();
+    Verification verification = fault.verify();
 
     assertThat(json("/actuator/chaosmonkey/status").path("enabled").asBoolean()).isTrue();
+    // The rollback must not fail over what it never touched, nor tell a human to disable it.
+    assertThat(verification)
+        .isEqualTo(
+            Verification.reverted(
+                "changed nothing at "
+                    + app.actuator()
+                    + ": Chaos Monkey was already enabled there, and is left as it was"));
   }
 
   @Test
