@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.engine.Cleanup;
+import dev.firedrill.engine.FaultProvider;
+import dev.firedrill.engine.Journal;
+import dev.firedrill.engine.JournalFile;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.fault.Fault;
@@ -14,7 +19,10 @@ import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.spring.testing.SpringApp;
+import dev.firedrill.time.Clock;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -176,6 +184,60 @@ class ChaosMonkeyAppTest {
     assertThat(verification.reverted()).as(verification.detail()).isTrue();
     assertThat(failedGreetings(3)).isZero();
     assertThat(entry + state).doesNotContain(TOKEN);
+  }
+
+  /** The journal a SIGKILLed firedrill leaves: the fault injected, its state, no revert. */
+  private static JournalFile killedRunJournal(ChaosMonkeySpec spec, Map<String, Object> state) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("firedrill_journal", Journal.FORMAT);
+    ObjectNode fault = root.putArray("faults").addObject();
+    fault.put("index", 0);
+    fault.put("kind", spec.kind());
+    fault.set("spec", FaultKinds.installed().writeJournal(spec));
+    fault.put("injected", true);
+    fault.put("reverted", false);
+    fault.set("state", JSON.valueToTree(state));
+    JournalFile file = new JournalFile(dir.resolve("killed.journal.json"));
+    file.write(Journal.of(root));
+    return file;
+  }
+
+  @Test
+  void cleanupAfterAKilledRunSwitchesTheAssaultOffAndSaysHowItKnows() throws Exception {
+    ChaosMonkeySpec spec = spec(Monkeys.exceptions(1, "java.lang.IllegalStateException"));
+    Fault fault = Monkeys.fault(spec, context(1.0));
+    fault.inject();
+    JournalFile journal = killedRunJournal(spec, fault.state());
+    // firedrill is SIGKILLed here: its revert never runs, and the assault goes on.
+    assertThat(failedGreetings(3)).isEqualTo(3);
+    FaultProvider provider =
+        new FaultProvider() {
+          @Override
+          public Fault create(FaultSpec created) {
+            return FaultKinds.installed().create(created, context(1.0), 0);
+          }
+
+          @Override
+          public Fault restore(FaultSpec restored, Map<String, Object> state)
+              throws FaultException {
+            return FaultKinds.installed().restore(restored, context(1.0), state);
+          }
+        };
+    List<String> lines = new ArrayList<>();
+
+    Cleanup.Result result =
+        new Cleanup(provider, Clock.system())
+            .run(journal.read(), journal, outcome -> lines.add(outcome.line()));
+
+    assertThat(result.needsHuman()).isFalse();
+    assertThat(lines)
+        .containsExactly(
+            "fault 0 (spring-chaos-monkey): reverted: disabled Chaos Monkey at "
+                + app.actuator()
+                + " and switched its assaults off; verified: /status says disabled and"
+                + " /assaults has latency and exception assaults off");
+    assertThat(failedGreetings(3)).isZero();
+    assertThat(Files.readString(dir.resolve("killed.journal.json"))).doesNotContain(TOKEN);
   }
 
   @Test
