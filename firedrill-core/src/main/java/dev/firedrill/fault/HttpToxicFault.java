@@ -36,6 +36,12 @@ public final class HttpToxicFault implements Fault {
   private final FaultContext context;
   private final String toxic;
 
+  /**
+   * What this object's last revert did, in the rollback line's words: "removed toxic ..." or "toxic
+   * ... was already gone ..."; null before any revert, as when cleanup first checks.
+   */
+  private String undone;
+
   HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
     this(spec, spec, context, toxic);
   }
@@ -212,6 +218,10 @@ public final class HttpToxicFault implements Fault {
               + answer.describe()
               + "; expected 204, or 404 when it is already gone");
     }
+    undone =
+        answer.status() == 404
+            ? "toxic " + toxic + " was already gone from proxy " + toxicSpec.proxyName()
+            : "removed toxic " + toxic + " from proxy " + toxicSpec.proxyName();
   }
 
   /** Lists the proxy's toxics: the rollback line says the toxic is no longer among them. */
@@ -223,7 +233,8 @@ public final class HttpToxicFault implements Fault {
     } catch (FaultException e) {
       return Verification.remaining(e.getMessage());
     }
-    String removed = "removed toxic " + toxic + " from proxy " + toxicSpec.proxyName();
+    String removed =
+        undone != null ? undone : "toxic " + toxic + " is not on proxy " + toxicSpec.proxyName();
     if (answer.status() == 404) {
       return Verification.reverted(
           removed + "; verified: the proxy itself is gone (404), and its toxics with it");

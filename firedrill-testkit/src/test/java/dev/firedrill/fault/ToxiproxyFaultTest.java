@@ -205,6 +205,11 @@ class ToxiproxyFaultTest {
                 "removed toxic firedrill-tp-0 from proxy payments; verified: the proxy no longer"
                     + " lists it"));
     fault.revert(); // Toxiproxy's 404 for a toxic already gone: done
+    assertThat(fault.verify())
+        .isEqualTo(
+            Verification.reverted(
+                "toxic firedrill-tp-0 was already gone from proxy payments; verified: the proxy no"
+                    + " longer lists it"));
   }
 
   @Test
@@ -248,7 +253,7 @@ class ToxiproxyFaultTest {
     assertThat(fault.verify())
         .isEqualTo(
             Verification.reverted(
-                "removed toxic firedrill-tp-0 from proxy orders; verified: the proxy itself is"
+                "toxic firedrill-tp-0 is not on proxy orders; verified: the proxy itself is"
                     + " gone (404), and its toxics with it"));
   }
 

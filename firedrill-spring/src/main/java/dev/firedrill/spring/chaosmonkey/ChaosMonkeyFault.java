@@ -41,6 +41,9 @@ public final class ChaosMonkeyFault implements Fault {
    */
   private boolean foundInUse;
 
+  /** Whether this object's revert ran: the rollback line then says what it did. */
+  private boolean reverted;
+
   ChaosMonkeyFault(ChaosMonkeySpec spec, FaultContext context) {
     this.spec = spec;
     this.context = context;
@@ -131,6 +134,7 @@ public final class ChaosMonkeyFault implements Fault {
     expectOk("POST", requests.disable(), client.post(requests.disable(), null));
     expectOk(
         "POST", requests.assaults(), client.post(requests.assaults(), Requests.assaultsOffBody()));
+    reverted = true;
   }
 
   @Override
@@ -171,10 +175,11 @@ public final class ChaosMonkeyFault implements Fault {
                 + " still true (/assaults)");
       }
       return Verification.reverted(
-          "disabled Chaos Monkey at "
-              + spec.actuator()
-              + " and switched its assaults off; verified: /status says disabled and /assaults"
-              + " has latency and exception assaults off");
+          (reverted
+                  ? "disabled Chaos Monkey at " + spec.actuator() + " and switched its assaults off"
+                  : "Chaos Monkey at " + spec.actuator() + " is disabled, its assaults off")
+              + "; verified: /status says disabled and /assaults has latency and exception"
+              + " assaults off");
     } catch (FaultException e) {
       return Verification.remaining(e.getMessage());
     }

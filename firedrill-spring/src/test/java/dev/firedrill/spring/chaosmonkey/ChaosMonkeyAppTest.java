@@ -165,6 +165,14 @@ class ChaosMonkeyAppTest {
   void theWatchdogsRestoreFromTheJournalRevertsWhatAnotherProcessInjected() throws Exception {
     ChaosMonkeySpec spec = spec(Monkeys.exceptions(1, "java.lang.IllegalStateException"));
     Fault injected = Monkeys.fault(spec, context(1.0));
+    // Before anything (as cleanup first checks), the line does not claim a revert it did not do.
+    assertThat(injected.verify())
+        .isEqualTo(
+            Verification.reverted(
+                "Chaos Monkey at "
+                    + app.actuator()
+                    + " is disabled, its assaults off; verified: /status says disabled and"
+                    + " /assaults has latency and exception assaults off"));
     assertThat(injected.ttlEnforcer()).isEqualTo(TtlEnforcer.WATCHDOG);
     injected.inject();
     assertThat(failedGreetings(3)).isEqualTo(3);
