@@ -21,7 +21,7 @@ import java.util.Optional;
 final class ActuatorClient {
 
   static final Duration TIMEOUT = Duration.ofSeconds(5);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Json.MAPPER;
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
 

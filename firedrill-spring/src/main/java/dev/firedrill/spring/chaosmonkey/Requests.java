@@ -11,7 +11,7 @@ import java.net.URI;
  */
 final class Requests {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Json.MAPPER;
 
   /** The assaults firedrill never switches on, and switches off with its own. */
   private static final String[] OTHER_ASSAULTS = {
