@@ -96,9 +96,10 @@ public interface FaultSpec {
   }
 
   /**
-   * A toxic on a firedrill fault proxy (or a Toxiproxy-compatible admin API at {@code proxy}),
-   * acting on a {@code share} (a fraction in (0, 1]) of the requests through the proxy named {@code
-   * proxyName}; the proxy removes it by itself when its ttl ends.
+   * A toxic on a fault proxy at {@code proxy}, acting on a {@code share} (a fraction in (0, 1]) of
+   * the requests through the proxy named {@code proxyName}. On firedrill's proxy ({@code proxyKind}
+   * FIREDRILL) the toxic carries its ttl and the proxy removes it by itself; Toxiproxy has no ttl,
+   * so firedrill's watchdog removes it.
    */
   record HttpToxic(
       URI proxy,
@@ -106,12 +107,26 @@ public interface FaultSpec {
       double share,
       Effect effect,
       Optional<Duration> ttl,
-      Optional<String> adminTokenEnv)
+      Optional<String> adminTokenEnv,
+      ProxyKind proxyKind)
       implements FaultSpec {
 
     public static final String DEFAULT_PROXY_NAME = "payments";
     public static final double DEFAULT_SHARE = 1;
     public static final int DEFAULT_STATUS = 503;
+
+    /** Which server answers the admin API at {@code proxy}. */
+    public enum ProxyKind {
+      /** firedrill's own fault proxy: toxics with a ttl, HTTP statuses. */
+      FIREDRILL,
+      /** Shopify's Toxiproxy: TCP toxics, no ttl. */
+      TOXIPROXY;
+
+      /** The name in files: {@code firedrill} or {@code toxiproxy}. */
+      public String text() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
 
     public HttpToxic {
       Objects.requireNonNull(proxy, "proxy");
@@ -119,7 +134,19 @@ public interface FaultSpec {
       proxyName = proxyName == null ? DEFAULT_PROXY_NAME : proxyName;
       ttl = ttl == null ? Optional.empty() : ttl;
       adminTokenEnv = adminTokenEnv == null ? Optional.empty() : adminTokenEnv;
+      proxyKind = proxyKind == null ? ProxyKind.FIREDRILL : proxyKind;
       requireShare(share);
+    }
+
+    /** On firedrill's own proxy. */
+    public HttpToxic(
+        URI proxy,
+        String proxyName,
+        double share,
+        Effect effect,
+        Optional<Duration> ttl,
+        Optional<String> adminTokenEnv) {
+      this(proxy, proxyName, share, effect, ttl, adminTokenEnv, ProxyKind.FIREDRILL);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.firedrill.fault;
 
 import static dev.firedrill.time.Durations.format;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.FaultSpec;
@@ -16,10 +17,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A toxic on a fault proxy (firedrill's, or Toxiproxy with the same admin API). The toxic carries
- * its ttl, so the proxy removes it by itself even when firedrill is killed; revert deletes it
- * early. It serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the
- * proxy Prometheus scrapes a service through, which touches no user traffic.
+ * A toxic on a fault proxy: firedrill's, whose toxic carries its ttl so the proxy removes it by
+ * itself even when firedrill is killed, or Toxiproxy ({@code proxy_kind: toxiproxy}), which has no
+ * ttl, so firedrill's watchdog deletes it. Revert deletes it; verify lists the proxy's toxics. It
+ * serves the http-* faults, on user traffic, and exporter-down, a toxic at 100% on the proxy
+ * Prometheus scrapes a service through, which touches no user traffic.
  */
 public final class HttpToxicFault implements Fault {
 
@@ -33,6 +35,12 @@ public final class HttpToxicFault implements Fault {
 
   private final FaultContext context;
   private final String toxic;
+
+  /**
+   * What this object's last revert did, in the rollback line's words: "removed toxic ..." or "toxic
+   * ... was already gone ..."; null before any revert, as when cleanup first checks.
+   */
+  private String undone;
 
   HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
     this(spec, spec, context, toxic);
@@ -96,7 +104,19 @@ public final class HttpToxicFault implements Fault {
               + ") until the toxic goes; no user traffic goes through it, so blast_radius"
               + " traffic_share does not limit it");
     }
-    plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
+    if (toxiproxy()) {
+      plan.add(
+          "Toxiproxy has no ttl: at the end, or by the watchdog "
+              + format(ttl)
+              + " after injection if firedrill dies, DELETE "
+              + toxicUrl()
+              + "; verified by GET "
+              + toxicsUrl()
+              + " no longer listing "
+              + toxic);
+    } else {
+      plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
+    }
     return List.copyOf(plan);
   }
 
@@ -106,7 +126,10 @@ public final class HttpToxicFault implements Fault {
     return FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
   }
 
-  /** The request body, in Toxiproxy's shape plus firedrill's ttl. */
+  /**
+   * The request body, in Toxiproxy's shape, plus the ttl on firedrill's proxy; Toxiproxy's own name
+   * for a reset is {@code reset_peer}.
+   */
   String body(Duration ttl) {
     ObjectNode node = JSON.createObjectNode();
     node.put("name", toxic);
@@ -124,6 +147,10 @@ public final class HttpToxicFault implements Fault {
       node.put("type", "timeout");
       attributes.put("timeout", timeout.timeout().toMillis());
       stream = "upstream"; // held before the upstream sees it
+    } else if (toxiproxy()) {
+      node.put("type", "reset_peer");
+      attributes.put("timeout", 0); // reset at once
+      stream = "upstream";
     } else {
       node.put("type", "reset");
       stream = "upstream"; // reset before the upstream sees it
@@ -131,7 +158,9 @@ public final class HttpToxicFault implements Fault {
     node.put("stream", stream);
     node.put("toxicity", toxicSpec.share());
     node.set("attributes", attributes);
-    node.put("ttl", format(ttl));
+    if (!toxiproxy()) {
+      node.put("ttl", format(ttl));
+    }
     return node.toString();
   }
 
@@ -150,6 +179,21 @@ public final class HttpToxicFault implements Fault {
               + toxicSpec.proxy()
               + " (left by an earlier drill of this experiment?); remove it with: "
               + manualRevertCommand());
+    }
+    if (answer.status() == 404) {
+      throw new FaultException(
+          spec.kind()
+              + ": POST "
+              + toxicsUrl()
+              + " answered "
+              + answer.describe()
+              + "; expected a proxy named "
+              + toxicSpec.proxyName()
+              + " on "
+              + toxicSpec.proxy()
+              + " (GET "
+              + toxicSpec.proxy().toString().replaceAll("/+$", "")
+              + "/proxies lists them)");
     }
     if (answer.status() != 200 && answer.status() != 201) {
       throw new FaultException(
@@ -174,36 +218,61 @@ public final class HttpToxicFault implements Fault {
               + answer.describe()
               + "; expected 204, or 404 when it is already gone");
     }
+    undone =
+        answer.status() == 404
+            ? "toxic " + toxic + " was already gone from proxy " + toxicSpec.proxyName()
+            : "removed toxic " + toxic + " from proxy " + toxicSpec.proxyName();
   }
 
+  /** Lists the proxy's toxics: the rollback line says the toxic is no longer among them. */
   @Override
   public Verification verify() {
     ProxyAdminClient.Answer answer;
     try {
-      answer = client().get(toxicUrl());
+      answer = client().get(toxicsUrl());
     } catch (FaultException e) {
       return Verification.remaining(e.getMessage());
     }
+    String removed =
+        undone != null ? undone : "toxic " + toxic + " is not on proxy " + toxicSpec.proxyName();
     if (answer.status() == 404) {
       return Verification.reverted(
-          "toxic " + toxic + " is not on proxy " + toxicSpec.proxyName() + " (404)");
+          removed + "; verified: the proxy itself is gone (404), and its toxics with it");
     }
-    if (answer.status() == 200) {
-      String left = "";
-      try {
-        var node = JSON.readTree(answer.body());
-        left =
-            node.hasNonNull("ttl_remaining")
-                ? ", ttl_remaining " + node.get("ttl_remaining").asText()
-                : "";
-      } catch (IOException e) {
-        // the status says enough
-      }
+    JsonNode listed = null;
+    try {
+      listed = answer.status() == 200 ? JSON.readTree(answer.body()) : null;
+    } catch (IOException e) {
+      // answered below as not a list
+    }
+    if (listed == null || !listed.isArray()) {
       return Verification.remaining(
-          "toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
+          "GET "
+              + toxicsUrl()
+              + " answered "
+              + answer.describe()
+              + "; expected 200 with the proxy's toxics");
     }
-    return Verification.remaining(
-        "GET " + toxicUrl() + " answered " + answer.describe() + "; expected 404");
+    for (JsonNode listedToxic : listed) {
+      if (toxic.equals(listedToxic.path("name").asText())) {
+        String left =
+            listedToxic.hasNonNull("ttl_remaining")
+                ? ", ttl_remaining " + listedToxic.get("ttl_remaining").asText()
+                : "";
+        return Verification.remaining(
+            "toxic " + toxic + " still on proxy " + toxicSpec.proxyName() + left);
+      }
+    }
+    return Verification.reverted(removed + "; verified: the proxy no longer lists it");
+  }
+
+  @Override
+  public TtlEnforcer ttlEnforcer() {
+    return toxiproxy() ? TtlEnforcer.WATCHDOG : TtlEnforcer.INJECTOR;
+  }
+
+  private boolean toxiproxy() {
+    return toxicSpec.proxyKind() == FaultSpec.HttpToxic.ProxyKind.TOXIPROXY;
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,7 +25,7 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
     implements FaultKind<HttpToxic> {
 
   private static final List<String> KEYS =
-      List.of("proxy", "proxy_name", "share", "percent", "admin_token_env");
+      List.of("proxy", "proxy_name", "proxy_kind", "share", "percent", "admin_token_env");
 
   private final String name;
   private final Class<E> effectType;
@@ -69,8 +70,19 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
             entry, name, "the URL of the fault proxy's admin API", "http://127.0.0.1:8474");
     String proxyName = FaultFields.proxyName(entry.get("proxy_name"), "payments");
     Double share = FaultFields.share(entry, "requests");
+    Node kindNode = entry.get("proxy_kind");
+    String proxyKind =
+        kindNode.choice(
+            "proxy kind", List.of("firedrill", "toxiproxy"), text -> text.toLowerCase(Locale.ROOT));
     String tokenEnv = FaultFields.adminTokenEnv(entry);
     E effect = readEffect(entry);
+    HttpToxic.ProxyKind kind =
+        proxyKind == null
+            ? HttpToxic.ProxyKind.FIREDRILL
+            : HttpToxic.ProxyKind.valueOf(proxyKind.toUpperCase(Locale.ROOT));
+    if (kind == HttpToxic.ProxyKind.TOXIPROXY) {
+      toxiproxyRefusal().ifPresent(kindNode::problem);
+    }
     return entry.clean()
         ? new HttpToxic(
             proxy,
@@ -78,8 +90,14 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
             share == null ? HttpToxic.DEFAULT_SHARE : share,
             effect,
             ttl,
-            Optional.ofNullable(tokenEnv))
+            Optional.ofNullable(tokenEnv),
+            kind)
         : null;
+  }
+
+  /** Why Toxiproxy cannot do this kind's effect, when it cannot. */
+  Optional<String> toxiproxyRefusal() {
+    return Optional.empty();
   }
 
   @Override
@@ -87,6 +105,9 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
     node.put("proxy", spec.proxy().toString());
     node.put("proxy_name", spec.proxyName());
     node.put("share", spec.share());
+    if (spec.proxyKind() != HttpToxic.ProxyKind.FIREDRILL) {
+      node.put("proxy_kind", spec.proxyKind().text());
+    }
     writeEffect(effectType.cast(spec.effect()), node);
     spec.adminTokenEnv().ifPresent(variable -> node.put("admin_token_env", variable));
   }
@@ -187,6 +208,15 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
     @Override
     String effectWords(HttpToxic.Error effect, String proxyName) {
       return "answered " + effect.status() + " without reaching " + proxyName;
+    }
+
+    /** Toxiproxy works on TCP bytes: no toxic of its answers an HTTP status. */
+    @Override
+    Optional<String> toxiproxyRefusal() {
+      return Optional.of(
+          "http-error answers an HTTP status, and Toxiproxy has no toxic that does (its toxics act"
+              + " on TCP bytes); expected proxy_kind: firedrill (the default), or http-reset or"
+              + " http-timeout for a failure Toxiproxy can make");
     }
   }
 

@@ -20,6 +20,7 @@ import java.util.Optional;
 final class ProxyAdminClient {
 
   static final Duration TIMEOUT = Duration.ofSeconds(5);
+  static final String USER_AGENT = "firedrill";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
@@ -66,7 +67,8 @@ final class ProxyAdminClient {
   }
 
   private Answer send(String method, URI url, HttpRequest.Builder request) throws FaultException {
-    request.timeout(TIMEOUT);
+    // Toxiproxy answers 403 to a browser's User-Agent (against cross-site requests): say who calls.
+    request.timeout(TIMEOUT).header("User-Agent", USER_AGENT);
     token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
     Propagation.injectCurrent(request);
     try {

@@ -9,6 +9,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -106,7 +107,8 @@ class ArchitectureTest {
             "dev.firedrill.history..",
             "dev.firedrill.proxy..",
             "dev.firedrill.kubernetes..",
-            "dev.firedrill.network..")
+            "dev.firedrill.network..",
+            "dev.firedrill.spring..")
         .check(firedrill);
   }
 
@@ -114,7 +116,8 @@ class ArchitectureTest {
   void faultModulesLeanOnlyOnTheFaultSpiTheExperimentAndTheLeaf() {
     noClasses()
         .that()
-        .resideInAnyPackage("dev.firedrill.kubernetes..", "dev.firedrill.network..")
+            "dev.firedrill.network..",
+            "dev.firedrill.spring..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -128,22 +131,30 @@ class ArchitectureTest {
         .check(firedrill);
   }
 
+  /** Chaos Monkey is driven over plain HTTP: Spring stays in the tests' application. */
+  @Test
+  void noMainClassKnowsSpring() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.springframework..", "de.codecentric..")
+        .check(firedrill);
+  }
+
   @Test
   void theFaultModulesDoNotKnowEachOther() {
-    noClasses()
-        .that()
-        .resideInAPackage("dev.firedrill.network..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage("dev.firedrill.kubernetes..")
-        .check(firedrill);
-    noClasses()
-        .that()
-        .resideInAPackage("dev.firedrill.kubernetes..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage("dev.firedrill.network..")
-        .check(firedrill);
+    List<String> modules =
+        List.of("dev.firedrill.kubernetes..", "dev.firedrill.network..", "dev.firedrill.spring..");
+    for (String module : modules) {
+      noClasses()
+          .that()
+          .resideInAPackage(module)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              modules.stream().filter(m -> !m.equals(module)).toArray(String[]::new))
+          .check(firedrill);
+    }
   }
 
   @Test

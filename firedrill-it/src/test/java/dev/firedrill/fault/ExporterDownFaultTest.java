@@ -180,7 +180,8 @@ class ExporterDownFaultTest {
     assertThat(fault.verify())
         .isEqualTo(
             Verification.reverted(
-                "toxic firedrill-scrapes-0 is not on proxy payments-metrics (404)"));
+                "removed toxic firedrill-scrapes-0 from proxy payments-metrics; verified: the proxy"
+                    + " no longer lists it"));
     HttpResponse<String> restored = scrape();
     assertThat(restored.statusCode()).isEqualTo(200);
     assertThat(restored.body()).contains("demo_requests_total{code=\"200\"}");

@@ -196,7 +196,8 @@ class HttpToxicFaultTest {
     restored.revert();
     assertThat(restored.verify())
         .isEqualTo(
-            Verification.reverted("toxic firedrill-pay-errors-0 is not on proxy payments (404)"));
+            Verification.reverted(
+                "removed toxic firedrill-pay-errors-0 from proxy payments; verified: the proxy no longer lists it"));
     assertThat(status()).isEqualTo(200);
     fault.revert(); // 404: idempotent
     assertThat(fault.verify().reverted()).isTrue();
@@ -268,7 +269,7 @@ class HttpToxicFaultTest {
             Verification.remaining(
                 "http-reset: cannot reach the proxy admin API at "
                     + closed
-                    + "/proxies/payments/toxics/firedrill-down-0"
+                    + "/proxies/payments/toxics"
                     + " (connection refused)"));
   }
 
