@@ -169,8 +169,10 @@ public final class ProcessKillFault implements Fault {
           "resumed "
               + resumed
               + (resumed == 1 ? " process" : " processes")
-              + " (SIGCONT); verified: none is stopped"
-              + (targets.isEmpty() ? "" : " (PID " + Terminator.pids(targets) + ")"));
+              + (targets.isEmpty()
+                  ? " (SIGCONT)"
+                  : " (SIGCONT, PID " + Terminator.pids(targets) + ")")
+              + "; verified: none is stopped");
     }
     if (stopped.isEmpty()) {
       return Verification.reverted(

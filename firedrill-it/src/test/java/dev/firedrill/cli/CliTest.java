@@ -427,7 +427,10 @@ class CliTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
     assertThat(run.out())
         .isEqualTo(
-            "fault 0 (cpu-burn): reverted: no cpu-burn worker alive (PIDs " + worker.pid() + ")\n");
+            "fault 0 (cpu-burn): reverted: stopped 1 cpu-burn worker (SIGTERM, then SIGKILL if"
+                + " needed); verified: none is running (PIDs "
+                + worker.pid()
+                + ")\n");
     assertThat(Workers.alive(worker)).isFalse();
     JsonNode after = JSON.readTree(journal.toFile()).get("faults").get(0);
     assertThat(after.get("reverted").asBoolean()).isTrue();

@@ -97,7 +97,7 @@ class ProcessKillFaultTest {
     assertThat(fault.verify().reverted()).isTrue();
     assertThat(fault.verify().detail())
         .isEqualTo(
-            "resumed 1 process (SIGCONT); verified: none is stopped (PID " + decoy.pid() + ")");
+            "resumed 1 process (SIGCONT, PID " + decoy.pid() + "); verified: none is stopped");
     fault.revert();
     assertThat(fault.verify().reverted()).isTrue();
   }

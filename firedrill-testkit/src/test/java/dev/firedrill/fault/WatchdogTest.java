@@ -87,11 +87,12 @@ class WatchdogTest {
         "WatchdogTest: decoy resumed %.1f s after injection (ttl 2s)%n",
         (System.nanoTime() - injectedAt) / 1e9);
     assertThat(decoys.state(decoy.id())).isNotEqualTo('-');
-    WatchdogRecord record = WatchdogRecord.read(watchdog.files().record());
-    WatchdogRecord.Entry entry = record.last(0).orElseThrow();
+    WatchdogRecord.Entry entry = recorded(watchdog.files());
     assertThat(entry.ok()).isTrue();
     assertThat(entry.why()).isEqualTo("its ttl of 2s ran out");
-    assertThat(entry.detail()).startsWith("resumed 1 process (SIGCONT); verified: none is stopped");
+    assertThat(entry.detail())
+        .isEqualTo(
+            "resumed 1 process (SIGCONT, PID " + decoy.pid() + "); verified: none is stopped");
     assertThat(Decoys.waitFor(Duration.ofSeconds(10), () -> !processes.alive(process)))
         .as("the watchdog exits once nothing is left to hold")
         .isTrue();
@@ -158,8 +159,7 @@ class WatchdogTest {
     System.out.printf(
         "WatchdogTest: decoy resumed %.1f s after firedrill's SIGKILL (grace 2s)%n",
         (System.nanoTime() - killedAt) / 1e9);
-    WatchdogRecord.Entry entry =
-        WatchdogRecord.read(WatchdogFiles.beside(journal).record()).last(0).orElseThrow();
+    WatchdogRecord.Entry entry = recorded(WatchdogFiles.beside(journal));
     assertThat(entry.ok()).isTrue();
     assertThat(entry.why()).isEqualTo("firedrill did not renew its lease for 2s");
     assertThat(Decoys.waitFor(Duration.ofSeconds(10), () -> !processes.alive(watchdog)))
@@ -176,6 +176,23 @@ class WatchdogTest {
     assertThat(DeadMansSwitch.grace(Duration.ofMillis(100), Duration.ZERO))
         .as("a test's floor never goes below 1s")
         .isEqualTo(Duration.ofSeconds(1));
+  }
+
+  /** The watchdog records after it verified: the decoy may run a moment before the record. */
+  private static WatchdogRecord.Entry recorded(WatchdogFiles files) throws Exception {
+    assertThat(
+            Decoys.waitFor(
+                Duration.ofSeconds(5),
+                () -> {
+                  try {
+                    return WatchdogRecord.read(files.record()).last(0).isPresent();
+                  } catch (java.io.IOException e) {
+                    return false;
+                  }
+                }))
+        .as("the watchdog recorded what it did in %s", files.record())
+        .isTrue();
+    return WatchdogRecord.read(files.record()).last(0).orElseThrow();
   }
 
   private static String read(Path file) {
