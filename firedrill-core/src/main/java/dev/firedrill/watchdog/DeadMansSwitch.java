@@ -37,6 +37,9 @@ public final class DeadMansSwitch {
   private long sequence;
   private Optional<ProcessId> process = Optional.empty();
 
+  /** Once the run said it ended, later measurements (the recovery) renew nothing. */
+  private boolean ended;
+
   public DeadMansSwitch(
       WatchdogFiles files,
       String experimentId,
@@ -140,7 +143,7 @@ public final class DeadMansSwitch {
 
   /** Called at every measurement. */
   public synchronized void renew() {
-    if (process.isEmpty()) {
+    if (process.isEmpty() || ended) {
       return;
     }
     try {
@@ -155,6 +158,7 @@ public final class DeadMansSwitch {
     if (process.isEmpty()) {
       return;
     }
+    ended = true;
     try {
       writeLease(true);
     } catch (IOException e) {
