@@ -497,11 +497,15 @@ public final class Drill {
   }
 
   private void record(Phase phase, Instant measuring, Measurement measurement) {
-    ports.watchdog().ifPresent(DeadMansSwitch::renew);
     mark(new Milestone.Measured(phase, measuring, measurement, clock.now(), offset()));
   }
 
+  /**
+   * Every milestone renews the watchdog's lease: each measurement, and each step of a long
+   * rollback, so the watchdog never races firedrill's own revert while firedrill still works.
+   */
   private void mark(Milestone milestone) {
+    ports.watchdog().ifPresent(DeadMansSwitch::renew);
     observer.on(milestone);
   }
 
