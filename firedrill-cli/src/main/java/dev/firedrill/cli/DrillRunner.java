@@ -85,6 +85,7 @@ final class DrillRunner {
                 clock)
             .stop(stop)
             .journal(journal)
+            .watchdog(Wiring.watchdog(experiment, journal, clock))
             .observer(DrillObserver.composite(List.of(console, markers.observer())));
     Wiring.detection(experiment, prometheus, System.getenv(), receiver).ifPresent(ports::detection);
     DrillResult result;

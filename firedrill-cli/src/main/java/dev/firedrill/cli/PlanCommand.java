@@ -71,6 +71,8 @@ final class PlanCommand implements Callable<Integer> {
               + fault.fault().spec().kind()
               + ", ttl "
               + fault.fault().spec().ttl().map(Durations::format).orElse("none")
+              + ", enforced by "
+              + fault.fault().ttlEnforcer().words()
               + "):");
       FaultKinds.installed()
           .words(fault.fault().spec())

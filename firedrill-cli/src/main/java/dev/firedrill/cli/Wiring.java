@@ -8,6 +8,7 @@ import dev.firedrill.alerting.receiver.ReceiverConfig;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.engine.FaultProvider;
 import dev.firedrill.engine.Journal;
+import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.Measurer;
 import dev.firedrill.engine.PrometheusMeasurer;
 import dev.firedrill.experiment.AlertmanagerSource;
@@ -22,12 +23,17 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.Faults;
+import dev.firedrill.fault.ProcessTable;
+import dev.firedrill.fault.WorkerLauncher;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettings;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
+import dev.firedrill.watchdog.DeadMansSwitch;
+import dev.firedrill.watchdog.WatchdogFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -198,6 +204,32 @@ final class Wiring {
             .withKubernetesContext(experiment.kubernetesContext())
             .withRecovery(experiment.hypothesis().recovery())
             .withResolve(resolve));
+  }
+
+  /**
+   * The test-only system property that lowers the lease grace's floor of 30s (a duration such as
+   * {@code 3s}, never below 1s), so a test sees the watchdog act without waiting half a minute.
+   */
+  static final String GRACE_FLOOR_PROPERTY = "firedrill.watchdog.grace-floor";
+
+  /**
+   * The dead-man's switch of a drill: its files beside the journal, a grace of three measurement
+   * intervals and at least 30s.
+   */
+  static DeadMansSwitch watchdog(Experiment experiment, JournalFile journal, Clock clock) {
+    String floor = System.getProperty(GRACE_FLOOR_PROPERTY);
+    Duration grace =
+        DeadMansSwitch.grace(
+            experiment.steadyState().interval(),
+            floor == null ? DeadMansSwitch.MIN_GRACE : Durations.parse(floor));
+    return new DeadMansSwitch(
+        WatchdogFiles.beside(journal.path()),
+        experiment.id(),
+        experiment.method().duration(),
+        grace,
+        WorkerLauncher.current(),
+        ProcessTable.system(),
+        clock);
   }
 
   /**

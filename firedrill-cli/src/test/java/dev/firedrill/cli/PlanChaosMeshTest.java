@@ -12,7 +12,7 @@ class PlanChaosMeshTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.HELD);
     assertThat(run.out())
         .contains(
-            "fault 0 (chaos-mesh, ttl 3m):\n"
+            "fault 0 (chaos-mesh, ttl 3m, enforced by the injector):\n"
                 + "  NetworkChaos delay on one of the pods app=web in shop for 2m\n"
                 + "  create NetworkChaos shop/firedrill-checkout-web-delay-0"
                 + " (chaos-mesh.org/v1alpha1, action delay) labelled"

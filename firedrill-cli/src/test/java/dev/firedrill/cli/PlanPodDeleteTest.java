@@ -12,7 +12,7 @@ class PlanPodDeleteTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.HELD);
     assertThat(run.out())
         .contains(
-            "fault 0 (pod-delete, ttl 3m):\n"
+            "fault 0 (pod-delete, ttl 3m, enforced by nothing: the fault leaves nothing to undo):\n"
                 + "  evict one of the running pods app=web,track notin (canary) in shop, every 30s\n"
                 + "  select one of the running pods matching app=web,track notin (canary) in shop,"
                 + " chosen at injection within max_percent 34%, max_pods 1 (rounded down); plan"

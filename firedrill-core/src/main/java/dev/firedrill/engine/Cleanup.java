@@ -9,9 +9,14 @@ import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.Verification;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.Durations;
+import dev.firedrill.watchdog.DeadMansSwitch;
+import dev.firedrill.watchdog.WatchdogFiles;
+import dev.firedrill.watchdog.WatchdogRecord;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -58,11 +63,16 @@ public final class Cleanup {
    */
   public Result run(Journal journal, JournalFile file, Consumer<Outcome> progress) {
     List<Outcome> outcomes = new ArrayList<>();
+    Optional<WatchdogFiles> watchdog = journal.watchdogFiles();
+    WatchdogRecord record = readRecord(watchdog);
     for (JsonNode node : journal.faults()) {
       if (!node.path("injected").asBoolean(false) || node.path("reverted").asBoolean(false)) {
         continue;
       }
-      Outcome outcome = clean(journal, node);
+      Outcome outcome = clean(journal, node, record.last(node.path("index").asInt()));
+      if (outcome.clean() && watchdog.isPresent()) {
+        release(watchdog.get(), outcome.index());
+      }
       outcomes.add(outcome);
       progress.accept(outcome);
     }
@@ -72,7 +82,29 @@ public final class Cleanup {
     return new Result(outcomes);
   }
 
-  private Outcome clean(Journal journal, JsonNode node) {
+  /** What the watchdog undid; nothing when there was none, or its record cannot be read. */
+  private static WatchdogRecord readRecord(Optional<WatchdogFiles> files) {
+    if (files.isEmpty()) {
+      return new WatchdogRecord(List.of());
+    }
+    try {
+      return WatchdogRecord.read(files.get().record());
+    } catch (IOException | RuntimeException e) {
+      // Cleanup then checks each fault against the system, as it would without a watchdog.
+      return new WatchdogRecord(List.of());
+    }
+  }
+
+  /** A still-running watchdog drops what cleanup found clean. */
+  private static void release(WatchdogFiles files, int index) {
+    try {
+      DeadMansSwitch.release(files, index);
+    } catch (IOException | RuntimeException e) {
+      // It reverts the fault once more at its lease or ttl: reverts are idempotent.
+    }
+  }
+
+  private Outcome clean(Journal journal, JsonNode node, Optional<WatchdogRecord.Entry> undone) {
     int index = node.path("index").asInt();
     String kind = node.path("kind").asText();
     Fault fault;
@@ -99,6 +131,11 @@ public final class Cleanup {
           index, kind, false, "cannot rebuild the fault from the journal: " + e.getMessage());
     }
     Verification before = fault.verify();
+    if (before.reverted() && undone.map(WatchdogRecord.Entry::ok).orElse(false)) {
+      String line = undone.get().line() + "; verified again: " + before.detail();
+      journal.faultRevert(index, clock.now(), true, 0, "cleanup: " + line, null);
+      return new Outcome(index, kind, true, line);
+    }
     if (before.reverted()) {
       journal.faultRevert(
           index, clock.now(), true, 0, "cleanup: nothing left to revert: " + before.detail(), null);
@@ -115,6 +152,9 @@ public final class Cleanup {
       detail = "still present after revert: " + afterRevert.detail();
     } catch (FaultException e) {
       detail = e.getMessage();
+    }
+    if (undone.isPresent() && !undone.get().ok()) {
+      detail = detail + "; before that, " + undone.get().line();
     }
     journal.faultRevert(
         index, clock.now(), false, 1, "cleanup: " + detail, fault.manualRevertCommand());

@@ -11,12 +11,15 @@ import dev.firedrill.experiment.Sli;
 import dev.firedrill.experiment.Targets;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
+import dev.firedrill.fault.ProcessId;
+import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.guard.AbortDecision;
 import dev.firedrill.guard.AbortGuards;
 import dev.firedrill.guard.ErrorBudget;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
+import dev.firedrill.watchdog.DeadMansSwitch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,7 +78,12 @@ public final class Drill {
                     .observer()
                     .on(new Milestone.JournalUnwritable(message, clock.now(), offset())));
     this.observer = DrillObserver.composite(List.of(recorder, ports.observer()));
-    this.rollback = new Rollback(clock, this::offset, observer);
+    this.rollback =
+        new Rollback(
+            clock,
+            this::offset,
+            observer,
+            index -> ports.watchdog().ifPresent(watchdog -> watchdog.release(index)));
   }
 
   /** Runs the whole drill. Never throws for anything the drill itself can report. */
@@ -86,7 +94,10 @@ public final class Drill {
             plan.faults().stream()
                 .map(
                     planned ->
-                        new Milestone.FaultActions(planned.fault().spec(), planned.actions()))
+                        new Milestone.FaultActions(
+                            planned.fault().spec(),
+                            planned.actions(),
+                            planned.fault().ttlEnforcer().words()))
                 .toList(),
             plan.budget(),
             plan.refusals(),
@@ -121,11 +132,14 @@ public final class Drill {
         started.add(fault);
         mark(new Milestone.FaultInjecting(i, fault.spec(), clock.now(), offset()));
         try {
+          hold(i, fault);
           fault.inject();
         } catch (FaultException | RuntimeException e) {
+          updateHold(i, fault);
           mark(injected(i, planned, Optional.of(String.valueOf(e.getMessage()))));
           throw e;
         }
+        updateHold(i, fault);
         mark(injected(i, planned, Optional.empty()));
       }
       resolveTargets(started);
@@ -146,6 +160,7 @@ public final class Drill {
       abortReason.ifPresent(reason -> mark(new Milestone.Aborted(reason, clock.now(), offset())));
       mark(new Milestone.PhaseStarted(Phase.ROLLBACK, clock.now(), offset()));
       rollback.revertAll(started);
+      ports.watchdog().ifPresent(DeadMansSwitch::end);
       mark(new Milestone.RolledBack(clock.now(), offset()));
     }
     Optional<Duration> recoveredAfter = Optional.empty();
@@ -453,11 +468,44 @@ public final class Drill {
         offset());
   }
 
+  /**
+   * Before a watchdog-enforced fault is injected, the watchdog holds it (and starts, at the first);
+   * without a watchdog such a fault is not injected at all.
+   */
+  private void hold(int index, Fault fault) throws FaultException {
+    if (fault.ttlEnforcer() != TtlEnforcer.WATCHDOG) {
+      return;
+    }
+    if (ports.watchdog().isEmpty()) {
+      throw new FaultException(
+          fault.spec().kind()
+              + ": its ttl is enforced by the watchdog, and this drill has none"
+              + " (the watchdog's files sit beside the journal: run with a journal)");
+    }
+    DeadMansSwitch watchdog = ports.watchdog().get();
+    Optional<ProcessId> started = watchdog.hold(index, fault);
+    if (started.isPresent()) {
+      mark(
+          new Milestone.WatchdogStarted(
+              started.get(), watchdog.files(), watchdog.grace(), clock.now(), offset()));
+    }
+  }
+
+  /** The watchdog reverts what really started: the fault's state after its injection. */
+  private void updateHold(int index, Fault fault) {
+    ports.watchdog().ifPresent(watchdog -> watchdog.update(index, fault));
+  }
+
   private void record(Phase phase, Instant measuring, Measurement measurement) {
     mark(new Milestone.Measured(phase, measuring, measurement, clock.now(), offset()));
   }
 
+  /**
+   * Every milestone renews the watchdog's lease: each measurement, and each step of a long
+   * rollback, so the watchdog never races firedrill's own revert while firedrill still works.
+   */
   private void mark(Milestone milestone) {
+    ports.watchdog().ifPresent(DeadMansSwitch::renew);
     observer.on(milestone);
   }
 

@@ -2,6 +2,7 @@ package dev.firedrill.engine;
 
 import dev.firedrill.alerting.Detection;
 import dev.firedrill.time.Clock;
+import dev.firedrill.watchdog.DeadMansSwitch;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +19,8 @@ public record DrillPorts(
     Clock clock,
     Optional<JournalFile> journalFile,
     Optional<Detection> detection,
-    DrillObserver observer) {
+    DrillObserver observer,
+    Optional<DeadMansSwitch> watchdog) {
 
   public DrillPorts {
     Objects.requireNonNull(measurer, "measurer");
@@ -26,6 +28,7 @@ public record DrillPorts(
     Objects.requireNonNull(stop, "stop");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(journalFile, "journalFile");
+    Objects.requireNonNull(watchdog, "watchdog");
     detection = Objects.requireNonNull(detection, "detection").filter(Detection::watching);
     // Wrapped so that an observer that throws can never reach the drill or its rollback.
     observer = DrillObserver.composite(List.of(Objects.requireNonNull(observer, "observer")));
@@ -47,6 +50,7 @@ public record DrillPorts(
     private Optional<JournalFile> journalFile = Optional.empty();
     private Optional<Detection> detection = Optional.empty();
     private DrillObserver observer = DrillObserver.noop();
+    private Optional<DeadMansSwitch> watchdog = Optional.empty();
 
     private Builder(Measurer measurer, FaultProvider faults, Clock clock) {
       this.measurer = Objects.requireNonNull(measurer, "measurer");
@@ -76,8 +80,18 @@ public record DrillPorts(
       return this;
     }
 
+    /**
+     * Holds the ttl of every fault whose {@code ttlEnforcer()} is the watchdog; a drill without one
+     * refuses to inject such a fault.
+     */
+    public Builder watchdog(DeadMansSwitch watchdog) {
+      this.watchdog = Optional.of(watchdog);
+      return this;
+    }
+
     public DrillPorts build() {
-      return new DrillPorts(measurer, faults, stop, clock, journalFile, detection, observer);
+      return new DrillPorts(
+          measurer, faults, stop, clock, journalFile, detection, observer, watchdog);
     }
   }
 }

@@ -10,14 +10,18 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.experiment.Sli;
 import dev.firedrill.fault.FaultKinds;
+import dev.firedrill.fault.ProcessId;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.http.Secret;
 import dev.firedrill.time.Durations;
+import dev.firedrill.watchdog.WatchdogFiles;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The evidence of one drill as a JSON document, kept current milestone by milestone ({@link
@@ -82,12 +86,13 @@ public final class Journal {
   }
 
   /** Adds a fault entry and returns its index. */
-  int fault(FaultSpec spec, List<String> plan) {
+  int fault(FaultSpec spec, List<String> plan, String ttlEnforcedBy) {
     ArrayNode faults = (ArrayNode) root.get("faults");
     ObjectNode node = faults.addObject();
     node.put("index", faults.size() - 1);
     node.put("kind", spec.kind());
     node.set("spec", FaultKinds.installed().writeJournal(spec));
+    node.put("ttl_enforced_by", ttlEnforcedBy);
     ArrayNode actions = node.putArray("plan");
     plan.forEach(actions::add);
     node.put("injected", false);
@@ -99,6 +104,31 @@ public final class Journal {
     // Written before inject: a crash mid-injection still shows the fault as needing a revert.
     faultNode(index).put("injected", true);
     faultNode(index).put("reverted", false);
+  }
+
+  /** The watchdog's process and the files it shares with firedrill, which cleanup reads. */
+  void watchdog(ProcessId process, WatchdogFiles files, Duration grace, Instant at) {
+    ObjectNode node = root.putObject("watchdog");
+    node.put("pid", process.pid());
+    node.put("start", process.startTicks());
+    node.put("started_at", at.toString());
+    node.put("grace_s", seconds(grace));
+    node.put("holds", files.holds().toString());
+    node.put("lease", files.lease().toString());
+    node.put("record", files.record().toString());
+  }
+
+  /** The watchdog's files as the journal names them; empty when no watchdog was started. */
+  public Optional<WatchdogFiles> watchdogFiles() {
+    JsonNode node = root.path("watchdog");
+    if (!node.hasNonNull("record")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new WatchdogFiles(
+            Path.of(node.path("holds").asText()),
+            Path.of(node.path("lease").asText()),
+            Path.of(node.path("record").asText())));
   }
 
   void faultInjected(int index, Instant at) {

@@ -34,7 +34,8 @@ final class JournalRecorder implements DrillObserver {
   private void record(Milestone m) {
     if (m instanceof Milestone.Planned p) {
       journal.plan(p.refusals(), p.budget().map(ErrorBudget::text).orElse(null));
-      p.faults().forEach(fault -> journal.fault(fault.spec(), fault.actions()));
+      p.faults()
+          .forEach(fault -> journal.fault(fault.spec(), fault.actions(), fault.ttlEnforcedBy()));
     } else if (m instanceof Milestone.Refused r) {
       journal.verdict(Verdict.REFUSED, r.reason(), true, r.at());
     } else if (m instanceof Milestone.PhaseStarted p && p.phase() == Phase.INJECT) {
@@ -68,6 +69,8 @@ final class JournalRecorder implements DrillObserver {
           r.attempts(),
           r.detail(),
           r.manualCommand().orElse(null));
+    } else if (m instanceof Milestone.WatchdogStarted w) {
+      journal.watchdog(w.process(), w.files(), w.grace(), w.at());
     } else if (m instanceof Milestone.RolledBack r) {
       journal.time("rollback_done_at", r.at());
     } else if (m instanceof Milestone.Recovered r) {

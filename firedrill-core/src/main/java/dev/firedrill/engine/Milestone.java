@@ -4,8 +4,10 @@ import dev.firedrill.alerting.AlertState;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.fault.ProcessId;
 import dev.firedrill.guard.ErrorBudget;
 import dev.firedrill.guard.Measurement;
+import dev.firedrill.watchdog.WatchdogFiles;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -50,7 +52,8 @@ public sealed interface Milestone {
   }
 
   /** What one planned fault would do. */
-  record FaultActions(FaultSpec spec, List<String> actions) {
+  /** {@code ttlEnforcedBy}: what ends the fault at its ttl, in {@code TtlEnforcer.words()}. */
+  record FaultActions(FaultSpec spec, List<String> actions, String ttlEnforcedBy) {
     public FaultActions {
       actions = List.copyOf(actions);
     }
@@ -259,4 +262,12 @@ public sealed interface Milestone {
    * and this is said once. Only the observers hear it, not the journal.
    */
   record JournalUnwritable(String message, Instant at, Duration offset) implements Milestone {}
+
+  /**
+   * The watchdog started, at the first hold of a fault whose ttl it enforces: its process, the
+   * files it shares with firedrill, and the lease's grace.
+   */
+  record WatchdogStarted(
+      ProcessId process, WatchdogFiles files, Duration grace, Instant at, Duration offset)
+      implements Milestone {}
 }

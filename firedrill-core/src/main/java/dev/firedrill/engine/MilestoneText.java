@@ -147,6 +147,16 @@ public final class MilestoneText {
                 Phase.VERDICT,
                 "ROLLBACK FAILED: run by hand: " + String.join(" && ", f.manualCommands())));
       }
+    } else if (m instanceof Milestone.WatchdogStarted w) {
+      lines.add(
+          new Line(
+              offset,
+              Phase.INJECT,
+              "watchdog PID "
+                  + w.process().pid()
+                  + " holds the ttl of the faults it enforces; it undoes them if firedrill stops"
+                  + " renewing its lease for "
+                  + dev.firedrill.time.Durations.format(w.grace())));
     } else if (m instanceof Milestone.JournalUnwritable j) {
       lines.add(new Line(offset, Phase.PLAN, "journal: " + j.message()));
     }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -23,13 +24,18 @@ final class Rollback {
   private final Clock clock;
   private final Supplier<Duration> offset;
   private final DrillObserver observer;
+  private final IntConsumer reverted;
   private final List<String> manualCommands = new ArrayList<>();
 
-  /** {@code offset}: the drill's time since it began, which every milestone carries. */
-  Rollback(Clock clock, Supplier<Duration> offset, DrillObserver observer) {
+  /**
+   * {@code offset}: the drill's time since it began, which every milestone carries; {@code
+   * reverted} hears the index of each fault whose revert was verified (the watchdog drops it).
+   */
+  Rollback(Clock clock, Supplier<Duration> offset, DrillObserver observer, IntConsumer reverted) {
     this.clock = clock;
     this.offset = offset;
     this.observer = observer;
+    this.reverted = reverted;
   }
 
   List<String> manualCommands() {
@@ -65,6 +71,7 @@ final class Rollback {
                   Optional.empty(),
                   clock.now(),
                   offset.get()));
+          reverted.accept(index);
           return interrupted;
         }
         detail = "still present after revert: " + verification.detail();

@@ -2,6 +2,7 @@ package dev.firedrill.experiment;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -73,6 +74,51 @@ public interface FaultSpec {
   }
 
   /** Starts {@code workers} busy processes that exit by themselves after the TTL. */
+  /**
+   * Any injector, by command: {@code inject}, {@code revert} and {@code verify} are argument lists
+   * run without a shell; {@code verify} exits 0 when nothing of the fault remains. With {@code
+   * state}, the inject command's stdout (trimmed) is kept and handed to the others as {@code
+   * FIREDRILL_FAULT_STATE} and {@code {{ state }}}. Each command is ended after {@code timeout}.
+   */
+  record Command(
+      List<String> inject,
+      List<String> revert,
+      List<String> verify,
+      boolean state,
+      Duration timeout,
+      Optional<Duration> ttl)
+      implements FaultSpec {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    public Command {
+      inject = List.copyOf(inject);
+      revert = List.copyOf(revert);
+      verify = List.copyOf(verify);
+      timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+      ttl = ttl == null ? Optional.empty() : ttl;
+      if (inject.isEmpty() || revert.isEmpty() || verify.isEmpty()) {
+        throw new IllegalArgumentException("inject, revert and verify each need a program");
+      }
+    }
+
+    @Override
+    public String kind() {
+      return "command";
+    }
+
+    @Override
+    public String target() {
+      return "what " + targetName() + " injects";
+    }
+
+    @Override
+    public String targetName() {
+      String program = inject.get(0);
+      return program.substring(program.lastIndexOf('/') + 1);
+    }
+  }
+
   record CpuBurn(int workers, Optional<Duration> ttl) implements FaultSpec {
 
     public CpuBurn {

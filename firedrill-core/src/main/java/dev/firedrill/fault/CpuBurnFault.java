@@ -114,10 +114,15 @@ public final class CpuBurnFault implements Fault {
     }
   }
 
+  /** How many workers the last revert found running and ended. */
+  private volatile int stopped;
+
   @Override
   public void revert() throws FaultException {
     List<ProcessId> ids = workers();
+    List<ProcessId> running = ids.stream().filter(context.processes()::alive).toList();
     List<ProcessId> left = new Terminator(context.processes(), context.clock()).terminate(ids);
+    stopped = running.size();
     if (!left.isEmpty()) {
       throw new FaultException(
           "cpu-burn: workers still alive after SIGTERM and SIGKILL: PIDs " + Terminator.pids(left));
@@ -128,6 +133,15 @@ public final class CpuBurnFault implements Fault {
   public Verification verify() {
     List<ProcessId> ids = workers();
     List<ProcessId> alive = ids.stream().filter(context.processes()::alive).toList();
+    if (alive.isEmpty() && stopped > 0) {
+      return Verification.reverted(
+          "stopped "
+              + stopped
+              + (stopped == 1 ? " cpu-burn worker" : " cpu-burn workers")
+              + " (SIGTERM, then SIGKILL if needed); verified: none is running (PIDs "
+              + Terminator.pids(ids)
+              + ")");
+    }
     if (alive.isEmpty()) {
       return Verification.reverted(
           ids.isEmpty()

@@ -3,7 +3,6 @@ package dev.firedrill.fault;
 import static dev.firedrill.time.Durations.format;
 
 import dev.firedrill.experiment.FaultSpec;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,7 +11,8 @@ import java.util.Map;
 
 /**
  * Signals the processes whose command line contains {@code match}. Every signal but STOP ends or
- * pokes a process and cannot be taken back; STOP pauses it until revert or the watchdog sends CONT.
+ * pokes a process and cannot be taken back; STOP pauses it until revert or the watchdog (which
+ * holds a STOP, as every {@link TtlEnforcer#WATCHDOG} fault, from before it is sent) sends CONT.
  */
 public final class ProcessKillFault implements Fault {
 
@@ -24,8 +24,10 @@ public final class ProcessKillFault implements Fault {
   private List<ProcessInfo> planned;
   private Signal recordedSignal;
   private final List<ProcessId> targets = new ArrayList<>();
-  private ProcessId watchdog;
   private final boolean restored;
+
+  /** How many processes the last revert sent CONT to; -1 before any revert. */
+  private int resumed = -1;
 
   ProcessKillFault(FaultSpec.ProcessKill spec, FaultContext context) {
     this(spec, context, false);
@@ -46,9 +48,6 @@ public final class ProcessKillFault implements Fault {
     for (int i = 0; i < recorded.size(); i++) {
       fault.targets.add(ProcessId.fromState(recorded.get(i), "targets[" + i + "]"));
     }
-    if (state.get("watchdog") != null) {
-      fault.watchdog = ProcessId.fromState(state.get("watchdog"), "watchdog");
-    }
     return fault;
   }
 
@@ -67,11 +66,11 @@ public final class ProcessKillFault implements Fault {
     List<String> actions = new ArrayList<>();
     if (signal == Signal.STOP) {
       actions.add(
-          "start a watchdog that sends SIGCONT to PID "
+          "hold in the watchdog: SIGCONT to PID "
               + String.join(", ", planned.stream().map(p -> Long.toString(p.pid())).toList())
-              + " after "
+              + " at the ttl of "
               + format(ttl)
-              + ", even if firedrill dies");
+              + ", or when firedrill stops renewing its lease");
     }
     for (ProcessInfo process : planned) {
       actions.add(
@@ -100,15 +99,9 @@ public final class ProcessKillFault implements Fault {
       plan();
     }
     Signal signal = Signal.parseFaultSignal(spec.signal());
-    Duration ttl = FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
+    FaultChecks.check(spec, context.blastRadius(), context.methodDuration());
     recordedSignal = signal;
     List<ProcessId> ids = planned.stream().map(ProcessInfo::id).toList();
-    if (signal == Signal.STOP) {
-      String seconds = BigDecimal.valueOf(ttl.toMillis(), 3).stripTrailingZeros().toPlainString();
-      watchdog =
-          new WatchdogStarter(context)
-              .start(WatchdogStarter.args(seconds, context.experimentId(), ids));
-    }
     for (ProcessId id : ids) {
       // Recorded before the signal, so a failure half-way still reverts what was paused.
       targets.add(id);
@@ -122,9 +115,12 @@ public final class ProcessKillFault implements Fault {
       return;
     }
     List<String> failures = new ArrayList<>();
+    resumed = 0;
     for (ProcessId id : targets) {
       try {
-        context.processes().signal(id, Signal.CONT);
+        if (context.processes().signal(id, Signal.CONT)) {
+          resumed++;
+        }
       } catch (FaultException e) {
         failures.add(e.getMessage());
       }
@@ -138,19 +134,11 @@ public final class ProcessKillFault implements Fault {
     }
     List<ProcessId> stopped = stillStopped();
     if (!failures.isEmpty() || !stopped.isEmpty()) {
-      // The watchdog stays: it is the last guard for whatever we could not resume.
+      // The watchdog keeps its hold: it is the last guard for whatever we could not resume.
       throw new FaultException(
           "process-kill: still stopped after SIGCONT: PIDs "
               + Terminator.pids(stopped)
               + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)));
-    }
-    if (watchdog != null) {
-      List<ProcessId> left =
-          new Terminator(context.processes(), context.clock()).terminate(List.of(watchdog));
-      if (!left.isEmpty()) {
-        throw new FaultException(
-            "process-kill: watchdog PID " + watchdog.pid() + " still alive after SIGKILL");
-      }
     }
   }
 
@@ -176,6 +164,16 @@ public final class ProcessKillFault implements Fault {
               + "; a supervisor restarts the process, or nothing does; the after-measurement shows which");
     }
     List<ProcessId> stopped = stillStopped();
+    if (stopped.isEmpty() && resumed >= 0) {
+      return Verification.reverted(
+          "resumed "
+              + resumed
+              + (resumed == 1 ? " process" : " processes")
+              + (targets.isEmpty()
+                  ? " (SIGCONT)"
+                  : " (SIGCONT, PID " + Terminator.pids(targets) + ")")
+              + "; verified: none is stopped");
+    }
     if (stopped.isEmpty()) {
       return Verification.reverted(
           targets.isEmpty()
@@ -213,10 +211,19 @@ public final class ProcessKillFault implements Fault {
     Map<String, Object> state = new LinkedHashMap<>();
     Signal signal = recordedSignal != null ? recordedSignal : parsedOrNull();
     state.put("signal", signal == null ? spec.signal() : signal.name());
-    state.put("targets", targets.stream().map(ProcessId::toState).toList());
-    if (watchdog != null) {
-      state.put("watchdog", watchdog.toState());
-    }
+    // Before injection a STOP's targets are the planned ones: the watchdog holds them from then on,
+    // and CONT to a process that was never stopped changes nothing.
+    List<ProcessId> ids =
+        targets.isEmpty() && recordedSignal == null && planned != null && signal == Signal.STOP
+            ? planned.stream().map(ProcessInfo::id).toList()
+            : targets;
+    state.put("targets", ids.stream().map(ProcessId::toState).toList());
     return state;
+  }
+
+  /** A STOP is held by the watchdog; every other signal leaves nothing to undo. */
+  @Override
+  public TtlEnforcer ttlEnforcer() {
+    return parsedOrNull() == Signal.STOP ? TtlEnforcer.WATCHDOG : TtlEnforcer.NONE;
   }
 }

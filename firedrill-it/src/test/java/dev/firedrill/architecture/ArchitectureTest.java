@@ -33,6 +33,7 @@ class ArchitectureTest {
     "dev.firedrill.engine..",
     "dev.firedrill.guard..",
     "dev.firedrill.fault..",
+    "dev.firedrill.watchdog..",
     "dev.firedrill.marker..",
     "dev.firedrill.prometheus..",
     "dev.firedrill.alerting"
@@ -173,6 +174,26 @@ class ArchitectureTest {
     noClasses()
         .that()
         .resideInAPackage("dev.firedrill.fault..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.firedrill.engine..",
+            "dev.firedrill.guard..",
+            "dev.firedrill.marker..",
+            "dev.firedrill.prometheus..",
+            "dev.firedrill.alerting..")
+        .check(firedrill);
+  }
+
+  /**
+   * The watchdog is a process of its own that restores faults as cleanup does: it needs the fault
+   * SPI and the experiment's specs, never the drill.
+   */
+  @Test
+  void theWatchdogLeansOnlyOnTheFaultSpi() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.firedrill.watchdog..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(

@@ -119,7 +119,7 @@ class CliTest {
         experiment plan-ok: The CLI plans plan-ok
         method: 10m, measured every 1s, recovery within 30s
         error budget: 99.9% over 30d allows 43.20 min of total outage; worst case 5% of traffic for 10m spends 0.50 min, 1.157% of the budget (ceiling 5%)
-        fault 0 (cpu-burn, ttl 15m):
+        fault 0 (cpu-burn, ttl 15m, enforced by the injector):
           start 1 cpu-burn worker (java ... CpuBurnWorker --seconds 900 --experiment plan-ok), which exits by itself after 15m
         nothing was executed
         """);
@@ -135,7 +135,7 @@ class CliTest {
     assertThat(run.out())
         .contains(
             """
-        fault 0 (exporter-down, ttl 2m):
+        fault 0 (exporter-down, ttl 2m, enforced by the injector):
           POST http://127.0.0.1:18475/proxies/payments-metrics/toxics {"name":"firedrill-payments-exporter-down-0",\
         "type":"error","stream":"downstream","toxicity":1.0,"attributes":{"status":503},"ttl":"2m"}
           every scrape through proxy payments-metrics fails (answered 503) until the toxic goes; no user traffic goes \
@@ -184,7 +184,7 @@ class CliTest {
 
     assertThat(run.out())
         .contains(
-            "fault 0 (cpu-burn, ttl 15m):\n"
+            "fault 0 (cpu-burn, ttl 15m, enforced by the injector):\n"
                 + "refused: method.faults[0] (cpu-burn): cpu-burn: 3 workers exceed blast_radius max_workers 2\n");
   }
 
@@ -197,7 +197,7 @@ class CliTest {
 
     assertThat(run.out())
         .contains(
-            "fault 0 (cpu-burn, ttl none):\n"
+            "fault 0 (cpu-burn, ttl none, enforced by the injector):\n"
                 + "refused: method.faults[0] (cpu-burn): cpu-burn: no ttl; every fault needs a ttl that the injector"
                 + " enforces on its own\n");
   }
@@ -427,7 +427,10 @@ class CliTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
     assertThat(run.out())
         .isEqualTo(
-            "fault 0 (cpu-burn): reverted: no cpu-burn worker alive (PIDs " + worker.pid() + ")\n");
+            "fault 0 (cpu-burn): reverted: stopped 1 cpu-burn worker (SIGTERM, then SIGKILL if"
+                + " needed); verified: none is running (PIDs "
+                + worker.pid()
+                + ")\n");
     assertThat(Workers.alive(worker)).isFalse();
     JsonNode after = JSON.readTree(journal.toFile()).get("faults").get(0);
     assertThat(after.get("reverted").asBoolean()).isTrue();

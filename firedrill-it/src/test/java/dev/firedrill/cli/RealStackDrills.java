@@ -279,7 +279,8 @@ abstract class RealStackDrills {
     assertThat(fault.path("reverted").asBoolean(false)).as(context).isTrue();
     assertThat(fault.path("revert").path("ok").asBoolean(false)).as(context).isTrue();
     assertThat(fault.path("revert").path("detail").asText())
-        .startsWith("no cpu-burn worker alive (PIDs ");
+        .startsWith(
+            "stopped 1 cpu-burn worker (SIGTERM, then SIGKILL if needed); verified: none is running (PIDs ");
 
     List<ProcessId> workers = Workers.inJournal(journal);
     assertThat(workers).as(context).hasSize(1);

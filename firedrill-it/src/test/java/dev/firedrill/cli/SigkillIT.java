@@ -63,7 +63,15 @@ class SigkillIT {
     Path journal = dir.resolve("journal.json");
     if (Files.exists(journal)) {
       try {
-        for (JsonNode fault : JSON.readTree(journal.toFile()).path("faults")) {
+        JsonNode root = JSON.readTree(journal.toFile());
+        if (root.has("watchdog")) {
+          leftovers.add(
+              new long[] {
+                root.path("watchdog").path("pid").asLong(),
+                root.path("watchdog").path("start").asLong()
+              });
+        }
+        for (JsonNode fault : root.path("faults")) {
           JsonNode state = fault.path("state");
           for (String list : List.of("workers", "targets")) {
             state
@@ -72,13 +80,6 @@ class SigkillIT {
                     id ->
                         leftovers.add(
                             new long[] {id.path("pid").asLong(), id.path("start").asLong()}));
-          }
-          if (state.has("watchdog")) {
-            leftovers.add(
-                new long[] {
-                  state.path("watchdog").path("pid").asLong(),
-                  state.path("watchdog").path("start").asLong()
-                });
           }
         }
       } catch (IOException e) {
@@ -162,8 +163,11 @@ class SigkillIT {
     assertNoTempFiles(journal);
   }
 
+  /** The lease's grace floor this test lowers to 2s: with a 1s interval the grace is 3s. */
+  private static final List<String> SHORT_GRACE = List.of("-Dfiredrill.watchdog.grace-floor=2s");
+
   @Test
-  void stoppedDecoyStaysStoppedUntilCleanupResumesIt() throws Exception {
+  void theWatchdogResumesAStoppedDecoyAfterTheLeaseGraceAndCleanupSaysSo() throws Exception {
     String token = Procs.uniqueSleepToken();
     Procs.Stat decoy = Procs.startDecoy(token);
     leftovers.add(new long[] {decoy.pid(), decoy.startTicks()});
@@ -180,48 +184,110 @@ class SigkillIT {
             Map.of("max_duration", "60s", "max_processes", 1));
     Path journal = dir.resolve("journal.json");
 
-    firedrill = firedrill("run", experiment.toString(), "--journal", journal.toString());
+    firedrill =
+        FiredrillJar.start(
+            dir,
+            dir.resolve("run.out"),
+            dir.resolve("run.err"),
+            SHORT_GRACE,
+            "run",
+            experiment.toString(),
+            "--journal",
+            journal.toString());
     awaitJournal(journal, j -> j.path("faults").path(0).path("state").path("targets").size() == 1);
+    assertThat(
+            Procs.waitFor(
+                Duration.ofSeconds(2), () -> Procs.state(decoy.pid(), decoy.startTicks()) == 'T'))
+        .as("decoy stopped by the drill")
+        .isTrue();
     kill9();
+    long killedAt = System.nanoTime();
 
     JsonNode after = readWhole(journal);
     JsonNode recorded = after.path("faults").path(0);
     assertThat(recorded.path("injected").asBoolean()).isTrue();
     assertThat(recorded.path("reverted").asBoolean()).isFalse();
-    assertThat(after.has("verdict")).isFalse();
+    assertThat(recorded.path("ttl_enforced_by").asText()).isEqualTo("the watchdog");
     JsonNode target = recorded.path("state").path("targets").path(0);
     assertThat(target.path("pid").asLong()).isEqualTo(decoy.pid());
-    assertThat(target.path("start").asLong()).isEqualTo(decoy.startTicks());
-    JsonNode watchdog = recorded.path("state").path("watchdog");
-    assertThat(watchdog.isObject()).as("watchdog in state %s", recorded.path("state")).isTrue();
+    JsonNode watchdog = after.path("watchdog");
+    assertThat(watchdog.path("grace_s").asDouble()).isEqualTo(3.0);
+    assertThat(Path.of(watchdog.path("holds").asText())).exists();
     long watchdogPid = watchdog.path("pid").asLong();
     long watchdogStart = watchdog.path("start").asLong();
     leftovers.add(new long[] {watchdogPid, watchdogStart});
-
-    assertThat(Procs.state(decoy.pid(), decoy.startTicks()))
-        .as("decoy state after the kill")
-        .isEqualTo('T');
     assertThat(Procs.alive(watchdogPid, watchdogStart))
         .as("the watchdog outlives firedrill")
         .isTrue();
 
+    assertThat(
+            Procs.waitFor(
+                Duration.ofSeconds(30), () -> Procs.state(decoy.pid(), decoy.startTicks()) != 'T'))
+        .as("the watchdog resumed the decoy after the lease's grace")
+        .isTrue();
+    System.out.printf(
+        "SigkillIT: stopped decoy resumed by the watchdog %.1f s after firedrill was killed"
+            + " (grace 3s)%n",
+        (System.nanoTime() - killedAt) / 1e9);
+    assertThat(Procs.state(decoy.pid(), decoy.startTicks())).isNotEqualTo('-');
+    assertThat(
+            Procs.waitFor(Duration.ofSeconds(10), () -> !Procs.alive(watchdogPid, watchdogStart)))
+        .as("the watchdog exits once nothing is left to hold")
+        .isTrue();
+    assertThat(Files.readString(Path.of(watchdog.path("record").asText())))
+        .contains("firedrill did not renew its lease for 3s");
+
     FiredrillJar.Run cleanup = run("cleanup", journal.toString());
     assertThat(cleanup.exit()).as("cleanup output: %s", cleanup.output()).isZero();
-    assertThat(cleanup.output()).contains("fault 0 (process-kill): reverted:");
-    char state = Procs.state(decoy.pid(), decoy.startTicks());
-    assertThat(state).as("decoy state after cleanup").isNotEqualTo('T').isNotEqualTo('-');
-    assertThat(Procs.waitFor(Duration.ofSeconds(5), () -> !Procs.alive(watchdogPid, watchdogStart)))
-        .as("cleanup ends the watchdog it no longer needs")
-        .isTrue();
-
-    JsonNode cleaned = readWhole(journal);
-    JsonNode cleanedFault = cleaned.path("faults").path(0);
+    assertThat(cleanup.output())
+        .contains("fault 0 (process-kill): the watchdog already undid it at ")
+        .contains(
+            "resumed 1 process (SIGCONT, PID " + decoy.pid() + "); verified: none is stopped");
+    JsonNode cleanedFault = readWhole(journal).path("faults").path(0);
     assertThat(cleanedFault.path("reverted").asBoolean()).isTrue();
-    assertThat(cleanedFault.path("revert").path("ok").asBoolean()).isTrue();
-    assertThat(cleanedFault.path("revert").path("attempts").asInt()).isEqualTo(1);
     assertThat(cleanedFault.path("revert").path("detail").asText())
-        .startsWith("cleanup: no process left stopped");
+        .startsWith("cleanup: the watchdog already undid it");
     assertNoTempFiles(journal);
+  }
+
+  @Test
+  void cleanupOfAKilledRunRunsTheCommandFaultsRevert() throws Exception {
+    Path made = dir.resolve("made");
+    Files.createDirectories(made);
+    Map<String, Object> fault = new LinkedHashMap<>();
+    fault.put("kind", "command");
+    fault.put("inject", List.of("/usr/bin/mktemp", "-p", made.toString()));
+    fault.put("revert", List.of("/bin/rm", "-f", "{{ state }}"));
+    fault.put("verify", List.of("/usr/bin/test", "!", "-e", "{{ state }}"));
+    fault.put("state", true);
+    fault.put("timeout", "10s");
+    fault.put("ttl", "60s");
+    Path experiment = experiment("sigkill-command", "20s", fault, Map.of("max_duration", "60s"));
+    Path journal = dir.resolve("journal.json");
+
+    firedrill = firedrill("run", experiment.toString(), "--journal", journal.toString());
+    JsonNode seen =
+        awaitJournal(journal, j -> j.path("faults").path(0).path("state").has("output"));
+    kill9();
+    Path file = Path.of(seen.path("faults").path(0).path("state").path("output").asText());
+    assertThat(file).exists().hasParent(made);
+    JsonNode watchdog = readWhole(journal).path("watchdog");
+    long watchdogPid = watchdog.path("pid").asLong();
+    long watchdogStart = watchdog.path("start").asLong();
+    leftovers.add(new long[] {watchdogPid, watchdogStart});
+
+    // The default grace is 30s: cleanup comes first, reverts, and the watchdog drops the hold.
+    FiredrillJar.Run cleanup = run("cleanup", journal.toString());
+    assertThat(cleanup.exit()).as("cleanup output: %s", cleanup.output()).isZero();
+    assertThat(cleanup.output())
+        .contains(
+            "fault 0 (command): reverted: ran [\"/bin/rm\", \"-f\", \"" + file + "\"] (exit 0)");
+    assertThat(file).doesNotExist();
+    assertThat(
+            Procs.waitFor(Duration.ofSeconds(10), () -> !Procs.alive(watchdogPid, watchdogStart)))
+        .as("the watchdog exits once cleanup released its hold")
+        .isTrue();
+    assertThat(Path.of(watchdog.path("record").asText())).doesNotExist();
   }
 
   // --- helpers ---

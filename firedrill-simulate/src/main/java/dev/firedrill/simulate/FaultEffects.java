@@ -38,25 +38,38 @@ final class FaultEffects {
 
   static final Map<String, Entry<?>> BY_KIND =
       Map.of(
-          "process-kill", new Entry<>(FaultSpec.ProcessKill.class, FaultEffects::down),
+          "process-kill",
+          new Entry<>(FaultSpec.ProcessKill.class, FaultEffects::down),
           "cpu-burn",
-              new Entry<>(FaultSpec.CpuBurn.class, burn -> new Effect.CpuBurn(burn.workers())),
+          new Entry<>(FaultSpec.CpuBurn.class, burn -> new Effect.CpuBurn(burn.workers())),
           "http-latency",
-              toxic(
-                  HttpToxic.Latency.class,
-                  (service, share, l) ->
-                      new Effect.Slower(service, share, Latency.uniform(l.latency(), l.jitter()))),
+          toxic(
+              HttpToxic.Latency.class,
+              (service, share, l) ->
+                  new Effect.Slower(service, share, Latency.uniform(l.latency(), l.jitter()))),
           "http-error",
-              toxic(
-                  HttpToxic.Error.class,
-                  (service, share, e) -> new Effect.Failing(service, share, e.status())),
+          toxic(
+              HttpToxic.Error.class,
+              (service, share, e) -> new Effect.Failing(service, share, e.status())),
           "http-reset",
-              toxic(HttpToxic.Reset.class, (service, share, r) -> new Effect.Reset(service, share)),
+          toxic(HttpToxic.Reset.class, (service, share, r) -> new Effect.Reset(service, share)),
           "http-timeout",
-              toxic(
-                  HttpToxic.Timeout.class,
-                  (service, share, t) -> new Effect.Held(service, share, t.timeout())),
-          "exporter-down", new Entry<>(FaultSpec.ExporterDown.class, FaultEffects::exporterDown));
+          toxic(
+              HttpToxic.Timeout.class,
+              (service, share, t) -> new Effect.Held(service, share, t.timeout())),
+          "exporter-down",
+          new Entry<>(FaultSpec.ExporterDown.class, FaultEffects::exporterDown),
+          "command",
+          new Entry<>(FaultSpec.Command.class, FaultEffects::command));
+
+  /** Whatever another tool injects is beyond the model: the simulation refuses it, saying so. */
+  private static Effect command(FaultSpec.Command spec) throws FaultRefusedException {
+    throw new FaultRefusedException(
+        "command: what "
+            + spec.targetName()
+            + " injects is unknown to firedrill, so the simulated lab cannot predict it;"
+            + " expected a drill against the real system");
+  }
 
   private FaultEffects() {}
 

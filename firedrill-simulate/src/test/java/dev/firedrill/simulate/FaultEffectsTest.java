@@ -8,6 +8,7 @@ import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.fault.FaultRefusedException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,23 @@ class FaultEffectsTest {
   void everyInstalledKindHasAnEffectAndNoOtherKindHasOne() {
     assertThat(FaultEffects.BY_KIND.keySet())
         .containsExactlyInAnyOrderElementsOf(FaultKinds.installed().names());
+  }
+
+  @Test
+  void aCommandFaultIsRefusedSinceNothingKnowsWhatItDoes() {
+    FaultSpec.Command command =
+        new FaultSpec.Command(
+            List.of("/usr/bin/aws", "fis", "start-experiment"),
+            List.of("/usr/bin/aws", "fis", "stop-experiment"),
+            List.of("/bin/true"),
+            true,
+            Duration.ofSeconds(30),
+            Optional.of(Duration.ofMinutes(5)));
+    assertThatThrownBy(() -> FaultEffects.of(command))
+        .isInstanceOf(FaultRefusedException.class)
+        .hasMessage(
+            "command: what aws injects is unknown to firedrill, so the simulated lab cannot"
+                + " predict it; expected a drill against the real system");
   }
 
   @Test

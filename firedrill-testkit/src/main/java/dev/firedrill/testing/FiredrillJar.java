@@ -30,17 +30,30 @@ public final class FiredrillJar {
   private FiredrillJar() {}
 
   public static List<String> command(String... args) {
+    return command(List.of(), args);
+  }
+
+  /** With JVM options before {@code -jar}, such as a test-only system property. */
+  public static List<String> command(List<String> jvmOptions, String... args) {
     String jar = System.getenv("FIREDRILL_JAR");
     assertThat(jar).as("FIREDRILL_JAR (set by failsafe to the shaded jar)").isNotBlank();
     assertThat(Path.of(jar)).as("FIREDRILL_JAR").isRegularFile();
-    List<String> command = new ArrayList<>(List.of(Procs.java(), "-jar", jar));
+    List<String> command = new ArrayList<>(List.of(Procs.java()));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar));
     command.addAll(List.of(args));
     return command;
   }
 
   /** Starts firedrill in {@code dir}, its stdout and stderr in the given files. */
   public static Process start(Path dir, Path out, Path err, String... args) throws IOException {
-    return new ProcessBuilder(command(args))
+    return start(dir, out, err, List.of(), args);
+  }
+
+  /** As {@link #start(Path, Path, Path, String...)}, with JVM options before {@code -jar}. */
+  public static Process start(Path dir, Path out, Path err, List<String> jvmOptions, String... args)
+      throws IOException {
+    return new ProcessBuilder(command(jvmOptions, args))
         .directory(dir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(out.toFile())

@@ -31,6 +31,7 @@ import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.VirtualClock;
+import dev.firedrill.watchdog.DeadMansSwitch;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,6 +92,7 @@ public final class ScriptedDrill {
   private DrillObserver observer = DrillObserver.noop();
   private Optional<ScriptedAlerts> alerts = Optional.empty();
   private Optional<JournalFile> journal = Optional.empty();
+  private Optional<DeadMansSwitch> watchdog = Optional.empty();
 
   /** On a virtual clock at {@link #START}: sleeps advance it at once. */
   public ScriptedDrill() {
@@ -195,6 +197,14 @@ public final class ScriptedDrill {
     return this;
   }
 
+  /**
+   * The dead-man's switch that holds the faults whose ttl the watchdog enforces; none until set.
+   */
+  public ScriptedDrill watchdog(DeadMansSwitch watchdog) {
+    this.watchdog = Optional.of(watchdog);
+    return this;
+  }
+
   /** What a signal or an abort file does: the drill stops at its next poll. */
   public void requestStop(String reason) {
     stop.raise(reason);
@@ -267,6 +277,7 @@ public final class ScriptedDrill {
                 DrillObserver.composite(
                     List.of(milestones::add, new ConsoleLines(lines::add), observer)));
     journal.ifPresent(ports::journal);
+    watchdog.ifPresent(ports::watchdog);
     alerts.ifPresent(
         stack ->
             ports.detection(new Detection(experiment.hypothesis().alerts(), stack, true, false)));

@@ -3,6 +3,7 @@ package dev.firedrill.testing;
 import dev.firedrill.experiment.FaultSpec;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
+import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ public final class ScriptedFault implements Fault {
   private int revertFailures;
   private List<String> selects = List.of();
   private volatile List<String> selected = List.of();
+  private TtlEnforcer enforcer = TtlEnforcer.INJECTOR;
 
   ScriptedFault(String name, FaultSpec spec, List<String> log) {
     this.name = name;
@@ -41,6 +43,17 @@ public final class ScriptedFault implements Fault {
   public ScriptedFault failsToRevert(int times) {
     revertFailures = times;
     return this;
+  }
+
+  /** Its ttl is the watchdog's to enforce, as a STOP's or a command's is. */
+  public ScriptedFault heldByTheWatchdog() {
+    enforcer = TtlEnforcer.WATCHDOG;
+    return this;
+  }
+
+  @Override
+  public TtlEnforcer ttlEnforcer() {
+    return enforcer;
   }
 
   /**

@@ -291,7 +291,7 @@ class ExperimentLoaderTest {
             "exp.yaml: /steady_state/slis/0/max: missing; an SLI needs max, min or both, or a control query (line 6, column 7)",
             "exp.yaml: /method/duration: missing; expected how long the faults stay on, such as 10m (line 7, column 1)",
             "exp.yaml: /method/faults/0/kind: missing; expected a fault kind: process-kill, cpu-burn, http-latency,"
-                + " http-error, http-reset, http-timeout or exporter-down (line 9, column 7)",
+                + " http-error, http-reset, http-timeout, exporter-down or command (line 9, column 7)",
             "exp.yaml: /method/faults/1/match: missing; process-kill needs match: text to look for in the command line"
                 + " of the processes (line 10, column 7)",
             "exp.yaml: /method/faults/2/workers: missing; cpu-burn needs workers: how many busy processes to start,"
@@ -371,7 +371,8 @@ class ExperimentLoaderTest {
     assertThat(problems(replace(TEXT, "kind: process-kill", "kind: network-delay")))
         .containsExactly(
             "exp.yaml: /method/faults/0/kind: unknown fault kind \"network-delay\"; expected one of: process-kill,"
-                + " cpu-burn, http-latency, http-error, http-reset, http-timeout, exporter-down (line 13, column 7)");
+                + " cpu-burn, http-latency, http-error, http-reset, http-timeout, exporter-down, command"
+                + " (line 13, column 7)");
   }
 
   @Test

@@ -77,7 +77,10 @@ class CpuBurnFaultTest {
     assertThat(fault.verify())
         .isEqualTo(
             Verification.reverted(
-                "no cpu-burn worker alive (PIDs " + Terminator.pids(workers) + ")"));
+                "stopped 2 cpu-burn workers (SIGTERM, then SIGKILL if needed); verified: none is"
+                    + " running (PIDs "
+                    + Terminator.pids(workers)
+                    + ")"));
     fault.revert();
     assertThat(fault.verify().reverted()).isTrue();
   }

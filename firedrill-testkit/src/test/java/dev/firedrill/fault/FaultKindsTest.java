@@ -99,7 +99,20 @@ class FaultKindsTest {
                   Optional.empty(),
                   Optional.of("PROXY_TOKEN")),
               "{\"kind\":\"exporter-down\",\"proxy\":\"http://127.0.0.1:18475\",\"proxy_name\":\"orders-metrics\","
-                  + "\"mode\":\"reset\",\"admin_token_env\":\"PROXY_TOKEN\"}"));
+                  + "\"mode\":\"reset\",\"admin_token_env\":\"PROXY_TOKEN\"}"),
+          new Sample(
+              "{kind: command, inject: [/usr/bin/mktemp], revert: [/bin/rm, -f, '{{ state }}'],"
+                  + " verify: [/usr/bin/test, '!', -e, '{{ state }}'], state: true, timeout: 10s, ttl: 5m}",
+              new FaultSpec.Command(
+                  List.of("/usr/bin/mktemp"),
+                  List.of("/bin/rm", "-f", "{{ state }}"),
+                  List.of("/usr/bin/test", "!", "-e", "{{ state }}"),
+                  true,
+                  Duration.ofSeconds(10),
+                  TTL),
+              "{\"kind\":\"command\",\"inject\":[\"/usr/bin/mktemp\"],\"revert\":[\"/bin/rm\",\"-f\",\"{{ state }}\"],"
+                  + "\"verify\":[\"/usr/bin/test\",\"!\",\"-e\",\"{{ state }}\"],\"state\":true,\"timeout\":\"10s\","
+                  + "\"ttl\":\"5m\"}"));
 
   private static String withEntry(String entry) {
     return replace(
@@ -288,7 +301,7 @@ class FaultKindsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "spec: /kind: unknown fault kind \"pod-kill\"; expected one of: process-kill, cpu-burn,"
-                + " http-latency, http-error, http-reset, http-timeout, exporter-down");
+                + " http-latency, http-error, http-reset, http-timeout, exporter-down, command");
     assertThatThrownBy(
             () -> FaultKinds.installed().readJournal(JSON.readTree("{\"kind\":\"cpu-burn\"}")))
         .isInstanceOf(IllegalArgumentException.class)
@@ -328,6 +341,7 @@ class FaultKindsTest {
             "2.5% of calls to orders answered 502 without reaching orders",
             "100% of calls to payments reset (TCP RST)",
             "10% of calls to payments held 3s, then closed",
+            "-",
             "-");
   }
 }

@@ -23,7 +23,6 @@ class ProcessKillFaultTest {
   @AfterEach
   void cleanUp() throws Exception {
     for (Fault fault : faults) {
-      // Kill the watchdogs too, so none outlives the test run.
       Decoys.killAll(processes, Contexts.processIds(fault.state()));
     }
     decoys.close();
@@ -76,10 +75,14 @@ class ProcessKillFaultTest {
 
     assertThat(fault.plan())
         .containsExactly(
-            "start a watchdog that sends SIGCONT to PID "
+            "hold in the watchdog: SIGCONT to PID "
                 + decoy.pid()
-                + " after 5m, even if firedrill dies",
+                + " at the ttl of 5m, or when firedrill stops renewing its lease",
             "send SIGSTOP to PID " + decoy.pid() + " (sleep " + token + ")");
+    assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.WATCHDOG);
+    assertThat(fault.state().get("targets"))
+        .as("before injection the watchdog holds the planned targets")
+        .isEqualTo(List.of(decoy.id().toState()));
     fault.inject();
 
     assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> decoys.state(decoy.id()) == 'T'))
@@ -87,35 +90,22 @@ class ProcessKillFaultTest {
     assertThat(fault.verify().reverted()).isFalse();
     assertThat(fault.verify().detail()).isEqualTo("still stopped (state T): PID " + decoy.pid());
     assertThat(fault.manualRevertCommand()).isEqualTo("kill -s CONT " + decoy.pid());
-    ProcessId watchdog = Contexts.processIds(fault.state()).get(1);
-    assertThat(processes.alive(watchdog)).isTrue();
 
     fault.revert();
 
     assertThat(decoys.state(decoy.id())).isNotEqualTo('T').isNotEqualTo('-');
     assertThat(fault.verify().reverted()).isTrue();
-    assertThat(processes.alive(watchdog)).isFalse();
+    assertThat(fault.verify().detail())
+        .isEqualTo(
+            "resumed 1 process (SIGCONT, PID " + decoy.pid() + "); verified: none is stopped");
     fault.revert();
     assertThat(fault.verify().reverted()).isTrue();
   }
 
   @Test
-  void watchdogResumesByItselfWhenFiredrillNeverReverts() throws Exception {
-    String token = Decoys.uniqueToken();
-    ProcessInfo decoy = decoys.start(token);
-    Fault fault = fault(token, "STOP", Duration.ofSeconds(2), Contexts.real("watchdog", 1, 1));
-
-    fault.inject();
-    long injectedAt = System.nanoTime();
-
-    assertThat(Decoys.waitFor(Duration.ofSeconds(1), () -> decoys.state(decoy.id()) == 'T'))
-        .isTrue();
-    assertThat(Decoys.waitFor(Duration.ofSeconds(15), () -> decoys.state(decoy.id()) != 'T'))
-        .isTrue();
-    assertThat(Duration.ofNanos(System.nanoTime() - injectedAt)).isLessThan(Duration.ofSeconds(4));
-    assertThat(decoys.state(decoy.id())).isNotEqualTo('-');
-    ProcessId watchdog = Contexts.processIds(fault.state()).get(1);
-    assertThat(Decoys.waitFor(Duration.ofSeconds(5), () -> !processes.alive(watchdog))).isTrue();
+  void onlyAStopIsHeldByTheWatchdog() {
+    Fault kill = fault("payments-server", "KILL", Duration.ofSeconds(30), Contexts.real("k", 1, 1));
+    assertThat(kill.ttlEnforcer()).isEqualTo(TtlEnforcer.NONE);
   }
 
   @Test
@@ -132,13 +122,12 @@ class ProcessKillFaultTest {
         .isTrue();
 
     Map<String, Object> journal = Contexts.throughJson(original.state());
-    assertThat(journal).containsOnlyKeys("signal", "targets", "watchdog");
+    assertThat(journal).containsOnlyKeys("signal", "targets");
     Fault restored = Faults.restore(spec, Contexts.real("restore", 1, 1), journal);
     restored.revert();
 
     assertThat(decoys.state(decoy.id())).isNotEqualTo('T').isNotEqualTo('-');
     assertThat(restored.verify().reverted()).isTrue();
-    assertThat(processes.alive(Contexts.processIds(journal).get(1))).isFalse();
     assertThatThrownBy(restored::inject).isInstanceOf(FaultException.class);
   }
 

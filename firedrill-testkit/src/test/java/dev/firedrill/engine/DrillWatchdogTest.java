@@ -1,0 +1,95 @@
+package dev.firedrill.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.fault.ProcessTable;
+import dev.firedrill.fault.WorkerLauncher;
+import dev.firedrill.testing.Procs;
+import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.time.Clock;
+import dev.firedrill.time.VirtualClock;
+import dev.firedrill.watchdog.DeadMansSwitch;
+import dev.firedrill.watchdog.Holds;
+import dev.firedrill.watchdog.WatchdogFiles;
+import dev.firedrill.watchdog.WatchdogRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A drill holds every fault whose ttl the watchdog enforces: a real watchdog JVM, started at the
+ * first hold and released by the rollback; the drill itself runs on a virtual clock.
+ */
+class DrillWatchdogTest {
+
+  private final ScriptedDrill drill = new ScriptedDrill(new VirtualClock(ScriptedDrill.START));
+  private long[] watchdog;
+
+  @TempDir Path dir;
+
+  @AfterEach
+  void stopTheWatchdog() {
+    if (watchdog != null) {
+      Procs.kill(watchdog[0], watchdog[1]);
+    }
+  }
+
+  @Test
+  void aWatchdogEnforcedFaultIsNotInjectedWithoutAWatchdog() {
+    drill.fault("pause").heldByTheWatchdog();
+    DrillResult result = drill.run();
+
+    assertThat(drill.log()).doesNotContain("inject pause");
+    assertThat(result.reason())
+        .contains("cpu-burn: its ttl is enforced by the watchdog, and this drill has none");
+    assertThat(result.rollbackOk()).isTrue();
+  }
+
+  @Test
+  void theRollbackReleasesTheHoldAndTheWatchdogExitsByItself() throws Exception {
+    Path journal = dir.resolve("drill.json");
+    WatchdogFiles files = WatchdogFiles.beside(journal);
+    drill.fault("pause").heldByTheWatchdog();
+    drill.fault("burn");
+    drill
+        .journal(new JournalFile(journal))
+        .watchdog(
+            new DeadMansSwitch(
+                files,
+                "drill",
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(30),
+                WorkerLauncher.current(),
+                ProcessTable.system(),
+                Clock.system()));
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.HELD);
+    JsonNode json = result.journal().json();
+    JsonNode node = json.path("watchdog");
+    watchdog = new long[] {node.path("pid").asLong(), node.path("start").asLong()};
+    assertThat(node.path("holds").asText()).isEqualTo(files.holds().toString());
+    assertThat(node.path("lease").asText()).isEqualTo(files.lease().toString());
+    assertThat(node.path("record").asText()).isEqualTo(files.record().toString());
+    assertThat(json.path("faults").path(0).path("ttl_enforced_by").asText())
+        .isEqualTo("the watchdog");
+    assertThat(json.path("faults").path(1).path("ttl_enforced_by").asText())
+        .isEqualTo("the injector");
+    assertThat(drill.lines())
+        .anyMatch(line -> line.contains("watchdog PID " + watchdog[0] + " holds the ttl"));
+
+    Holds holds = Holds.read(files.holds()).orElseThrow();
+    assertThat(holds.faults()).as("only the watchdog's fault is held").hasSize(1);
+    assertThat(holds.pending()).as("the rollback released it").isEmpty();
+    assertThat(Files.readString(files.lease())).contains("\"ended\" : true");
+    assertThat(Procs.waitFor(Duration.ofSeconds(10), () -> !Procs.alive(watchdog[0], watchdog[1])))
+        .as("the watchdog exits once nothing is left to hold")
+        .isTrue();
+    assertThat(WatchdogRecord.read(files.record()).entries()).isEmpty();
+  }
+}
