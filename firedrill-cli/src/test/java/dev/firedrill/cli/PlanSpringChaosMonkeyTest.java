@@ -14,7 +14,7 @@ class PlanSpringChaosMonkeyTest {
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
     assertThat(run.out() + run.err())
         .contains(
-            "fault 0 (spring-chaos-monkey, ttl 3m):\n"
+            "fault 0 (spring-chaos-monkey, ttl 3m, enforced by the watchdog):\n"
                 + "  1 in 5 calls (deterministic) to service, repository beans of 127.0.0.1:8080"
                 + " delayed 100ms..300ms\n")
         .contains(
