@@ -1,6 +1,8 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.yaml.NearestName;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -256,11 +259,18 @@ public final class Main {
     return ExitCode.INVALID;
   }
 
+  /** The Maven project's version, filtered into version.properties by the build. */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String version = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"firedrill " + (version == null ? "dev" : version)};
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IOException("this firedrill was built without its version.properties");
+        }
+        properties.load(in);
+      }
+      return new String[] {"firedrill " + properties.getProperty("version")};
     }
   }
 }
