@@ -40,6 +40,7 @@ import picocli.CommandLine.Model.OptionSpec;
       LabCommand.class,
       HistoryCommand.class,
       SimulateCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -100,6 +101,9 @@ public final class Main {
               "firedrill lab checkout --payments http://127.0.0.1:18081 --listen 127.0.0.1:8080"),
           Map.entry("history", "firedrill history --check"),
           Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
+          Map.entry(
+              "completion",
+              "firedrill completion bash > ~/.local/share/bash-completion/completions/firedrill"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */
