@@ -35,8 +35,12 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(
       names = "--json",
-      description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
+      description =
+          "Print the journal as JSON on stdout at the end; event lines go to stderr (the same as"
+              + " --output json).")
   boolean json;
+
+  @Mixin OutputOption output;
 
   @Option(
       names = "--abort-file",
@@ -58,6 +62,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Experiment experiment = Wiring.load(file);
+    boolean json = this.json || output.json();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     // stdout carries the journal with --json and stderr the JSON lines with --log-format json; the
