@@ -12,12 +12,15 @@ import dev.firedrill.time.Durations;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -36,6 +39,7 @@ final class LiveStatus implements DrillObserver {
   private final Clock clock;
   private final int width;
   private final PrintWriter writer;
+  private final Colour colour;
   private ScheduledExecutorService ticker;
 
   private Phase phase = Phase.PLAN;
@@ -53,6 +57,13 @@ final class LiveStatus implements DrillObserver {
    * redrawn.
    */
   LiveStatus(PrintWriter out, boolean terminal, Duration planned, Clock clock, int width) {
+    this(out, terminal, planned, clock, width, new Colour(false));
+  }
+
+  /** {@code colour}: the verdict line's colour. */
+  LiveStatus(
+      PrintWriter out, boolean terminal, Duration planned, Clock clock, int width, Colour colour) {
+    this.colour = colour;
     this.out = out;
     this.terminal = terminal;
     this.planned = planned;
@@ -77,6 +88,17 @@ final class LiveStatus implements DrillObserver {
     List<String> lines = MilestoneText.console(milestone);
     if (lines.isEmpty()) {
       redraw();
+    }
+    if (milestone instanceof Milestone.DrillFinished finished && !lines.isEmpty()) {
+      String verdict = finished.verdict().text();
+      lines = new ArrayList<>(lines);
+      lines.set(
+          0,
+          lines
+              .get(0)
+              .replaceFirst(
+                  Pattern.quote(verdict + ":"),
+                  Matcher.quoteReplacement(colour.verdict(verdict) + ":")));
     }
     lines.forEach(this::line);
   }

@@ -82,7 +82,8 @@ final class RunCommand implements Callable<Integer> {
             System.console() != null && !json,
             experiment.method().duration(),
             Clock.system(),
-            terminalColumns())) {
+            terminalColumns(),
+            json ? new Colour(false) : common.colour())) {
       status.startTicking(Duration.ofSeconds(1));
       result =
           DrillRunner.run(
