@@ -72,8 +72,7 @@ public final class Main {
           Map.entry("measure", "firedrill measure fixtures/experiments/payments-outage.yaml"),
           Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml"),
           Map.entry("cleanup", "firedrill cleanup journals/payments-outage.json"),
-          Map.entry(
-              "report", "firedrill report journals/payments-outage.json --output report.html"),
+          Map.entry("report", "firedrill report journals/payments-outage.json --format md"),
           Map.entry("demo", "firedrill demo --dir /tmp/firedrill-demo"),
           Map.entry(
               "proxy",
