@@ -41,6 +41,7 @@ import picocli.CommandLine.Model.OptionSpec;
       HistoryCommand.class,
       SimulateCommand.class,
       CompletionCommand.class,
+      SchemaCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -103,6 +104,7 @@ public final class Main {
           Map.entry(
               "completion",
               "firedrill completion bash > ~/.local/share/bash-completion/completions/firedrill"),
+          Map.entry("schema", "firedrill schema > experiment.schema.json"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */
