@@ -42,6 +42,7 @@ import picocli.CommandLine.Model.OptionSpec;
       SimulateCommand.class,
       CompletionCommand.class,
       SchemaCommand.class,
+      InitCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -105,6 +106,10 @@ public final class Main {
               "completion",
               "firedrill completion bash > ~/.local/share/bash-completion/completions/firedrill"),
           Map.entry("schema", "firedrill schema > experiment.schema.json"),
+          Map.entry(
+              "init",
+              "firedrill init --fault http-error --from-rules alert-rules fixtures/lab/recording-rules.yml"
+                  + " --alert CheckoutErrorBudgetBurn"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */

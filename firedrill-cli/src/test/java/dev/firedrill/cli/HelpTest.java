@@ -114,7 +114,7 @@ class HelpTest {
     assertThat(run.err())
         .isEqualTo(
             "firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
-                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate, completion, schema"
+                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate, completion, schema, init"
                 + " ('firedrill --help' lists them)\n");
   }
 
