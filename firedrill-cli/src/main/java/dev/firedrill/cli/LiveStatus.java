@@ -47,6 +47,9 @@ final class LiveStatus implements DrillObserver {
   private long offsetNanos;
   private String readings = "";
 
+  /** The elapsed time last shown: a milestone stamped earlier never moves the clock back. */
+  private Duration shown = Duration.ZERO;
+
   /** Each expected alert's state; resolved ones are dropped, the status counts what is active. */
   private final Map<String, AlertState> alerts = new LinkedHashMap<>();
 
@@ -149,6 +152,10 @@ final class LiveStatus implements DrillObserver {
     long pending = alerts.values().stream().filter(AlertState.PENDING::equals).count();
     long firing = alerts.values().stream().filter(AlertState.FIRING::equals).count();
     Duration elapsed = offset.plusNanos(clock.nanoTime() - offsetNanos);
+    if (elapsed.compareTo(shown) < 0) {
+      elapsed = shown;
+    }
+    shown = elapsed;
     String text =
         phase.text()
             + " "

@@ -95,6 +95,7 @@ public final class Main {
           Map.entry("lab", "firedrill lab up"),
           Map.entry("lab up", "firedrill lab up --state-dir .firedrill-lab"),
           Map.entry("lab down", "firedrill lab down"),
+          Map.entry("lab status", "firedrill lab status --output json"),
           Map.entry(
               "lab payments", "firedrill lab payments --listen 127.0.0.1:8081 --latency 10ms"),
           Map.entry(
@@ -107,9 +108,7 @@ public final class Main {
               "firedrill completion bash > ~/.local/share/bash-completion/completions/firedrill"),
           Map.entry("schema", "firedrill schema > experiment.schema.json"),
           Map.entry(
-              "init",
-              "firedrill init --fault http-error --from-rules alert-rules fixtures/lab/recording-rules.yml"
-                  + " --alert CheckoutErrorBudgetBurn"),
+              "init", "firedrill init --fault http-error --from-rules rules/ --alert CheckoutDown"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */

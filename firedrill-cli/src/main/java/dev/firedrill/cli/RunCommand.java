@@ -82,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
             System.console() != null && !json,
             experiment.method().duration(),
             Clock.system(),
-            terminalColumns(),
+            TerminalWidth.current(),
             json ? new Colour(false) : common.colour())) {
       status.startTicking(Duration.ofSeconds(1));
       result =
@@ -105,14 +105,5 @@ final class RunCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCode.of(result);
-  }
-
-  /** Shells export COLUMNS only sometimes; 80 is the width every terminal has. */
-  private static int terminalColumns() {
-    try {
-      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
-    } catch (NumberFormatException e) {
-      return 80;
-    }
   }
 }
