@@ -21,6 +21,9 @@ final class Bundled {
   static final List<String> LAB =
       List.of("alertmanager.yml", "prometheus.yml", "recording-rules.yml");
 
+  /** Where {@link #extractLab} puts fixtures/lab, below its directory. */
+  static final String LAB_DIR = "fixtures/lab";
+
   /** alert-rules/*.yml. */
   static final List<String> ALERT_RULES = List.of("checkout-slo.yml", "lab-alerts.yml");
 
@@ -29,10 +32,13 @@ final class Bundled {
 
   private Bundled() {}
 
-  /** Writes the lab's configs into {@code dir}/lab and {@code dir}/alert-rules; returns dir. */
+  /**
+   * Writes the lab's configs into {@code dir}/fixtures/lab and {@code dir}/alert-rules, the
+   * checkout's layout, so prometheus.yml's relative rule_files hold; returns dir.
+   */
   static Path extractLab(Path dir) {
     for (String name : LAB) {
-      copy("lab/" + name, dir.resolve("lab").resolve(name));
+      copy("lab/" + name, dir.resolve(LAB_DIR).resolve(name));
     }
     for (String name : ALERT_RULES) {
       copy("alert-rules/" + name, dir.resolve("alert-rules").resolve(name));

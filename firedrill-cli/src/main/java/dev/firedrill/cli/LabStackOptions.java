@@ -56,7 +56,7 @@ final class LabStackOptions {
     }
     Path bundled = Bundled.extractLab(dir.resolve("config"));
     return new Configs(
-        labDir != null ? labDir : bundled.resolve("lab"),
+        labDir != null ? labDir : bundled.resolve(Bundled.LAB_DIR),
         alertRules != null ? alertRules : bundled.resolve("alert-rules"));
   }
 

@@ -19,10 +19,10 @@ class BundledTest {
   void theBundledLabIsEveryFileOfFixturesLabAndAlertRulesByteForByte() throws IOException {
     Bundled.extractLab(dir);
 
-    assertThat(names(dir.resolve("lab"))).isEqualTo(names(Path.of("fixtures/lab")));
+    assertThat(names(dir.resolve(Bundled.LAB_DIR))).isEqualTo(names(Path.of("fixtures/lab")));
     assertThat(names(dir.resolve("alert-rules"))).isEqualTo(yml(Path.of("alert-rules")));
     for (String name : Bundled.LAB) {
-      assertThat(dir.resolve("lab").resolve(name))
+      assertThat(dir.resolve(Bundled.LAB_DIR).resolve(name))
           .hasSameBinaryContentAs(Path.of("fixtures/lab", name));
     }
     for (String name : Bundled.ALERT_RULES) {
