@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,7 +36,7 @@ record Colour(boolean on) {
     if (!on) {
       return word;
     }
-    String key = word.toLowerCase(java.util.Locale.ROOT);
+    String key = word.toLowerCase(Locale.ROOT);
     String code =
         GOOD.contains(key) ? "32" : BAD.contains(key) ? "31" : UNSURE.contains(key) ? "33" : null;
     return code == null ? word : "\u001b[" + code + "m" + word + "\u001b[0m";

@@ -2,9 +2,11 @@ package dev.firedrill.cli;
 
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.NearestName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,7 +99,7 @@ final class InitCommand implements Callable<Integer> {
           "firedrill init: --fault "
               + fault
               + ": "
-              + dev.firedrill.yaml.NearestName.suggest(fault, kinds.names(), "expected one of: "),
+              + NearestName.suggest(fault, kinds.names(), "expected one of: "),
           ExitCode.INVALID);
     }
     String kindTemplate = resource(fault + ".yaml");
@@ -214,7 +216,7 @@ final class InitCommand implements Callable<Integer> {
     try (InputStream in = InitCommand.class.getResourceAsStream(TEMPLATES + name)) {
       return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.firedrill.alerting.Floor;
 import dev.firedrill.alerting.Floors;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.alerting.lint.RuleFile;
+import dev.firedrill.experiment.Numbers;
 import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.Problem;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -118,7 +121,7 @@ final class InitFromRules {
 
   /** The recording rules the expression reads, in order, each with the selector it uses. */
   private static List<Recorded> recordedIn(String expr, Iterable<String> names) {
-    Map<Integer, Recorded> byPosition = new java.util.TreeMap<>();
+    Map<Integer, Recorded> byPosition = new TreeMap<>();
     for (String name : names) {
       Matcher m =
           Pattern.compile(
@@ -145,7 +148,7 @@ final class InitFromRules {
             "    # The recording rules "
                 + rule.name()
                 + " reads: the drill measures what the alert sees.\n");
-    java.util.Optional<String> threshold = threshold(rule.query(), used);
+    Optional<String> threshold = threshold(rule.query(), used);
     for (Recorded recorded : used) {
       text.append("    - name: ").append(sliName(recorded.name())).append('\n');
       text.append("      query: ")
@@ -188,7 +191,7 @@ final class InitFromRules {
   }
 
   /** {@code NAME{...} > 0.0144} or {@code > (14.4 * 0.001)}: the threshold, as a number. */
-  private static java.util.Optional<String> threshold(String expr, List<Recorded> used) {
+  private static Optional<String> threshold(String expr, List<Recorded> used) {
     for (Recorded recorded : used) {
       Matcher m =
           Pattern.compile(
@@ -201,13 +204,13 @@ final class InitFromRules {
           if (m.group(2) != null) {
             value *= Double.parseDouble(m.group(2));
           }
-          return java.util.Optional.of(dev.firedrill.experiment.Numbers.format(value));
+          return Optional.of(Numbers.format(value));
         } catch (NumberFormatException e) {
-          return java.util.Optional.empty();
+          return Optional.empty();
         }
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   private static String sliName(String recording) {

@@ -6,10 +6,12 @@ import dev.firedrill.fault.ProcessTable;
 import dev.firedrill.lab.stack.LabState;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -120,9 +122,9 @@ final class LabStatusCommand implements Callable<Integer> {
               HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build(),
               HttpResponse.BodyHandlers.discarding());
       return "HTTP " + response.statusCode();
-    } catch (java.net.ConnectException e) {
+    } catch (ConnectException e) {
       return "refused";
-    } catch (java.net.http.HttpTimeoutException e) {
+    } catch (HttpTimeoutException e) {
       return "timed out";
     } catch (IOException | IllegalArgumentException e) {
       return "no answer: " + e.getClass().getSimpleName();
