@@ -42,7 +42,11 @@ class HelpTest {
             "lab payments",
             "lab checkout",
             "history",
-            "simulate");
+            "simulate",
+            "completion",
+            "schema",
+            "init",
+            "lab status");
   }
 
   @ParameterizedTest
