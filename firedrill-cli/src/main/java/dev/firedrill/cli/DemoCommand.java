@@ -35,9 +35,9 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--experiment",
       paramLabel = "FILE",
-      defaultValue = "fixtures/experiments/payments-latency.yaml",
       description =
-          "The drill to run; its lab addresses are moved to the demo's ports (default: ${DEFAULT-VALUE}).")
+          "The drill to run; its lab addresses are moved to the demo's ports (default: the one "
+              + "bundled in firedrill, a copy of fixtures/experiments/payments-latency.yaml).")
   Path experimentFile;
 
   @Option(
@@ -63,16 +63,21 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     StackChoice choice = lab.stack("demo");
-    Experiment original = Wiring.load(experimentFile);
     Path workDir =
         (dir != null ? dir : JournalPaths.demoDirectory(Clock.system().now())).toAbsolutePath();
     Files.createDirectories(workDir);
+    Path source =
+        experimentFile != null
+            ? experimentFile
+            : Bundled.extractDemoExperiment(workDir.resolve("config"));
+    Experiment original = Wiring.load(source);
     LabPorts ports = LabPorts.free();
+    LabStackOptions.Configs configs = lab.configs(workDir);
     LabStack.Settings settings =
         new LabStack.Settings(
             ports,
-            lab.labDir,
-            lab.alertRules,
+            configs.labDir(),
+            configs.alertRules(),
             workDir,
             LabStackOptions.firedrillCommand(),
             lab.rate,
@@ -86,8 +91,7 @@ final class DemoCommand implements Callable<Integer> {
     try (LabStack stack = startLab(settings, choice, out)) {
       Path file =
           Files.writeString(
-              workDir.resolve(experimentFile.getFileName()),
-              ports.rewrite(Files.readString(experimentFile)));
+              workDir.resolve(source.getFileName()), ports.rewrite(Files.readString(source)));
       Experiment experiment = Wiring.load(file);
       awaitSteadyState(stack, experiment, out);
       out.println();

@@ -1,6 +1,8 @@
 package dev.firedrill.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.history.DetectionRecord;
@@ -15,6 +17,7 @@ import dev.firedrill.history.Tolerance;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -75,13 +78,16 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Mixin HistoryOptions store;
 
+  @Mixin OutputOption output;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
+    // With --output json, stdout carries the one document and the import's lines go to stderr.
+    PrintWriter out = output.json() ? spec.commandLine().getErr() : spec.commandLine().getOut();
     Tolerance allowed = tolerance();
     StoreLocation location = store.location(JournalPaths.DIRECTORY);
     List<DetectionRecord> imported = readJournals(out);
@@ -102,12 +108,15 @@ final class HistoryCommand implements Callable<Integer> {
                 + (added < imported.size()
                     ? " (" + (imported.size() - added) + " already there)"
                     : ""));
-        if (!check && alert == null && experiment == null) {
+        if (!check && alert == null && experiment == null && !output.json()) {
           return ExitCode.HELD;
         }
       }
       List<DetectionRecord> records =
           history.query(Optional.ofNullable(alert), Optional.ofNullable(experiment));
+      if (output.json()) {
+        return json(records, allowed, location);
+      }
       return check ? check(records, allowed, location, out) : table(records, location, out);
     } catch (HistoryException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
@@ -147,6 +156,61 @@ final class HistoryCommand implements Callable<Integer> {
           .forEach(out::println);
     }
     return ExitCode.of(outcome);
+  }
+
+  private int json(List<DetectionRecord> records, Tolerance allowed, StoreLocation location) {
+    ObjectNode doc = OutputOption.document("history");
+    doc.put("store", location.name());
+    ArrayNode rows = doc.putArray("runs");
+    for (DetectionRecord record : records) {
+      ObjectNode row = rows.addObject();
+      row.put("run_id", record.runId());
+      row.put("run_at", record.runAt().toString());
+      row.put("experiment", record.experiment());
+      row.put("alert", record.alert());
+      row.put("alert_key", record.alertKey());
+      row.put("expect", record.expect());
+      row.put("fired", record.fired());
+      putSeconds(row, "time_to_detect_seconds", record.timeToDetect());
+      putSeconds(row, "time_to_notify_seconds", record.timeToNotify());
+      ArrayNode receivers = row.putArray("receivers");
+      record.receivers().forEach(receivers::add);
+      row.put("expected_receiver", record.expectedReceiver().orElse(null));
+      row.put("routing", record.routing());
+      row.put("held", record.held());
+      row.put("verdict", record.verdict());
+      row.put("simulated", record.simulated());
+      row.put("journal", record.journal());
+    }
+    int exit = ExitCode.HELD;
+    if (check) {
+      RegressionCheck.Outcome outcome = RegressionCheck.check(records, allowed);
+      ObjectNode result = doc.putObject("check");
+      result.put("alerts", outcome.alerts());
+      result.put("compared", outcome.compared());
+      result.put("runs", outcome.runs());
+      ArrayNode regressions = result.putArray("regressions");
+      for (Regression regression : outcome.regressions()) {
+        ObjectNode row = regressions.addObject();
+        row.put("alert_key", regression.alertKey());
+        row.put("experiment", regression.experiment());
+        row.put("kind", regression.kind().text());
+        row.put("figures", regression.figures());
+      }
+      exit = ExitCode.of(outcome);
+    } else {
+      doc.putNull("check");
+    }
+    OutputOption.print(spec.commandLine().getOut(), doc);
+    return exit;
+  }
+
+  private static void putSeconds(ObjectNode row, String field, Optional<Duration> duration) {
+    if (duration.isPresent()) {
+      row.put(field, duration.get().toMillis() / 1000.0);
+    } else {
+      row.putNull(field);
+    }
   }
 
   private String nothing(StoreLocation location) {

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       LabUpCommand.class,
       LabDownCommand.class,
+      LabStatusCommand.class,
       LabPaymentsCommand.class,
       LabCheckoutCommand.class
     })

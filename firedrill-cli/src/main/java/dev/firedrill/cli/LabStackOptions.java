@@ -15,16 +15,17 @@ final class LabStackOptions {
   @Option(
       names = "--lab-dir",
       paramLabel = "DIR",
-      defaultValue = "fixtures/lab",
       description =
-          "The lab's prometheus.yml, alertmanager.yml and recording rules (default: ${DEFAULT-VALUE}).")
+          "The lab's prometheus.yml, alertmanager.yml and recording rules (default: the ones "
+              + "bundled in firedrill, a copy of fixtures/lab).")
   Path labDir;
 
   @Option(
       names = "--alert-rules",
       paramLabel = "DIR",
-      defaultValue = "alert-rules",
-      description = "The alerting rule files Prometheus loads (default: ${DEFAULT-VALUE}).")
+      description =
+          "The alerting rule files Prometheus loads (default: the ones bundled in firedrill, a "
+              + "copy of alert-rules/).")
   Path alertRules;
 
   @Option(
@@ -44,6 +45,22 @@ final class LabStackOptions {
               + "firedrill's embedded ones elsewhere; real, the binaries or nothing; embedded, Java alone "
               + "(default: ${DEFAULT-VALUE}).")
   String stack;
+
+  /**
+   * The lab directory and the alert rules directory: the ones given, else the bundled ones written
+   * into {@code dir}/config, so no command depends on its working directory.
+   */
+  Configs configs(Path dir) {
+    if (labDir != null && alertRules != null) {
+      return new Configs(labDir, alertRules);
+    }
+    Path bundled = Bundled.extractLab(dir.resolve("config"));
+    return new Configs(
+        labDir != null ? labDir : bundled.resolve(Bundled.LAB_DIR),
+        alertRules != null ? alertRules : bundled.resolve("alert-rules"));
+  }
+
+  record Configs(Path labDir, Path alertRules) {}
 
   /**
    * The Prometheus and Alertmanager {@code command} runs, by {@code --stack} and this process's

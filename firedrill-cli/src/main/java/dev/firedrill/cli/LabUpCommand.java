@@ -69,11 +69,12 @@ final class LabUpCommand implements Callable<Integer> {
     }
     choice.lines().forEach(line -> out.println("lab: " + line));
     Files.createDirectories(stateDir);
+    LabStackOptions.Configs configs = lab.configs(stateDir.toAbsolutePath());
     LabStack.Settings settings =
         new LabStack.Settings(
             ports,
-            lab.labDir,
-            lab.alertRules,
+            configs.labDir(),
+            configs.alertRules(),
             stateDir.toAbsolutePath(),
             LabStackOptions.firedrillCommand(),
             lab.rate,

@@ -12,12 +12,15 @@ import dev.firedrill.time.Durations;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -36,12 +39,16 @@ final class LiveStatus implements DrillObserver {
   private final Clock clock;
   private final int width;
   private final PrintWriter writer;
+  private final Colour colour;
   private ScheduledExecutorService ticker;
 
   private Phase phase = Phase.PLAN;
   private Duration offset = Duration.ZERO;
   private long offsetNanos;
   private String readings = "";
+
+  /** The elapsed time last shown: a milestone stamped earlier never moves the clock back. */
+  private Duration shown = Duration.ZERO;
 
   /** Each expected alert's state; resolved ones are dropped, the status counts what is active. */
   private final Map<String, AlertState> alerts = new LinkedHashMap<>();
@@ -53,6 +60,13 @@ final class LiveStatus implements DrillObserver {
    * redrawn.
    */
   LiveStatus(PrintWriter out, boolean terminal, Duration planned, Clock clock, int width) {
+    this(out, terminal, planned, clock, width, new Colour(false));
+  }
+
+  /** {@code colour}: the verdict line's colour. */
+  LiveStatus(
+      PrintWriter out, boolean terminal, Duration planned, Clock clock, int width, Colour colour) {
+    this.colour = colour;
     this.out = out;
     this.terminal = terminal;
     this.planned = planned;
@@ -77,6 +91,17 @@ final class LiveStatus implements DrillObserver {
     List<String> lines = MilestoneText.console(milestone);
     if (lines.isEmpty()) {
       redraw();
+    }
+    if (milestone instanceof Milestone.DrillFinished finished && !lines.isEmpty()) {
+      String verdict = finished.verdict().text();
+      lines = new ArrayList<>(lines);
+      lines.set(
+          0,
+          lines
+              .get(0)
+              .replaceFirst(
+                  Pattern.quote(verdict + ":"),
+                  Matcher.quoteReplacement(colour.verdict(verdict) + ":")));
     }
     lines.forEach(this::line);
   }
@@ -127,6 +152,10 @@ final class LiveStatus implements DrillObserver {
     long pending = alerts.values().stream().filter(AlertState.PENDING::equals).count();
     long firing = alerts.values().stream().filter(AlertState.FIRING::equals).count();
     Duration elapsed = offset.plusNanos(clock.nanoTime() - offsetNanos);
+    if (elapsed.compareTo(shown) < 0) {
+      elapsed = shown;
+    }
+    shown = elapsed;
     String text =
         phase.text()
             + " "

@@ -1,6 +1,8 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.yaml.NearestName;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,6 +40,9 @@ import picocli.CommandLine.Model.OptionSpec;
       LabCommand.class,
       HistoryCommand.class,
       SimulateCommand.class,
+      CompletionCommand.class,
+      SchemaCommand.class,
+      InitCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -68,8 +74,7 @@ public final class Main {
           Map.entry("measure", "firedrill measure fixtures/experiments/payments-outage.yaml"),
           Map.entry("run", "firedrill run fixtures/experiments/payments-outage.yaml"),
           Map.entry("cleanup", "firedrill cleanup journals/payments-outage.json"),
-          Map.entry(
-              "report", "firedrill report journals/payments-outage.json --output report.html"),
+          Map.entry("report", "firedrill report journals/payments-outage.json --format md"),
           Map.entry("demo", "firedrill demo --dir /tmp/firedrill-demo"),
           Map.entry(
               "proxy",
@@ -90,6 +95,7 @@ public final class Main {
           Map.entry("lab", "firedrill lab up"),
           Map.entry("lab up", "firedrill lab up --state-dir .firedrill-lab"),
           Map.entry("lab down", "firedrill lab down"),
+          Map.entry("lab status", "firedrill lab status --output json"),
           Map.entry(
               "lab payments", "firedrill lab payments --listen 127.0.0.1:8081 --latency 10ms"),
           Map.entry(
@@ -97,6 +103,12 @@ public final class Main {
               "firedrill lab checkout --payments http://127.0.0.1:18081 --listen 127.0.0.1:8080"),
           Map.entry("history", "firedrill history --check"),
           Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
+          Map.entry(
+              "completion",
+              "firedrill completion bash > ~/.local/share/bash-completion/completions/firedrill"),
+          Map.entry("schema", "firedrill schema > experiment.schema.json"),
+          Map.entry(
+              "init", "firedrill init --fault http-error --from-rules rules/ --alert CheckoutDown"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */
@@ -256,11 +268,18 @@ public final class Main {
     return ExitCode.INVALID;
   }
 
+  /** The Maven project's version, filtered into version.properties by the build. */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String version = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"firedrill " + (version == null ? "dev" : version)};
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IOException("this firedrill was built without its version.properties");
+        }
+        properties.load(in);
+      }
+      return new String[] {"firedrill " + properties.getProperty("version")};
     }
   }
 }

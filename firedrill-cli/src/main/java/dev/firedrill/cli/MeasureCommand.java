@@ -1,5 +1,7 @@
 package dev.firedrill.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.experiment.Targets;
@@ -25,6 +27,8 @@ final class MeasureCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The experiment file (YAML or JSON).")
   Path file;
 
+  @Mixin OutputOption output;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -37,6 +41,27 @@ final class MeasureCommand implements Callable<Integer> {
             .measure(Targets.BEFORE_INJECTION);
     PrintWriter out = spec.commandLine().getOut();
     List<Reading> readings = measurement.readings().toList();
+    if (output.json()) {
+      ObjectNode doc = OutputOption.document("measure");
+      doc.put("experiment", experiment.id());
+      doc.put("status", measurement.status().text());
+      doc.put("exit_code", ExitCode.of(measurement.status()));
+      ArrayNode rows = doc.putArray("readings");
+      for (Reading reading : readings) {
+        ObjectNode row = rows.addObject();
+        row.put("name", reading.name());
+        row.put("status", reading.status().text());
+        if (reading.value().isPresent() && Double.isFinite(reading.value().getAsDouble())) {
+          row.put("value", reading.value().getAsDouble());
+        } else {
+          row.putNull("value");
+        }
+        row.put("expected", reading.expectation());
+        row.put("detail", reading.detail());
+      }
+      OutputOption.print(out, doc);
+      return ExitCode.of(measurement.status());
+    }
     int width = Math.max(4, readings.stream().mapToInt(r -> r.name().length()).max().orElse(4));
     String format = "%-" + width + "s  %-12s  %-12s  %s%n";
     out.printf(format, "NAME", "VALUE", "EXPECTED", "STATUS");
@@ -44,7 +69,7 @@ final class MeasureCommand implements Callable<Integer> {
       String value =
           reading.value().isPresent() ? Numbers.format(reading.value().getAsDouble()) : "-";
       String status =
-          reading.status().text()
+          common.colour().verdict(reading.status().text())
               + (reading.detail().isEmpty() || reading.value().isPresent()
                   ? ""
                   : ": " + reading.detail());

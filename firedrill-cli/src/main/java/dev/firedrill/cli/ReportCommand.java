@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.report.DrillRecord;
 import dev.firedrill.report.JournalReader;
 import dev.firedrill.report.ReportFormat;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "report",
     description =
-        "Write a drill's report from its journal: html (timeline, recovery curve, "
+        "Write a drill's report from its journal, beside it (the journal's name with .html, .md or"
+            + " .junit.xml; the path is printed), or where -o says: html (timeline, recovery curve, "
             + "detection, error budget; one self-contained file), md (the results write-up for a ticket) or junit "
             + "(one test case per hypothesis and per expected alert, for CI).")
 final class ReportCommand implements Callable<Integer> {
@@ -37,10 +39,11 @@ final class ReportCommand implements Callable<Integer> {
   ReportFormat format;
 
   @Option(
-      names = "--output",
+      names = {"-o", "--output"},
       paramLabel = "FILE",
-      description = "Write the report here instead of to stdout.")
-  Path output;
+      description =
+          "Write the report here; - for stdout (default: beside the journal, named after it).")
+  String output;
 
   @Mixin CommonOptions common;
 
@@ -56,18 +59,19 @@ final class ReportCommand implements Callable<Integer> {
     }
     String text = format.render(record);
     PrintWriter out = spec.commandLine().getOut();
-    if (output == null) {
+    if ("-".equals(output)) {
       out.print(text);
     } else {
+      Path file = output != null ? Path.of(output) : JournalPaths.beside(journal, format.suffix());
       try {
-        Files.writeString(output, text);
+        Files.writeString(file, text);
       } catch (IOException e) {
         throw new UserError(
-            "firedrill report: " + output + ": cannot write the report: " + e.getMessage(),
+            "firedrill report: " + file + ": cannot write the report: " + e.getMessage(),
             ExitCode.INVALID,
             e);
       }
-      out.println("report: " + output.toAbsolutePath());
+      out.println("report: " + file.toAbsolutePath());
     }
     out.flush();
     return ExitCode.HELD;

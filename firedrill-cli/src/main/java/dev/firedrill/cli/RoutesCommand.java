@@ -1,5 +1,7 @@
 package dev.firedrill.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.alerting.routes.MatchType;
 import dev.firedrill.alerting.routes.Matcher;
 import dev.firedrill.alerting.routes.MatcherSyntax;
@@ -72,6 +74,8 @@ final class RoutesCommand implements Callable<Integer> {
               + "and Alertmanager 0.26 and earlier).")
   String matchers = MatcherSyntax.FALLBACK.word();
 
+  @Mixin OutputOption output;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -98,6 +102,36 @@ final class RoutesCommand implements Callable<Integer> {
     routes.warnings().forEach(warning -> err.println("warning: " + warning));
     err.flush();
     PrintWriter out = spec.commandLine().getOut();
+    if (output.json()) {
+      ObjectNode doc = OutputOption.document("routes");
+      doc.put("file", file.toString());
+      ObjectNode labelNode = doc.putObject("labels");
+      labelSet.forEach(labelNode::put);
+      ArrayNode receivers = doc.putArray("receivers");
+      ArrayNode matched = doc.putArray("routes");
+      for (Route route : routes.match(labelSet)) {
+        receivers.add(route.receiver());
+        RouteOptions options = route.options();
+        ObjectNode row = matched.addObject();
+        row.put("path", route.path());
+        row.put("matchers", route.matchers().isEmpty() ? "" : route.matchersText());
+        row.put("receiver", options.receiver());
+        ArrayNode groupBy = row.putArray("group_by");
+        if (options.groupByAll()) {
+          groupBy.add("...");
+        } else {
+          options.groupBy().forEach(groupBy::add);
+        }
+        row.put("group_wait_seconds", options.groupWait().toMillis() / 1000.0);
+        row.put("group_interval_seconds", options.groupInterval().toMillis() / 1000.0);
+        row.put("repeat_interval_seconds", options.repeatInterval().toMillis() / 1000.0);
+        row.put("continue", route.continueMatching());
+      }
+      ArrayNode warnings = doc.putArray("warnings");
+      routes.warnings().forEach(warning -> warnings.add(warning.toString()));
+      OutputOption.print(out, doc);
+      return ExitCode.HELD;
+    }
     if (show) {
       out.println("Routing tree:");
       out.println(routes.render());

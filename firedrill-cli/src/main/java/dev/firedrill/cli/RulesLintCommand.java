@@ -1,5 +1,7 @@
 package dev.firedrill.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.alerting.lint.Finding;
 import dev.firedrill.alerting.lint.LintContext;
 import dev.firedrill.alerting.lint.RulesLint;
@@ -62,6 +64,8 @@ final class RulesLintCommand implements Callable<Integer> {
           "A prometheus.yml: its intervals, and its rule_files for recording rules and companion alerts.")
   Path prometheusConfig;
 
+  @Mixin OutputOption output;
+
   @Mixin CommonOptions common;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -99,6 +103,30 @@ final class RulesLintCommand implements Callable<Integer> {
             new RulesLint.Settings(scrape, scrapeSource, evaluation, evaluationSource),
             context);
     PrintWriter out = spec.commandLine().getOut();
+    if (output.json()) {
+      ObjectNode doc = OutputOption.document("rules lint");
+      ArrayNode inputs = doc.putArray("paths");
+      paths.forEach(path -> inputs.add(path.toString()));
+      doc.put("files", report.files());
+      doc.put("rules", report.rules());
+      doc.put("scrape_interval_seconds", scrape.toMillis() / 1000.0);
+      doc.put("scrape_interval_source", scrapeSource);
+      doc.put("evaluation_interval_seconds", evaluation.toMillis() / 1000.0);
+      doc.put("evaluation_interval_source", evaluationSource);
+      ArrayNode findings = doc.putArray("findings");
+      for (Finding finding : report.findings()) {
+        ObjectNode row = findings.addObject();
+        row.put("file", finding.file());
+        row.put("group", finding.group());
+        row.put("rule", finding.rule());
+        row.put("kind", finding.kind());
+        row.put("message", finding.message());
+      }
+      ArrayNode errors = doc.putArray("errors");
+      report.problems().forEach(problem -> errors.add(problem.toString()));
+      OutputOption.print(out, doc);
+      return report.problems().isEmpty() ? ExitCode.of(report) : ExitCode.INVALID;
+    }
     for (Finding finding : report.findings()) {
       out.println(finding);
     }

@@ -35,8 +35,12 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(
       names = "--json",
-      description = "Print the journal as JSON on stdout at the end; event lines go to stderr.")
+      description =
+          "Print the journal as JSON on stdout at the end; event lines go to stderr (the same as"
+              + " --output json).")
   boolean json;
+
+  @Mixin OutputOption output;
 
   @Option(
       names = "--abort-file",
@@ -58,6 +62,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Experiment experiment = Wiring.load(file);
+    boolean json = this.json || output.json();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     // stdout carries the journal with --json and stderr the JSON lines with --log-format json; the
@@ -77,7 +82,8 @@ final class RunCommand implements Callable<Integer> {
             System.console() != null && !json,
             experiment.method().duration(),
             Clock.system(),
-            terminalColumns())) {
+            TerminalWidth.current(),
+            json ? new Colour(false) : common.colour())) {
       status.startTicking(Duration.ofSeconds(1));
       result =
           DrillRunner.run(
@@ -99,14 +105,5 @@ final class RunCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCode.of(result);
-  }
-
-  /** Shells export COLUMNS only sometimes; 80 is the width every terminal has. */
-  private static int terminalColumns() {
-    try {
-      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
-    } catch (NumberFormatException e) {
-      return 80;
-    }
   }
 }

@@ -9,6 +9,7 @@ import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.engine.StopSignal;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
+import dev.firedrill.lab.stack.TempDirs;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.simulate.LabModel;
 import dev.firedrill.simulate.ModelException;
@@ -84,16 +85,17 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--prometheus-config",
       paramLabel = "PROMETHEUS_YML",
-      defaultValue = "fixtures/lab/prometheus.yml",
-      description = "Scrape jobs, intervals and rule_files (default: ${DEFAULT-VALUE}).")
+      description =
+          "Scrape jobs, intervals and rule_files (default: the lab's, bundled in firedrill: a copy"
+              + " of fixtures/lab/prometheus.yml and its rules).")
   Path prometheusConfig;
 
   @Option(
       names = "--alertmanager-config",
       paramLabel = "ALERTMANAGER_YML",
-      defaultValue = "fixtures/lab/alertmanager.yml",
       description =
-          "The route tree; every webhook reaches the drill's receiver (default: ${DEFAULT-VALUE}).")
+          "The route tree; every webhook reaches the drill's receiver (default: the lab's, bundled"
+              + " in firedrill: a copy of fixtures/lab/alertmanager.yml).")
   Path alertmanagerConfig;
 
   @Option(
@@ -110,6 +112,22 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (prometheusConfig != null && alertmanagerConfig != null) {
+      return simulate(prometheusConfig, alertmanagerConfig);
+    }
+    // The bundled lab, written out for this run only: simulate works from any directory.
+    Path bundled = Bundled.extractLab(TempDirs.create("firedrill-simulate-"));
+    try {
+      Path lab = bundled.resolve(Bundled.LAB_DIR);
+      return simulate(
+          prometheusConfig != null ? prometheusConfig : lab.resolve("prometheus.yml"),
+          alertmanagerConfig != null ? alertmanagerConfig : lab.resolve("alertmanager.yml"));
+    } finally {
+      TempDirs.delete(bundled);
+    }
+  }
+
+  private int simulate(Path prometheusConfig, Path alertmanagerConfig) {
     Experiment experiment = Wiring.load(file);
     LabModel labModel = model();
     Config prometheus;
@@ -135,9 +153,9 @@ final class SimulateCommand implements Callable<Integer> {
             + ": virtual time, model ("
             + describe(labModel)
             + "), rules of "
-            + prometheusConfig
+            + (this.prometheusConfig == null ? "the bundled lab" : prometheusConfig)
             + ", routes of "
-            + alertmanagerConfig
+            + (this.alertmanagerConfig == null ? "the bundled lab" : alertmanagerConfig)
             + "; nothing outside this process is touched");
     out.flush();
     StopSignal.Flag flag = new StopSignal.Flag();

@@ -42,7 +42,11 @@ class HelpTest {
             "lab payments",
             "lab checkout",
             "history",
-            "simulate");
+            "simulate",
+            "completion",
+            "schema",
+            "init",
+            "lab status");
   }
 
   @ParameterizedTest
@@ -114,7 +118,7 @@ class HelpTest {
     assertThat(run.err())
         .isEqualTo(
             "firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
-                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate"
+                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate, completion, schema, init"
                 + " ('firedrill --help' lists them)\n");
   }
 

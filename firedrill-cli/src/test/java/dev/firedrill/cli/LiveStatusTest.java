@@ -128,6 +128,21 @@ class LiveStatusTest {
     assertThat(status.status()).isEqualTo("plan 0.0s/20s | alerts~").hasSize(23);
   }
 
+  @Test
+  void theClockNeverJumpsBackWhenAMilestoneStampedEarlierArrivesLate() {
+    LiveStatus status =
+        new LiveStatus(new PrintWriter(screen), true, Duration.ofSeconds(20), clock, 200);
+    status.on(new Milestone.PhaseStarted(Phase.DURING, at(2.0), seconds(2.0)));
+    clock.advance(Duration.ofMillis(1500));
+    assertThat(status.status()).startsWith("during 3.5s/20s");
+
+    // measured at +3.0s, delivered at +3.5s (a slow query): the status stays at 3.5s, then moves on
+    status.on(measured(Phase.DURING, 3.0, Reading.of("error_ratio", 0.001, true, "<= 0.01")));
+    assertThat(status.status()).startsWith("during 3.5s/20s");
+    clock.advance(Duration.ofMillis(1000));
+    assertThat(status.status()).startsWith("during 4.0s/20s");
+  }
+
   private static final Instant START = Instant.parse("2026-11-29T21:00:00Z");
   private static final Instant INJECTED = START.plusSeconds(1);
 

@@ -35,11 +35,30 @@ class ReportCommandTest {
   }
 
   @Test
-  void withoutAnOutputTheReportGoesToStdout() {
-    CliRun run = CliRun.of("report", JOURNAL, "--format", "md");
+  void withOutputDashTheReportGoesToStdout() {
+    CliRun run = CliRun.of("report", JOURNAL, "--format", "md", "-o", "-");
 
     assertThat(run.exit()).as(run.describe()).isZero();
     assertThat(run.out()).startsWith("## Experiment: A payments outage").contains("### Actions");
+  }
+
+  @Test
+  void withoutAnOutputEachFormatIsWrittenBesideTheJournalAndNamed() throws IOException {
+    Path journal = Files.copy(Path.of(JOURNAL), dir.resolve("payments-outage.json"));
+    for (String[] format :
+        new String[][] {
+          {"html", "payments-outage.html"},
+          {"md", "payments-outage.md"},
+          {"junit", "payments-outage.junit.xml"}
+        }) {
+      CliRun run = CliRun.of("report", journal.toString(), "--format", format[0]);
+
+      Path written = dir.resolve(format[1]);
+      assertThat(run.exit()).as(run.describe()).isZero();
+      assertThat(run.out()).isEqualTo("report: " + written.toAbsolutePath() + "\n");
+      assertThat(written).isNotEmptyFile();
+    }
+    assertThat(Files.readString(dir.resolve("payments-outage.html"))).startsWith("<!DOCTYPE html>");
   }
 
   @Test
