@@ -16,12 +16,21 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultContext;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.FaultKinds;
+import dev.firedrill.fault.ProcessId;
+import dev.firedrill.fault.ProcessTable;
 import dev.firedrill.fault.TtlEnforcer;
 import dev.firedrill.fault.Verification;
+import dev.firedrill.fault.WorkerLauncher;
 import dev.firedrill.spring.testing.SpringApp;
+import dev.firedrill.testing.Procs;
 import dev.firedrill.time.Clock;
+import dev.firedrill.watchdog.DeadMansSwitch;
+import dev.firedrill.watchdog.WatchdogFiles;
+import dev.firedrill.watchdog.WatchdogRecord;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -281,6 +290,73 @@ class ChaosMonkeyAppTest {
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TOKEN));
     fault.revert();
     assertThat(fault.verify().reverted()).isTrue();
+  }
+
+  /**
+   * The watchdog is a JVM of its own that sees only the lease file: a firedrill that stops renewing
+   * it, alive or SIGKILLed, looks the same to it. Here the test stops renewing and never reverts,
+   * and Chaos Monkey must be off again by the watchdog's hand after the grace.
+   */
+  @Test
+  void theWatchdogSwitchesTheAssaultOffWhenFiredrillStopsRenewingItsLease() throws Exception {
+    Path journal = dir.resolve("watchdog.journal.json");
+    DeadMansSwitch watchdog =
+        new DeadMansSwitch(
+            WatchdogFiles.beside(journal),
+            "exp-1",
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            WorkerLauncher.current(),
+            ProcessTable.system(),
+            Clock.system());
+    Fault fault =
+        Monkeys.fault(
+            Monkeys.spec(app.actuator(), TokenSource.none(), Monkeys.latency(1, 10, 20)),
+            context(1.0));
+    assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.WATCHDOG);
+    ProcessId process = watchdog.hold(0, fault).orElseThrow();
+    fault.inject();
+    watchdog.update(0, fault);
+    assertThat(json("/actuator/chaosmonkey/status").path("enabled").asBoolean()).isTrue();
+    long lastRenewal = System.nanoTime();
+
+    assertThat(
+            Procs.waitFor(
+                Duration.ofSeconds(20),
+                () -> {
+                  try {
+                    return !json("/actuator/chaosmonkey/status").path("enabled").asBoolean();
+                  } catch (Exception e) {
+                    return false;
+                  }
+                }))
+        .as("the watchdog disabled Chaos Monkey after the lease's grace")
+        .isTrue();
+    System.out.printf(
+        "ChaosMonkeyAppTest: Chaos Monkey disabled %.1f s after the last renewal (grace 2s)%n",
+        (System.nanoTime() - lastRenewal) / 1e9);
+    assertThat(
+            Procs.waitFor(
+                Duration.ofSeconds(5),
+                () -> {
+                  try {
+                    return WatchdogRecord.read(watchdog.files().record()).last(0).isPresent();
+                  } catch (IOException e) {
+                    return false;
+                  }
+                }))
+        .as("the watchdog recorded what it did")
+        .isTrue();
+    WatchdogRecord.Entry entry =
+        WatchdogRecord.read(watchdog.files().record()).last(0).orElseThrow();
+    // the revert disables first and then switches the assault flags off; the record follows both
+    assertThat(json("/actuator/chaosmonkey/assaults").path("latencyActive").asBoolean()).isFalse();
+    assertThat(entry.ok()).isTrue();
+    assertThat(entry.kind()).isEqualTo("spring-chaos-monkey");
+    assertThat(entry.detail()).startsWith("disabled Chaos Monkey at " + app.actuator());
+    assertThat(Procs.waitFor(Duration.ofSeconds(10), () -> !ProcessTable.system().alive(process)))
+        .as("the watchdog exits once nothing is left to hold")
+        .isTrue();
   }
 
   @Test
