@@ -336,7 +336,7 @@ final class Calls {
         while (to < s.n && s.t[to] <= ref) {
           to++;
         }
-        while (from < to && s.t[from] < ref - range) {
+        while (from < to && !ev.query.compat().afterWindowStart(s.t[from], ref - range)) {
           from++;
         }
         if (from == to) {

@@ -210,7 +210,7 @@ final class Evaluator {
           next++;
         }
         int i = next - 1;
-        if (i < 0 || t[i] < ref - lookback || StaleNaN.is(v[i])) {
+        if (i < 0 || !query.compat().afterWindowStart(t[i], ref - lookback) || StaleNaN.is(v[i])) {
           continue;
         }
         p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
@@ -260,7 +260,7 @@ final class Evaluator {
     for (Points s : selectRange(ms)) {
       Points window = new Points(s.labels, 16);
       for (int i = 0; i < s.n; i++) {
-        if (s.t[i] >= ref - ms.rangeMs() && s.t[i] <= ref) {
+        if (query.compat().afterWindowStart(s.t[i], ref - ms.rangeMs()) && s.t[i] <= ref) {
           window.add(s.t[i], s.v[i]);
         }
       }
@@ -280,7 +280,7 @@ final class Evaluator {
     Long at = atTime(sq.at());
     long bound = (at != null ? at : start) - sq.offsetMs() - sq.rangeMs();
     long innerStart = step * (bound / step);
-    if (innerStart < bound) {
+    if (!query.compat().afterWindowStart(innerStart, bound)) {
       innerStart += step;
     }
     long innerEnd = (at != null ? at : end) - sq.offsetMs();

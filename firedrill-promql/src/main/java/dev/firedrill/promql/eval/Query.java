@@ -14,6 +14,7 @@ record Query(
     long startMs,
     long endMs,
     long subqueryStepMs,
+    Compat compat,
     long deadlineNanos) {
 
   void checkDeadline() {

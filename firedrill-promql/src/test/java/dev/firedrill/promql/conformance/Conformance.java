@@ -1,5 +1,6 @@
 package dev.firedrill.promql.conformance;
 
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.testing.PromqlTestData;
 import java.io.IOException;
@@ -30,12 +31,14 @@ final class Conformance {
     }
   }
 
-  /** Every eval of the file, run in order against the series loaded before it. */
-  static List<Outcome> run(Path file) throws IOException {
+  /**
+   * Every eval of the file, run in order against the series loaded before it, in {@code compat}.
+   */
+  static List<Outcome> run(Path file, Compat compat) throws IOException {
     String name = file.getFileName().toString();
     List<Script.Command> commands = Script.parse(name, Files.readString(file));
     MemorySeriesSource source = new MemorySeriesSource();
-    CaseRunner runner = new CaseRunner(source);
+    CaseRunner runner = new CaseRunner(source, compat);
     List<Outcome> outcomes = new ArrayList<>();
     for (Script.Command command : commands) {
       if (command instanceof Script.Clear) {

@@ -2,6 +2,7 @@ package dev.firedrill.promql.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.promql.eval.Compat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +21,7 @@ class PromqlV3PassRateTest {
     int passed = 0;
     int total = 0;
     for (Path file : Conformance.files(dir)) {
-      List<Conformance.Outcome> outcomes = Conformance.run(file);
+      List<Conformance.Outcome> outcomes = Conformance.run(file, Compat.PROMETHEUS_3);
       long ok = outcomes.stream().filter(o -> o.failure() == null).count();
       System.out.printf(
           "prometheus-v3.14.0 %-28s %4d/%4d%n", file.getFileName(), ok, outcomes.size());
