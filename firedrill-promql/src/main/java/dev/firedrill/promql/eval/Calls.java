@@ -316,6 +316,7 @@ final class Calls {
       offset = sq.offsetMs();
       at = ev.atTime(sq.at());
     }
+    refuseOtherMajorsName(name);
     boolean absent = name.equals("absent_over_time");
     if (!absent && !RangeFunctions.isRangeFunction(name)) {
       throw Evaluator.error("function " + name + " is not supported");
@@ -326,7 +327,10 @@ final class Calls {
     Set<LabelSet> seen = new HashSet<>();
     for (Points s : series) {
       ev.query.checkDeadline();
-      LabelSet labels = name.equals("last_over_time") ? s.labels : s.labels.withoutMetricName();
+      LabelSet labels =
+          name.equals("last_over_time") || name.equals("first_over_time")
+              ? s.labels
+              : s.labels.withoutMetricName();
       Points out = new Points(labels, absent ? 1 : ev.steps);
       int from = 0;
       int to = 0;
@@ -363,6 +367,22 @@ final class Calls {
       }
     }
     return absent ? absentOverTime(present, arg) : result;
+  }
+
+  /**
+   * Prometheus 3 renamed holt_winters to double_exponential_smoothing: each mode evaluates only its
+   * own name (the 3.x grammar still reads the old one, so a linter can name it).
+   */
+  private void refuseOtherMajorsName(String name) {
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    if (three && name.equals("holt_winters")) {
+      throw Evaluator.error(
+          "function holt_winters is Prometheus 2's: Prometheus 3 names it double_exponential_smoothing");
+    }
+    if (!three && name.equals("double_exponential_smoothing")) {
+      throw Evaluator.error(
+          "function double_exponential_smoothing is Prometheus 3's: Prometheus 2 names it holt_winters");
+    }
   }
 
   private List<Points> absentOverTime(boolean[] present, Expr arg) {

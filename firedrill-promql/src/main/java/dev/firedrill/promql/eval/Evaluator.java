@@ -358,9 +358,12 @@ final class Evaluator {
 
   private List<Points> aggregate(Expr.Aggregate a) {
     if (a.op() == AggregateOp.LIMITK || a.op() == AggregateOp.LIMIT_RATIO) {
-      throw error(
-          a.op().promName()
-              + "() is Prometheus 3 PromQL, which this engine (Prometheus v2.42's) does not evaluate");
+      if (query.compat() != Compat.PROMETHEUS_3) {
+        throw error(
+            a.op().promName()
+                + "() is Prometheus 3 PromQL, which this engine in Prometheus 2 mode does not evaluate");
+      }
+      return Limits.of(this, a);
     }
     Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without());
     List<Points> input = eval(a.expr());
