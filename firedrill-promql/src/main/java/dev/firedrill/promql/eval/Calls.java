@@ -51,6 +51,21 @@ final class Calls {
     return switch (name) {
       case "time" ->
           ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, ts / 1000.0, -1));
+      case "step", "range", "start", "end" -> queryParameter(name);
+      case "min_of", "max_of" -> {
+        boolean max = name.equals("max_of");
+        yield ev.stepwise(
+            List.of(ev.eval(args.get(0)), ev.eval(args.get(1))),
+            (in, step, ts, out) -> {
+              double a = in[0].values[0];
+              double b = in[1].values[0];
+              double v =
+                  Double.isNaN(a) || Double.isNaN(b)
+                      ? Double.NaN
+                      : max ? Math.max(a, b) : Math.min(a, b);
+              out.add(LabelSet.EMPTY, v, -1);
+            });
+      }
       case "pi" ->
           ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, Math.PI, -1));
       case "vector" ->
@@ -87,6 +102,19 @@ final class Calls {
         throw Evaluator.error("function " + name + " is not supported");
       }
     };
+  }
+
+  /** Prometheus 3's step(), range(), start() and end(): the query's own, in seconds. */
+  private List<Points> queryParameter(String name) {
+    Query q = ev.query;
+    double seconds =
+        switch (name) {
+          case "step" -> q.stepMs() / 1000.0;
+          case "range" -> (q.endMs() - q.startMs()) / 1000.0;
+          case "start" -> q.startMs() / 1000.0;
+          default -> q.endMs() / 1000.0;
+        };
+    return ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, seconds, -1));
   }
 
   private static String string(Expr e) {

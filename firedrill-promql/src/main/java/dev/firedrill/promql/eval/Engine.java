@@ -65,7 +65,7 @@ public final class Engine {
     if (e instanceof Expr.StringLiteral s) {
       return new Value.Text(timeMs, s.value());
     }
-    List<Points> result = new Evaluator(query(timeMs, timeMs), timeMs, timeMs, 1).eval(expr);
+    List<Points> result = new Evaluator(query(timeMs, timeMs, 0), timeMs, timeMs, 1).eval(expr);
     return switch (expr.type()) {
       case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
       case VECTOR -> {
@@ -104,7 +104,7 @@ public final class Engine {
           PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
     }
     expr = QueryDurations.resolve(written, stepMs, endMs - startMs);
-    return matrix(new Evaluator(query(startMs, endMs), startMs, endMs, stepMs).eval(expr));
+    return matrix(new Evaluator(query(startMs, endMs, stepMs), startMs, endMs, stepMs).eval(expr));
   }
 
   /**
@@ -123,12 +123,13 @@ public final class Engine {
     return dev.firedrill.promql.parse.PromqlParser.parse(query, options.compat().syntax());
   }
 
-  private Query query(long startMs, long endMs) {
+  private Query query(long startMs, long endMs, long stepMs) {
     return new Query(
         source,
         options.lookbackDelta().toMillis(),
         startMs,
         endMs,
+        stepMs,
         options.defaultSubqueryStep().toMillis(),
         options.compat(),
         System.nanoTime() + options.timeout().toNanos());
