@@ -365,7 +365,7 @@ final class Evaluator {
       }
       return Limits.of(this, a);
     }
-    Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without());
+    Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without(), query.compat());
     List<Points> input = eval(a.expr());
     LabelSet[] groupOf = new LabelSet[input.size()];
     for (int i = 0; i < groupOf.length; i++) {

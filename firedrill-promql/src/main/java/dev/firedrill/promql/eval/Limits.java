@@ -23,7 +23,7 @@ final class Limits {
   private Limits() {}
 
   static List<Points> of(Evaluator ev, Expr.Aggregate a) {
-    Aggregation grouping = new Aggregation(a.op(), a.grouping(), a.without());
+    Aggregation grouping = new Aggregation(a.op(), a.grouping(), a.without(), ev.query.compat());
     List<Points> input = ev.eval(a.expr());
     List<Points> param = ev.eval(a.param());
     LabelSet[] groupOf = new LabelSet[input.size()];
