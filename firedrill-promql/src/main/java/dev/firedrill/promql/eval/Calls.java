@@ -4,10 +4,12 @@ import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
+import dev.firedrill.promql.fn.NaturalOrder;
 import dev.firedrill.promql.fn.Quantiles;
 import dev.firedrill.promql.fn.RangeFunctions;
 import dev.firedrill.promql.model.LabelSet;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,6 +81,8 @@ final class Calls {
                   out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
       case "absent" -> absent(args.get(0));
       case "sort", "sort_desc" -> sort(args.get(0), name.equals("sort_desc"));
+      case "sort_by_label", "sort_by_label_desc" ->
+          sortByLabel(args, name.equals("sort_by_label_desc"));
       case "timestamp" -> timestamp(args.get(0));
       case "label_replace" -> labelReplace(args);
       case "label_join" -> labelJoin(args);
@@ -181,6 +185,41 @@ final class Calls {
             out.add(in[0].labels[i], in[0].values[i], -1);
           }
           GoSort.sort(out.labels, out.values, out.size, descending);
+        });
+  }
+
+  /**
+   * Prometheus 3's sort_by_label: by the named labels' values in natural order, then by the whole
+   * label set; descending reverses both.
+   */
+  private List<Points> sortByLabel(List<Expr> args, boolean descending) {
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i < args.size(); i++) {
+      names.add(string(args.get(i)));
+    }
+    Comparator<LabelSet> order =
+        (a, b) -> {
+          for (String name : names) {
+            String x = a.get(name);
+            String y = b.get(name);
+            if (!x.equals(y)) {
+              return NaturalOrder.before(x, y) ? -1 : 1;
+            }
+          }
+          return a.compareTo(b);
+        };
+    Comparator<LabelSet> sorted = descending ? order.reversed() : order;
+    return ev.stepwise(
+        List.of(ev.eval(args.get(0))),
+        (in, step, ts, out) -> {
+          Integer[] index = new Integer[in[0].size];
+          for (int i = 0; i < index.length; i++) {
+            index[i] = i;
+          }
+          java.util.Arrays.sort(index, (i, j) -> sorted.compare(in[0].labels[i], in[0].labels[j]));
+          for (int i : index) {
+            out.add(in[0].labels[i], in[0].values[i], -1);
+          }
         });
   }
 

@@ -17,7 +17,8 @@ final class Script {
 
   /**
    * {@code histogramSeries} are the lines of native histograms ({@code {{...}}} samples), which
-   * this reader leaves out: the series' text up to its first value.
+   * this reader leaves out: the series' text up to its first value; and for {@code load_with_nhcb}
+   * the base names of the classic histograms it also stores as native ones.
    */
   record Load(long intervalMs, List<SeriesLine> series, List<String> histogramSeries)
       implements Command {}
@@ -116,6 +117,15 @@ final class Script {
       } catch (RuntimeException e) {
         if (lines[i].contains("{{")) {
           histograms.add(lines[i].substring(0, lines[i].indexOf("{{")).trim());
+        }
+      }
+    }
+    if (m.group(1) != null) {
+      // load_with_nhcb also stores each classic histogram as a native one under its base name.
+      for (SeriesLine s : series) {
+        String name = s.labels().metricName();
+        if (name != null && name.endsWith("_bucket")) {
+          histograms.add(name.substring(0, name.length() - "_bucket".length()));
         }
       }
     }
