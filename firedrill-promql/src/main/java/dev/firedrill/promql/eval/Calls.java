@@ -388,6 +388,7 @@ final class Calls {
     if (!absent && !RangeFunctions.isRangeFunction(name)) {
       throw Evaluator.error("function " + name + " is not supported");
     }
+    boolean prometheus3 = ev.query.compat() == Compat.PROMETHEUS_3;
     boolean[] present = new boolean[ev.steps];
     double[] scalars = new double[scalarArgs.size()];
     List<Points> result = new ArrayList<>();
@@ -421,7 +422,8 @@ final class Calls {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
         }
         OptionalDouble value =
-            RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
+            RangeFunctions.apply(
+                name, s.t, s.v, from, to, ref - range, ref, ts, scalars, prometheus3);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }

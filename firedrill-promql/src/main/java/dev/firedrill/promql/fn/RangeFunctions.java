@@ -84,6 +84,24 @@ public final class RangeFunctions {
       long rangeEndMs,
       long evalTimeMs,
       double[] scalarArgs) {
+    return apply(name, t, v, from, to, rangeStartMs, rangeEndMs, evalTimeMs, scalarArgs, false);
+  }
+
+  /**
+   * @param prometheus3 rate, increase and delta extrapolate as Prometheus 3 does (the gap to a
+   *     boundary is limited before a counter's zero point is), else as v2.42
+   */
+  public static OptionalDouble apply(
+      String name,
+      long[] t,
+      double[] v,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      long evalTimeMs,
+      double[] scalarArgs,
+      boolean prometheus3) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("not a range vector function: " + name);
     }
@@ -92,9 +110,12 @@ public final class RangeFunctions {
       return OptionalDouble.empty();
     }
     return switch (name) {
-      case "rate" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true);
-      case "increase" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false);
-      case "delta" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false);
+      case "rate" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true, prometheus3);
+      case "increase" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false, prometheus3);
+      case "delta" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false, prometheus3);
       case "irate" -> Rates.instant(t, v, from, to, true);
       case "idelta" -> Rates.instant(t, v, from, to, false);
       // The first sample's time as intercept keeps x small, where doubles are precise.
