@@ -371,7 +371,15 @@ final class Calls {
     long range;
     long offset;
     Long at;
+    Expr.RangeMode mode = Expr.RangeMode.PLAIN;
     if (arg instanceof Expr.MatrixSelector ms) {
+      mode = ms.selector().rangeMode();
+      if (mode != Expr.RangeMode.PLAIN) {
+        ExtendedRange.check(mode, name);
+        long lookback = ev.query.lookbackMs();
+        series = ev.selectRange(ms, lookback, mode == Expr.RangeMode.SMOOTHED ? lookback : 0);
+        return ExtendedRange.apply(ev, mode, name, series, ms);
+      }
       series = ev.selectRange(ms);
       range = ms.rangeMs();
       offset = ms.selector().offsetMs();

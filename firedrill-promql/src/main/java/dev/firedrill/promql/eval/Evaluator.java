@@ -224,12 +224,21 @@ final class Evaluator {
 
   /** A range selector's series, staleness markers removed, covering every step's window. */
   List<Points> selectRange(Expr.MatrixSelector ms) {
+    return selectRange(ms, 0, 0);
+  }
+
+  /**
+   * As {@link #selectRange(Expr.MatrixSelector)}, reading {@code before} more milliseconds before
+   * the first window and {@code after} more past the last (the anchored and smoothed modifiers'
+   * neighbouring samples).
+   */
+  List<Points> selectRange(Expr.MatrixSelector ms, long before, long after) {
     Expr.VectorSelector vs = ms.selector();
     Long at = atTime(vs.at());
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     List<StoredSeries> selected =
-        query.source().select(vs.matchers(), firstRef - ms.rangeMs(), lastRef);
+        query.source().select(vs.matchers(), firstRef - ms.rangeMs() - before, lastRef + after);
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
