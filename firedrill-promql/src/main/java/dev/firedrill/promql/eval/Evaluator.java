@@ -195,8 +195,12 @@ final class Evaluator {
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     long lookback = query.lookbackMs();
+    // Prometheus 3.7's smoothed selector interpolates towards the next sample, if within lookback.
+    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes;
     List<StoredSeries> selected =
-        query.source().select(vs.matchers(), firstRef - lookback, lastRef);
+        query
+            .source()
+            .select(vs.matchers(), firstRef - lookback, lastRef + (smoothed ? lookback : 0));
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
@@ -211,6 +215,14 @@ final class Evaluator {
         }
         int i = next - 1;
         if (i < 0 || !query.compat().afterWindowStart(t[i], ref - lookback) || StaleNaN.is(v[i])) {
+          continue;
+        }
+        if (smoothed
+            && t[i] < ref
+            && next < s.count()
+            && t[next] <= ref + lookback
+            && !StaleNaN.is(v[next])) {
+          p.add(ts, v[i] + (v[next] - v[i]) * (ref - t[i]) / (double) (t[next] - t[i]));
           continue;
         }
         p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);

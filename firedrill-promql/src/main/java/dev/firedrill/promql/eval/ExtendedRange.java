@@ -12,8 +12,8 @@ import java.util.Set;
  * takes the newest sample at or before the window's start (within the lookback) as the window's
  * first and computes without extrapolation; smoothed interpolates the values at both ends of the
  * window from the samples either side of them (a counter's resets folded in first), and takes an
- * end without a sample on one side as the nearest sample's value. Both need a sample inside the
- * window.
+ * end without a sample on one side as the nearest sample's value. Anchored needs a sample inside
+ * the window, smoothed samples on both sides of (or inside) it.
  */
 final class ExtendedRange {
 
@@ -61,15 +61,19 @@ final class ExtendedRange {
         while (from < to && s.t[from] <= windowStart) {
           from++;
         }
-        if (from == to) {
-          continue;
-        }
-        int first = from > 0 && s.t[from - 1] >= windowStart - lookback ? from - 1 : from;
+        int first = from > 0 && s.t[from - 1] > windowStart - lookback ? from - 1 : from;
         double value;
         if (mode == Expr.RangeMode.ANCHORED) {
+          if (from == to) {
+            continue;
+          }
           value = anchored(name, s.v, first, to);
         } else {
           int last = to < s.n && s.t[to] <= ref + lookback ? to : to - 1;
+          // Samples only before the window, or only after it, give nothing.
+          if (last < first || s.t[last] <= windowStart || s.t[first] > ref) {
+            continue;
+          }
           double[] adjusted = counter ? withoutResets(s.v, first, last) : slice(s.v, first, last);
           double end = valueAt(s.t, adjusted, first, last, ref);
           double begin = valueAt(s.t, adjusted, first, last, windowStart);
