@@ -347,7 +347,7 @@ final class Evaluator {
     }
     boolean scalarLeft = lt == ValueType.SCALAR;
     List<Points> vectorSide = scalarLeft ? rhs : lhs;
-    boolean dropName = Binops.dropsMetricName(op) || b.returnBool();
+    boolean dropName = Binops.dropsMetricName(op, query.compat()) || b.returnBool();
     LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
     for (int i = 0; i < labelsOf.length; i++) {
       LabelSet l = vectorSide.get(i).labels;

@@ -148,6 +148,10 @@ final class VectorMatch {
     }
     matchedSigs.clear();
     BinaryOp op = binary.op();
+    if (matching.cardinality() == Cardinality.ONE_TO_ONE
+        && evaluator.query.compat() == Compat.PROMETHEUS_3) {
+      requireOneMatchEach(lhs, lsig);
+    }
     for (int i = 0; i < lhs.size; i++) {
       LabelSet sig = lsig[lhs.series[i]];
       Integer j = rightSigs.get(sig);
@@ -199,6 +203,21 @@ final class VectorMatch {
     }
   }
 
+  /**
+   * Prometheus 3 refuses two left samples matching one right sample in one-to-one matching even
+   * when a comparison would filter all but one of them away.
+   */
+  private void requireOneMatchEach(StepVector lhs, LabelSet[] lsig) {
+    Set<LabelSet> matched = new HashSet<>();
+    for (int i = 0; i < lhs.size; i++) {
+      LabelSet sig = lsig[lhs.series[i]];
+      if (rightSigs.containsKey(sig) && !matched.add(sig)) {
+        throw Evaluator.error(
+            "multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)");
+      }
+    }
+  }
+
   private static boolean leftHas(StepVector lhs, LabelSet[] lsig, LabelSet sig) {
     for (int i = 0; i < lhs.size; i++) {
       if (lsig[lhs.series[i]].equals(sig)) {
@@ -243,7 +262,10 @@ final class VectorMatch {
     if (cached != null) {
       return cached;
     }
-    LabelSet result = Binops.dropsMetricName(binary.op()) ? lhs.withoutMetricName() : lhs;
+    LabelSet result =
+        Binops.dropsMetricName(binary.op(), evaluator.query.compat())
+            ? lhs.withoutMetricName()
+            : lhs;
     if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
       result =
           matching.on()
