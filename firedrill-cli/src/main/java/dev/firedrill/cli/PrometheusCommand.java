@@ -5,6 +5,7 @@ import dev.firedrill.embedded.StandardComponents;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.promconfig.Config;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.Durations;
@@ -47,6 +48,15 @@ final class PrometheusCommand implements Callable<Integer> {
       paramLabel = "HOST:PORT",
       description = "Where the HTTP API listens (default: ${DEFAULT-VALUE}).")
   String listen;
+
+  @Option(
+      names = "--compat",
+      defaultValue = "3",
+      paramLabel = "2|3",
+      description =
+          "Which Prometheus major version's PromQL to answer as: 3 (left-open windows, the 3.x"
+              + " grammar) or 2 (v2.42's) (default: ${DEFAULT-VALUE}).")
+  int compat;
 
   @Option(
       names = "--retention",
@@ -110,6 +120,8 @@ final class PrometheusCommand implements Callable<Integer> {
               + loaded.ruleFiles().size()
               + " rule file pattern(s); retention "
               + Durations.format(settings.retention())
+              + "; PromQL of Prometheus "
+              + settings.engine().compat().major()
               + ")");
       out.println("running until SIGINT or SIGTERM");
       out.flush();
@@ -140,6 +152,22 @@ final class PrometheusCommand implements Callable<Integer> {
         yaml,
         LabOptions.positive(NAME, "--retention", retention, MAX_RETENTION),
         LabOptions.address(NAME, "--listen", listen),
-        Engine.Options.evaluatingEvery(loaded.global().evaluationInterval()));
+        Engine.Options.evaluatingEvery(loaded.global().evaluationInterval())
+            .withCompat(compatMode()));
+  }
+
+  private Compat compatMode() {
+    try {
+      return Compat.ofMajor(compat);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(
+          "firedrill "
+              + NAME
+              + ": --compat "
+              + compat
+              + " is not usable (expected 2 or 3, the Prometheus major version to answer as)",
+          ExitCode.INVALID,
+          e);
+    }
   }
 }

@@ -102,7 +102,9 @@ class PrometheusCommandTest {
             "--retention",
             "30m",
             "--resend-delay",
-            "1s");
+            "1s",
+            "--compat",
+            "2");
     Pattern serving =
         Pattern.compile(
             "prometheus: (http://127\\.0\\.0\\.1:\\d+) \\(config .*\\)"
@@ -120,7 +122,7 @@ class PrometheusCommandTest {
                 + matcher.group(1)
                 + " (config "
                 + file
-                + ": 1 scrape job(s), 0 rule file pattern(s); retention 30m)");
+                + ": 1 scrape job(s), 0 rule file pattern(s); retention 30m; PromQL of Prometheus 2)");
     HttpResponse<String> ready =
         HttpClient.newHttpClient()
             .send(
@@ -174,7 +176,7 @@ class PrometheusCommandTest {
   }
 
   @Test
-  void aMissingConfigAndABadRetentionAreOneLineAndExitTwo() throws Exception {
+  void aMissingConfigAndBadOptionsAreOneLineAndExitTwo() throws Exception {
     Path missing = dir.resolve("absent.yml");
     Started noFile = start("--config", missing.toString());
     assertThat(noFile.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
@@ -204,5 +206,14 @@ class PrometheusCommandTest {
                 + " (expected such as 300ms, 5s, 10m or 24h)"
                 + NL);
     assertThat(resend.resendDelays()).isEmpty();
+
+    Started compat =
+        start("--config", config("global:\n  scrape_interval: 15s\n").toString(), "--compat", "4");
+    assertThat(compat.exit().get(10, TimeUnit.SECONDS)).isEqualTo(ExitCode.INVALID);
+    assertThat(compat.err().toString())
+        .isEqualTo(
+            "firedrill prometheus: --compat 4 is not usable"
+                + " (expected 2 or 3, the Prometheus major version to answer as)"
+                + NL);
   }
 }

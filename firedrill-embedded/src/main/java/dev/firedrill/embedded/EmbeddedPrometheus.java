@@ -11,6 +11,7 @@ import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promconfig.Config;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
@@ -65,6 +66,11 @@ public final class EmbeddedPrometheus implements AutoCloseable {
           DEFAULT_RETENTION,
           new InetSocketAddress("127.0.0.1", port),
           Engine.Options.evaluatingEvery(config.global().evaluationInterval()));
+    }
+
+    /** These settings, the engine answering as {@code compat}'s Prometheus. */
+    public Settings withCompat(Compat compat) {
+      return new Settings(config, configYaml, retention, listen, engine.withCompat(compat));
     }
   }
 

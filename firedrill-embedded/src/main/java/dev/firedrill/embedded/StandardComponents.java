@@ -71,7 +71,7 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
       Config config, Storage storage, Engine engine, Clock clock, URI externalUrl) {
     List<RuleGroupSpec> specs;
     try {
-      specs = RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config));
+      specs = RuleFileLoader.readingAs(engine).load(RuleEvaluations.ruleFiles(config));
     } catch (RuleFileException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

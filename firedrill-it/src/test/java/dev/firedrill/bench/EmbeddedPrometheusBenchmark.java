@@ -117,7 +117,10 @@ class EmbeddedPrometheusBenchmark {
               "--config",
               embeddedDir.resolve("prometheus.yml").toString(),
               "--listen",
-              "127.0.0.1:" + embeddedPort);
+              "127.0.0.1:" + embeddedPort,
+              // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
+              "--compat",
+              "2");
       try (LocalPrometheus real =
           LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         URI realUrl = real.url();

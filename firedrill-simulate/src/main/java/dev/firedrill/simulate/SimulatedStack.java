@@ -229,7 +229,7 @@ public final class SimulatedStack implements AutoCloseable {
               externalUrl.toString());
       RuleManager manager =
           new RuleManager(
-              RuleFileLoader.withPromql().load(RuleEvaluations.ruleFiles(config)),
+              RuleFileLoader.readingAs(engine).load(RuleEvaluations.ruleFiles(config)),
               options,
               new EngineRuleQuery(engine),
               storage,

@@ -28,14 +28,14 @@ public interface QueryEngine {
   Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout);
 
   /**
-   * The PromQL parser and {@link Engine} over {@code source}; a request's timeout shortens the
-   * engine's.
+   * The PromQL parser (in the grammar of the options' {@link dev.firedrill.promql.eval.Compat}
+   * mode) and {@link Engine} over {@code source}; a request's timeout shortens the engine's.
    */
   static QueryEngine over(SeriesSource source, Engine.Options options) {
     return new QueryEngine() {
       @Override
       public Expr parse(String query) {
-        return PromqlParser.parse(query);
+        return PromqlParser.parse(query, options.compat().syntax());
       }
 
       @Override

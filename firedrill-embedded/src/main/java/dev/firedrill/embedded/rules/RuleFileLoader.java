@@ -3,6 +3,7 @@ package dev.firedrill.embedded.rules;
 import dev.firedrill.embedded.rules.template.AlertTemplates;
 import dev.firedrill.embedded.rules.template.TemplateException;
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
 import dev.firedrill.rulefmt.RuleFileReader;
@@ -43,8 +44,17 @@ public final class RuleFileLoader {
     this.parser = parser;
   }
 
+  /** Prometheus v2.42's PromQL grammar, whatever an engine's mode. */
   public static RuleFileLoader withPromql() {
     return new RuleFileLoader(PromqlParser::parse);
+  }
+
+  /**
+   * The grammar of the engine's {@link dev.firedrill.promql.eval.Compat} mode, which evaluates the
+   * rules.
+   */
+  public static RuleFileLoader readingAs(Engine engine) {
+    return new RuleFileLoader(engine::parse);
   }
 
   /**
@@ -167,14 +177,14 @@ public final class RuleFileLoader {
         rule.annotations());
   }
 
-  /** Why Prometheus 3 PromQL fails here: the embedded engine reads and evaluates v2.42's. */
+  /** Why Prometheus 3 PromQL fails here: the loader reads v2.42's (the engine's mode 2). */
   private static String prometheus3Only(String exprText) {
     try {
       PromqlParser.parse(exprText, PromqlParser.Syntax.PROMETHEUS_3);
     } catch (PromqlException e) {
       return "";
     }
-    return " (this is Prometheus 3 PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet)";
+    return " (this is Prometheus 3 PromQL, which the embedded Prometheus in Prometheus 2 mode does not evaluate; --compat 3 reads it)";
   }
 
   private static void templates(

@@ -3,6 +3,7 @@ package dev.firedrill.embedded.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.embedded.storage.MemoryStorage;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.time.VirtualClock;
@@ -41,7 +42,9 @@ class WithEngineTest {
         ApiServer.start(
             new InetSocketAddress("127.0.0.1", 0),
             new ApiServer.Parts(
-                QueryEngine.over(storage, Engine.Options.defaults()),
+                // Prometheus 2's closed windows: the figures below are a v2.42's answers.
+                QueryEngine.over(
+                    storage, Engine.Options.defaults().withCompat(Compat.PROMETHEUS_2)),
                 storage,
                 List::of,
                 () -> "",

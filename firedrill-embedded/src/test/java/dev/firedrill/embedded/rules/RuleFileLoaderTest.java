@@ -3,6 +3,8 @@ package dev.firedrill.embedded.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.embedded.storage.MemoryStorage;
+import dev.firedrill.promql.eval.Engine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,7 +153,18 @@ class RuleFileLoaderTest {
   }
 
   @Test
-  void prometheus3PromqlIsNamedAsWhatTheEngineDoesNotEvaluateYet() {
+  void anEngineInPrometheus3ModeReadsPrometheus3Rules() {
+    Engine engine = new Engine(new MemoryStorage(), Engine.Options.defaults());
+    String yaml =
+        "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: rate(x[5m * 2])\n";
+
+    List<RuleGroupSpec> groups = RuleFileLoader.readingAs(engine).parse("r3.yml", yaml);
+
+    assertThat(groups.get(0).rules()).hasSize(1);
+  }
+
+  @Test
+  void prometheus3PromqlIsNamedAsWhatMode2DoesNotEvaluate() {
     String yaml =
         "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: rate(x[5m * 2])\n";
     assertThatThrownBy(() -> loader.parse("r3.yml", yaml))
@@ -159,7 +172,8 @@ class RuleFileLoaderTest {
         .hasMessage(
             "r3.yml: /groups/0/rules/0/expr: group \"g\", rule 1, \"r\": could not parse expression: 1:11: "
                 + "parse error: unexpected <op:*> in subquery or range, expected \":\" or \"]\" (this is Prometheus 3 "
-                + "PromQL, which the embedded Prometheus, a v2.42, does not evaluate yet) (line 5, column 9)");
+                + "PromQL, which the embedded Prometheus in Prometheus 2 mode does not evaluate; --compat 3 reads it)"
+                + " (line 5, column 9)");
   }
 
   @Test

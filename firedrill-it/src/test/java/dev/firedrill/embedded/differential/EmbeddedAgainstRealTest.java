@@ -8,6 +8,7 @@ import dev.firedrill.embedded.EmbeddedPrometheus;
 import dev.firedrill.embedded.StandardComponents;
 import dev.firedrill.embedded.config.ConfigLoader;
 import dev.firedrill.lab.stack.LocalPrometheus;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.testing.RealPrometheus;
 import dev.firedrill.time.Clock;
 import java.net.URI;
@@ -162,7 +163,9 @@ class EmbeddedAgainstRealTest {
             + "']\n";
     Path file = Files.writeString(dir.resolve("prometheus.yml"), yaml);
     return EmbeddedPrometheus.start(
-        EmbeddedPrometheus.Settings.of(ConfigLoader.load(file), yaml, 0),
+        // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
+        EmbeddedPrometheus.Settings.of(ConfigLoader.load(file), yaml, 0)
+            .withCompat(Compat.PROMETHEUS_2),
         new StandardComponents(Duration.ofSeconds(1)),
         clock);
   }

@@ -76,7 +76,10 @@ class EmbeddedVsRealPrometheusIT {
               "--config",
               embeddedDir.resolve("prometheus.yml").toString(),
               "--listen",
-              "127.0.0.1:" + embeddedPort);
+              "127.0.0.1:" + embeddedPort,
+              // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
+              "--compat",
+              "2");
       try (LocalPrometheus real =
           LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         awaitScraping(real.url(), embeddedUrl, Duration.ofSeconds(30));

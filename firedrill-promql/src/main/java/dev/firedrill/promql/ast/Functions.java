@@ -90,13 +90,20 @@ public final class Functions {
           .collect(Collectors.toUnmodifiableMap(Function::name, f -> f));
 
   /**
-   * Functions Prometheus 3.x added (3.5 and the 3.7 {@code first_over_time} family), known to the
+   * Functions Prometheus 3.x added (3.5, the 3.7 {@code first_over_time} family, and the query's
+   * {@code step() range() start() end()} and {@code min_of max_of} of scalars), known to the
    * Prometheus 3 syntax only. {@code holt_winters} stays known there, so the linter can name it
    * rather than refuse the file.
    */
   private static final Map<String, Function> PROMETHEUS_3 =
       Stream.of(
               fn("double_exponential_smoothing", VECTOR, 0, MATRIX, SCALAR, SCALAR),
+              fn("end", SCALAR, 0),
+              fn("max_of", SCALAR, 0, SCALAR, SCALAR),
+              fn("min_of", SCALAR, 0, SCALAR, SCALAR),
+              fn("range", SCALAR, 0),
+              fn("start", SCALAR, 0),
+              fn("step", SCALAR, 0),
               fn("first_over_time", VECTOR, 0, MATRIX),
               fn("histogram_avg", VECTOR, 0, VECTOR),
               fn("histogram_count", VECTOR, 0, VECTOR),

@@ -24,13 +24,19 @@ final class Aggregation {
   private final AggregateOp op;
   private final Set<String> grouping;
   private final boolean without;
+  private final boolean prometheus3;
   private final Map<LabelSet, Group> groups = new HashMap<>();
   private final List<Group> ordered = new ArrayList<>();
 
-  Aggregation(AggregateOp op, List<String> grouping, boolean without) {
+  /**
+   * {@code compat} decides the arithmetic: Prometheus 3 sums (for sum and avg) with Neumaier
+   * compensation, and takes stddev and stdvar of a group that holds NaN or ±Inf as NaN.
+   */
+  Aggregation(AggregateOp op, List<String> grouping, boolean without, Compat compat) {
     this.op = op;
     this.grouping = new HashSet<>(grouping);
     this.without = without;
+    this.prometheus3 = compat == Compat.PROMETHEUS_3;
   }
 
   /** The labels of a series' group, which also identify the group. */
@@ -53,6 +59,9 @@ final class Aggregation {
     ordered.clear();
     long k = 0;
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
+      if (prometheus3 && Double.isNaN(param)) {
+        throw new PromqlException(PromqlException.ErrorType.EXECUTION, "Parameter value is NaN");
+      }
       if (!(param <= MAX_INT64 && param >= MIN_INT64)) {
         throw new PromqlException(
             PromqlException.ErrorType.EXECUTION,
@@ -78,7 +87,7 @@ final class Aggregation {
       }
       Group g = groups.get(key);
       if (g == null) {
-        g = new Group(key, v, in.labels[i], op);
+        g = new Group(key, v, in.labels[i], op, prometheus3);
         groups.put(key, g);
         ordered.add(g);
         continue;
@@ -87,7 +96,7 @@ final class Aggregation {
     }
     for (Group g : ordered) {
       switch (op) {
-        case AVG -> out.add(g.labels, g.mean, -1);
+        case AVG -> out.add(g.labels, g.average(), -1);
         case COUNT, COUNT_VALUES -> out.add(g.labels, g.count, -1);
         case STDVAR -> out.add(g.labels, g.value / g.count, -1);
         case STDDEV -> out.add(g.labels, Math.sqrt(g.value / g.count), -1);
@@ -98,6 +107,7 @@ final class Aggregation {
           }
         }
         case QUANTILE -> out.add(g.labels, Quantiles.quantile(param, g.heapValues, g.heapSize), -1);
+        case SUM -> out.add(g.labels, g.value + g.kahanC, -1);
         default -> out.add(g.labels, g.value, -1);
       }
     }
@@ -115,19 +125,25 @@ final class Aggregation {
   /** One group's running state; topk/bottomk keep a Go container/heap in the arrays. */
   private static final class Group {
     final LabelSet labels;
+    final boolean prometheus3;
     double value;
     double mean;
+    // Prometheus 3's compensation of value (sum, avg) or of mean (avg once its sum overflowed).
+    double kahanC;
+    boolean incrementalMean;
     int count = 1;
     LabelSet[] heapLabels;
     double[] heapValues;
     int heapSize;
 
-    Group(LabelSet labels, double v, LabelSet sampleLabels, AggregateOp op) {
+    Group(LabelSet labels, double v, LabelSet sampleLabels, AggregateOp op, boolean prometheus3) {
       this.labels = labels;
+      this.prometheus3 = prometheus3;
       this.value = v;
       this.mean = v;
       switch (op) {
-        case STDVAR, STDDEV -> value = 0;
+        case STDVAR, STDDEV ->
+            value = prometheus3 && (Double.isNaN(v) || Double.isInfinite(v)) ? Double.NaN : 0;
         case GROUP -> value = 1;
         case TOPK, BOTTOMK, QUANTILE -> {
           heapLabels = new LabelSet[4];
@@ -140,8 +156,20 @@ final class Aggregation {
 
     void add(AggregateOp op, double v, LabelSet sampleLabels, long k) {
       switch (op) {
-        case SUM -> value += v;
-        case AVG -> addToMean(v);
+        case SUM -> {
+          if (prometheus3) {
+            kahanAddToValue(v);
+          } else {
+            value += v;
+          }
+        }
+        case AVG -> {
+          if (prometheus3) {
+            addToAverage3(v);
+          } else {
+            addToMean(v);
+          }
+        }
         case GROUP -> {}
         case MAX -> {
           if (value < v || Double.isNaN(value)) {
@@ -164,6 +192,59 @@ final class Aggregation {
         case QUANTILE -> push(sampleLabels, v);
         default -> throw new IllegalStateException("expected aggregation operator but got " + op);
       }
+    }
+
+    double average() {
+      if (!prometheus3) {
+        return mean;
+      }
+      return incrementalMean ? mean + kahanC : value / count + kahanC / count;
+    }
+
+    private void kahanAddToValue(double v) {
+      double t = value + v;
+      kahanC = compensation(value, v, t, kahanC);
+      value = t;
+    }
+
+    /** Prometheus's kahanSumInc: no compensation once the sum is infinite. */
+    private static double compensation(double sum, double inc, double t, double c) {
+      if (Double.isInfinite(t)) {
+        return 0;
+      }
+      return Math.abs(sum) >= Math.abs(inc) ? c + ((sum - t) + inc) : c + ((inc - t) + sum);
+    }
+
+    /**
+     * Prometheus 3's avg: a compensated sum divided at the end, switching to a compensated running
+     * mean once the sum overflows.
+     */
+    private void addToAverage3(double v) {
+      count++;
+      if (!incrementalMean) {
+        double t = value + v;
+        if (!Double.isInfinite(t)) {
+          kahanC = compensation(value, v, t, kahanC);
+          value = t;
+          return;
+        }
+        incrementalMean = true;
+        mean = value / (count - 1);
+        kahanC /= count - 1;
+      }
+      if (Double.isInfinite(mean)) {
+        if (Double.isInfinite(v) && (mean > 0) == (v > 0)) {
+          return;
+        }
+        if (!Double.isInfinite(v) && !Double.isNaN(v)) {
+          return;
+        }
+      }
+      double current = mean + kahanC;
+      double inc = v / count - current / count;
+      double t = mean + inc;
+      kahanC = compensation(mean, inc, t, kahanC);
+      mean = t;
     }
 
     /** v2.42's running mean, which keeps an infinite mean rather than turn it into NaN. */

@@ -53,9 +53,11 @@ final class Binops {
   }
 
   /** Operators whose result is no longer the metric the name says (arithmetic, not comparison). */
-  static boolean dropsMetricName(BinaryOp op) {
+  /** Whether the operator's result drops the metric name: Prometheus 3 drops it for atan2 too. */
+  static boolean dropsMetricName(BinaryOp op, Compat compat) {
     return switch (op) {
       case ADD, SUB, MUL, DIV, MOD, POW -> true;
+      case ATAN2 -> compat == Compat.PROMETHEUS_3;
       default -> false;
     };
   }

@@ -4,10 +4,12 @@ import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
+import dev.firedrill.promql.fn.NaturalOrder;
 import dev.firedrill.promql.fn.Quantiles;
 import dev.firedrill.promql.fn.RangeFunctions;
 import dev.firedrill.promql.model.LabelSet;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +53,21 @@ final class Calls {
     return switch (name) {
       case "time" ->
           ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, ts / 1000.0, -1));
+      case "step", "range", "start", "end" -> queryParameter(name);
+      case "min_of", "max_of" -> {
+        boolean max = name.equals("max_of");
+        yield ev.stepwise(
+            List.of(ev.eval(args.get(0)), ev.eval(args.get(1))),
+            (in, step, ts, out) -> {
+              double a = in[0].values[0];
+              double b = in[1].values[0];
+              double v =
+                  Double.isNaN(a) || Double.isNaN(b)
+                      ? Double.NaN
+                      : max ? Math.max(a, b) : Math.min(a, b);
+              out.add(LabelSet.EMPTY, v, -1);
+            });
+      }
       case "pi" ->
           ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, Math.PI, -1));
       case "vector" ->
@@ -64,6 +81,8 @@ final class Calls {
                   out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
       case "absent" -> absent(args.get(0));
       case "sort", "sort_desc" -> sort(args.get(0), name.equals("sort_desc"));
+      case "sort_by_label", "sort_by_label_desc" ->
+          sortByLabel(args, name.equals("sort_by_label_desc"));
       case "timestamp" -> timestamp(args.get(0));
       case "label_replace" -> labelReplace(args);
       case "label_join" -> labelJoin(args);
@@ -87,6 +106,19 @@ final class Calls {
         throw Evaluator.error("function " + name + " is not supported");
       }
     };
+  }
+
+  /** Prometheus 3's step(), range(), start() and end(): the query's own, in seconds. */
+  private List<Points> queryParameter(String name) {
+    Query q = ev.query;
+    double seconds =
+        switch (name) {
+          case "step" -> q.stepMs() / 1000.0;
+          case "range" -> (q.endMs() - q.startMs()) / 1000.0;
+          case "start" -> q.startMs() / 1000.0;
+          default -> q.endMs() / 1000.0;
+        };
+    return ev.stepwise(List.of(), (in, step, ts, out) -> out.add(LabelSet.EMPTY, seconds, -1));
   }
 
   private static String string(Expr e) {
@@ -153,6 +185,41 @@ final class Calls {
             out.add(in[0].labels[i], in[0].values[i], -1);
           }
           GoSort.sort(out.labels, out.values, out.size, descending);
+        });
+  }
+
+  /**
+   * Prometheus 3's sort_by_label: by the named labels' values in natural order, then by the whole
+   * label set; descending reverses both.
+   */
+  private List<Points> sortByLabel(List<Expr> args, boolean descending) {
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i < args.size(); i++) {
+      names.add(string(args.get(i)));
+    }
+    Comparator<LabelSet> order =
+        (a, b) -> {
+          for (String name : names) {
+            String x = a.get(name);
+            String y = b.get(name);
+            if (!x.equals(y)) {
+              return NaturalOrder.before(x, y) ? -1 : 1;
+            }
+          }
+          return a.compareTo(b);
+        };
+    Comparator<LabelSet> sorted = descending ? order.reversed() : order;
+    return ev.stepwise(
+        List.of(ev.eval(args.get(0))),
+        (in, step, ts, out) -> {
+          Integer[] index = new Integer[in[0].size];
+          for (int i = 0; i < index.length; i++) {
+            index[i] = i;
+          }
+          java.util.Arrays.sort(index, (i, j) -> sorted.compare(in[0].labels[i], in[0].labels[j]));
+          for (int i : index) {
+            out.add(in[0].labels[i], in[0].values[i], -1);
+          }
         });
   }
 
@@ -304,7 +371,15 @@ final class Calls {
     long range;
     long offset;
     Long at;
+    Expr.RangeMode mode = Expr.RangeMode.PLAIN;
     if (arg instanceof Expr.MatrixSelector ms) {
+      mode = ms.selector().rangeMode();
+      if (mode != Expr.RangeMode.PLAIN) {
+        ExtendedRange.check(mode, name);
+        long lookback = ev.query.lookbackMs();
+        series = ev.selectRange(ms, lookback, mode == Expr.RangeMode.SMOOTHED ? lookback : 0);
+        return ExtendedRange.apply(ev, mode, name, series, ms);
+      }
       series = ev.selectRange(ms);
       range = ms.rangeMs();
       offset = ms.selector().offsetMs();
@@ -316,17 +391,22 @@ final class Calls {
       offset = sq.offsetMs();
       at = ev.atTime(sq.at());
     }
+    refuseOtherMajorsName(name);
     boolean absent = name.equals("absent_over_time");
     if (!absent && !RangeFunctions.isRangeFunction(name)) {
       throw Evaluator.error("function " + name + " is not supported");
     }
+    boolean prometheus3 = ev.query.compat() == Compat.PROMETHEUS_3;
     boolean[] present = new boolean[ev.steps];
     double[] scalars = new double[scalarArgs.size()];
     List<Points> result = new ArrayList<>();
     Set<LabelSet> seen = new HashSet<>();
     for (Points s : series) {
       ev.query.checkDeadline();
-      LabelSet labels = name.equals("last_over_time") ? s.labels : s.labels.withoutMetricName();
+      LabelSet labels =
+          name.equals("last_over_time") || name.equals("first_over_time")
+              ? s.labels
+              : s.labels.withoutMetricName();
       Points out = new Points(labels, absent ? 1 : ev.steps);
       int from = 0;
       int to = 0;
@@ -336,7 +416,7 @@ final class Calls {
         while (to < s.n && s.t[to] <= ref) {
           to++;
         }
-        while (from < to && s.t[from] < ref - range) {
+        while (from < to && !ev.query.compat().afterWindowStart(s.t[from], ref - range)) {
           from++;
         }
         if (from == to) {
@@ -350,7 +430,8 @@ final class Calls {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
         }
         OptionalDouble value =
-            RangeFunctions.apply(name, s.t, s.v, from, to, ref - range, ref, ts, scalars);
+            RangeFunctions.apply(
+                name, s.t, s.v, from, to, ref - range, ref, ts, scalars, prometheus3);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }
@@ -363,6 +444,22 @@ final class Calls {
       }
     }
     return absent ? absentOverTime(present, arg) : result;
+  }
+
+  /**
+   * Prometheus 3 renamed holt_winters to double_exponential_smoothing: each mode evaluates only its
+   * own name (the 3.x grammar still reads the old one, so a linter can name it).
+   */
+  private void refuseOtherMajorsName(String name) {
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    if (three && name.equals("holt_winters")) {
+      throw Evaluator.error(
+          "function holt_winters is Prometheus 2's: Prometheus 3 names it double_exponential_smoothing");
+    }
+    if (!three && name.equals("double_exponential_smoothing")) {
+      throw Evaluator.error(
+          "function double_exponential_smoothing is Prometheus 3's: Prometheus 2 names it holt_winters");
+    }
   }
 
   private List<Points> absentOverTime(boolean[] present, Expr arg) {

@@ -13,10 +13,20 @@ import java.util.List;
 public final class Engine {
 
   /**
-   * Prometheus's defaults: a 5 m lookback, a 2 min query timeout, and a subquery without a step
-   * stepping by the global evaluation interval, 1 m.
+   * Prometheus's defaults: a 5 m lookback, a 2 min query timeout, a subquery without a step
+   * stepping by the global evaluation interval, 1 m, and the semantics of {@link
+   * Compat#defaultMode()}.
    */
-  public record Options(Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep) {
+  public record Options(
+      Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep, Compat compat) {
+    public Options {
+      java.util.Objects.requireNonNull(compat, "compat");
+    }
+
+    public Options(Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep) {
+      this(lookbackDelta, timeout, defaultSubqueryStep, Compat.defaultMode());
+    }
+
     public Options(Duration lookbackDelta, Duration timeout) {
       this(lookbackDelta, timeout, Duration.ofMinutes(1));
     }
@@ -31,7 +41,12 @@ public final class Engine {
     }
 
     public Options withTimeout(Duration timeout) {
-      return new Options(lookbackDelta, timeout, defaultSubqueryStep);
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep, compat);
+    }
+
+    /** These options, answering as {@code mode}. */
+    public Options withCompat(Compat mode) {
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep, mode);
     }
   }
 
@@ -44,12 +59,13 @@ public final class Engine {
   }
 
   /** An instant query: a Scalar, Text, Vector or (for a range selector) Matrix. */
-  public Value instant(Expr expr, long timeMs) {
+  public Value instant(Expr written, long timeMs) {
+    Expr expr = QueryDurations.resolve(written, 0, 0);
     Expr e = Evaluator.unwrap(expr);
     if (e instanceof Expr.StringLiteral s) {
       return new Value.Text(timeMs, s.value());
     }
-    List<Points> result = new Evaluator(query(timeMs, timeMs), timeMs, timeMs, 1).eval(expr);
+    List<Points> result = new Evaluator(query(timeMs, timeMs, 0), timeMs, timeMs, 1).eval(expr);
     return switch (expr.type()) {
       case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
       case VECTOR -> {
@@ -69,7 +85,8 @@ public final class Engine {
    * A range query: a Matrix (a scalar expression gives one series without labels). A string or
    * range-vector expression is refused as Prometheus refuses it.
    */
-  public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs) {
+  public Value.Matrix range(Expr written, long startMs, long endMs, long stepMs) {
+    Expr expr = written;
     if (expr.type() != ValueType.VECTOR && expr.type() != ValueType.SCALAR) {
       throw new PromqlException(
           PromqlException.ErrorType.BAD_DATA,
@@ -86,27 +103,35 @@ public final class Engine {
       throw new PromqlException(
           PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
     }
-    return matrix(new Evaluator(query(startMs, endMs), startMs, endMs, stepMs).eval(expr));
+    expr = QueryDurations.resolve(written, stepMs, endMs - startMs);
+    return matrix(new Evaluator(query(startMs, endMs, stepMs), startMs, endMs, stepMs).eval(expr));
   }
 
   /**
    * @throws PromqlException as {@link dev.firedrill.promql.parse.PromqlParser#parse} does
    */
   public Value instant(String query, long timeMs) {
-    return instant(dev.firedrill.promql.parse.PromqlParser.parse(query), timeMs);
+    return instant(parse(query), timeMs);
   }
 
   public Value.Matrix range(String query, long startMs, long endMs, long stepMs) {
-    return range(dev.firedrill.promql.parse.PromqlParser.parse(query), startMs, endMs, stepMs);
+    return range(parse(query), startMs, endMs, stepMs);
   }
 
-  private Query query(long startMs, long endMs) {
+  /** The query read in the grammar of this engine's {@link Compat} mode. */
+  public Expr parse(String query) {
+    return dev.firedrill.promql.parse.PromqlParser.parse(query, options.compat().syntax());
+  }
+
+  private Query query(long startMs, long endMs, long stepMs) {
     return new Query(
         source,
         options.lookbackDelta().toMillis(),
         startMs,
         endMs,
+        stepMs,
         options.defaultSubqueryStep().toMillis(),
+        options.compat(),
         System.nanoTime() + options.timeout().toNanos());
   }
 

@@ -195,8 +195,12 @@ final class Evaluator {
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     long lookback = query.lookbackMs();
+    // Prometheus 3.7's smoothed selector interpolates towards the next sample, if within lookback.
+    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes;
     List<StoredSeries> selected =
-        query.source().select(vs.matchers(), firstRef - lookback, lastRef);
+        query
+            .source()
+            .select(vs.matchers(), firstRef - lookback, lastRef + (smoothed ? lookback : 0));
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
@@ -210,7 +214,15 @@ final class Evaluator {
           next++;
         }
         int i = next - 1;
-        if (i < 0 || t[i] < ref - lookback || StaleNaN.is(v[i])) {
+        if (i < 0 || !query.compat().afterWindowStart(t[i], ref - lookback) || StaleNaN.is(v[i])) {
+          continue;
+        }
+        if (smoothed
+            && t[i] < ref
+            && next < s.count()
+            && t[next] <= ref + lookback
+            && !StaleNaN.is(v[next])) {
+          p.add(ts, v[i] + (v[next] - v[i]) * (ref - t[i]) / (double) (t[next] - t[i]));
           continue;
         }
         p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
@@ -224,12 +236,21 @@ final class Evaluator {
 
   /** A range selector's series, staleness markers removed, covering every step's window. */
   List<Points> selectRange(Expr.MatrixSelector ms) {
+    return selectRange(ms, 0, 0);
+  }
+
+  /**
+   * As {@link #selectRange(Expr.MatrixSelector)}, reading {@code before} more milliseconds before
+   * the first window and {@code after} more past the last (the anchored and smoothed modifiers'
+   * neighbouring samples).
+   */
+  List<Points> selectRange(Expr.MatrixSelector ms, long before, long after) {
     Expr.VectorSelector vs = ms.selector();
     Long at = atTime(vs.at());
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     List<StoredSeries> selected =
-        query.source().select(vs.matchers(), firstRef - ms.rangeMs(), lastRef);
+        query.source().select(vs.matchers(), firstRef - ms.rangeMs() - before, lastRef + after);
     List<Points> result = new ArrayList<>(selected.size());
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
@@ -260,7 +281,7 @@ final class Evaluator {
     for (Points s : selectRange(ms)) {
       Points window = new Points(s.labels, 16);
       for (int i = 0; i < s.n; i++) {
-        if (s.t[i] >= ref - ms.rangeMs() && s.t[i] <= ref) {
+        if (query.compat().afterWindowStart(s.t[i], ref - ms.rangeMs()) && s.t[i] <= ref) {
           window.add(s.t[i], s.v[i]);
         }
       }
@@ -280,7 +301,7 @@ final class Evaluator {
     Long at = atTime(sq.at());
     long bound = (at != null ? at : start) - sq.offsetMs() - sq.rangeMs();
     long innerStart = step * (bound / step);
-    if (innerStart < bound) {
+    if (!query.compat().afterWindowStart(innerStart, bound)) {
       innerStart += step;
     }
     long innerEnd = (at != null ? at : end) - sq.offsetMs();
@@ -326,7 +347,7 @@ final class Evaluator {
     }
     boolean scalarLeft = lt == ValueType.SCALAR;
     List<Points> vectorSide = scalarLeft ? rhs : lhs;
-    boolean dropName = Binops.dropsMetricName(op) || b.returnBool();
+    boolean dropName = Binops.dropsMetricName(op, query.compat()) || b.returnBool();
     LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
     for (int i = 0; i < labelsOf.length; i++) {
       LabelSet l = vectorSide.get(i).labels;
@@ -358,11 +379,14 @@ final class Evaluator {
 
   private List<Points> aggregate(Expr.Aggregate a) {
     if (a.op() == AggregateOp.LIMITK || a.op() == AggregateOp.LIMIT_RATIO) {
-      throw error(
-          a.op().promName()
-              + "() is Prometheus 3 PromQL, which this engine (Prometheus v2.42's) does not evaluate");
+      if (query.compat() != Compat.PROMETHEUS_3) {
+        throw error(
+            a.op().promName()
+                + "() is Prometheus 3 PromQL, which this engine in Prometheus 2 mode does not evaluate");
+      }
+      return Limits.of(this, a);
     }
-    Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without());
+    Aggregation aggregation = new Aggregation(a.op(), a.grouping(), a.without(), query.compat());
     List<Points> input = eval(a.expr());
     LabelSet[] groupOf = new LabelSet[input.size()];
     for (int i = 0; i < groupOf.length; i++) {

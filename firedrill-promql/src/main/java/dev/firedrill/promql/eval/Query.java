@@ -5,15 +5,17 @@ import dev.firedrill.promql.model.SeriesSource;
 
 /**
  * What every evaluator of one query shares: where samples come from, the lookback, the query's own
- * start and end (which {@code @ start()} and {@code @ end()} name, even inside subqueries), the
- * step of a subquery that gives none, and the deadline.
+ * start, end and step (0 for an instant query) (which {@code @ start()} and {@code @ end()} name,
+ * even inside subqueries), the step of a subquery that gives none, and the deadline.
  */
 record Query(
     SeriesSource source,
     long lookbackMs,
     long startMs,
     long endMs,
+    long stepMs,
     long subqueryStepMs,
+    Compat compat,
     long deadlineNanos) {
 
   void checkDeadline() {

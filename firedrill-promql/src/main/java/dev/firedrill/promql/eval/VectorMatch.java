@@ -117,10 +117,14 @@ final class VectorMatch {
       LabelSet[] leftSigs,
       LabelSet[] rightSigsOf,
       StepVector out) {
-    if (left.size == 0 || right.size == 0) {
+    boolean swap = matching.cardinality() == Cardinality.ONE_TO_MANY;
+    // fill_left(v) stands in for a missing left sample, fill_right(v) for a missing right one;
+    // as in Prometheus, group_right's swap of the sides applies to them too (its tests say so).
+    Double fillMissingLhs = matching.fillLeft();
+    Double fillMissingRhs = matching.fillRight();
+    if ((left.size == 0 || right.size == 0) && fillMissingLhs == null && fillMissingRhs == null) {
       return;
     }
-    boolean swap = matching.cardinality() == Cardinality.ONE_TO_MANY;
     StepVector lhs = swap ? right : left;
     StepVector rhs = swap ? left : right;
     LabelSet[] lsig = swap ? rightSigsOf : leftSigs;
@@ -144,10 +148,17 @@ final class VectorMatch {
     }
     matchedSigs.clear();
     BinaryOp op = binary.op();
+    if (matching.cardinality() == Cardinality.ONE_TO_ONE
+        && evaluator.query.compat() == Compat.PROMETHEUS_3) {
+      requireOneMatchEach(lhs, lsig);
+    }
     for (int i = 0; i < lhs.size; i++) {
       LabelSet sig = lsig[lhs.series[i]];
       Integer j = rightSigs.get(sig);
       if (j == null) {
+        if (fillMissingRhs != null) {
+          filled(lhs.labels[i], LabelSet.EMPTY, sig, lhs.values[i], fillMissingRhs, swap, out);
+        }
         continue;
       }
       double vl = swap ? rhs.values[j] : lhs.values[i];
@@ -182,6 +193,67 @@ final class VectorMatch {
       }
       out.add(metric, value, -1);
     }
+    if (fillMissingLhs != null) {
+      for (int j = 0; j < rhs.size; j++) {
+        LabelSet sig = rsig[rhs.series[j]];
+        if (!matchedSigs.containsKey(sig) && !leftHas(lhs, lsig, sig)) {
+          filled(sig, rhs.labels[j], sig, fillMissingLhs, rhs.values[j], swap, out);
+        }
+      }
+    }
+  }
+
+  /**
+   * Prometheus 3 refuses two left samples matching one right sample in one-to-one matching even
+   * when a comparison would filter all but one of them away.
+   */
+  private void requireOneMatchEach(StepVector lhs, LabelSet[] lsig) {
+    Set<LabelSet> matched = new HashSet<>();
+    for (int i = 0; i < lhs.size; i++) {
+      LabelSet sig = lsig[lhs.series[i]];
+      if (rightSigs.containsKey(sig) && !matched.add(sig)) {
+        throw Evaluator.error(
+            "multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)");
+      }
+    }
+  }
+
+  private static boolean leftHas(StepVector lhs, LabelSet[] lsig, LabelSet sig) {
+    for (int i = 0; i < lhs.size; i++) {
+      if (lsig[lhs.series[i]].equals(sig)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * One sample whose other side is missing and filled: {@code present} is the sample's own value,
+   * {@code fill} the stand-in; a missing left side lends its place the match's signature as labels.
+   */
+  private void filled(
+      LabelSet lhsLabels,
+      LabelSet rhsLabels,
+      LabelSet sig,
+      double first,
+      double second,
+      boolean swapped,
+      StepVector out) {
+    double vl = swapped ? second : first;
+    double vr = swapped ? first : second;
+    BinaryOp op = binary.op();
+    boolean keep = Binops.keeps(op, vl, vr);
+    double value = Binops.element(op, vl, vr);
+    if (binary.returnBool()) {
+      value = keep ? 1 : 0;
+    } else if (!keep) {
+      return;
+    }
+    LabelSet metric = resultMetric(lhsLabels, rhsLabels);
+    if (binary.returnBool()) {
+      metric = metric.withoutMetricName();
+    }
+    out.add(metric, value, -1);
   }
 
   private LabelSet resultMetric(LabelSet lhs, LabelSet rhs) {
@@ -190,7 +262,10 @@ final class VectorMatch {
     if (cached != null) {
       return cached;
     }
-    LabelSet result = Binops.dropsMetricName(binary.op()) ? lhs.withoutMetricName() : lhs;
+    LabelSet result =
+        Binops.dropsMetricName(binary.op(), evaluator.query.compat())
+            ? lhs.withoutMetricName()
+            : lhs;
     if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
       result =
           matching.on()

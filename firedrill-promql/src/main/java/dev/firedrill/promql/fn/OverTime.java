@@ -44,6 +44,38 @@ final class OverTime {
     return max;
   }
 
+  /** The index of the sample {@link #max} picks: the first of the greatest values. */
+  static int argMax(double[] v, int from, int to) {
+    int at = from;
+    for (int i = from; i < to; i++) {
+      if (v[i] > v[at] || Double.isNaN(v[at])) {
+        at = i;
+      }
+    }
+    return at;
+  }
+
+  /** The index of the sample {@link #min} picks: the first of the least values. */
+  static int argMin(double[] v, int from, int to) {
+    int at = from;
+    for (int i = from; i < to; i++) {
+      if (v[i] < v[at] || Double.isNaN(v[at])) {
+        at = i;
+      }
+    }
+    return at;
+  }
+
+  /** Prometheus 3's mad_over_time: the median of the distances from the median. */
+  static double mad(double[] v, int from, int to) {
+    double median = Quantiles.quantile(0.5, v, from, to);
+    double[] distances = new double[to - from];
+    for (int i = from; i < to; i++) {
+      distances[i - from] = Math.abs(v[i] - median);
+    }
+    return Quantiles.quantile(0.5, distances, 0, distances.length);
+  }
+
   static double min(double[] v, int from, int to) {
     double min = v[from];
     for (int i = from; i < to; i++) {

@@ -5,12 +5,12 @@ import java.util.Set;
 
 /**
  * The functions of a range vector, one series' window at a time: {@code rate irate increase delta
- * idelta deriv predict_linear resets changes holt_winters} and every {@code *_over_time} (but
- * {@code absent_over_time}, which the evaluator answers from presence alone). The window is {@code
- * t[from..to)}, {@code v[from..to)}, stale markers already removed, selected from the range {@code
- * rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a sample exactly at the start, v3
- * does not); rate and friends extrapolate to those two bounds. Empty means the function gives no
- * sample for this series.
+ * idelta deriv predict_linear resets changes holt_winters double_exponential_smoothing} and every
+ * {@code *_over_time} (but {@code absent_over_time}, which the evaluator answers from presence
+ * alone). The window is {@code t[from..to)}, {@code v[from..to)}, stale markers already removed,
+ * selected from the range {@code rangeStartMs} to {@code rangeEndMs} (Prometheus v2.42 keeps a
+ * sample exactly at the start, v3 does not); rate and friends extrapolate to those two bounds.
+ * Empty means the function gives no sample for this series.
  */
 public final class RangeFunctions {
 
@@ -26,6 +26,13 @@ public final class RangeFunctions {
           "resets",
           "changes",
           "holt_winters",
+          "double_exponential_smoothing",
+          "first_over_time",
+          "mad_over_time",
+          "ts_of_first_over_time",
+          "ts_of_last_over_time",
+          "ts_of_max_over_time",
+          "ts_of_min_over_time",
           "avg_over_time",
           "sum_over_time",
           "min_over_time",
@@ -77,6 +84,24 @@ public final class RangeFunctions {
       long rangeEndMs,
       long evalTimeMs,
       double[] scalarArgs) {
+    return apply(name, t, v, from, to, rangeStartMs, rangeEndMs, evalTimeMs, scalarArgs, false);
+  }
+
+  /**
+   * @param prometheus3 rate, increase and delta extrapolate as Prometheus 3 does (the gap to a
+   *     boundary is limited before a counter's zero point is), else as v2.42
+   */
+  public static OptionalDouble apply(
+      String name,
+      long[] t,
+      double[] v,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      long evalTimeMs,
+      double[] scalarArgs,
+      boolean prometheus3) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("not a range vector function: " + name);
     }
@@ -85,9 +110,12 @@ public final class RangeFunctions {
       return OptionalDouble.empty();
     }
     return switch (name) {
-      case "rate" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true);
-      case "increase" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false);
-      case "delta" -> Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false);
+      case "rate" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true, prometheus3);
+      case "increase" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false, prometheus3);
+      case "delta" ->
+          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false, prometheus3);
       case "irate" -> Rates.instant(t, v, from, to, true);
       case "idelta" -> Rates.instant(t, v, from, to, false);
       // The first sample's time as intercept keeps x small, where doubles are precise.
@@ -99,7 +127,14 @@ public final class RangeFunctions {
           to - from < 2
               ? OptionalDouble.empty()
               : predictLinear(t, v, from, to, evalTimeMs, scalarArgs[0]);
-      case "holt_winters" -> HoltWinters.smooth(v, from, to, scalarArgs[0], scalarArgs[1]);
+      case "holt_winters", "double_exponential_smoothing" ->
+          HoltWinters.smooth(v, from, to, scalarArgs[0], scalarArgs[1]);
+      case "first_over_time" -> OptionalDouble.of(v[from]);
+      case "mad_over_time" -> OptionalDouble.of(OverTime.mad(v, from, to));
+      case "ts_of_first_over_time" -> OptionalDouble.of(t[from] / 1000.0);
+      case "ts_of_last_over_time" -> OptionalDouble.of(t[to - 1] / 1000.0);
+      case "ts_of_max_over_time" -> OptionalDouble.of(t[OverTime.argMax(v, from, to)] / 1000.0);
+      case "ts_of_min_over_time" -> OptionalDouble.of(t[OverTime.argMin(v, from, to)] / 1000.0);
       case "resets" -> OptionalDouble.of(OverTime.resets(v, from, to));
       case "changes" -> OptionalDouble.of(OverTime.changes(v, from, to));
       case "avg_over_time" -> OptionalDouble.of(OverTime.avg(v, from, to));
@@ -126,7 +161,7 @@ public final class RangeFunctions {
     int expected =
         switch (name) {
           case "predict_linear", "quantile_over_time" -> 1;
-          case "holt_winters" -> 2;
+          case "holt_winters", "double_exponential_smoothing" -> 2;
           default -> 0;
         };
     if (scalarArgs.length != expected) {

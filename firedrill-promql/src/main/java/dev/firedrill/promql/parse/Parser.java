@@ -296,7 +296,12 @@ final class Parser {
         }
         if (KEYWORD_METRIC_NAMES.contains(t.type())) {
           next();
-          return parseSelector(t);
+          // Prometheus 3's start() and end() functions share their names with @'s keywords.
+          boolean call =
+              prometheus3
+                  && (t.type() == TokenType.START || t.type() == TokenType.END)
+                  && peek().type() == TokenType.LEFT_PAREN;
+          return call ? parseCall(t) : parseSelector(t);
         }
         throw unexpected(t);
       }

@@ -65,19 +65,16 @@ final class AtModifier {
       unsafe |= UNSAFE.contains(c.function().name());
       return new Expr.Call(c.function(), c.args().stream().map(a -> rewrite(a, at)).toList());
     }
+    // The rewritten nodes keep all but their @: offsets and ranges as written, range modifiers.
     if (e instanceof Expr.VectorSelector vs) {
-      return vs.at() != null
-          ? vs
-          : new Expr.VectorSelector(vs.name(), vs.matchers(), vs.offsetMs(), at);
+      return vs.at() != null ? vs : vs.withAt(at);
     }
     if (e instanceof Expr.MatrixSelector ms) {
       return new Expr.MatrixSelector(
-          (Expr.VectorSelector) rewrite(ms.selector(), at), ms.rangeMs());
+          (Expr.VectorSelector) rewrite(ms.selector(), at), ms.rangeMs(), ms.rangeExpr());
     }
     if (e instanceof Expr.Subquery sq) {
-      return sq.at() != null
-          ? sq
-          : new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), at);
+      return sq.at() != null ? sq : sq.with(sq.expr(), sq.offsetMs(), sq.offsetExpr(), at);
     }
     return e;
   }

@@ -1,11 +1,11 @@
 package dev.firedrill.promql.conformance;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
-import dev.firedrill.promql.parse.PromqlParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,12 +26,12 @@ final class CaseRunner {
 
   private final Engine engine;
 
-  CaseRunner(MemorySeriesSource source) {
+  CaseRunner(MemorySeriesSource source, Compat compat) {
     this.engine =
         new Engine(
             source,
             new Engine.Options(
-                Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1)));
+                Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1), compat));
   }
 
   /** Null when the case passes, else what went wrong. */
@@ -44,7 +44,7 @@ final class CaseRunner {
     }
     Expr expr;
     try {
-      expr = PromqlParser.parse(c.query());
+      expr = engine.parse(c.query());
     } catch (PromqlException e) {
       return c.fail() && c.failMessage() == null && c.failRegex() == null
           ? null

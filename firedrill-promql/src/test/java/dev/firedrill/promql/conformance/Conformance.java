@@ -1,12 +1,16 @@
 package dev.firedrill.promql.conformance;
 
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.testing.PromqlTestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -14,8 +18,21 @@ import java.util.stream.Stream;
  */
 final class Conformance {
 
-  /** One case's outcome: null failure when it passed. */
-  record Outcome(Script.Eval eval, String failure) {}
+  /**
+   * One case's outcome: null failure when it passed. {@code nativeHistograms} when the case needs
+   * them (it reads a series loaded as native histograms, expects histogram samples, or is of
+   * native_histograms.test), which the engine refuses by design.
+   */
+  record Outcome(Script.Eval eval, String failure, boolean nativeHistograms) {
+
+    String key() {
+      return eval.file() + ":" + eval.line();
+    }
+  }
+
+  /** Functions of native histograms only; a float sample gives them nothing to compute. */
+  private static final Pattern HISTOGRAM_FUNCTIONS =
+      Pattern.compile("histogram_(count|sum|avg|stddev|stdvar|fraction|quantiles)\\s*\\(|\\{\\{");
 
   private Conformance() {}
 
@@ -30,25 +47,49 @@ final class Conformance {
     }
   }
 
-  /** Every eval of the file, run in order against the series loaded before it. */
-  static List<Outcome> run(Path file) throws IOException {
+  /**
+   * Every eval of the file, run in order against the series loaded before it, in {@code compat}.
+   */
+  static List<Outcome> run(Path file, Compat compat) throws IOException {
     String name = file.getFileName().toString();
     List<Script.Command> commands = Script.parse(name, Files.readString(file));
     MemorySeriesSource source = new MemorySeriesSource();
-    CaseRunner runner = new CaseRunner(source);
+    CaseRunner runner = new CaseRunner(source, compat);
     List<Outcome> outcomes = new ArrayList<>();
+    Set<String> histogramNames = new HashSet<>();
     for (Script.Command command : commands) {
       if (command instanceof Script.Clear) {
         source.clear();
+        histogramNames.clear();
       } else if (command instanceof Script.Load load) {
         for (SeriesLine s : load.series()) {
           load(source, s.labels(), s.values(), load.intervalMs());
         }
+        for (String h : load.histogramSeries()) {
+          histogramNames.add(h.replaceAll("\\{.*", "").trim());
+        }
       } else if (command instanceof Script.Eval eval) {
-        outcomes.add(new Outcome(eval, runner.run(eval)));
+        outcomes.add(new Outcome(eval, runner.run(eval), needsHistograms(eval, histogramNames)));
       }
     }
     return outcomes;
+  }
+
+  private static boolean needsHistograms(Script.Eval eval, Set<String> histogramNames) {
+    if (eval.file().equals("native_histograms.test")
+        || HISTOGRAM_FUNCTIONS.matcher(eval.query()).find()
+        || (eval.problem() != null && eval.problem().contains("{{"))) {
+      return true;
+    }
+    for (String name : histogramNames) {
+      if (!name.isEmpty()
+          && Pattern.compile("(?<![\\w:])" + Pattern.quote(name) + "(?![\\w:])")
+              .matcher(eval.query())
+              .find()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void load(

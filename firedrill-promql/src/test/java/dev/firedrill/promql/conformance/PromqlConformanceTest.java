@@ -2,6 +2,7 @@ package dev.firedrill.promql.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.promql.eval.Compat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class PromqlConformanceTest {
     List<DynamicTest> tests = new ArrayList<>();
     int passed = 0;
     for (Path file : Conformance.files(dir)) {
-      for (Conformance.Outcome o : Conformance.run(file)) {
+      for (Conformance.Outcome o : Conformance.run(file, Compat.PROMETHEUS_2)) {
         String key = o.eval().file() + ":" + o.eval().line();
         cases.add(key);
         String reason = exclusions.get(key);

@@ -15,7 +15,13 @@ final class Script {
 
   sealed interface Command {}
 
-  record Load(long intervalMs, List<SeriesLine> series) implements Command {}
+  /**
+   * {@code histogramSeries} are the lines of native histograms ({@code {{...}}} samples), which
+   * this reader leaves out: the series' text up to its first value; and for {@code load_with_nhcb}
+   * the base names of the classic histograms it also stores as native ones.
+   */
+  record Load(long intervalMs, List<SeriesLine> series, List<String> histogramSeries)
+      implements Command {}
 
   record Clear() implements Command {}
 
@@ -101,6 +107,7 @@ final class Script {
     }
     long interval = Duration.parseMillis(m.group(2));
     List<SeriesLine> series = new ArrayList<>();
+    List<String> histograms = new ArrayList<>();
     while (i + 1 < lines.length && !lines[i + 1].isEmpty()) {
       i++;
       // A series this reader cannot take (a native histogram) is left out; the cases reading it
@@ -108,10 +115,21 @@ final class Script {
       try {
         series.add(SeriesLine.parse(lines[i]));
       } catch (RuntimeException e) {
-        continue;
+        if (lines[i].contains("{{")) {
+          histograms.add(lines[i].substring(0, lines[i].indexOf("{{")).trim());
+        }
       }
     }
-    commands.add(new Load(interval, series));
+    if (m.group(1) != null) {
+      // load_with_nhcb also stores each classic histogram as a native one under its base name.
+      for (SeriesLine s : series) {
+        String name = s.labels().metricName();
+        if (name != null && name.endsWith("_bucket")) {
+          histograms.add(name.substring(0, name.length() - "_bucket".length()));
+        }
+      }
+    }
+    commands.add(new Load(interval, series, histograms));
     return i;
   }
 

@@ -165,4 +165,50 @@ class EvalSelectorsTest {
         .extracting(e -> ((PromqlException) e).errorType())
         .isEqualTo(PromqlException.ErrorType.BAD_DATA);
   }
+
+  @Test
+  void prometheus3LeavesTheLookbackOpenAtItsStart() {
+    Exprs.Store store = new Exprs.Store().series(METRIC, 10_000, 0.0, 1.0, null, 2.0);
+    Engine engine = engine(store, Compat.PROMETHEUS_3);
+
+    assertThat(single(engine.instant(sel("metric"), 329_999))).isEqualTo(2.0);
+    assertThat(((Value.Vector) engine.instant(sel("metric"), 330_000)).samples()).isEmpty();
+  }
+
+  @Test
+  void prometheus3RangeSelectorLeavesOutTheSampleAtTheWindowsStart() {
+    Exprs.Store store = new Exprs.Store().series(METRIC, 10_000, 0.0, 1.0, StaleNaN.VALUE, 2.0);
+
+    Value.Matrix m =
+        (Value.Matrix)
+            engine(store, Compat.PROMETHEUS_3).instant(range(sel("metric"), 20_000), 30_000);
+
+    assertThat(m.series().get(0).timestampsMs()).containsExactly(30_000L);
+  }
+
+  @Test
+  void prometheus3RangeFunctionWindowsAreLeftOpen() {
+    Exprs.Store store =
+        new Exprs.Store().series(METRIC, 15_000, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+
+    Value.Matrix m =
+        engine(store, Compat.PROMETHEUS_3)
+            .range(
+                Exprs.call("count_over_time", ValueType.VECTOR, range(sel("metric"), 30_000)),
+                30_000,
+                105_000,
+                15_000);
+
+    assertThat(m.series().get(0).values()).containsExactly(2.0, 2.0, 2.0, 2.0, 2.0, 2.0);
+  }
+
+  @Test
+  void prometheus3SubqueryLeavesOutTheStepAtItsStart() {
+    Exprs.Store store = new Exprs.Store().series(METRIC, 10_000, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+    Expr sub = new Expr.Subquery(sel("metric"), 40_000, 20_000, 0, null);
+
+    Value.Matrix m = (Value.Matrix) engine(store, Compat.PROMETHEUS_3).instant(sub, 60_000);
+
+    assertThat(m.series().get(0).timestampsMs()).containsExactly(40_000L, 60_000L);
+  }
 }

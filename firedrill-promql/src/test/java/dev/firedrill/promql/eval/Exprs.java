@@ -118,8 +118,13 @@ final class Exprs {
     return new Expr.Call(new Function(name, types, 0, returns), List.of(args));
   }
 
+  /** An engine of Prometheus 2's closed windows, which most of these tests were written for. */
   static Engine engine(SeriesSource source) {
-    return new Engine(source, Engine.Options.defaults());
+    return engine(source, Compat.PROMETHEUS_2);
+  }
+
+  static Engine engine(SeriesSource source, Compat compat) {
+    return new Engine(source, Engine.Options.defaults().withCompat(compat));
   }
 
   /** Series stored in memory; {@link #selects} counts the reads. */

@@ -1,0 +1,59 @@
+package dev.firedrill.promql.eval;
+
+import dev.firedrill.promql.parse.PromqlParser;
+
+/**
+ * Which Prometheus the engine answers as. The two differ in the grammar they read and in where a
+ * window begins: Prometheus 2 takes a range selector's, the lookback's and a subquery's window
+ * closed at both ends ({@code [t - range, t]}); Prometheus 3 leaves them open at the start ({@code
+ * (t - range, t]}), so a sample exactly one range old no longer counts. Passed to each query, never
+ * held globally, so one JVM can answer as both.
+ */
+public enum Compat {
+  /** Prometheus v2.42: its grammar and closed windows. */
+  PROMETHEUS_2(2, PromqlParser.Syntax.PROMETHEUS_2_42),
+  /** Prometheus 3.x: its grammar (UTF-8 names, duration expressions, ...) and left-open windows. */
+  PROMETHEUS_3(3, PromqlParser.Syntax.PROMETHEUS_3);
+
+  private final int major;
+  private final PromqlParser.Syntax syntax;
+
+  Compat(int major, PromqlParser.Syntax syntax) {
+    this.major = major;
+    this.syntax = syntax;
+  }
+
+  /** The mode when none is asked for: Prometheus 3, what most users run. */
+  public static Compat defaultMode() {
+    return PROMETHEUS_3;
+  }
+
+  /**
+   * The mode of a major version, as {@code --compat 2|3} names it.
+   *
+   * @throws IllegalArgumentException naming the value and the expectation
+   */
+  public static Compat ofMajor(int major) {
+    for (Compat c : values()) {
+      if (c.major == major) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException(
+        "compatibility mode " + major + " is not one of 2 or 3 (the Prometheus major version)");
+  }
+
+  public int major() {
+    return major;
+  }
+
+  /** The grammar queries and rules are read in. */
+  public PromqlParser.Syntax syntax() {
+    return syntax;
+  }
+
+  /** Whether a sample at {@code t} lies inside a window that begins at {@code windowStart}. */
+  public boolean afterWindowStart(long t, long windowStart) {
+    return this == PROMETHEUS_3 ? t > windowStart : t >= windowStart;
+  }
+}
