@@ -168,7 +168,13 @@ public final class AlertmanagerClient {
           null);
     }
     try {
-      JsonNode original = READER.readTree(body).path("config").path("original");
+      JsonNode config = READER.readTree(body).path("config");
+      JsonNode original = config.path("original");
+      // Grafana's built-in Alertmanager (/api/alertmanager/grafana) holds the configuration as a
+      // JSON object, routes with object_matchers; JSON is YAML, so the route reader takes it as is.
+      if (!original.isTextual() && config.isObject() && config.has("route")) {
+        return config.toString();
+      }
       if (!original.isTextual()) {
         throw fail(
             prefix + " with an unexpected response: no config.original (expected the loaded YAML)",

@@ -86,7 +86,7 @@ public final class Detection {
                         rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList())
                     + ")"));
       }
-      List<PromAlert> active = stack.alerts();
+      List<PromAlert> active = stack.alerts().stream().filter(PromAlert::active).toList();
       for (AlertExpectation expectation : expectations) {
         Optional<PromAlert> already =
             active.stream().filter(a -> expectation.matches(a.labels())).findFirst();
@@ -228,7 +228,10 @@ public final class Detection {
     /** The first pending and firing are kept for the row; every change of state is news. */
     private void updateState(List<PromAlert> alerts, String name, AlertNews news) {
       List<PromAlert> matching =
-          alerts.stream().filter(a -> expectation.matches(a.labels())).toList();
+          alerts.stream()
+              .filter(PromAlert::active)
+              .filter(a -> expectation.matches(a.labels()))
+              .toList();
       if (pending.isEmpty() && !matching.isEmpty()) {
         pending = Optional.of(matching.get(0));
       }
@@ -284,7 +287,7 @@ public final class Detection {
                   .alert(expectation.alert())
                   .map(RuleBook.AlertRule::forDuration)
                   .orElse(Duration.ZERO);
-      return firing.flatMap(PromAlert::activeAt).map(at -> at.plus(forDuration));
+      return firing.flatMap(a -> a.firingSince(forDuration));
     }
 
     private Optional<List<String>> receiverSeen() {
@@ -312,7 +315,11 @@ public final class Detection {
       String source =
           delivery.isPresent()
               ? "webhook startsAt"
-              : routedAlert.isPresent() ? "Alertmanager startsAt" : "Prometheus activeAt + for";
+              : routedAlert.isPresent()
+                  ? "Alertmanager startsAt"
+                  : firing.filter(PromAlert::grafana).isPresent()
+                      ? "Grafana activeAt"
+                      : "Prometheus activeAt + for";
       Optional<Instant> detectedAt = starts.or(this::estimatedStart);
       boolean fired = detectedAt.isPresent() || firing.isPresent();
       Optional<Duration> detect = detectedAt.map(at -> Duration.between(injectedAt, at));

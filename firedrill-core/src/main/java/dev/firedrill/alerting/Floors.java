@@ -8,6 +8,8 @@ import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.parse.PromqlParser;
 import dev.firedrill.time.Durations;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -50,8 +52,17 @@ public final class Floors {
         errorRatio.isPresent() && errorRatio.getAsDouble() > 0 && errorRatio.getAsDouble() < 1
             ? errorRatio.getAsDouble()
             : 1;
-    Term expression = term(rule.query(), book, scrape, ratio);
     Duration forDuration = rule.forDuration();
+    String query = rule.query();
+    if (GrafanaQuery.isGrafana(query)) {
+      List<String> why = new ArrayList<>();
+      Optional<String> promql = GrafanaQuery.asPromql(query, why);
+      if (promql.isEmpty()) {
+        return grafanaFloor(rule, why.get(0));
+      }
+      query = promql.get();
+    }
+    Term expression = term(query, book, scrape, ratio);
     Duration total = expression.time().plus(forDuration).plus(book.queryOffset());
     String reason =
         forDuration.compareTo(expression.time()) > 0
@@ -64,6 +75,21 @@ public final class Floors {
             ? ""
             : ", plus query_offset " + Durations.format(book.queryOffset());
     return new Floor(total, reason + offset);
+  }
+
+  /**
+   * A Grafana-managed rule whose queries cannot be read as one PromQL comparison: one evaluation
+   * interval (the condition may turn at any evaluation) plus {@code for}.
+   */
+  private static Floor grafanaFloor(RuleBook.AlertRule rule, String why) {
+    return new Floor(
+        rule.groupInterval().plus(rule.forDuration()),
+        "Grafana-managed rule: interval "
+            + Durations.format(rule.groupInterval())
+            + " plus for: "
+            + Durations.format(rule.forDuration())
+            + ", as "
+            + why);
   }
 
   /**

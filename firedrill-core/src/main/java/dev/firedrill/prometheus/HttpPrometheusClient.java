@@ -283,6 +283,9 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   private ResponseParser.Envelope envelope(
       String subject, int status, String body, EnvelopeParser parser) throws PrometheusException {
     String prefix = "Prometheus at " + server() + " ";
+    if (status == 403 && body != null && body.contains("non allow-listed")) {
+      throw fail(grafanaProxyRefusal(subject, body), null);
+    }
     ResponseParser.Envelope envelope;
     try {
       envelope = parser.parse(body);
@@ -344,6 +347,24 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
     dataWarnings.forEach(
         w -> warnings.accept(redact(prefix + "warned about " + subject + ": " + w)));
     return envelope;
+  }
+
+  /**
+   * Grafana's data-source proxy ({@code /api/datasources/proxy/uid/<uid>}) lets a POST through only
+   * on the routes the Prometheus plugin allow-lists ({@code /api/v1/query}, {@code query_range},
+   * {@code series}, {@code labels}, {@code query_exemplars}) and answers 403 to any other, so the
+   * line says which call was refused and what to point at instead.
+   */
+  private String grafanaProxyRefusal(String subject, String body) {
+    return "Grafana's data-source proxy at "
+        + server()
+        + " refused "
+        + subject
+        + " (HTTP 403: "
+        + OneLine.shortened(body.strip(), OneLine.BODY_LIMIT)
+        + "); through the proxy firedrill sends only POST /api/v1/query and GETs, so this call"
+        + " needs Prometheus itself (set prometheus.rules_url to Grafana's"
+        + " /api/prometheus/grafana for Grafana-managed rules)";
   }
 
   private PrometheusException timedOut(String subject, Throwable cause) {

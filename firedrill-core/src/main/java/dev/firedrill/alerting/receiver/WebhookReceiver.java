@@ -24,13 +24,14 @@ import java.util.function.Consumer;
 
 /**
  * The Alertmanager webhook endpoint firedrill serves during a drill. Any path accepts {@code POST}
- * of payload version 4; each accepted notification is recorded with the time it arrived (from the
- * injected clock) and handed to the listeners before Alertmanager gets its 200, so a journal
- * written by a listener is never behind what Alertmanager believes was delivered.
+ * of payload version 4 (Alertmanager) or 1 (Grafana's contact-point webhook); each accepted
+ * notification is recorded with the time it arrived (from the injected clock) and handed to the
+ * listeners before Alertmanager gets its 200, so a journal written by a listener is never behind
+ * what Alertmanager believes was delivered.
  *
  * <p>Refused requests answer a short JSON error and are recorded as {@link Rejection}s: 401 for a
  * missing or wrong token, 405 for a method other than POST, 413 for a body above the limit (never
- * read whole), 400 for a body that is not a version 4 payload. Nothing a client sends can stop the
+ * read whole), 400 for a body that is not such a payload. Nothing a client sends can stop the
  * receiver. Messages never hold the token.
  */
 public final class WebhookReceiver implements AutoCloseable {

@@ -163,7 +163,7 @@ class WebhookReceiverTest {
         "\"version\" is missing (expected \"4\", Alertmanager's webhook payload version)");
     cases.put(
         valid.replace("\"version\": \"4\"", "\"version\": \"3\""),
-        "\"version\" is \"3\" (expected \"4\")");
+        "\"version\" is \"3\" (expected \"4\", Alertmanager's, or \"1\", Grafana's contact-point webhook)");
     cases.put(
         valid.replace("\"receiver\": \"team-payments\",", ""),
         "\"receiver\" is missing (expected a string)");

@@ -31,6 +31,7 @@ final class RouteConfigLoader {
           "group_by",
           "continue",
           "matchers",
+          "object_matchers",
           "match",
           "match_re",
           "routes",
@@ -278,10 +279,11 @@ final class RouteConfigLoader {
         }
       }
     }
+    objectMatchers(node, at, matchers);
     matchers.sort(Matcher.ORDER);
     if (root && !matchers.isEmpty()) {
       problem(
-          at + "/" + firstPresent(node, "matchers", "match", "match_re"),
+          at + "/" + firstPresent(node, "matchers", "object_matchers", "match", "match_re"),
           "the root route must not have any matchers (it is the fallback for every alert)");
     }
 
@@ -442,5 +444,45 @@ final class RouteConfigLoader {
 
   private void problem(String pointer, String message) {
     problems.add(document.problem(pointer, message));
+  }
+
+  /**
+   * Grafana's notification policies write matchers as {@code object_matchers}: a list of {@code
+   * [name, operator, value]} triples ({@code ["team", "=", "payments"]}), as its Alertmanager's
+   * {@code /api/v2/status} and provisioning API hand them out.
+   */
+  private void objectMatchers(JsonNode node, String at, List<Matcher> matchers) {
+    JsonNode list = node.get("object_matchers");
+    if (!present(list)) {
+      return;
+    }
+    if (!list.isArray()) {
+      problem(
+          at + "/object_matchers",
+          "expected a list of [name, operator, value] triples, got " + describe(list));
+      return;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode triple = list.get(i);
+      String where = at + "/object_matchers/" + i;
+      if (!triple.isArray()
+          || triple.size() != 3
+          || !isScalar(triple.get(0))
+          || !isScalar(triple.get(1))
+          || !isScalar(triple.get(2))) {
+        problem(
+            where,
+            "expected [name, operator, value], such as [\"team\", \"=\", \"payments\"], got "
+                + describe(triple));
+        continue;
+      }
+      try {
+        matchers.add(
+            Matcher.of(
+                scalar(triple.get(0)), MatchType.of(scalar(triple.get(1))), scalar(triple.get(2))));
+      } catch (IllegalArgumentException e) {
+        problem(where, e.getMessage() + " (expected an operator of =, !=, =~ or !~)");
+      }
+    }
   }
 }

@@ -99,8 +99,16 @@ public final class WebhookJson {
       throw new Invalid(
           "\"version\" is missing (expected \"4\", Alertmanager's webhook payload version)");
     }
-    if (!version.isTextual() || !version.asText().equals(WebhookMessage.VERSION)) {
-      throw new Invalid("\"version\" is " + shortJson(version) + " (expected \"4\")");
+    // Grafana's contact-point webhook sends "1": Alertmanager's fields plus orgId, title, state and
+    // message, and per alert silenceURL, dashboardURL, panelURL, values and valueString, which are
+    // not read here.
+    if (!version.isTextual()
+        || !(version.asText().equals(WebhookMessage.VERSION)
+            || version.asText().equals(WebhookMessage.GRAFANA_VERSION))) {
+      throw new Invalid(
+          "\"version\" is "
+              + shortJson(version)
+              + " (expected \"4\", Alertmanager's, or \"1\", Grafana's contact-point webhook)");
     }
     String receiver = text(root, "receiver", "receiver");
     String status = status(root, "status");

@@ -38,6 +38,9 @@ public record WebhookMessage(
   /** The payload version this record is. */
   public static final String VERSION = "4";
 
+  /** The version of Grafana's contact-point webhook, read as this record too. */
+  public static final String GRAFANA_VERSION = "1";
+
   public WebhookMessage {
     Objects.requireNonNull(receiver, "receiver");
     Objects.requireNonNull(status, "status");

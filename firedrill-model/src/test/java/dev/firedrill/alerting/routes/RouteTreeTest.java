@@ -374,8 +374,8 @@ class RouteTreeTest {
     assertThat(problems("route: {receiver: r, routes: [{receiver: a, labels: {tier: gold}}]}\n"))
         .containsExactly(
             "am.yml: /route/routes/0/labels: unknown key; route labels are Alertmanager 0.34's, and 0.33 and earlier refuse"
-                + " them as firedrill does; valid keys here: receiver, group_by, continue, matchers, match, match_re, routes,"
-                + " group_wait, group_interval, repeat_interval, mute_time_intervals, active_time_intervals"
+                + " them as firedrill does; valid keys here: receiver, group_by, continue, matchers, object_matchers, match, match_re,"
+                + " routes, group_wait, group_interval, repeat_interval, mute_time_intervals, active_time_intervals"
                 + " (line 1, column 45)");
   }
 }

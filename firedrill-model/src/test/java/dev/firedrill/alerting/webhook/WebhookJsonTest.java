@@ -86,6 +86,30 @@ class WebhookJsonTest {
     assertThatThrownBy(
             () -> WebhookJson.decode("{\"version\":\"3\"}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(WebhookJson.Invalid.class)
-        .hasMessage("\"version\" is \"3\" (expected \"4\")");
+        .hasMessage(
+            "\"version\" is \"3\" (expected \"4\", Alertmanager's, or \"1\", Grafana's contact-point webhook)");
+  }
+
+  /**
+   * Grafana's contact-point webhook (its documentation's example shape, version "1"): the
+   * Alertmanager fields are read, Grafana's additions (orgId, title, state, message, silenceURL,
+   * values, ...) do not make it invalid.
+   */
+  @Test
+  void readsGrafanasContactPointWebhook() throws Exception {
+    WebhookMessage read =
+        WebhookJson.decode(
+            java.nio.file.Files.readAllBytes(
+                java.nio.file.Path.of("fixtures/alerting/webhook-grafana-v1.json")));
+    assertThat(read.receiver()).isEqualTo("firedrill webhook");
+    assertThat(read.firing()).isTrue();
+    assertThat(read.alerts()).hasSize(1);
+    WebhookMessage.Alert alert = read.alerts().get(0);
+    assertThat(alert.alertname()).isEqualTo("Checkout error ratio high");
+    assertThat(alert.startsAt()).isEqualTo(Instant.parse("2024-05-14T07:12:00.157076Z"));
+    assertThat(alert.endsAt()).isEmpty();
+    assertThat(alert.fingerprint()).isEqualTo("c6eadffa33fcdf37");
+    assertThat(alert.annotations())
+        .containsEntry("runbook_url", "https://runbooks.example.com/checkout-errors");
   }
 }
