@@ -36,6 +36,7 @@ final class LiveStatus implements DrillObserver {
   private final Clock clock;
   private final int width;
   private final PrintWriter writer;
+  private final String prefix;
   private ScheduledExecutorService ticker;
 
   private Phase phase = Phase.PLAN;
@@ -53,6 +54,13 @@ final class LiveStatus implements DrillObserver {
    * redrawn.
    */
   LiveStatus(PrintWriter out, boolean terminal, Duration planned, Clock clock, int width) {
+    this(out, terminal, planned, clock, width, "");
+  }
+
+  /** {@code prefix} leads the status line: a suite's "drill 2 of 5 payments-outage | ". */
+  LiveStatus(
+      PrintWriter out, boolean terminal, Duration planned, Clock clock, int width, String prefix) {
+    this.prefix = prefix;
     this.out = out;
     this.terminal = terminal;
     this.planned = planned;
@@ -128,7 +136,8 @@ final class LiveStatus implements DrillObserver {
     long firing = alerts.values().stream().filter(AlertState.FIRING::equals).count();
     Duration elapsed = offset.plusNanos(clock.nanoTime() - offsetNanos);
     String text =
-        phase.text()
+        prefix
+            + phase.text()
             + " "
             + Durations.seconds(elapsed)
             + "/"

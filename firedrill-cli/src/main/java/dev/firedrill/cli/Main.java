@@ -37,6 +37,7 @@ import picocli.CommandLine.Model.OptionSpec;
       LabCommand.class,
       HistoryCommand.class,
       SimulateCommand.class,
+      SuiteCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
