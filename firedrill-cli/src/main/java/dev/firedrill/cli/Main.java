@@ -38,6 +38,7 @@ import picocli.CommandLine.Model.OptionSpec;
       HistoryCommand.class,
       SimulateCommand.class,
       SuiteCommand.class,
+      CoverageCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

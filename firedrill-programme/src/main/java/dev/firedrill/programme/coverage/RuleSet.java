@@ -4,8 +4,11 @@ import dev.firedrill.alerting.Floor;
 import dev.firedrill.alerting.Floors;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.alerting.lint.Finding;
+import dev.firedrill.alerting.lint.PromQl;
 import dev.firedrill.alerting.lint.RuleFile;
 import dev.firedrill.alerting.lint.RulesLint;
+import dev.firedrill.prometheus.Rule;
+import dev.firedrill.prometheus.RuleGroup;
 import dev.firedrill.yaml.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,6 +62,45 @@ public final class RuleSet {
     }
     if (!problems.isEmpty()) {
       throw new Unreadable(problems);
+    }
+    return alerts(files, scrape, evaluation);
+  }
+
+  /**
+   * The alerts a live Prometheus evaluates ({@code /api/v1/rules}), read as rule files are; a rule
+   * whose expression the parser refuses is skipped (Prometheus loaded it, so the parser is behind).
+   */
+  public static List<Alert> fromApi(List<RuleGroup> groups, Duration scrape, Duration evaluation) {
+    List<RuleFile> files = new ArrayList<>();
+    for (RuleGroup group : groups) {
+      List<RuleFile.Rule> rules = new ArrayList<>();
+      for (Rule rule : group.rules()) {
+        PromQl.Scan scan;
+        try {
+          scan = PromQl.scan(rule.query());
+        } catch (PromQl.Unreadable e) {
+          continue;
+        }
+        if (rule instanceof Rule.Alerting a) {
+          rules.add(
+              new RuleFile.Rule(
+                  "alert",
+                  a.name(),
+                  a.query(),
+                  scan,
+                  a.duration(),
+                  a.labels(),
+                  a.annotations(),
+                  0));
+        } else {
+          rules.add(
+              new RuleFile.Rule(
+                  "record", rule.name(), rule.query(), scan, null, rule.labels(), Map.of(), 0));
+        }
+      }
+      files.add(
+          new RuleFile(
+              group.file(), List.of(new RuleFile.Group(group.name(), group.interval(), rules))));
     }
     return alerts(files, scrape, evaluation);
   }
