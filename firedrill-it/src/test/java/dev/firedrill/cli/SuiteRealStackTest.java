@@ -133,6 +133,33 @@ class SuiteRealStackTest {
           .containsPattern("<a href=\"suite-first-[0-9T-]+\\.html\">")
           .containsPattern("<a href=\"suite-second-[0-9T-]+\\.html\">")
           .contains("s (quiet)");
+
+      // coverage of the rules the lab's Prometheus evaluates, by this suite, from its history
+      CliRun coverage =
+          CliRun.of(
+              "coverage",
+              "--prometheus",
+              prometheus.toString(),
+              "--experiments",
+              suite.toString(),
+              "--history",
+              dir.resolve("history.sqlite").toString(),
+              "--json");
+      assertThat(coverage.exit()).as(coverage.describe()).isZero();
+      JsonNode covered = null;
+      for (JsonNode row : new ObjectMapper().readTree(coverage.out()).path("rows")) {
+        if (row.path("alert").asText().equals("CheckoutErrorBudgetBurn")) {
+          covered = row;
+        }
+      }
+      assertThat(covered).as(coverage.out()).isNotNull();
+      assertThat(covered.path("drilled_by").toString())
+          .isEqualTo("[\"suite-first\",\"suite-second\"]");
+      assertThat(covered.path("status").asText()).isEqualTo("ok");
+      assertThat(covered.path("last_routing").asText()).isEqualTo("yes");
+      assertThat(covered.path("last_time_to_detect_s").asDouble())
+          .isEqualTo(
+              second.path("detection").path("alerts").get(0).path("time_to_detect_s").asDouble());
     }
   }
 
