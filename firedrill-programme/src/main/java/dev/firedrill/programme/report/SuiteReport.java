@@ -1,8 +1,12 @@
 package dev.firedrill.programme.report;
 
 import dev.firedrill.engine.JournalPaths;
+import dev.firedrill.history.DetectionRecord;
+import dev.firedrill.programme.coverage.Coverage;
+import dev.firedrill.programme.coverage.CoverageText;
 import dev.firedrill.programme.suite.Cooldown;
 import dev.firedrill.programme.suite.SuiteResult;
+import dev.firedrill.programme.trend.TrendSvg;
 import dev.firedrill.report.DrillRecord;
 import dev.firedrill.report.HtmlReport;
 import dev.firedrill.report.JournalReader;
@@ -13,8 +17,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * A suite's one report in three forms, built from each drill's journal as it ended up on disk and
@@ -39,10 +46,31 @@ public final class SuiteReport {
 
   private final SuiteResult result;
   private final List<Item> items;
+  private final List<DetectionRecord> history;
+  private final Optional<Coverage.Report> coverage;
 
-  private SuiteReport(SuiteResult result, List<Item> items) {
+  private SuiteReport(
+      SuiteResult result,
+      List<Item> items,
+      List<DetectionRecord> history,
+      Optional<Coverage.Report> coverage) {
     this.result = result;
     this.items = List.copyOf(items);
+    this.history = List.copyOf(history);
+    this.coverage = coverage;
+  }
+
+  /**
+   * With a trend chart per alert the suite drilled, over its runs in {@code history} (this suite's
+   * included once it has recorded them).
+   */
+  public SuiteReport withHistory(List<DetectionRecord> history) {
+    return new SuiteReport(result, items, history, coverage);
+  }
+
+  /** With the coverage table of the rules the suite's Prometheus evaluates. */
+  public SuiteReport withCoverage(Coverage.Report coverage) {
+    return new SuiteReport(result, items, history, Optional.of(coverage));
   }
 
   /** Reads every journal of the suite's drills; one that cannot be read is noted, not fatal. */
@@ -86,7 +114,7 @@ public final class SuiteReport {
                 skipped.reason()));
       }
     }
-    return new SuiteReport(result, items);
+    return new SuiteReport(result, items, List.of(), Optional.empty());
   }
 
   /**
@@ -183,8 +211,70 @@ public final class SuiteReport {
           .append(": detection</h2>\n")
           .append(HtmlReport.detectionTable(alerts));
     }
+    trends(h);
+    coverage.ifPresent(c -> coverage(h, c));
     h.append("</body>\n</html>\n");
     return h.toString();
+  }
+
+  /**
+   * A chart per alert key the suite expected to fire, its runs from the history oldest first, its
+   * floor the one measured by the latest drill of this suite that expected it.
+   */
+  private void trends(StringBuilder h) {
+    Map<String, OptionalDouble> floors = new LinkedHashMap<>();
+    for (Item item : items) {
+      for (DrillRecord.Alert a :
+          item.record()
+              .flatMap(DrillRecord::detection)
+              .map(DrillRecord.Detection::alerts)
+              .orElse(List.of())) {
+        if (a.expectsFiring()) {
+          floors.put(a.describe(), a.floorS());
+        }
+      }
+    }
+    StringBuilder charts = new StringBuilder();
+    floors.forEach(
+        (key, floor) -> {
+          List<DetectionRecord> runs =
+              history.stream()
+                  .filter(r -> !r.simulated() && r.alertKey().equals(key) && r.expectedToFire())
+                  .sorted(java.util.Comparator.comparing(DetectionRecord::runAt))
+                  .toList();
+          if (!runs.isEmpty()) {
+            charts.append(TrendSvg.render(key, runs, floor));
+          }
+        });
+    if (charts.length() > 0) {
+      h.append("<h2 id=\"trends\">Trends: time to detect and to notify over the runs</h2>\n")
+          .append("<p class=\"legend\"><span>solid: time to detect</span><span>dashed: time to")
+          .append(
+              " notify</span><span>red dashes: the floor</span><span>x: did not fire</span></p>\n")
+          .append(charts);
+    }
+  }
+
+  private static void coverage(StringBuilder h, Coverage.Report report) {
+    List<List<String>> cells = CoverageText.cells(report);
+    h.append("<h2 id=\"coverage\">Alert coverage</h2>\n<p class=\"meta\">")
+        .append(esc(report.summary()))
+        .append("</p>\n<table id=\"coverage-table\">\n");
+    for (int i = 0; i < cells.size(); i++) {
+      String cell = i == 0 ? "th" : "td";
+      h.append("<tr>");
+      for (String value : cells.get(i)) {
+        h.append('<')
+            .append(cell)
+            .append('>')
+            .append(esc(value))
+            .append("</")
+            .append(cell)
+            .append('>');
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n");
   }
 
   public String markdown() {

@@ -107,4 +107,41 @@ class SuiteReportTest {
         .contains("## Experiment: ");
     assertThat(written.get(2).getFileName().toString()).isEqualTo("quarterly.xml");
   }
+
+  @Test
+  void htmlPlotsEachDrilledAlertsRunsFromTheHistoryAndShowsCoverage() throws Exception {
+    Files.createDirectories(dir.resolve("drills"));
+    String key = "CheckoutErrorBudgetBurn{service=\"checkout\"}";
+    java.util.List<dev.firedrill.history.DetectionRecord> history =
+        List.of(
+            new dev.firedrill.history.DetectionRecord(
+                "r1",
+                java.time.Instant.parse("2026-09-01T10:00:00Z"),
+                "payments-outage",
+                "CheckoutErrorBudgetBurn",
+                key,
+                "firing",
+                true,
+                Optional.of(Duration.ofMillis(700)),
+                Optional.of(Duration.ofSeconds(1)),
+                List.of("team-checkout"),
+                Optional.of("team-checkout"),
+                "yes",
+                true,
+                "held",
+                "j.json"));
+    dev.firedrill.programme.coverage.Coverage.Report coverage =
+        new dev.firedrill.programme.coverage.Coverage.Report(List.of(), Duration.ofDays(90));
+
+    String html = SuiteReport.of(result()).withHistory(history).withCoverage(coverage).html(dir);
+
+    assertThat(html)
+        .contains("<h2 id=\"trends\">")
+        .contains(
+            "aria-label=\"time to detect and to notify of "
+                + key.replace("\"", "&quot;")
+                + " over 1 runs\"")
+        .contains("<h2 id=\"coverage\">Alert coverage</h2>")
+        .contains("0 of 0 alerts drilled in the last 90 days (0%); 0 never; 0 regressed");
+  }
 }
