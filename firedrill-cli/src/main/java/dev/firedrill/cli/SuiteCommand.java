@@ -5,8 +5,14 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.history.DetectionRecord;
+import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryRecorder;
+import dev.firedrill.history.HistoryStore;
 import dev.firedrill.history.StoreLocation;
+import dev.firedrill.history.Tolerance;
+import dev.firedrill.programme.coverage.Coverage;
+import dev.firedrill.programme.coverage.RuleSet;
 import dev.firedrill.programme.report.SuiteReport;
 import dev.firedrill.programme.suite.Cooldown;
 import dev.firedrill.programme.suite.DrillLauncher;
@@ -17,6 +23,9 @@ import dev.firedrill.programme.suite.SuiteListener;
 import dev.firedrill.programme.suite.SuiteLoader;
 import dev.firedrill.programme.suite.SuiteResult;
 import dev.firedrill.programme.suite.SuiteRunner;
+import dev.firedrill.prometheus.HttpPrometheusClient;
+import dev.firedrill.prometheus.PrometheusConfig;
+import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.Durations;
 import java.io.IOException;
@@ -25,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -98,6 +108,12 @@ final class SuiteCommand implements Callable<Integer> {
             clock);
     SuiteResult result = new SuiteRunner(launcher, cooldown, new Lines(out)).run(suite, keepGoing);
     SuiteReport report = SuiteReport.of(result);
+    try {
+      List<DetectionRecord> records = records(store);
+      report = report.withHistory(records).withCoverage(coverage(suite, records, env, clock));
+    } catch (PrometheusException | HistoryException e) {
+      err.println("suite report: no trends and no coverage section: " + e.getMessage());
+    }
     Path dir = reportDir != null ? reportDir : journals;
     try {
       for (Path written : report.write(dir, suite.id() + "-" + STAMP.format(clock.now()))) {
@@ -151,6 +167,32 @@ final class SuiteCommand implements Callable<Integer> {
     HistoryRecorder.record(store, result.journal().json(), journal.path().toString())
         .ifPresent(o -> (o.warning() ? err : out).println(o.line()));
     return new DrillLauncher.Launched(result, journal.path(), ExitCode.of(result));
+  }
+
+  /**
+   * The coverage of the rules the first drill's Prometheus evaluates by the suite's experiments,
+   * from the history as the suite left it.
+   */
+  private static Coverage.Report coverage(
+      Suite suite, List<DetectionRecord> history, Map<String, String> env, Clock clock)
+      throws PrometheusException {
+    HttpPrometheusClient prometheus = Wiring.prometheus(suite.entries().get(0).experiment(), env);
+    PrometheusConfig config = prometheus.parsedConfig();
+    List<RuleSet.Alert> alerts =
+        RuleSet.fromApi(prometheus.rules(), config.scrapeInterval(), config.evaluationInterval());
+    return Coverage.of(
+        alerts,
+        suite.entries().stream().map(Suite.Entry::experiment).toList(),
+        history,
+        clock.now(),
+        Duration.ofDays(90),
+        Tolerance.parse(Tolerance.DEFAULT_TEXT));
+  }
+
+  private static List<DetectionRecord> records(StoreLocation store) throws HistoryException {
+    try (HistoryStore records = HistoryStore.open(store)) {
+      return records.query(Optional.empty(), Optional.empty());
+    }
   }
 
   /**

@@ -132,7 +132,11 @@ class SuiteRealStackTest {
       assertThat(Files.readString(written(".html")))
           .containsPattern("<a href=\"suite-first-[0-9T-]+\\.html\">")
           .containsPattern("<a href=\"suite-second-[0-9T-]+\\.html\">")
-          .contains("s (quiet)");
+          .contains("s (quiet)")
+          // the page's two runs from the history, and the coverage of the lab's live rules
+          .contains("<h2 id=\"trends\">")
+          .contains(" over 2 runs\"")
+          .contains("<h2 id=\"coverage\">Alert coverage</h2>");
 
       // coverage of the rules the lab's Prometheus evaluates, by this suite, from its history
       CliRun coverage =
