@@ -13,6 +13,7 @@ import dev.firedrill.history.StoreLocation;
 import dev.firedrill.history.Tolerance;
 import dev.firedrill.programme.coverage.Coverage;
 import dev.firedrill.programme.coverage.RuleSet;
+import dev.firedrill.programme.lock.TargetLocks;
 import dev.firedrill.programme.report.SuiteReport;
 import dev.firedrill.programme.suite.Cooldown;
 import dev.firedrill.programme.suite.DrillLauncher;
@@ -106,7 +107,14 @@ final class SuiteCommand implements Callable<Integer> {
                     Wiring.prometheus(experiment, env)::alerts,
                     standIn(experiment, env, clock)),
             clock);
-    SuiteResult result = new SuiteRunner(launcher, cooldown, new Lines(out)).run(suite, keepGoing);
+    // two runs never drill one target at once: a lock per target beside the SQLite history
+    Optional<TargetLocks> locks = store.file().map(TargetLocks::besideHistory);
+    if (locks.isEmpty()) {
+      err.println(
+          "suite: no target locks with a PostgreSQL history yet; runs elsewhere are not excluded");
+    }
+    SuiteResult result =
+        new SuiteRunner(launcher, cooldown, new Lines(out), locks).run(suite, keepGoing);
     SuiteReport report = SuiteReport.of(result);
     try {
       List<DetectionRecord> records = records(store);
@@ -279,6 +287,11 @@ final class SuiteCommand implements Callable<Integer> {
     @Override
     public void stopping(int index, int total, String why) {
       print("suite: drills " + index + " to " + total + " " + why);
+    }
+
+    @Override
+    public void locked(int index, int total, String why) {
+      print("suite: drill " + index + " of " + total + " " + why);
     }
 
     private void print(String line) {

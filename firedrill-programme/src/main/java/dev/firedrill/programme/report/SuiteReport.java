@@ -42,6 +42,7 @@ public final class SuiteReport {
       Optional<Path> journal,
       Optional<Cooldown.Waited> cooldown,
       int exitCode,
+      String unran,
       String note) {}
 
   private final SuiteResult result;
@@ -100,6 +101,7 @@ public final class SuiteReport {
                 Optional.of(journal),
                 ran.cooldown(),
                 ran.launched().exitCode(),
+                "unreadable",
                 note));
       } else if (drill instanceof SuiteResult.Skipped skipped) {
         items.add(
@@ -111,7 +113,20 @@ public final class SuiteReport {
                 Optional.empty(),
                 Optional.empty(),
                 5,
+                "skipped",
                 skipped.reason()));
+      } else if (drill instanceof SuiteResult.Locked locked) {
+        items.add(
+            new Item(
+                index,
+                id,
+                file,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                5,
+                "not-run",
+                locked.reason()));
       }
     }
     return new SuiteReport(result, items, List.of(), Optional.empty());
@@ -351,7 +366,7 @@ public final class SuiteReport {
     if (item.record().isPresent()) {
       return item.record().get().verdict();
     }
-    return item.journal().isPresent() ? "unreadable" : "skipped";
+    return item.unran();
   }
 
   private static String observability(Item item) {

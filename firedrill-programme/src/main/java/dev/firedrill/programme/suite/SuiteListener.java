@@ -12,4 +12,6 @@ public interface SuiteListener {
   default void cooledDown(int index, int total, Cooldown.Waited waited) {}
 
   default void stopping(int index, int total, String why) {}
+
+  default void locked(int index, int total, String why) {}
 }

@@ -21,7 +21,7 @@ public record SuiteResult(Suite suite, List<Drill> drills) {
     drills = List.copyOf(drills);
   }
 
-  public sealed interface Drill permits Ran, Skipped {
+  public sealed interface Drill permits Ran, Skipped, Locked {
     Suite.Entry entry();
   }
 
@@ -42,11 +42,19 @@ public record SuiteResult(Suite suite, List<Drill> drills) {
   /** A drill the suite did not run because an earlier one stopped it. */
   public record Skipped(Suite.Entry entry, String reason) implements Drill {}
 
+  /**
+   * A drill that did not run because another run holds one of its targets: not-run, and the suite
+   * goes on.
+   */
+  public record Locked(Suite.Entry entry, String reason) implements Drill {}
+
   public List<Ran> ran() {
     return drills.stream().filter(Ran.class::isInstance).map(Ran.class::cast).toList();
   }
 
-  /** The worst drill's exit code (see {@link #WORST_FIRST}); a skipped drill counts as not-run. */
+  /**
+   * The worst drill's exit code (see {@link #WORST_FIRST}); a skipped or locked drill is not-run.
+   */
   public int exitCode() {
     int worst = 0;
     for (Drill drill : drills) {

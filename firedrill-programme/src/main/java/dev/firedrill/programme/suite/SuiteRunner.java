@@ -1,5 +1,7 @@
 package dev.firedrill.programme.suite;
 
+import dev.firedrill.programme.lock.TargetLocks;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,11 +18,22 @@ public final class SuiteRunner {
   private final DrillLauncher launcher;
   private final Cooldown cooldown;
   private final SuiteListener listener;
+  private final Optional<TargetLocks> locks;
 
   public SuiteRunner(DrillLauncher launcher, Cooldown cooldown, SuiteListener listener) {
+    this(launcher, cooldown, listener, Optional.empty());
+  }
+
+  /** {@code locks}: each drill first takes its targets' locks, and is not-run when it cannot. */
+  public SuiteRunner(
+      DrillLauncher launcher,
+      Cooldown cooldown,
+      SuiteListener listener,
+      Optional<TargetLocks> locks) {
     this.launcher = launcher;
     this.cooldown = cooldown;
     this.listener = listener;
+    this.locks = locks;
   }
 
   public SuiteResult run(Suite suite, boolean keepGoing) throws InterruptedException {
@@ -55,8 +68,30 @@ public final class SuiteRunner {
         waited = Optional.of(w);
       }
       listener.drillStarting(index, total, entry);
-      SuiteResult.Ran ran =
-          new SuiteResult.Ran(entry, launcher.launch(entry, index, total), waited);
+      TargetLocks.Outcome lock;
+      try {
+        lock =
+            locks.isPresent()
+                ? locks.get().tryLock(entry.experiment())
+                : new TargetLocks.Taken(() -> {});
+      } catch (IOException e) {
+        lock =
+            new TargetLocks.Refused(
+                new TargetLocks.Busy("(the lock directory)", "unknown: " + e.getMessage()));
+      }
+      if (lock instanceof TargetLocks.Refused refused) {
+        String why = "not-run: " + refused.busy().text();
+        listener.locked(index, total, why);
+        drills.add(new SuiteResult.Locked(entry, why));
+        continue;
+      }
+      SuiteResult.Ran ran;
+      TargetLocks.Held held = ((TargetLocks.Taken) lock).held();
+      try {
+        ran = new SuiteResult.Ran(entry, launcher.launch(entry, index, total), waited);
+      } finally {
+        held.close();
+      }
       listener.drillEnded(index, total, ran);
       drills.add(ran);
       previous = ran;
