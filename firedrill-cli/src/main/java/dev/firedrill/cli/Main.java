@@ -99,6 +99,9 @@ public final class Main {
               "firedrill lab checkout --payments http://127.0.0.1:18081 --listen 127.0.0.1:8080"),
           Map.entry("history", "firedrill history --check"),
           Map.entry("simulate", "firedrill simulate fixtures/experiments/payments-outage.yaml"),
+          Map.entry("suite", "firedrill suite quarterly.yaml --keep-going"),
+          Map.entry(
+              "coverage", "firedrill coverage --rules alert-rules/ --experiments quarterly.yaml"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */

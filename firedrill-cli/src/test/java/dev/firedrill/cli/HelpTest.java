@@ -42,7 +42,9 @@ class HelpTest {
             "lab payments",
             "lab checkout",
             "history",
-            "simulate");
+            "simulate",
+            "suite",
+            "coverage");
   }
 
   @ParameterizedTest
@@ -107,14 +109,15 @@ class HelpTest {
 
   @Test
   void anUnknownCommandBesideHelpIsAnErrorNotTheMainHelp() {
-    CliRun run = CliRun.of("suite", "--help");
+    CliRun run = CliRun.of("quarterly", "--help");
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
-                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate"
+            "firedrill: unknown command \"quarterly\"; the commands are: validate, plan, measure,"
+                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate,"
+                + " suite, coverage"
                 + " ('firedrill --help' lists them)\n");
   }
 
