@@ -64,13 +64,13 @@ final class CoverageCommand implements Callable<Integer> {
   @Option(
       names = "--fail-under",
       paramLabel = "PERCENT",
-      description = "Exit 1 when fewer alerts than this were drilled within --max-age, e.g. 80%.")
+      description = "Exit 1 when fewer alerts than this were drilled within --max-age, e.g. 80%%.")
   String failUnder;
 
   @Option(
       names = "--tolerance",
       paramLabel = "RATIO,SECONDS",
-      description = "How much slower a detection may get before it regressed (default: 50%,2s).")
+      description = "How much slower a detection may get before it regressed (default: 50%%,2s).")
   String tolerance = Tolerance.DEFAULT_TEXT;
 
   @Option(
