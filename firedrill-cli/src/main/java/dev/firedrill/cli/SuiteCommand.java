@@ -5,6 +5,7 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.history.AdvisoryLocks;
 import dev.firedrill.history.DetectionRecord;
 import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryRecorder;
@@ -107,14 +108,27 @@ final class SuiteCommand implements Callable<Integer> {
                     Wiring.prometheus(experiment, env)::alerts,
                     standIn(experiment, env, clock)),
             clock);
-    // two runs never drill one target at once: a lock per target beside the SQLite history
-    Optional<TargetLocks> locks = store.file().map(TargetLocks::besideHistory);
-    if (locks.isEmpty()) {
-      err.println(
-          "suite: no target locks with a PostgreSQL history yet; runs elsewhere are not excluded");
+    // two runs never drill one target at once: a lock per target in the history's place
+    SuiteResult result;
+    if (store.file().isPresent()) {
+      result =
+          new SuiteRunner(
+                  launcher,
+                  cooldown,
+                  new Lines(out),
+                  Optional.of(TargetLocks.besideHistory(store.file().get())))
+              .run(suite, keepGoing);
+    } else {
+      try (AdvisoryLocks session = advisoryLocks(store)) {
+        result =
+            new SuiteRunner(
+                    launcher,
+                    cooldown,
+                    new Lines(out),
+                    Optional.of(TargetLocks.inPostgres(session)))
+                .run(suite, keepGoing);
+      }
     }
-    SuiteResult result =
-        new SuiteRunner(launcher, cooldown, new Lines(out), locks).run(suite, keepGoing);
     SuiteReport report = SuiteReport.of(result);
     try {
       List<DetectionRecord> records = records(store);
@@ -195,6 +209,14 @@ final class SuiteCommand implements Callable<Integer> {
         clock.now(),
         Duration.ofDays(90),
         Tolerance.parse(Tolerance.DEFAULT_TEXT));
+  }
+
+  private static AdvisoryLocks advisoryLocks(StoreLocation store) {
+    try {
+      return AdvisoryLocks.open(store);
+    } catch (HistoryException e) {
+      throw new UserError("history: " + e.getMessage(), ExitCode.INVALID, e);
+    }
   }
 
   private static List<DetectionRecord> records(StoreLocation store) throws HistoryException {

@@ -2,13 +2,14 @@ package dev.firedrill.programme.lock;
 
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.FaultSpec;
+import dev.firedrill.history.AdvisoryLocks;
+import dev.firedrill.history.HistoryException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -20,11 +21,11 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * One lock per drill target, so two runs never drill the same target at once: a file per target in
- * a directory beside the SQLite history, locked with the operating system's advisory lock (held by
- * the process: a run killed with SIGKILL lets go of it), the holder's experiment id written inside.
- * Targets are the faults' {@link FaultSpec#target()} texts; an experiment takes all of its targets
- * or none.
+ * One lock per drill target, so two runs never drill the same target at once: with a SQLite history
+ * a file per target in a directory beside it, locked with the operating system's advisory lock
+ * (held by the process: a run killed with SIGKILL lets go of it), the holder's experiment id
+ * written inside; with a PostgreSQL history its advisory locks ({@link AdvisoryLocks}). Targets are
+ * the faults' {@link FaultSpec#target()} texts; an experiment takes all of its targets or none.
  */
 public final class TargetLocks {
 
@@ -48,10 +49,21 @@ public final class TargetLocks {
 
   public record Refused(Busy busy) implements Outcome {}
 
-  private final Path directory;
+  /** Where the locks live: files in a directory, or a PostgreSQL history's advisory locks. */
+  private interface Backend {
+    Optional<Runnable> take(String target, String experimentId) throws IOException;
+
+    String holder(String target);
+  }
+
+  private final Backend backend;
 
   public TargetLocks(Path directory) {
-    this.directory = directory;
+    this.backend = new Files(directory);
+  }
+
+  private TargetLocks(Backend backend) {
+    this.backend = backend;
   }
 
   /** Beside a SQLite history file: {@code history.sqlite.locks/}. */
@@ -59,27 +71,84 @@ public final class TargetLocks {
     return new TargetLocks(historyFile.resolveSibling(historyFile.getFileName() + ".locks"));
   }
 
+  /** In a PostgreSQL history: its advisory locks, on the session {@code locks} holds open. */
+  public static TargetLocks inPostgres(AdvisoryLocks locks) {
+    return new TargetLocks(
+        new Backend() {
+          @Override
+          public Optional<Runnable> take(String target, String experimentId) throws IOException {
+            try {
+              if (!locks.tryLock(target, experimentId)) {
+                return Optional.empty();
+              }
+            } catch (HistoryException e) {
+              throw new IOException(e.getMessage(), e);
+            }
+            return Optional.of(
+                () -> {
+                  try {
+                    locks.unlock(target);
+                  } catch (HistoryException e) {
+                    // the session keeps it until the connection closes; the next take says so
+                  }
+                });
+          }
+
+          @Override
+          public String holder(String target) {
+            try {
+              return locks.holder(target).orElse("(unknown)");
+            } catch (HistoryException e) {
+              return "(unknown: " + e.getMessage() + ")";
+            }
+          }
+        });
+  }
+
   /** Tries every target of the experiment at once; never waits. */
   public Outcome tryLock(Experiment experiment) throws IOException {
-    Files.createDirectories(directory);
     TreeSet<String> targets = new TreeSet<>(); // one order for every run, so two never deadlock
     for (FaultSpec fault : experiment.method().faults()) {
       targets.add(fault.target());
     }
-    List<Lock> taken = new ArrayList<>();
+    List<Runnable> taken = new ArrayList<>();
     for (String target : targets) {
-      Optional<Lock> lock = take(target, experiment.id());
+      Optional<Runnable> lock = backend.take(target, experiment.id());
       if (lock.isEmpty()) {
-        taken.forEach(Lock::release);
-        return new Refused(new Busy(target, holder(file(target))));
+        taken.forEach(Runnable::run);
+        return new Refused(new Busy(target, backend.holder(target)));
       }
       taken.add(lock.get());
     }
-    return new Taken(() -> taken.forEach(Lock::release));
+    return new Taken(() -> taken.forEach(Runnable::run));
   }
 
-  private Optional<Lock> take(String target, String experimentId) throws IOException {
-    Path file = file(target);
+  /** A file per target, locked with the operating system's advisory lock. */
+  private static final class Files implements Backend {
+    private final Path directory;
+
+    Files(Path directory) {
+      this.directory = directory;
+    }
+
+    @Override
+    public Optional<Runnable> take(String target, String experimentId) throws IOException {
+      java.nio.file.Files.createDirectories(directory);
+      return lock(file(target), target, experimentId).map(l -> l::release);
+    }
+
+    @Override
+    public String holder(String target) {
+      return TargetLocks.holder(file(target));
+    }
+
+    private Path file(String target) {
+      return TargetLocks.file(directory, target);
+    }
+  }
+
+  private static Optional<Lock> lock(Path file, String target, String experimentId)
+      throws IOException {
     FileChannel channel =
         FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
@@ -101,14 +170,14 @@ public final class TargetLocks {
 
   private static String holder(Path file) {
     try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      List<String> lines = java.nio.file.Files.readAllLines(file, StandardCharsets.UTF_8);
       return lines.isEmpty() || lines.get(0).isBlank() ? "(unknown)" : lines.get(0);
     } catch (IOException e) {
       return "(unknown: " + e.getMessage() + ")";
     }
   }
 
-  private Path file(String target) {
+  private static Path file(Path directory, String target) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256").digest(target.getBytes(StandardCharsets.UTF_8));
