@@ -40,6 +40,7 @@ final class LiveStatus implements DrillObserver {
   private final int width;
   private final PrintWriter writer;
   private final Colour colour;
+  private final String prefix;
   private ScheduledExecutorService ticker;
 
   private Phase phase = Phase.PLAN;
@@ -60,13 +61,29 @@ final class LiveStatus implements DrillObserver {
    * redrawn.
    */
   LiveStatus(PrintWriter out, boolean terminal, Duration planned, Clock clock, int width) {
-    this(out, terminal, planned, clock, width, new Colour(false));
+    this(out, terminal, planned, clock, width, new Colour(false), "");
   }
 
   /** {@code colour}: the verdict line's colour. */
   LiveStatus(
       PrintWriter out, boolean terminal, Duration planned, Clock clock, int width, Colour colour) {
+    this(out, terminal, planned, clock, width, colour, "");
+  }
+
+  /**
+   * {@code colour}: the verdict line's colour; {@code prefix} leads the status line: a suite's
+   * "drill 2 of 5 payments-outage | ".
+   */
+  LiveStatus(
+      PrintWriter out,
+      boolean terminal,
+      Duration planned,
+      Clock clock,
+      int width,
+      Colour colour,
+      String prefix) {
     this.colour = colour;
+    this.prefix = prefix;
     this.out = out;
     this.terminal = terminal;
     this.planned = planned;
@@ -157,7 +174,8 @@ final class LiveStatus implements DrillObserver {
     }
     shown = elapsed;
     String text =
-        phase.text()
+        prefix
+            + phase.text()
             + " "
             + Durations.seconds(elapsed)
             + "/"

@@ -43,6 +43,8 @@ import picocli.CommandLine.Model.OptionSpec;
       CompletionCommand.class,
       SchemaCommand.class,
       InitCommand.class,
+      SuiteCommand.class,
+      CoverageCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -109,6 +111,9 @@ public final class Main {
           Map.entry("schema", "firedrill schema > experiment.schema.json"),
           Map.entry(
               "init", "firedrill init --fault http-error --from-rules rules/ --alert CheckoutDown"),
+          Map.entry("suite", "firedrill suite quarterly.yaml --keep-going"),
+          Map.entry(
+              "coverage", "firedrill coverage --rules alert-rules/ --experiments quarterly.yaml"),
           Map.entry("help", "firedrill help run"));
 
   /** Wide enough for every example on one line; picocli's 80 wraps a proxy command. */

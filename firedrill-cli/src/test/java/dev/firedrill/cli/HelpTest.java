@@ -46,7 +46,9 @@ class HelpTest {
             "completion",
             "schema",
             "init",
-            "lab status");
+            "lab status",
+            "suite",
+            "coverage");
   }
 
   @ParameterizedTest
@@ -111,14 +113,15 @@ class HelpTest {
 
   @Test
   void anUnknownCommandBesideHelpIsAnErrorNotTheMainHelp() {
-    CliRun run = CliRun.of("suite", "--help");
+    CliRun run = CliRun.of("quarterly", "--help");
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "firedrill: unknown command \"suite\"; the commands are: validate, plan, measure,"
-                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate, completion, schema, init"
+            "firedrill: unknown command \"quarterly\"; the commands are: validate, plan, measure,"
+                + " run, cleanup, report, demo, proxy, prometheus, load, rules, routes, alertmanager, lab, history, simulate,"
+                + " completion, schema, init, suite, coverage"
                 + " ('firedrill --help' lists them)\n");
   }
 

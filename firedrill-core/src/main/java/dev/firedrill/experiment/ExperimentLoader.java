@@ -1,6 +1,8 @@
 package dev.firedrill.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
@@ -84,15 +86,30 @@ public final class ExperimentLoader {
 
   /** Reads and checks text; {@code fileName} names it in problems and chooses YAML or JSON. */
   public static Experiment load(String fileName, String content) throws ExperimentException {
+    return load(fileName, content, JsonNodeFactory.instance.objectNode());
+  }
+
+  /**
+   * Reads and checks text whose mappings fall back to {@code defaults} (a suite's shared sections):
+   * a key the file lacks is taken from {@code defaults}, mappings merge key by key, and whatever
+   * the file says wins. A problem in a value that came from {@code defaults} has no line in this
+   * file; its pointer names the key, for the caller to place in its own file.
+   */
+  public static Experiment load(String fileName, String content, ObjectNode defaults)
+      throws ExperimentException {
     SourceTree<Problem> tree = SourceTree.read(fileName, content, READING, Problem::new);
     if (tree.malformed() != null) {
       throw new ExperimentException(List.of(tree.malformed()));
     }
     Node.Context context =
         new Node.Context(fileName, tree.positions(), new ArrayList<>(tree.problems()));
+    JsonNode root = tree.root();
+    if (!defaults.isEmpty() && root != null && root.isObject()) {
+      root = underlay(root.deepCopy(), defaults);
+    }
     Experiment experiment;
     try {
-      experiment = new ExperimentLoader(context).experiment(new Node(context, "", tree.root()));
+      experiment = new ExperimentLoader(context).experiment(new Node(context, "", root));
     } catch (
         IllegalArgumentException
             e) { // a model check the loader missed: still a problem, not a crash
@@ -128,6 +145,22 @@ public final class ExperimentLoader {
       throw new ExperimentException(context.problems);
     }
     return spec;
+  }
+
+  /** {@code file} with every key of {@code defaults} it lacks, mappings merged all the way down. */
+  private static ObjectNode underlay(ObjectNode file, ObjectNode defaults) {
+    defaults
+        .properties()
+        .forEach(
+            entry -> {
+              JsonNode own = file.get(entry.getKey());
+              if (own == null) {
+                file.set(entry.getKey(), entry.getValue().deepCopy());
+              } else if (own.isObject() && entry.getValue().isObject()) {
+                underlay((ObjectNode) own, (ObjectNode) entry.getValue());
+              }
+            });
+    return file;
   }
 
   private static ExperimentException unreadable(String file, String why) {

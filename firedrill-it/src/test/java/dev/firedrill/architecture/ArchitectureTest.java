@@ -106,6 +106,7 @@ class ArchitectureTest {
             "dev.firedrill.simulate..",
             "dev.firedrill.report..",
             "dev.firedrill.history..",
+            "dev.firedrill.programme..",
             "dev.firedrill.proxy..",
             "dev.firedrill.kubernetes..",
             "dev.firedrill.network..",

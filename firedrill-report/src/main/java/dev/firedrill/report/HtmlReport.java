@@ -52,6 +52,18 @@ public final class HtmlReport {
 
   private HtmlReport() {}
 
+  /** The report's style sheet, for a page that shows parts of several drills (a suite's). */
+  public static String styles() {
+    return CSS;
+  }
+
+  /** The detection table of {@link #render}, for a page that shows several drills' tables. */
+  public static String detectionTable(List<Alert> alerts) {
+    StringBuilder h = new StringBuilder();
+    detection(h, alerts);
+    return h.toString();
+  }
+
   public static String render(DrillRecord r) {
     DrillRecord.Experiment e = r.experiment();
     StringBuilder h = new StringBuilder();

@@ -1,0 +1,66 @@
+package dev.firedrill.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.ExperimentLoader;
+import dev.firedrill.programme.lock.TargetLocks;
+import dev.firedrill.testing.MinimalExperiment;
+import dev.firedrill.testing.RealPostgres;
+import dev.firedrill.time.Clock;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Two runs on one PostgreSQL history, each with its own session: one target, one holder. */
+class PostgresTargetLocksTest {
+
+  private static RealPostgres postgres;
+
+  @BeforeAll
+  static void startPostgres() {
+    postgres = RealPostgres.start(Clock.system());
+  }
+
+  @AfterAll
+  static void stopPostgres() {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  private static Experiment experiment(String id) throws Exception {
+    return ExperimentLoader.load(
+        id + ".yaml",
+        MinimalExperiment.TEXT
+            .replace("id: drill", "id: " + id)
+            .replace("payments-server", "pg-lock-target"));
+  }
+
+  @Test
+  void theSecondRunIsRefusedNamingTheFirstUntilTheFirstSessionEnds() throws Exception {
+    StoreLocation location =
+        StoreLocation.resolve(
+            Optional.of(postgres.newSchema()),
+            Path.of("unused"),
+            Map.of("PGUSER", RealPostgres.USER));
+    try (AdvisoryLocks firstSession = AdvisoryLocks.open(location);
+        AdvisoryLocks secondSession = AdvisoryLocks.open(location)) {
+      TargetLocks first = TargetLocks.inPostgres(firstSession);
+      TargetLocks second = TargetLocks.inPostgres(secondSession);
+
+      TargetLocks.Outcome a = first.tryLock(experiment("suite-a"));
+      assertThat(a).isInstanceOf(TargetLocks.Taken.class);
+      TargetLocks.Outcome b = second.tryLock(experiment("suite-b"));
+      assertThat(b).isInstanceOf(TargetLocks.Refused.class);
+      assertThat(((TargetLocks.Refused) b).busy().holder()).isEqualTo("suite-a");
+
+      firstSession.close(); // the first run died: its session, and its locks, are gone
+      assertThat(second.tryLock(experiment("suite-b")))
+          .isInstanceOfSatisfying(TargetLocks.Taken.class, t -> t.held().close());
+    }
+  }
+}
