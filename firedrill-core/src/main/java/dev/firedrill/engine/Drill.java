@@ -108,6 +108,12 @@ public final class Drill {
       if (early.isPresent()) {
         return finish(early.get().verdict(), early.get().reason());
       }
+      // Ctrl-C while preflight measured: the operator asked to stop before anything was broken.
+      Optional<String> stop = ports.stop().requested();
+      if (stop.isPresent()) {
+        return finish(
+            Verdict.NOT_RUN, "stopped before injection (" + stop.get() + "); nothing was injected");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return finish(Verdict.NOT_RUN, "interrupted before injection; nothing was injected");

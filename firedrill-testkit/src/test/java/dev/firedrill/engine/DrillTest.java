@@ -315,6 +315,29 @@ class DrillTest {
   }
 
   @Test
+  void aSignalDuringPreflightStopsTheDrillBeforeAnythingIsInjected() {
+    ScriptedFault fault = drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              // Ctrl-C while preflight's query is on its way.
+              drill.requestStop("SIGINT received");
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(result.reason())
+        .isEqualTo("stopped before injection (SIGINT received); nothing was injected");
+    assertThat(drill.log()).noneMatch(entry -> entry.startsWith("inject"));
+    assertThat(fault.applied()).isFalse();
+    assertThat(result.journal().json().has("injected_at")).isFalse();
+  }
+
+  @Test
   void notBackWithinTheRecoveryTimeIsDeviation() {
     drill.fault("burn");
     drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 30 ? 0.02 : 0.001));
