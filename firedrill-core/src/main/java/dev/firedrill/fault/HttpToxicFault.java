@@ -42,6 +42,16 @@ public final class HttpToxicFault implements Fault {
    */
   private String undone;
 
+  /** This object's POST answered 200/201: the toxic on the proxy is this run's. */
+  private boolean created;
+
+  /**
+   * This object's POST answered 409 before it created anything: the toxic of that name is another
+   * drill's (one still in its method, or one left behind), and this run's rollback must not delete
+   * it.
+   */
+  private boolean foreign;
+
   HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
     this(spec, spec, context, toxic);
   }
@@ -169,6 +179,7 @@ public final class HttpToxicFault implements Fault {
     Duration ttl = check();
     ProxyAdminClient.Answer answer = client().post(toxicsUrl(), body(ttl));
     if (answer.status() == 409) {
+      foreign = !created;
       throw new FaultException(
           spec.kind()
               + ": toxic "
@@ -204,10 +215,25 @@ public final class HttpToxicFault implements Fault {
               + answer.describe()
               + "; expected 200 with the toxic");
     }
+    created = true;
+  }
+
+  /** What the rollback says when this run never created the toxic it is named after. */
+  private String notOurs() {
+    return "toxic "
+        + toxic
+        + " on proxy "
+        + toxicSpec.proxyName()
+        + " was not created by this drill (the proxy had it already, 409); left in place for the"
+        + " drill that owns it";
   }
 
   @Override
   public void revert() throws FaultException {
+    if (foreign) {
+      undone = notOurs();
+      return;
+    }
     ProxyAdminClient.Answer answer = client().delete(toxicUrl());
     if (answer.status() != 204 && answer.status() != 200 && answer.status() != 404) {
       throw new FaultException(
@@ -227,6 +253,9 @@ public final class HttpToxicFault implements Fault {
   /** Lists the proxy's toxics: the rollback line says the toxic is no longer among them. */
   @Override
   public Verification verify() {
+    if (foreign) {
+      return Verification.reverted(notOurs() + "; verified: this drill sent no DELETE");
+    }
     ProxyAdminClient.Answer answer;
     try {
       answer = client().get(toxicsUrl());

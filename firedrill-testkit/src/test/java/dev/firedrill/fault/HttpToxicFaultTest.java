@@ -140,6 +140,36 @@ class HttpToxicFaultTest {
     }
   }
 
+  /**
+   * Two drills of one experiment against one proxy: the second's injection fails on the toxic's
+   * name (409), and its rollback leaves the first drill's toxic alone (it deleted it, so the first
+   * drill went on measuring with no fault).
+   */
+  @Test
+  void aFailedInjectionsRollbackLeavesAnotherDrillsToxicAlone() throws Exception {
+    FaultSpec.HttpToxic spec = spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2));
+    Fault first = Faults.create(spec, context("pay-errors", 1), 0);
+    Fault second = Faults.create(spec, context("pay-errors", 1), 0);
+    first.inject();
+
+    assertThatThrownBy(second::inject)
+        .isInstanceOf(FaultException.class)
+        .hasMessageContaining("already exists");
+    second.revert();
+
+    assertThat(second.verify())
+        .isEqualTo(
+            Verification.reverted(
+                "toxic firedrill-pay-errors-0 on proxy payments was not created by this drill"
+                    + " (the proxy had it already, 409); left in place for the drill that owns it;"
+                    + " verified: this drill sent no DELETE"));
+    assertThat(status()).isEqualTo(503);
+    assertThat(first.verify().reverted()).isFalse();
+    first.revert();
+    assertThat(first.verify().reverted()).isTrue();
+    assertThat(status()).isEqualTo(200);
+  }
+
   @Test
   void injectsVerifiesAndReverts() throws Exception {
     Fault fault =
