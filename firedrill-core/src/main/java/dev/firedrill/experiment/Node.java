@@ -314,10 +314,36 @@ public final class Node {
     } catch (Durations.Invalid e) {
       // Prometheus's grammar: 30s1h is refused, and the hint says why (the plain "expected" would
       // not).
-      problem(DURATION + ", got " + describe() + e.hint());
+      problem(
+          DURATION
+              + ", got "
+              + describe()
+              + (e.hint().contains("out of range")
+                  ? "; that is out of range (the largest duration allowed is 100y)"
+                  : e.hint()));
       return null;
     }
+    if (duration.compareTo(MAX_DURATION) > 0) {
+      // Prometheus's 292 years overflow firedrill's sums (ttl + start, deadlines): no drill,
+      // ttl or window needs more than a century.
+      return fail("expected a duration of at most 100y (the largest allowed)");
+    }
     return positive && duration.isZero() ? fail("expected a duration greater than 0") : duration;
+  }
+
+  /** The longest duration any key takes: 100 years. */
+  public static final Duration MAX_DURATION = Duration.ofDays(36_500);
+
+  /** The longest a client waits for one answer: a longer timeout is a typo or a hang. */
+  public static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
+  /** A client's {@code timeout}: a duration greater than 0 and at most {@link #MAX_TIMEOUT}. */
+  public Duration timeout() {
+    Duration timeout = duration(true);
+    if (timeout != null && timeout.compareTo(MAX_TIMEOUT) > 0) {
+      return fail("expected a timeout of at most 1h (the largest allowed)");
+    }
+    return timeout;
   }
 
   Path path() {
