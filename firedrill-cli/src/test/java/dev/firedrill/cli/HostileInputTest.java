@@ -93,4 +93,17 @@ class HostileInputTest {
     assertThat(err.lines()).hasSize(1);
     assertThat(err).contains("got \"\\x1b]0;owned\\x07\\x1b[2Jpw\"");
   }
+
+  @Test
+  void aTokenPastedIntoAnEnvFieldIsRefusedWithoutEchoingIt() throws IOException {
+    String token = "ghp_k3yAbcdefghijklmnop1234567890";
+    Path file =
+        variant("      # admin_token_env: PROXY_TOKEN", "      admin_token_env: " + token + " #");
+    CliRun run = validate(file);
+    assertThat(run.err())
+        .contains("/method/faults/0/admin_token_env: expected the name of an environment variable")
+        .doesNotContain(token)
+        .doesNotContain("k3yAbc");
+    assertThat(run.out()).doesNotContain("k3yAbc");
+  }
 }

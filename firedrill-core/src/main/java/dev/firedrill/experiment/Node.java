@@ -189,8 +189,34 @@ public final class Node {
 
   /** The name of an environment variable (where a secret is read from), such as {@code example}. */
   public String variable(String example) {
+    String text = json != null && json.isTextual() ? json.asText() : null;
+    if (text != null && looksLikeToken(text)) {
+      // A valid name by its letters, but a token by its looks: never echo it.
+      problem(
+          "expected the name of an environment variable such as "
+              + example
+              + ", got a string that looks like a token (not shown; put the token in the"
+              + " variable and the variable's name here)");
+      return null;
+    }
     return text(ENV_NAME, "expected the name of an environment variable such as " + example);
   }
+
+  /**
+   * A token rather than a variable's name: a known token prefix, or long with lower-case letters
+   * and digits mixed, as generated secrets are and variables' names (PROM_TOKEN) are not.
+   */
+  static boolean looksLikeToken(String text) {
+    if (TOKEN_PREFIX.matcher(text).lookingAt()) {
+      return true;
+    }
+    return text.length() >= 24
+        && text.chars().anyMatch(Character::isLowerCase)
+        && text.chars().anyMatch(Character::isDigit);
+  }
+
+  private static final Pattern TOKEN_PREFIX =
+      Pattern.compile("(ghp|gho|ghs|ghu|ghr|github_pat|glpat|xox[abpr]|sk_live|sk_test)_");
 
   public Double number() {
     Double value = json == null ? null : plainNumber();
