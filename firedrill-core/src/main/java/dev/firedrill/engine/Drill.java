@@ -117,6 +117,10 @@ public final class Drill {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return finish(Verdict.NOT_RUN, "interrupted before injection; nothing was injected");
+    } catch (RuntimeException e) {
+      return finish(
+          Verdict.INCONCLUSIVE,
+          "internal error before injection (" + e + "); nothing was injected");
     }
 
     List<Fault> started = new ArrayList<>();
@@ -158,11 +162,14 @@ public final class Drill {
       mark(new Milestone.RolledBack(clock.now(), offset()));
     }
     Optional<Duration> recoveredAfter = Optional.empty();
+    Optional<String> internalError = Optional.empty();
     if (!interrupted) {
       try {
         recoveredAfter = recover();
       } catch (InterruptedException e) {
         interrupted = true;
+      } catch (RuntimeException e) {
+        internalError = Optional.of("internal error while measuring the recovery (" + e + ")");
       }
     }
     if (!interrupted && injectedAt != null && ports.detection().isPresent()) {
@@ -170,7 +177,14 @@ public final class Drill {
         awaitAlerts(ports.detection().get());
       } catch (InterruptedException e) {
         interrupted = true;
+      } catch (RuntimeException e) {
+        internalError = Optional.of("internal error while waiting for alerts (" + e + ")");
       }
+    }
+    if (internalError.isPresent()) {
+      // The rollback ran and was verified above: the drill still ends with a verdict.
+      return finish(
+          Verdict.INCONCLUSIVE, internalError.get() + "; the faults were rolled back" + slowNote());
     }
     VerdictRules.Decision decision =
         new VerdictRules(experiment.steadyState())
