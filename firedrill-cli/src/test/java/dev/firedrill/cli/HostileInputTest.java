@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -105,5 +106,14 @@ class HostileInputTest {
         .doesNotContain(token)
         .doesNotContain("k3yAbc");
     assertThat(run.out()).doesNotContain("k3yAbc");
+  }
+
+  @Test
+  void anEndlessFileIsRefusedBeforeItFillsTheHeap() {
+    Path zero = Path.of("/dev/zero");
+    Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero here");
+    CliRun run = validate(zero);
+    assertThat(run.err())
+        .isEqualTo("/dev/zero: /: cannot read: larger than 4 MiB (expected an experiment file)\n");
   }
 }
