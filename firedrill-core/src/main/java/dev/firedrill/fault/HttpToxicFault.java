@@ -101,6 +101,9 @@ public final class HttpToxicFault implements Fault {
   public List<String> plan() throws FaultException {
     Duration ttl = check();
     token();
+    if (context.resolve()) {
+      checkTheProxyBeforeInjection();
+    }
     List<String> plan = new ArrayList<>();
     plan.add("POST " + toxicsUrl() + " " + body(ttl));
     if (spec instanceof FaultSpec.ExporterDown down) {
@@ -128,6 +131,72 @@ public final class HttpToxicFault implements Fault {
       plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
     }
     return List.copyOf(plan);
+  }
+
+  /**
+   * Before anything is injected: the admin API answers (a stalled one refuses the drill, where it
+   * made a rollback that could not be verified, exit 7, after nothing had been injected), and no
+   * toxic of this experiment is on the proxy (a second drill of one experiment against one proxy is
+   * refused up front, never left to collide with the first).
+   */
+  private void checkTheProxyBeforeInjection() throws FaultException {
+    ProxyAdminClient.Answer answer;
+    try {
+      answer = client().get(toxicsUrl());
+    } catch (FaultException e) {
+      throw new FaultException(e.getMessage() + "; checked before injection, nothing was injected");
+    }
+    if (answer.status() != 200) {
+      throw new FaultException(
+          spec.kind()
+              + ": GET "
+              + toxicsUrl()
+              + " answered "
+              + answer.describe()
+              + " before injection; expected 200 with the toxics of a proxy named "
+              + toxicSpec.proxyName());
+    }
+    JsonNode listed;
+    try {
+      listed = JSON.readTree(answer.body());
+    } catch (IOException e) {
+      listed = null;
+    }
+    if (listed == null || !listed.isArray()) {
+      throw new FaultException(
+          spec.kind()
+              + ": GET "
+              + toxicsUrl()
+              + " answered 200 without a list of toxics before injection; expected a fault proxy's"
+              + " admin API");
+    }
+    String experiment = context.experimentId();
+    for (JsonNode listedToxic : listed) {
+      String name = listedToxic.path("name").asText();
+      if (ofExperiment(name, experiment) && !(created && name.equals(toxic))) {
+        throw new FaultException(
+            spec.kind()
+                + ": toxic "
+                + name
+                + " of experiment "
+                + experiment
+                + " is already on proxy "
+                + toxicSpec.proxyName()
+                + " at "
+                + toxicSpec.proxy()
+                + ": another drill of this experiment is running against it, or one left it"
+                + " behind; wait for its ttl or remove it with: curl -X DELETE "
+                + toxicsUrl()
+                + "/"
+                + name);
+      }
+    }
+  }
+
+  /** A toxic firedrill named for {@code experimentId}, by this run or another. */
+  static boolean ofExperiment(String toxicName, String experimentId) {
+    String prefix = "firedrill-" + experimentId + "-";
+    return toxicName.startsWith(prefix) && toxicName.substring(prefix.length()).matches("\\d+");
   }
 
   private Duration check() throws FaultException {
