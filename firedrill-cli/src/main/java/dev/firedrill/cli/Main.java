@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import dev.firedrill.format.ControlChars;
 import dev.firedrill.yaml.NearestName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -245,7 +247,7 @@ public final class Main {
               + " --help' describes them)");
       return ExitCode.INVALID;
     }
-    err.println("firedrill: " + ex.getMessage());
+    err.println("firedrill: " + printable(ex.getMessage()));
     err.println("Try '" + name + " --help'.");
     return ExitCode.INVALID;
   }
@@ -257,7 +259,7 @@ public final class Main {
         parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"))
             || parsed.hasMatchedOption("--verbose");
     if (ex instanceof UserError user) {
-      err.println(user.getMessage());
+      err.println(printable(user.getMessage()));
       if (verbose && user.getCause() != null) {
         user.getCause().printStackTrace(err);
       }
@@ -265,12 +267,25 @@ public final class Main {
     }
     err.println(
         "firedrill: internal error: "
-            + ex
+            + printable(String.valueOf(ex))
             + (verbose ? "" : " (run with --verbose for the stack trace)"));
     if (verbose) {
       ex.printStackTrace(err);
     }
     return ExitCode.INVALID;
+  }
+
+  /**
+   * An error for the terminal: each of its lines with control characters quoted, so a value echoed
+   * from a crafted file or argument can neither send escape sequences nor forge extra lines.
+   */
+  static String printable(String message) {
+    if (message == null) {
+      return "null";
+    }
+    return Arrays.stream(message.split("\n", -1))
+        .map(ControlChars::quote)
+        .collect(Collectors.joining("\n"));
   }
 
   /** The Maven project's version, filtered into version.properties by the build. */

@@ -4,8 +4,9 @@ import dev.firedrill.engine.StopSignal;
 import java.io.PrintWriter;
 
 /**
- * SIGINT and SIGTERM raise the drill's stop flag instead of ending the JVM, so the rollback always
- * runs; a second Ctrl-C only repeats that the rollback is under way.
+ * SIGINT, SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) raise the drill's stop flag
+ * instead of ending the JVM, so the rollback always runs; a second Ctrl-C only repeats that the
+ * rollback is under way.
  */
 final class Signals implements AutoCloseable {
 

@@ -53,4 +53,27 @@ class SignalHubTest {
     }
     assertThat(heard).containsExactly("b SIGTERM", "c SIGTERM");
   }
+
+  /**
+   * A closed terminal or a dropped ssh session sends SIGHUP: it stops the drill as SIGINT does (the
+   * JVM's own handler ended the process with 129 and skipped the rollback).
+   */
+  @Test
+  void aHangUpStopsTheDrillAsAnInterruptDoes() throws Exception {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    CountDownLatch hung = new CountDownLatch(1);
+    SignalHub.Registration registration =
+        SignalHub.register(
+            signal -> {
+              heard.add(signal);
+              hung.countDown();
+            });
+    try {
+      Signal.raise(new Signal("HUP"));
+      assertThat(hung.await(Duration.ofSeconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    } finally {
+      registration.close();
+    }
+    assertThat(heard).containsExactly("SIGHUP");
+  }
 }

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -97,7 +98,19 @@ public final class HttpEndpoint {
 
   /** Puts {@link #headers()} on the request. */
   public HttpRequest.Builder authorize(HttpRequest.Builder request) throws HttpSettingsException {
-    headers().forEach(request::setHeader);
+    for (Map.Entry<String, String> header : headers().entrySet()) {
+      try {
+        request.setHeader(header.getKey(), header.getValue());
+      } catch (IllegalArgumentException e) {
+        // The JDK's message quotes the value, which holds the secret: never pass it on.
+        throw new HttpSettingsException(
+            name
+                + " header "
+                + header.getKey()
+                + " is not a valid HTTP header value (a character outside Latin-1 in the"
+                + " secret?); the value is not shown");
+      }
+    }
     return request;
   }
 
@@ -109,7 +122,9 @@ public final class HttpEndpoint {
   /** {@link #redact(String)} with another mark, where a client's messages already use one. */
   public String redact(String text, String mark) {
     String result = text;
-    for (String secret : seen) {
+    // The longest first: a secret read with its byte-order mark holds the one read without.
+    for (String secret :
+        seen.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList()) {
       result = result.replace(secret, mark);
     }
     return result;
@@ -134,7 +149,18 @@ public final class HttpEndpoint {
               + expected
               + ")");
     }
-    String text = value.get();
+    // An editor's byte-order mark at the start of a token file is not part of the token.
+    String text = value.get().startsWith("\uFEFF") ? value.get().substring(1) : value.get();
+    if (text.codePoints().anyMatch(c -> Character.getType(c) == Character.FORMAT)) {
+      throw new HttpSettingsException(
+          name
+              + " "
+              + what
+              + " ("
+              + secret.describe()
+              + ") holds an invisible character such as a zero-width space or a byte-order mark"
+              + " (expected the token alone; the value is not shown)");
+    }
     if (text.isBlank() || text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
       throw new HttpSettingsException(
           name
@@ -145,6 +171,7 @@ public final class HttpEndpoint {
               + ") is blank or holds a line"
               + " break or control character (expected one line of text)");
     }
+    seen.add(value.get());
     seen.add(text);
     return text;
   }

@@ -1,5 +1,6 @@
 package dev.firedrill.yaml;
 
+import dev.firedrill.format.ControlChars;
 import java.util.Objects;
 
 /**
@@ -18,10 +19,16 @@ public record Problem(String file, String pointer, String message, int line, int
 
   /**
    * {@code FILE: /field/path: what was expected (line L, column C)}; the root prints as {@code /}.
+   * One line whatever the file holds: control characters in a key or a value are quoted.
    */
   @Override
   public String toString() {
-    String where = file + ": " + (pointer.isEmpty() ? "/" : pointer) + ": " + message;
+    String where =
+        ControlChars.quote(file)
+            + ": "
+            + (pointer.isEmpty() ? "/" : ControlChars.quote(pointer))
+            + ": "
+            + ControlChars.quote(message);
     return line > 0 ? where + " (line " + line + ", column " + column + ")" : where;
   }
 }

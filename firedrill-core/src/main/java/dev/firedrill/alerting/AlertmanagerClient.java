@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteDialect;
 import dev.firedrill.alerting.routes.RouteTree;
+import dev.firedrill.format.Shorten;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
@@ -135,14 +136,16 @@ public final class AlertmanagerClient {
     if (response.statusCode() / 100 != 2) {
       throw fail(
           prefix
-              + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)),
+              + (body == null || body.isBlank()
+                  ? " with an empty body"
+                  : ": " + shortenedBody(body)),
           null);
     }
     JsonNode root;
     try {
       root = READER.readTree(body);
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
+      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
     }
     try {
       return alerts(root);
@@ -164,7 +167,9 @@ public final class AlertmanagerClient {
     if (response.statusCode() / 100 != 2) {
       throw fail(
           prefix
-              + (body == null || body.isBlank() ? " with an empty body" : ": " + shortened(body)),
+              + (body == null || body.isBlank()
+                  ? " with an empty body"
+                  : ": " + shortenedBody(body)),
           null);
     }
     try {
@@ -182,7 +187,7 @@ public final class AlertmanagerClient {
       }
       return original.asText();
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortened(body), null);
+      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
     }
   }
 
@@ -382,7 +387,11 @@ public final class AlertmanagerClient {
   }
 
   private static String shortened(String text) {
-    String line = oneLine(text);
-    return line.length() <= BODY_LIMIT ? line : line.substring(0, BODY_LIMIT) + "...";
+    return Shorten.cut(oneLine(text), BODY_LIMIT);
+  }
+
+  /** A server's body, redacted before it is cut: a token cut in half would escape redaction. */
+  private String shortenedBody(String body) {
+    return Shorten.cut(endpoint.redact(oneLine(body)), BODY_LIMIT);
   }
 }

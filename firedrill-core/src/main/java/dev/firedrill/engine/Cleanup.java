@@ -13,6 +13,8 @@ import dev.firedrill.watchdog.DeadMansSwitch;
 import dev.firedrill.watchdog.WatchdogFiles;
 import dev.firedrill.watchdog.WatchdogRecord;
 import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,24 @@ public final class Cleanup {
     return new Result(outcomes);
   }
 
+  /**
+   * When the fault's ttl, counted from when its injection started, has passed: whatever the
+   * interrupted injection started has ended by itself.
+   */
+  private Optional<Instant> ttlEnded(JsonNode node, FaultSpec spec) {
+    if (spec.ttl().isEmpty() || !node.hasNonNull("started_at")) {
+      return Optional.empty();
+    }
+    Instant started;
+    try {
+      started = Instant.parse(node.get("started_at").asText());
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+    Instant end = started.plus(spec.ttl().get());
+    return clock.now().isAfter(end) ? Optional.of(end) : Optional.empty();
+  }
+
   /** What the watchdog undid; nothing when there was none, or its record cannot be read. */
   private static WatchdogRecord readRecord(Optional<WatchdogFiles> files) {
     if (files.isEmpty()) {
@@ -112,6 +132,17 @@ public final class Cleanup {
       FaultSpec spec = FaultKinds.installed().readJournal(node.path("spec"));
       if (!node.hasNonNull("state")) {
         // firedrill died inside inject(), before the journal learned what it started.
+        Optional<Instant> ended = ttlEnded(node, spec);
+        if (ended.isPresent()) {
+          String detail =
+              "nothing left to revert: no state was recorded (firedrill stopped while injecting"
+                  + " it), and its ttl of "
+                  + Durations.format(spec.ttl().get())
+                  + " ended it by itself at "
+                  + ended.get();
+          journal.faultRevert(index, clock.now(), true, 0, "cleanup: " + detail, null);
+          return new Outcome(index, kind, true, detail);
+        }
         return new Outcome(
             index,
             kind,

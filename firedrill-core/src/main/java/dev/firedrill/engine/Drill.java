@@ -19,6 +19,7 @@ import dev.firedrill.guard.ErrorBudget;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import dev.firedrill.watchdog.DeadMansSwitch;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +62,8 @@ public final class Drill {
 
   private Optional<ObservabilityResult> observability = Optional.empty();
   private Optional<String> abortReason = Optional.empty();
+  private int slowMeasurements;
+  private Duration slowest = Duration.ZERO;
 
   public Drill(Experiment experiment, String sourceFile, DrillPorts ports) {
     this.experiment = experiment;
@@ -116,9 +119,19 @@ public final class Drill {
       if (early.isPresent()) {
         return finish(early.get().verdict(), early.get().reason());
       }
+      // Ctrl-C while preflight measured: the operator asked to stop before anything was broken.
+      Optional<String> stop = ports.stop().requested();
+      if (stop.isPresent()) {
+        return finish(
+            Verdict.NOT_RUN, "stopped before injection (" + stop.get() + "); nothing was injected");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return finish(Verdict.NOT_RUN, "interrupted before injection; nothing was injected");
+    } catch (RuntimeException e) {
+      return finish(
+          Verdict.INCONCLUSIVE,
+          "internal error before injection (" + e + "); nothing was injected");
     }
 
     List<Fault> started = new ArrayList<>();
@@ -164,11 +177,14 @@ public final class Drill {
       mark(new Milestone.RolledBack(clock.now(), offset()));
     }
     Optional<Duration> recoveredAfter = Optional.empty();
+    Optional<String> internalError = Optional.empty();
     if (!interrupted) {
       try {
         recoveredAfter = recover();
       } catch (InterruptedException e) {
         interrupted = true;
+      } catch (RuntimeException e) {
+        internalError = Optional.of("internal error while measuring the recovery (" + e + ")");
       }
     }
     if (!interrupted && injectedAt != null && ports.detection().isPresent()) {
@@ -176,7 +192,14 @@ public final class Drill {
         awaitAlerts(ports.detection().get());
       } catch (InterruptedException e) {
         interrupted = true;
+      } catch (RuntimeException e) {
+        internalError = Optional.of("internal error while waiting for alerts (" + e + ")");
       }
+    }
+    if (internalError.isPresent()) {
+      // The rollback ran and was verified above: the drill still ends with a verdict.
+      return finish(
+          Verdict.INCONCLUSIVE, internalError.get() + "; the faults were rolled back" + slowNote());
     }
     VerdictRules.Decision decision =
         new VerdictRules(experiment.steadyState())
@@ -189,7 +212,7 @@ public final class Drill {
                     after,
                     recoveredAfter,
                     experiment.hypothesis().recovery()));
-    DrillResult result = finish(decision.verdict(), decision.reason());
+    DrillResult result = finish(decision.verdict(), decision.reason() + slowNote());
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
@@ -301,30 +324,45 @@ public final class Drill {
     }
   }
 
-  /** Measures every interval until the method's duration ends or an abort condition holds. */
+  /**
+   * Measures on the schedule {@code begin + k * interval} until the method's duration ends or an
+   * abort condition holds. The end is checked before every measurement, so a slow Prometheus can
+   * neither keep the faults on for ever nor push the schedule back: slots missed while a slow
+   * measurement ran are skipped, and a measurement that would, at the pace of the last one, end
+   * after the method is not started.
+   */
   private Optional<AbortDecision> observe() throws InterruptedException {
     AbortGuards guards = new AbortGuards(experiment.abort(), experiment.steadyState());
     long interval = experiment.steadyState().interval().toNanos();
     long begin = clock.nanoTime();
     long end = begin + experiment.method().duration().toNanos();
     long next = begin + interval;
+    long lastTook = 0;
     while (true) {
       Optional<String> stop = ports.stop().requested();
       if (stop.isPresent()) {
         return Optional.of(new AbortDecision(stop.get()));
       }
       long now = clock.nanoTime();
-      if (now >= next) {
+      if (now >= next && next <= end && now + lastTook > end) {
+        next = Long.MAX_VALUE;
+      } else if (now >= next && next <= end) {
         Instant measuring = clock.now();
         Measurement measurement = ports.measurer().measure(targets);
+        lastTook = clock.nanoTime() - now;
         during.add(measurement);
         record(Phase.DURING, measuring, measurement);
+        noteIfSlow(Phase.DURING, lastTook);
         pollAlerts();
         Optional<AbortDecision> decision = guards.check(during);
         if (decision.isPresent()) {
           return decision;
         }
-        next = Math.max(next + interval, clock.nanoTime());
+        long after = clock.nanoTime();
+        next += interval;
+        if (next <= after) {
+          next += ((after - next) / interval + 1) * interval;
+        }
         continue;
       }
       if (now >= end) {
@@ -332,6 +370,38 @@ public final class Drill {
       }
       clock.sleep(Duration.ofNanos(Math.min(POLL.toNanos(), Math.min(next, end) - now)));
     }
+  }
+
+  /** A measurement slower than the interval is journaled and counted for the verdict. */
+  private void noteIfSlow(Phase phase, long tookNanos) {
+    Duration interval = experiment.steadyState().interval();
+    if (tookNanos <= interval.toNanos()) {
+      return;
+    }
+    Duration took = Duration.ofNanos(tookNanos);
+    slowMeasurements++;
+    if (took.compareTo(slowest) > 0) {
+      slowest = took;
+    }
+    mark(new Milestone.SlowMeasurement(phase, took, interval, clock.now(), offset()));
+  }
+
+  /**
+   * What the verdict adds when Prometheus was slower than the interval: empty when it never was.
+   */
+  private String slowNote() {
+    if (slowMeasurements == 0) {
+      return "";
+    }
+    return "; Prometheus was slow: "
+        + slowMeasurements
+        + " of "
+        + (during.size() + after.size())
+        + " measurements took longer than the "
+        + Durations.format(experiment.steadyState().interval())
+        + " interval (the slowest "
+        + Durations.seconds(slowest)
+        + "), so fewer were taken than planned";
   }
 
   /** Measures until one measurement is fully within steady state or the recovery time runs out. */
@@ -342,9 +412,11 @@ public final class Drill {
     Duration interval = experiment.steadyState().interval();
     while (true) {
       Instant measuring = clock.now();
+      long measuringNanos = clock.nanoTime();
       Measurement measurement = ports.measurer().measure(targets);
       after.add(measurement);
       record(Phase.AFTER, measuring, measurement);
+      noteIfSlow(Phase.AFTER, clock.nanoTime() - measuringNanos);
       pollAlerts();
       long now = clock.nanoTime();
       if (measurement.withinSteadyState()) {

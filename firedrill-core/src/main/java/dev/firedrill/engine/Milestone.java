@@ -81,6 +81,13 @@ public sealed interface Milestone {
       implements Milestone {}
 
   /**
+   * A measurement took {@code took}, longer than the steady state's {@code interval}: Prometheus
+   * answered slowly; the measurements that fell due meanwhile were skipped to keep the schedule.
+   */
+  record SlowMeasurement(Phase phase, Duration took, Duration interval, Instant at, Duration offset)
+      implements Milestone {}
+
+  /**
    * Before injection: the expected alerts are defined and quiet; the intervals their floors use and
    * whence.
    */

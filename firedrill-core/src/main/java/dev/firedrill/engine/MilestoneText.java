@@ -53,6 +53,16 @@ public final class MilestoneText {
               offset,
               measured.phase(),
               measured.measurement().status().text() + ": " + measured.measurement().text()));
+    } else if (m instanceof Milestone.SlowMeasurement slow) {
+      lines.add(
+          new Line(
+              offset,
+              slow.phase(),
+              "slow: the measurement took "
+                  + Durations.seconds(slow.took())
+                  + ", longer than the "
+                  + Durations.format(slow.interval())
+                  + " interval (Prometheus answered slowly); the next one keeps the schedule"));
     } else if (m instanceof Milestone.DetectionIntervals intervals) {
       lines.add(new Line(offset, Phase.PREFLIGHT, intervals.text()));
     } else if (m instanceof Milestone.BudgetChecked budget) {

@@ -12,10 +12,17 @@ import dev.firedrill.prometheus.PrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;
 import dev.firedrill.time.Clock;
+import io.opentelemetry.context.Context;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** Measures an experiment's SLIs and burn-rate guard with instant queries against Prometheus. */
@@ -31,17 +38,68 @@ public final class PrometheusMeasurer implements Measurer {
     this.clock = clock;
   }
 
+  /**
+   * Every SLI and the burn-rate guard at once, each on its own thread: one measurement then takes
+   * as long as its slowest query, not the sum of them, so a slow Prometheus keeps the schedule.
+   */
   @Override
   public Measurement measure(Targets targets) throws InterruptedException {
-    List<Reading> readings = new ArrayList<>();
-    for (Sli sli : experiment.steadyState().slis()) {
-      readings.add(readSli(sli, targets));
+    List<Future<Reading>> slis = new ArrayList<>();
+    Future<Reading> burn = null;
+    try {
+      for (Sli sli : experiment.steadyState().slis()) {
+        slis.add(QUERIES.submit(() -> readSli(sli, targets)));
+      }
+      Optional<BurnRateGuard> guard = experiment.abort().burnRate();
+      if (guard.isPresent()) {
+        burn = QUERIES.submit(() -> readBurnRate(guard.get()));
+      }
+      List<Reading> readings = new ArrayList<>();
+      for (Future<Reading> sli : slis) {
+        readings.add(answer(sli));
+      }
+      Optional<Reading> burnReading = burn == null ? Optional.empty() : Optional.of(answer(burn));
+      return new Measurement(clock.now(), readings, burnReading);
+    } catch (InterruptedException e) {
+      slis.forEach(sli -> sli.cancel(true));
+      if (burn != null) {
+        burn.cancel(true);
+      }
+      throw e;
     }
-    Optional<Reading> burn = experiment.abort().burnRate().map(this::readBurnRate);
-    if (Thread.currentThread().isInterrupted()) {
-      throw new InterruptedException("interrupted while measuring");
+  }
+
+  /**
+   * Daemon threads, kept a minute between measurements: they never hold the JVM open. Each query
+   * carries the drill thread's trace context, so its request is still the drill's span's child.
+   */
+  private static final ExecutorService QUERIES =
+      Context.taskWrapping(
+          new ThreadPoolExecutor(
+              0,
+              Integer.MAX_VALUE,
+              60,
+              TimeUnit.SECONDS,
+              new SynchronousQueue<>(),
+              runnable -> {
+                Thread thread = new Thread(runnable, "firedrill-measure");
+                thread.setDaemon(true);
+                return thread;
+              }));
+
+  private static Reading answer(Future<Reading> reading) throws InterruptedException {
+    try {
+      return reading.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(cause);
     }
-    return new Measurement(clock.now(), readings, burn);
   }
 
   @Override

@@ -36,7 +36,7 @@ final class ClientSections {
             .get("url")
             .required("expected the http or https URL of Prometheus, such as http://127.0.0.1:9090")
             .url("http://127.0.0.1:9090", USE_CREDENTIAL_KEYS);
-    Duration timeout = section.get("timeout").duration(true);
+    Duration timeout = section.get("timeout").timeout();
     HttpSettings http = settings.read(section, url, "PROM_TOKEN");
     Node rulesNode = section.get("rules_url");
     URI rulesUrl =
@@ -63,7 +63,7 @@ final class ClientSections {
             .required(
                 "expected the http or https URL of Alertmanager, such as http://127.0.0.1:9093")
             .url("http://127.0.0.1:9093", USE_CREDENTIAL_KEYS);
-    Duration timeout = section.get("timeout").duration(true);
+    Duration timeout = section.get("timeout").timeout();
     HttpSettings http = settings.read(section, url, "AM_TOKEN");
     section.rejectUnknownKeys(null);
     return context.clean() ? new AlertmanagerSource(url, timeout, http) : null;
@@ -123,7 +123,7 @@ final class ClientSections {
       panelNode.problem(
           "expected dashboard_uid beside panel_id: a panel annotation belongs to a dashboard");
     }
-    Duration timeout = section.get("timeout").duration(true);
+    Duration timeout = section.get("timeout").timeout();
     HttpSettings http = settings.read(section, url, "GRAFANA_TOKEN");
     section.rejectUnknownKeys(null);
     return context.clean()

@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnmappableCharacterException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -64,18 +68,48 @@ public final class ExperimentLoader {
     return installedReader;
   }
 
+  /** The largest experiment file read: a real one is a few kilobytes. */
+  static final int MAX_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * At most {@link #MAX_BYTES}: {@code /dev/zero}, a FIFO or a huge file is refused before it fills
+   * the heap.
+   */
+  private static String readBounded(Path file) throws IOException {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_BYTES + 1);
+    }
+    if (bytes.length > MAX_BYTES) {
+      throw new TooLarge();
+    }
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes))
+        .toString();
+  }
+
+  private static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+  }
+
   /** Reads and checks a file; the problems name the file as given. */
   public static Experiment load(Path file) throws ExperimentException {
     String name = file.toString();
     String content;
     try {
-      content = Files.readString(file, StandardCharsets.UTF_8);
+      content = readBounded(file);
     } catch (NoSuchFileException e) {
       throw unreadable(name, "no such file");
     } catch (AccessDeniedException e) {
       throw unreadable(name, "permission denied");
-    } catch (MalformedInputException e) {
+    } catch (MalformedInputException | UnmappableCharacterException e) {
       throw unreadable(name, "not UTF-8 text");
+    } catch (TooLarge e) {
+      throw unreadable(
+          name, "larger than " + MAX_BYTES / (1024 * 1024) + " MiB (expected an experiment file)");
     } catch (IOException e) {
       throw unreadable(
           name,

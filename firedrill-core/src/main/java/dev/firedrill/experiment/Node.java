@@ -189,8 +189,34 @@ public final class Node {
 
   /** The name of an environment variable (where a secret is read from), such as {@code example}. */
   public String variable(String example) {
+    String text = json != null && json.isTextual() ? json.asText() : null;
+    if (text != null && looksLikeToken(text)) {
+      // A valid name by its letters, but a token by its looks: never echo it.
+      problem(
+          "expected the name of an environment variable such as "
+              + example
+              + ", got a string that looks like a token (not shown; put the token in the"
+              + " variable and the variable's name here)");
+      return null;
+    }
     return text(ENV_NAME, "expected the name of an environment variable such as " + example);
   }
+
+  /**
+   * A token rather than a variable's name: a known token prefix, or long with lower-case letters
+   * and digits mixed, as generated secrets are and variables' names (PROM_TOKEN) are not.
+   */
+  static boolean looksLikeToken(String text) {
+    if (TOKEN_PREFIX.matcher(text).lookingAt()) {
+      return true;
+    }
+    return text.length() >= 24
+        && text.chars().anyMatch(Character::isLowerCase)
+        && text.chars().anyMatch(Character::isDigit);
+  }
+
+  private static final Pattern TOKEN_PREFIX =
+      Pattern.compile("(ghp|gho|ghs|ghu|ghr|github_pat|glpat|xox[abpr]|sk_live|sk_test)_");
 
   public Double number() {
     Double value = json == null ? null : plainNumber();
@@ -314,10 +340,36 @@ public final class Node {
     } catch (Durations.Invalid e) {
       // Prometheus's grammar: 30s1h is refused, and the hint says why (the plain "expected" would
       // not).
-      problem(DURATION + ", got " + describe() + e.hint());
+      problem(
+          DURATION
+              + ", got "
+              + describe()
+              + (e.hint().contains("out of range")
+                  ? "; that is out of range (the largest duration allowed is 100y)"
+                  : e.hint()));
       return null;
     }
+    if (duration.compareTo(MAX_DURATION) > 0) {
+      // Prometheus's 292 years overflow firedrill's sums (ttl + start, deadlines): no drill,
+      // ttl or window needs more than a century.
+      return fail("expected a duration of at most 100y (the largest allowed)");
+    }
     return positive && duration.isZero() ? fail("expected a duration greater than 0") : duration;
+  }
+
+  /** The longest duration any key takes: 100 years. */
+  public static final Duration MAX_DURATION = Duration.ofDays(36_500);
+
+  /** The longest a client waits for one answer: a longer timeout is a typo or a hang. */
+  public static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
+  /** A client's {@code timeout}: a duration greater than 0 and at most {@link #MAX_TIMEOUT}. */
+  public Duration timeout() {
+    Duration timeout = duration(true);
+    if (timeout != null && timeout.compareTo(MAX_TIMEOUT) > 0) {
+      return fail("expected a timeout of at most 1h (the largest allowed)");
+    }
+    return timeout;
   }
 
   Path path() {

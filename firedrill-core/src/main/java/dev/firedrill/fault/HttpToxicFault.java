@@ -42,6 +42,16 @@ public final class HttpToxicFault implements Fault {
    */
   private String undone;
 
+  /** This object's POST answered 200/201: the toxic on the proxy is this run's. */
+  private boolean created;
+
+  /**
+   * This object's POST answered 409 before it created anything: the toxic of that name is another
+   * drill's (one still in its method, or one left behind), and this run's rollback must not delete
+   * it.
+   */
+  private boolean foreign;
+
   HttpToxicFault(FaultSpec.HttpToxic spec, FaultContext context, String toxic) {
     this(spec, spec, context, toxic);
   }
@@ -91,6 +101,9 @@ public final class HttpToxicFault implements Fault {
   public List<String> plan() throws FaultException {
     Duration ttl = check();
     token();
+    if (context.resolve()) {
+      checkTheProxyBeforeInjection();
+    }
     List<String> plan = new ArrayList<>();
     plan.add("POST " + toxicsUrl() + " " + body(ttl));
     if (spec instanceof FaultSpec.ExporterDown down) {
@@ -118,6 +131,72 @@ public final class HttpToxicFault implements Fault {
       plan.add("the proxy removes toxic " + toxic + " by itself after " + format(ttl));
     }
     return List.copyOf(plan);
+  }
+
+  /**
+   * Before anything is injected: the admin API answers (a stalled one refuses the drill, where it
+   * made a rollback that could not be verified, exit 7, after nothing had been injected), and no
+   * toxic of this experiment is on the proxy (a second drill of one experiment against one proxy is
+   * refused up front, never left to collide with the first).
+   */
+  private void checkTheProxyBeforeInjection() throws FaultException {
+    ProxyAdminClient.Answer answer;
+    try {
+      answer = client().get(toxicsUrl());
+    } catch (FaultException e) {
+      throw new FaultException(e.getMessage() + "; checked before injection, nothing was injected");
+    }
+    if (answer.status() != 200) {
+      throw new FaultException(
+          spec.kind()
+              + ": GET "
+              + toxicsUrl()
+              + " answered "
+              + answer.describe()
+              + " before injection; expected 200 with the toxics of a proxy named "
+              + toxicSpec.proxyName());
+    }
+    JsonNode listed;
+    try {
+      listed = JSON.readTree(answer.body());
+    } catch (IOException e) {
+      listed = null;
+    }
+    if (listed == null || !listed.isArray()) {
+      throw new FaultException(
+          spec.kind()
+              + ": GET "
+              + toxicsUrl()
+              + " answered 200 without a list of toxics before injection; expected a fault proxy's"
+              + " admin API");
+    }
+    String experiment = context.experimentId();
+    for (JsonNode listedToxic : listed) {
+      String name = listedToxic.path("name").asText();
+      if (ofExperiment(name, experiment) && !(created && name.equals(toxic))) {
+        throw new FaultException(
+            spec.kind()
+                + ": toxic "
+                + name
+                + " of experiment "
+                + experiment
+                + " is already on proxy "
+                + toxicSpec.proxyName()
+                + " at "
+                + toxicSpec.proxy()
+                + ": another drill of this experiment is running against it, or one left it"
+                + " behind; wait for its ttl or remove it with: curl -X DELETE "
+                + toxicsUrl()
+                + "/"
+                + name);
+      }
+    }
+  }
+
+  /** A toxic firedrill named for {@code experimentId}, by this run or another. */
+  static boolean ofExperiment(String toxicName, String experimentId) {
+    String prefix = "firedrill-" + experimentId + "-";
+    return toxicName.startsWith(prefix) && toxicName.substring(prefix.length()).matches("\\d+");
   }
 
   private Duration check() throws FaultException {
@@ -169,6 +248,7 @@ public final class HttpToxicFault implements Fault {
     Duration ttl = check();
     ProxyAdminClient.Answer answer = client().post(toxicsUrl(), body(ttl));
     if (answer.status() == 409) {
+      foreign = !created;
       throw new FaultException(
           spec.kind()
               + ": toxic "
@@ -204,10 +284,25 @@ public final class HttpToxicFault implements Fault {
               + answer.describe()
               + "; expected 200 with the toxic");
     }
+    created = true;
+  }
+
+  /** What the rollback says when this run never created the toxic it is named after. */
+  private String notOurs() {
+    return "toxic "
+        + toxic
+        + " on proxy "
+        + toxicSpec.proxyName()
+        + " was not created by this drill (the proxy had it already, 409); left in place for the"
+        + " drill that owns it";
   }
 
   @Override
   public void revert() throws FaultException {
+    if (foreign) {
+      undone = notOurs();
+      return;
+    }
     ProxyAdminClient.Answer answer = client().delete(toxicUrl());
     if (answer.status() != 204 && answer.status() != 200 && answer.status() != 404) {
       throw new FaultException(
@@ -227,6 +322,9 @@ public final class HttpToxicFault implements Fault {
   /** Lists the proxy's toxics: the rollback line says the toxic is no longer among them. */
   @Override
   public Verification verify() {
+    if (foreign) {
+      return Verification.reverted(notOurs() + "; verified: this drill sent no DELETE");
+    }
     ProxyAdminClient.Answer answer;
     try {
       answer = client().get(toxicsUrl());

@@ -132,6 +132,16 @@ final class ApiParser {
               + " (expected seconds as a number)");
     }
     BigDecimal nanos = value.decimalValue().movePointRight(9);
+    if (nanos.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new ResponseParser.Malformed(
+          "\""
+              + path
+              + "."
+              + field
+              + "\" is "
+              + OneLine.shortened(value.toString(), 40)
+              + " (expected seconds that fit in 292 years)");
+    }
     return Duration.ofNanos(nanos.longValue());
   }
 

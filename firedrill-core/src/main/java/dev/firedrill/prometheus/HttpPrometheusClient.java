@@ -302,7 +302,7 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
                 + " to "
                 + subject
                 + " with a body that is not JSON: "
-                + OneLine.shortened(body, OneLine.BODY_LIMIT),
+                + OneLine.shortened(redact(body), OneLine.BODY_LIMIT),
             null);
       }
       throw fail(
@@ -312,7 +312,7 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
               + " to "
               + subject
               + ": "
-              + OneLine.shortened(body, OneLine.BODY_LIMIT),
+              + OneLine.shortened(redact(body), OneLine.BODY_LIMIT),
           null);
     } catch (ResponseParser.Malformed e) {
       throw fail(

@@ -1,5 +1,7 @@
 package dev.firedrill.prometheus;
 
+import dev.firedrill.format.Shorten;
+
 /** Text squeezed onto one line, for messages. */
 final class OneLine {
 
@@ -12,7 +14,6 @@ final class OneLine {
   }
 
   static String shortened(String text, int limit) {
-    String line = of(text);
-    return line.length() <= limit ? line : line.substring(0, limit) + "...";
+    return Shorten.cut(of(text), limit);
   }
 }

@@ -175,6 +175,8 @@ final class ResponseParser {
     return labels;
   }
 
+  private static final BigDecimal LATEST_SECONDS = BigDecimal.valueOf(253_402_300_799L);
+
   private static Instant at(JsonNode pair, String what) throws Malformed {
     requirePair(pair, what);
     JsonNode time = pair.get(0);
@@ -182,7 +184,18 @@ final class ResponseParser {
       throw new Malformed(
           "a " + what + " has timestamp " + time + " (expected seconds as a number)");
     }
-    BigDecimal millis = time.decimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_UP);
+    BigDecimal seconds = time.decimalValue();
+    // Beyond year 9999 either way is no sample time but a broken server (1e30): a clean error,
+    // never an ArithmeticException that ends the drill with no verdict.
+    if (seconds.abs().compareTo(LATEST_SECONDS) > 0) {
+      throw new Malformed(
+          "a "
+              + what
+              + " has timestamp "
+              + OneLine.shortened(time.toString(), 40)
+              + " (expected seconds since 1970 before the year 10000)");
+    }
+    BigDecimal millis = seconds.movePointRight(3).setScale(0, RoundingMode.HALF_UP);
     return Instant.ofEpochMilli(millis.longValueExact());
   }
 

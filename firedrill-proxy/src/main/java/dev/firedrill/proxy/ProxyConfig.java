@@ -45,6 +45,17 @@ public record ProxyConfig(
               + ": expected host and port, such as "
               + (mode == Mode.TCP ? "tcp://127.0.0.1:9000" : "http://127.0.0.1:9000"));
     }
+    if (!admin.getAddress().isLoopbackAddress() && adminToken.isEmpty()) {
+      // Anyone who reaches the admin API can break the service's traffic: off this host only
+      // behind a token.
+      throw new IllegalArgumentException(
+          "admin "
+              + admin.getAddress().getHostAddress()
+              + ":"
+              + admin.getPort()
+              + ": an admin API off the loopback address needs a token (expected"
+              + " --admin-token-env, or --admin 127.0.0.1:PORT)");
+    }
     if (mode == Mode.HTTP && !"http".equalsIgnoreCase(upstream.getScheme())) {
       throw new IllegalArgumentException(
           "upstream "

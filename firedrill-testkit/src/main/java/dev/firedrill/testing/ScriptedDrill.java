@@ -29,6 +29,7 @@ import dev.firedrill.experiment.TokenSource;
 import dev.firedrill.fault.Fault;
 import dev.firedrill.guard.Measurement;
 import dev.firedrill.guard.Reading;
+import dev.firedrill.prometheus.PrometheusClient;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.VirtualClock;
 import dev.firedrill.watchdog.DeadMansSwitch;
@@ -81,6 +82,7 @@ public final class ScriptedDrill {
   private final Clock clock;
   private volatile Instant start;
   private final ScriptedPrometheus prometheus;
+  private PrometheusClient measured;
   private final List<ScriptedFault> faults = new ArrayList<>();
   private final List<String> log = new CopyOnWriteArrayList<>();
 
@@ -107,6 +109,7 @@ public final class ScriptedDrill {
         new ScriptedPrometheus(clock, () -> start)
             .answer(ERROR_RATIO, 0.001)
             .answer(GUARD_ERROR_RATIO, 0.001);
+    this.measured = prometheus;
   }
 
   public Clock clock() {
@@ -150,6 +153,15 @@ public final class ScriptedDrill {
   /** What the drill's Prometheus answers; script it before the run. */
   public ScriptedPrometheus prometheus() {
     return prometheus;
+  }
+
+  /**
+   * Measures through {@code client} instead of the {@link #prometheus() scripted} one: a real HTTP
+   * client against a loopback server that misbehaves.
+   */
+  public ScriptedDrill measureWith(PrometheusClient client) {
+    this.measured = client;
+    return this;
   }
 
   /** The next fault, a cpu burn. */
@@ -271,7 +283,7 @@ public final class ScriptedDrill {
     start = clock.now();
     DrillPorts.Builder ports =
         DrillPorts.builder(
-                logged(new PrometheusMeasurer(prometheus, experiment, clock)), provider(), clock)
+                logged(new PrometheusMeasurer(measured, experiment, clock)), provider(), clock)
             .stop(stop)
             .observer(
                 DrillObserver.composite(

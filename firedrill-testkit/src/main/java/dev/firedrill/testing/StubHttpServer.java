@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,6 +36,7 @@ public final class StubHttpServer implements AutoCloseable {
   private volatile String body = "";
   private volatile String contentType = "application/json";
   private volatile boolean hang;
+  private volatile Duration delay = Duration.ZERO;
 
   private StubHttpServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -67,6 +69,12 @@ public final class StubHttpServer implements AutoCloseable {
   /** Accepts requests and never answers them (until {@link #close}). */
   public StubHttpServer hang() {
     this.hang = true;
+    return this;
+  }
+
+  /** Answers every request only after {@code delay}, as a slow but healthy backend does. */
+  public StubHttpServer delay(Duration delay) {
+    this.delay = delay;
     return this;
   }
 
@@ -124,6 +132,9 @@ public final class StubHttpServer implements AutoCloseable {
               requestBody));
       if (hang) {
         released.await(60, TimeUnit.SECONDS);
+        return;
+      }
+      if (!delay.isZero() && released.await(delay.toNanos(), TimeUnit.NANOSECONDS)) {
         return;
       }
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

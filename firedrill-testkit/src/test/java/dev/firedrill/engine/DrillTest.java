@@ -315,6 +315,80 @@ class DrillTest {
   }
 
   @Test
+  void aSignalDuringPreflightStopsTheDrillBeforeAnythingIsInjected() {
+    ScriptedFault fault = drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              // Ctrl-C while preflight's query is on its way.
+              drill.requestStop("SIGINT received");
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(result.reason())
+        .isEqualTo("stopped before injection (SIGINT received); nothing was injected");
+    assertThat(drill.log()).noneMatch(entry -> entry.startsWith("inject"));
+    assertThat(fault.applied()).isFalse();
+    assertThat(result.journal().json().has("injected_at")).isFalse();
+  }
+
+  @Test
+  void anInternalErrorBeforeInjectionIsInconclusiveWithNothingInjected() {
+    ScriptedFault fault = drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              throw new IllegalStateException("bug in the measurer");
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "internal error before injection (java.lang.IllegalStateException: bug in the"
+                + " measurer); nothing was injected");
+    assertThat(fault.applied()).isFalse();
+    assertThat(drill.log()).noneMatch(entry -> entry.startsWith("inject"));
+  }
+
+  @Test
+  void anInternalErrorAfterTheRollbackStillEndsWithAVerdict() {
+    ScriptedFault fault = drill.fault("burn");
+    java.util.concurrent.atomic.AtomicInteger queries =
+        new java.util.concurrent.atomic.AtomicInteger();
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              // Preflight and the method's 12 measurements answer; the recovery's first does not.
+              if (queries.incrementAndGet() > 13) {
+                throw new IllegalStateException("bug in the measurer");
+              }
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "internal error while measuring the recovery (java.lang.IllegalStateException: bug in"
+                + " the measurer); the faults were rolled back");
+    assertThat(result.rollbackOk()).isTrue();
+    assertThat(fault.applied()).isFalse();
+    assertThat(drill.log()).contains("revert burn");
+  }
+
+  @Test
   void notBackWithinTheRecoveryTimeIsDeviation() {
     drill.fault("burn");
     drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 30 ? 0.02 : 0.001));

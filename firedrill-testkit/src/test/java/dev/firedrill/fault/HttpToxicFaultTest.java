@@ -140,6 +140,85 @@ class HttpToxicFaultTest {
     }
   }
 
+  /**
+   * Two drills of one experiment against one proxy: the second's injection fails on the toxic's
+   * name (409), and its rollback leaves the first drill's toxic alone (it deleted it, so the first
+   * drill went on measuring with no fault).
+   */
+  @Test
+  void aFailedInjectionsRollbackLeavesAnotherDrillsToxicAlone() throws Exception {
+    FaultSpec.HttpToxic spec = spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2));
+    Fault first = Faults.create(spec, context("pay-errors", 1), 0);
+    Fault second = Faults.create(spec, context("pay-errors", 1), 0);
+    first.inject();
+
+    assertThatThrownBy(second::inject)
+        .isInstanceOf(FaultException.class)
+        .hasMessageContaining("already exists");
+    second.revert();
+
+    assertThat(second.verify())
+        .isEqualTo(
+            Verification.reverted(
+                "toxic firedrill-pay-errors-0 on proxy payments was not created by this drill"
+                    + " (the proxy had it already, 409); left in place for the drill that owns it;"
+                    + " verified: this drill sent no DELETE"));
+    assertThat(status()).isEqualTo(503);
+    assertThat(first.verify().reverted()).isFalse();
+    first.revert();
+    assertThat(first.verify().reverted()).isTrue();
+    assertThat(status()).isEqualTo(200);
+  }
+
+  /** A second drill of one experiment against one proxy is refused before it injects anything. */
+  @Test
+  void aSecondDrillOfTheExperimentIsRefusedWhenItsToxicIsOnTheProxy() throws Exception {
+    FaultSpec.HttpToxic spec = spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2));
+    Fault first = Faults.create(spec, context("pay-errors", 1), 0);
+    first.plan();
+    first.inject();
+
+    Fault second = Faults.create(spec, context("pay-errors", 1), 0);
+    assertThatThrownBy(second::plan)
+        .isInstanceOf(FaultException.class)
+        .hasMessage(
+            "http-error: toxic firedrill-pay-errors-0 of experiment pay-errors is already on proxy"
+                + " payments at "
+                + proxy.adminUrl()
+                + ": another drill of this experiment is running against it, or one left it"
+                + " behind; wait for its ttl or remove it with: curl -X DELETE "
+                + proxy.adminUrl()
+                + "/proxies/payments/toxics/firedrill-pay-errors-0");
+    // Another experiment whose id starts the same is not this one.
+    Faults.create(spec, context("pay", 1), 0).plan();
+    first.revert();
+  }
+
+  /**
+   * An admin API that accepts and never answers (a slow-loris before injection): the drill is
+   * refused at its plan, where it ended failed with a rollback it could not verify, exit 7.
+   */
+  @Test
+  void aStalledAdminApiRefusesTheDrillBeforeAnythingIsInjected() {
+    try (StubHttpServer admin = StubHttpServer.start().hang()) {
+      Fault fault =
+          Faults.create(
+              new FaultSpec.HttpToxic(
+                  admin.url(""),
+                  "payments",
+                  1,
+                  new FaultSpec.HttpToxic.Error(503),
+                  Optional.of(Duration.ofMinutes(2)),
+                  Optional.empty()),
+              context("pay-errors", 1),
+              0);
+      assertThatThrownBy(fault::plan)
+          .isInstanceOf(FaultException.class)
+          .hasMessageEndingWith("; checked before injection, nothing was injected");
+      assertThat(admin.requests()).extracting(StubHttpServer.Request::method).containsOnly("GET");
+    }
+  }
+
   @Test
   void injectsVerifiesAndReverts() throws Exception {
     Fault fault =
