@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.rules;
 
+import dev.firedrill.promql.model.XxHash64;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 

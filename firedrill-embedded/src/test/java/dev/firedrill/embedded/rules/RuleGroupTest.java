@@ -11,6 +11,7 @@ import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.promql.model.StoredSeries;
+import dev.firedrill.promql.model.XxHash64;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -177,13 +178,6 @@ class RuleGroupTest {
 
   @Test
   void theOffsetIsXxHash64OfFileAndNameAsPrometheusHashesLabels() {
-    assertThat(XxHash64.hash(new byte[0])).isEqualTo(0xEF46DB3751D8E999L);
-    assertThat(XxHash64.hash("abc".getBytes(StandardCharsets.UTF_8)))
-        .isEqualTo(0x44BC2CF5AD770999L);
-    assertThat(
-            XxHash64.hash(
-                "Nobody inspects the spammish repetition".getBytes(StandardCharsets.UTF_8)))
-        .isEqualTo(0xFBCEA83C8A378BF1L);
     byte[] key =
         "file\u00ffrules.yml\u00ffname\u00ffsli\u00ff".getBytes(StandardCharsets.ISO_8859_1);
     long expected = Long.remainderUnsigned(XxHash64.hash(key), 15_000_000_000L) / 1_000_000L;

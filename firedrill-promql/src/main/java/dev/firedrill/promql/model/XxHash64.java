@@ -1,7 +1,10 @@
-package dev.firedrill.embedded.rules;
+package dev.firedrill.promql.model;
 
-/** XXH64 with seed 0, the hash Prometheus's {@code labels.Hash} uses. */
-final class XxHash64 {
+/**
+ * XXH64 with seed 0, the hash Prometheus's {@code labels.Hash} uses: for {@code limit_ratio}'s
+ * choice of series and for the rule groups' evaluation offsets.
+ */
+public final class XxHash64 {
 
   private static final long P1 = 0x9E3779B185EBCA87L;
   private static final long P2 = 0xC2B2AE3D27D4EB4FL;
@@ -11,7 +14,7 @@ final class XxHash64 {
 
   private XxHash64() {}
 
-  static long hash(byte[] b) {
+  public static long hash(byte[] b) {
     int n = b.length;
     int i = 0;
     long h;
