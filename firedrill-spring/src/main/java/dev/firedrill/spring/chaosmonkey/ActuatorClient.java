@@ -3,14 +3,10 @@ package dev.firedrill.spring.chaosmonkey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.fault.FaultException;
-import dev.firedrill.http.Propagation;
+import dev.firedrill.fault.InjectorHttp;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,10 +16,8 @@ import java.util.Optional;
  */
 final class ActuatorClient {
 
-  static final Duration TIMEOUT = Duration.ofSeconds(5);
+  static final Duration TIMEOUT = InjectorHttp.TIMEOUT;
   private static final ObjectMapper JSON = Json.MAPPER;
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
 
   /** What the actuator answered. */
   record Answer(int status, String body) {
@@ -58,12 +52,10 @@ final class ActuatorClient {
     }
   }
 
-  private final String kind;
-  private final Optional<String> token;
+  private final InjectorHttp http;
 
   ActuatorClient(String kind, Optional<String> token) {
-    this.kind = kind;
-    this.token = token;
+    this.http = new InjectorHttp(kind, "the actuator", token);
   }
 
   Answer get(URI url) throws FaultException {
@@ -85,39 +77,8 @@ final class ActuatorClient {
   }
 
   private Answer send(String method, URI url, HttpRequest.Builder request) throws FaultException {
-    request.timeout(TIMEOUT).header("Accept", "application/json");
-    token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
-    Propagation.injectCurrent(request);
-    try {
-      HttpResponse<String> response =
-          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Answer(response.statusCode(), response.body());
-    } catch (ConnectException e) {
-      throw new FaultException(
-          kind + ": cannot reach the actuator at " + url + " (connection refused)", e);
-    } catch (HttpTimeoutException e) {
-      throw new FaultException(
-          kind
-              + ": the actuator at "
-              + url
-              + " did not answer "
-              + method
-              + " within "
-              + TIMEOUT.toSeconds()
-              + "s",
-          e);
-    } catch (IOException e) {
-      throw new FaultException(
-          kind
-              + ": cannot reach the actuator at "
-              + url
-              + " ("
-              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-              + ")",
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new FaultException(kind + ": interrupted during " + method + " " + url, e);
-    }
+    request.header("Accept", "application/json");
+    InjectorHttp.Reply reply = http.send(method, url, request);
+    return new Answer(reply.status(), reply.body());
   }
 }

@@ -1,0 +1,82 @@
+package dev.firedrill.fault;
+
+import dev.firedrill.http.Propagation;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One HTTP exchange with an injector's API (a fault proxy's admin API, an application's actuator),
+ * for the fault kinds of every module: bounded by {@link #TIMEOUT}, the token in the Authorization
+ * header only, the trace context passed on, and each failure one line naming the API and the URL.
+ */
+public final class InjectorHttp {
+
+  public static final Duration TIMEOUT = Duration.ofSeconds(5);
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+
+  /** What the API answered: its status and body. */
+  public record Reply(int status, String body) {}
+
+  private final String kind;
+  private final String api;
+  private final Optional<String> token;
+
+  /**
+   * @param kind the fault kind, which leads every message
+   * @param api what the messages call the far end, such as "the proxy admin API"
+   */
+  public InjectorHttp(String kind, String api, Optional<String> token) {
+    this.kind = kind;
+    this.api = api;
+    this.token = token;
+  }
+
+  public Reply send(String method, URI url, HttpRequest.Builder request) throws FaultException {
+    request.timeout(TIMEOUT);
+    token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
+    Propagation.injectCurrent(request);
+    try {
+      HttpResponse<String> response =
+          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.body());
+    } catch (ConnectException e) {
+      throw new FaultException(
+          kind + ": cannot reach " + api + " at " + url + " (connection refused)", e);
+    } catch (HttpTimeoutException e) {
+      throw new FaultException(
+          kind
+              + ": "
+              + api
+              + " at "
+              + url
+              + " did not answer "
+              + method
+              + " within "
+              + TIMEOUT.toSeconds()
+              + "s",
+          e);
+    } catch (IOException e) {
+      throw new FaultException(
+          kind
+              + ": cannot reach "
+              + api
+              + " at "
+              + url
+              + " ("
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+              + ")",
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FaultException(kind + ": interrupted during " + method + " " + url, e);
+    }
+  }
+}
