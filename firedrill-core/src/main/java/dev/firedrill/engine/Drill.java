@@ -211,7 +211,8 @@ public final class Drill {
                     during,
                     after,
                     recoveredAfter,
-                    experiment.hypothesis().recovery()));
+                    experiment.hypothesis().recovery(),
+                    rollback.unrecovered()));
     DrillResult result = finish(decision.verdict(), decision.reason() + slowNote());
     if (interrupted) {
       Thread.currentThread().interrupt();

@@ -26,6 +26,7 @@ final class Rollback {
   private final DrillObserver observer;
   private final IntConsumer reverted;
   private final List<String> manualCommands = new ArrayList<>();
+  private final List<String> unrecovered = new ArrayList<>();
 
   /**
    * {@code offset}: the drill's time since it began, which every milestone carries; {@code
@@ -40,6 +41,11 @@ final class Rollback {
 
   List<String> manualCommands() {
     return List.copyOf(manualCommands);
+  }
+
+  /** What faults with nothing left to undo said of targets that did not come back. */
+  List<String> unrecovered() {
+    return List.copyOf(unrecovered);
   }
 
   void revertAll(List<Fault> started) {
@@ -62,6 +68,9 @@ final class Rollback {
         fault.revert();
         Verification verification = fault.verify();
         if (verification.reverted()) {
+          if (!verification.recovered()) {
+            unrecovered.add(fault.spec().kind() + ": " + verification.detail());
+          }
           observer.on(
               new Milestone.FaultReverted(
                   index,

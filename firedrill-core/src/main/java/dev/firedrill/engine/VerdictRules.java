@@ -21,11 +21,33 @@ public final class VerdictRules {
       List<Measurement> during,
       List<Measurement> after,
       Optional<Duration> recoveredAfter,
-      Duration recoveryLimit) {
+      Duration recoveryLimit,
+      List<String> unrecovered) {
 
     public Evidence {
       during = List.copyOf(during);
       after = List.copyOf(after);
+      unrecovered = List.copyOf(unrecovered);
+    }
+
+    /** Evidence from faults that all had something to undo, or whose targets all came back. */
+    public Evidence(
+        Instant start,
+        Optional<String> injectFailure,
+        Optional<String> abortReason,
+        List<Measurement> during,
+        List<Measurement> after,
+        Optional<Duration> recoveredAfter,
+        Duration recoveryLimit) {
+      this(
+          start,
+          injectFailure,
+          abortReason,
+          during,
+          after,
+          recoveredAfter,
+          recoveryLimit,
+          List.of());
     }
   }
 
@@ -37,7 +59,24 @@ public final class VerdictRules {
     this.steadyState = steadyState;
   }
 
+  /**
+   * A fault whose targets did not come back (a deleted pod never replaced) broke the hypothesis
+   * whatever the SLIs said: it turns a held or inconclusive verdict into deviated, and is named in
+   * every other verdict's reason.
+   */
   public Decision decide(Evidence evidence) {
+    Decision decision = decideOnSlis(evidence);
+    if (evidence.unrecovered().isEmpty()) {
+      return decision;
+    }
+    String targets =
+        "the fault's targets did not recover: " + String.join("; ", evidence.unrecovered());
+    return decision.verdict() == Verdict.HELD || decision.verdict() == Verdict.INCONCLUSIVE
+        ? new Decision(Verdict.DEVIATED, targets + "; " + decision.reason())
+        : new Decision(decision.verdict(), decision.reason() + "; " + targets);
+  }
+
+  private Decision decideOnSlis(Evidence evidence) {
     String recovered = recoveredText(evidence);
     if (evidence.injectFailure().isPresent()) {
       return new Decision(

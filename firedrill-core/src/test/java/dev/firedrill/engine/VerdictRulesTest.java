@@ -207,4 +207,45 @@ class VerdictRulesTest {
                 Verdict.HELD,
                 "2 measurements while the faults were on within steady state; recovered 1.0s after the rollback"));
   }
+
+  @Test
+  void targetsThatDidNotRecoverTurnAHeldDrillIntoDeviation() {
+    var decision =
+        rules.decide(
+            new VerdictRules.Evidence(
+                START,
+                Optional.empty(),
+                Optional.empty(),
+                List.of(ok(5)),
+                List.of(ok(11)),
+                Optional.of(Duration.ofSeconds(1)),
+                RECOVERY,
+                List.of("pod-delete: 2 of 3 pods Ready again")));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.DEVIATED,
+                "the fault's targets did not recover: pod-delete: 2 of 3 pods Ready again; 1"
+                    + " measurement while the faults were on within steady state; recovered 1.0s"
+                    + " after the rollback"));
+  }
+
+  @Test
+  void targetsThatDidNotRecoverAreNamedBesideAWorseVerdict() {
+    var decision =
+        rules.decide(
+            new VerdictRules.Evidence(
+                START,
+                Optional.empty(),
+                Optional.of("error budget burning too fast"),
+                List.of(ok(5)),
+                List.of(),
+                Optional.empty(),
+                RECOVERY,
+                List.of("pod-delete: 2 of 3 pods Ready again")));
+    assertThat(decision.verdict()).isEqualTo(Verdict.ABORTED);
+    assertThat(decision.reason())
+        .startsWith("error budget burning too fast; ")
+        .endsWith("; the fault's targets did not recover: pod-delete: 2 of 3 pods Ready again");
+  }
 }

@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  * at injection or every interval for the method's duration, inside the pod blast radius. Nothing is
  * left to undo: the owners replace the pods. The revert waits, up to the hypothesis's recovery
  * time, for what verification checks: every victim's UID gone and each owner workload rolled out
- * (kubectl's rollout-complete test).
+ * (kubectl's rollout-complete test). A victim still there is a fault left in place; owners that do
+ * not roll out in time are a system that did not recover (the drill deviates, no rollback failed).
  */
 final class PodDeleteFault implements Fault {
 
@@ -375,7 +376,7 @@ final class PodDeleteFault implements Fault {
     waited = true;
     long deadline = context.clock().nanoTime() + context.recovery().toNanos();
     try {
-      while (!verify().reverted() && context.clock().nanoTime() - deadline < 0) {
+      while (!verify().recovered() && context.clock().nanoTime() - deadline < 0) {
         context.clock().sleep(POLL);
       }
     } catch (InterruptedException e) {
@@ -423,7 +424,7 @@ final class PodDeleteFault implements Fault {
               .filter(p -> !Pods.disrupted(p) && !gone.contains(p.getMetadata().getUid()))
               .count();
       if (ready < readyBefore) {
-        return Verification.remaining(
+        return Verification.unrecovered(
             "not recovered within "
                 + Durations.format(context.recovery())
                 + ": "
@@ -439,7 +440,7 @@ final class PodDeleteFault implements Fault {
       for (Rollout rollout : workloads()) {
         Optional<String> pending = rollout.pending(client);
         if (pending.isPresent()) {
-          return Verification.remaining(
+          return Verification.unrecovered(
               "not recovered within "
                   + Durations.format(context.recovery())
                   + ": "

@@ -105,7 +105,8 @@ class PodDeleteFaultTest {
     fault.inject();
     fault.revert();
     Verification verification = fault.verify();
-    assertThat(verification.reverted()).isFalse();
+    assertThat(verification.reverted()).as("nothing is left to undo").isTrue();
+    assertThat(verification.recovered()).isFalse();
     assertThat(verification.detail())
         .isEqualTo(
             "not recovered within 800ms: 2 of 3 pods matching app=web in shop Ready again; check with:"
