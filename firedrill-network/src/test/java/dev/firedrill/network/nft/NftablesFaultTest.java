@@ -33,7 +33,6 @@ import org.junit.jupiter.api.Test;
 class NftablesFaultTest {
 
   private NetLab lab;
-  private Fault fault;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -41,14 +40,8 @@ class NftablesFaultTest {
   }
 
   @AfterEach
-  void tearDown() throws Exception {
-    try {
-      if (fault != null) {
-        fault.revert();
-      }
-    } finally {
-      lab.close();
-    }
+  void tearDown() {
+    lab.close();
   }
 
   private Map<String, Object> entry(String kind, String ttl, Object... more) {
@@ -64,7 +57,7 @@ class NftablesFaultTest {
     return entry;
   }
 
-  private String table() {
+  private static String table(Fault fault) {
     return ((NftablesFault) fault).table();
   }
 
@@ -75,7 +68,7 @@ class NftablesFaultTest {
   @Test
   void aPartitionTimesConnectionsOutAndItsRevertIsVerifiedByTheNamespacesTables() throws Exception {
     assertThat(lab.connect(1, 2000).ok()).as("before the fault").isEqualTo(1);
-    fault = create(entry("network-partition", "2m"));
+    Fault fault = lab.revertOnClose(create(entry("network-partition", "2m")));
     assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.KERNEL);
     fault.plan();
     fault.inject();
@@ -91,17 +84,18 @@ class NftablesFaultTest {
     assertThat(verification.detail())
         .isEqualTo(
             "deleted nftables table "
-                + table()
+                + table(fault)
                 + " in netns "
                 + lab.client
                 + "; verified: the namespace lists no such table");
-    assertThat(tables()).doesNotContain(table());
+    assertThat(tables()).doesNotContain(table(fault));
     assertThat(lab.connect(1, 2000).ok()).as("after the revert").isEqualTo(1);
   }
 
   @Test
   void anIngressPartitionDropsTheAnswersComingBack() throws Exception {
-    fault = create(entry("network-partition", "2m", "direction", "ingress"));
+    Fault fault =
+        lab.revertOnClose(create(entry("network-partition", "2m", "direction", "ingress")));
     fault.inject();
     Connects during = lab.connect(2, 500);
     System.out.println("network-partition ingress: " + during);
@@ -130,12 +124,11 @@ class NftablesFaultTest {
             if (kind.equals("network-loss")) {
               entry.put("share", 0.3);
             }
-            fault = create(entry);
+            Fault fault = lab.revertOnClose(create(entry));
             fault.inject();
-            assertThat(tables()).contains(table());
+            assertThat(tables()).contains(table(fault));
             fault.revert();
             assertThat(fault.verify().reverted()).as(entry.toString()).isTrue();
-            fault = null;
             accepted++;
           }
         }
@@ -146,7 +139,7 @@ class NftablesFaultTest {
 
   @Test
   void aRefusalAnswersConnectionsWithAReset() throws Exception {
-    fault = create(entry("network-refuse", "2m"));
+    Fault fault = lab.revertOnClose(create(entry("network-refuse", "2m")));
     fault.inject();
     Connects during = lab.connect(5, 3000);
     System.out.println("network-refuse: " + during);
@@ -158,7 +151,9 @@ class NftablesFaultTest {
 
   @Test
   void lossDropsRoughlyItsShareOfConnectionAttempts() throws Exception {
-    fault = create(entry("network-loss", "2m", "share", "50%", "direction", "egress"));
+    Fault fault =
+        lab.revertOnClose(
+            create(entry("network-loss", "2m", "share", "50%", "direction", "egress")));
     fault.inject();
     // A dropped SYN is retransmitted only after a second: an attempt given 250ms is lost with it.
     int attempts = 100;
@@ -174,7 +169,7 @@ class NftablesFaultTest {
 
   @Test
   void theKernelEndsThePartitionAtItsTtlWithNoCallFromFiredrill() throws Exception {
-    fault = create(entry("network-partition", "3s"));
+    Fault fault = lab.revertOnClose(create(entry("network-partition", "3s")));
     fault.inject();
     assertThat(lab.connect(1, 500).timeout()).as("at once after the injection").isEqualTo(1);
     String set = "";
@@ -190,7 +185,7 @@ class NftablesFaultTest {
               "list",
               "set",
               "inet",
-              table(),
+              table(fault),
               NftablesFault.SET);
       if (!set.contains("elements")) {
         break;
@@ -202,7 +197,7 @@ class NftablesFaultTest {
     assertThat(lab.connect(3, 2000).ok()).as("traffic flows again").isEqualTo(3);
     assertThat(fault.verify().reverted()).as("the empty table is left for the rollback").isFalse();
     fault.revert();
-    assertThat(tables()).doesNotContain(table());
+    assertThat(tables()).doesNotContain(table(fault));
   }
 
   /**
@@ -253,22 +248,24 @@ class NftablesFaultTest {
 
   @Test
   void aTableThatAlreadyExistsIsRefusedBeforeAnythingRuns() throws Exception {
-    fault = create(entry("network-partition", "2m"));
-    NetLab.run("ip", "netns", "exec", lab.client, "nft", "add", "table", "inet", table());
+    Fault fault = lab.revertOnClose(create(entry("network-partition", "2m")));
+    NetLab.run("ip", "netns", "exec", lab.client, "nft", "add", "table", "inet", table(fault));
     Assertions.assertThatThrownBy(fault::plan)
         .isInstanceOf(FaultRefusedException.class)
         .hasMessageContaining(
-            "nftables table inet " + table() + " already exists in netns " + lab.client);
+            "nftables table inet " + table(fault) + " already exists in netns " + lab.client);
     Assertions.assertThatThrownBy(fault::inject).isInstanceOf(FaultRefusedException.class);
     assertThat(lab.connect(1, 2000).ok()).as("nothing was added").isEqualTo(1);
   }
 
   @Test
   void planPrintsTheExactCommands() throws Exception {
-    fault = create(entry("network-partition", "30s", "direction", "egress", "protocol", "tcp"));
+    Fault fault =
+        lab.revertOnClose(
+            create(entry("network-partition", "30s", "direction", "egress", "protocol", "tcp")));
     List<String> plan = fault.plan();
     plan.forEach(System.out::println);
-    String t = table();
+    String t = table(fault);
     List<String> script =
         List.of(
             "create table inet " + t,

@@ -27,7 +27,6 @@ class QdiscFaultTest {
   private static final long BYTES = 2_000_000;
 
   private NetLab lab;
-  private Fault fault;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -35,14 +34,8 @@ class QdiscFaultTest {
   }
 
   @AfterEach
-  void tearDown() throws Exception {
-    try {
-      if (fault != null) {
-        fault.revert();
-      }
-    } finally {
-      lab.close();
-    }
+  void tearDown() {
+    lab.close();
   }
 
   private Map<String, Object> entry(String kind, Object... more) {
@@ -64,7 +57,7 @@ class QdiscFaultTest {
   @Test
   void bandwidthLimitsABulkTransferAndItsRevertRestoresTheDefaultRootQdisc() throws Exception {
     double baseline = lab.uploadSeconds(BYTES);
-    fault = create(entry("network-bandwidth", "rate", "8mbit"));
+    Fault fault = lab.revertOnClose(create(entry("network-bandwidth", "rate", "8mbit")));
     assertThat(fault.ttlEnforcer()).isEqualTo(TtlEnforcer.WATCHDOG);
     fault.plan().forEach(System.out::println);
     fault.inject();
@@ -121,7 +114,7 @@ class QdiscFaultTest {
         "64kb",
         "latency",
         "50ms");
-    fault = create(entry("network-bandwidth", "rate", "1mbit"));
+    Fault fault = lab.revertOnClose(create(entry("network-bandwidth", "rate", "1mbit")));
     assertThatThrownBy(fault::plan)
         .isInstanceOf(FaultRefusedException.class)
         .hasMessage(
@@ -153,7 +146,7 @@ class QdiscFaultTest {
    */
   @Test
   void delayIsRefusedAtPlanWhereTheKernelLacksNetemAndAddsItsDelayWhereItHasIt() throws Exception {
-    fault = create(entry("network-delay", "delay", "300ms"));
+    Fault fault = lab.revertOnClose(create(entry("network-delay", "delay", "300ms")));
     boolean netem = Commands.run(QdiscFault.NETEM_PROBE).ok();
     if (!netem) {
       assertThatThrownBy(fault::plan)
@@ -184,7 +177,10 @@ class QdiscFaultTest {
 
   @Test
   void planNamesTheExactCommands() throws Exception {
-    fault = create(entry("network-bandwidth", "rate", "1mbit", "burst", "16kb", "latency", "50ms"));
+    Fault fault =
+        lab.revertOnClose(
+            create(
+                entry("network-bandwidth", "rate", "1mbit", "burst", "16kb", "latency", "50ms")));
     String handle = (String) fault.state().get("handle");
     List<String> plan = fault.plan();
     String exec = "ip netns exec " + lab.client + " ";

@@ -2,6 +2,8 @@ package dev.firedrill.network.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.fault.Fault;
+import dev.firedrill.fault.FaultException;
 import dev.firedrill.testing.Procs;
 import dev.firedrill.testing.RequiredBinary;
 import java.io.BufferedReader;
@@ -38,6 +40,7 @@ public final class NetLab implements AutoCloseable {
   public final String clientAddress;
   public final String serverAddress;
   private final List<Process> processes = new ArrayList<>();
+  private final List<Fault> faults = new ArrayList<>();
 
   private NetLab(int n) {
     long pid = ProcessHandle.current().pid();
@@ -248,9 +251,25 @@ public final class NetLab implements AutoCloseable {
     return out;
   }
 
-  /** Stops the server and probes and deletes both namespaces, whatever state they are in. */
+  /** {@link #close} reverts {@code fault} first, whatever the test left it in. */
+  public Fault revertOnClose(Fault fault) {
+    faults.add(fault);
+    return fault;
+  }
+
+  /**
+   * Reverts the faults handed to {@link #revertOnClose}, stops the server and probes and deletes
+   * both namespaces, whatever state they are in.
+   */
   @Override
   public void close() {
+    for (Fault fault : faults) {
+      try {
+        fault.revert();
+      } catch (FaultException | RuntimeException e) {
+        System.err.println("could not revert " + fault.spec().kind() + ": " + e.getMessage());
+      }
+    }
     processes.forEach(Process::destroyForcibly);
     for (String namespace : List.of(client, server)) {
       try {
