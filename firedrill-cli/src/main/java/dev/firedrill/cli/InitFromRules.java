@@ -8,12 +8,9 @@ import dev.firedrill.experiment.Numbers;
 import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.Problem;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +19,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * What {@code init --from-rules} fills in from an alert's rule files: the expected alert with a
@@ -40,39 +36,14 @@ final class InitFromRules {
 
   static Filled fill(List<Path> paths, String alertName, Duration scrape, Duration evaluation) {
     List<Problem> problems = new ArrayList<>();
-    List<RuleFile> files = new ArrayList<>();
-    for (Path path : paths) {
-      for (Path file : ruleFiles(path)) {
-        files.addAll(RuleFile.read(file, file.toString(), problems));
-      }
-    }
+    List<RuleFile> files = RuleFile.readAll(paths, problems);
     if (!problems.isEmpty()) {
       throw new UserError(
           problems.stream().map(Problem::toString).collect(Collectors.joining("\n")),
           ExitCode.INVALID);
     }
-    List<RuleBook.AlertRule> alerts = new ArrayList<>();
-    Map<String, String> recording = new LinkedHashMap<>();
-    for (RuleFile file : files) {
-      for (RuleFile.Group group : file.groups()) {
-        Duration interval = group.interval() != null ? group.interval() : evaluation;
-        for (RuleFile.Rule rule : group.rules()) {
-          if (rule.isAlert()) {
-            alerts.add(
-                new RuleBook.AlertRule(
-                    rule.name(),
-                    rule.expr(),
-                    rule.forDuration() == null ? Duration.ZERO : rule.forDuration(),
-                    interval,
-                    rule.labels(),
-                    rule.annotations()));
-          } else {
-            recording.put(rule.name(), rule.expr());
-          }
-        }
-      }
-    }
-    RuleBook book = new RuleBook(alerts, recording, scrape, evaluation);
+    RuleBook book = RuleBook.of(files, scrape, evaluation);
+    Map<String, String> recording = book.recording();
     RuleBook.AlertRule rule =
         book.alert(alertName)
             .orElseThrow(
@@ -85,7 +56,7 @@ final class InitFromRules {
                             + "; "
                             + NearestName.suggest(
                                 alertName,
-                                alerts.stream().map(RuleBook.AlertRule::name).toList(),
+                                book.alerting().stream().map(RuleBook.AlertRule::name).toList(),
                                 "the alerts are: "),
                         ExitCode.INVALID));
     Floor floor = Floors.of(rule, book);
@@ -101,22 +72,6 @@ final class InitFromRules {
             .map(t -> "above: " + t + " # the alert's own threshold; TODO: stop sooner?")
             .orElse("above: 0.05 # TODO"),
         within);
-  }
-
-  private static List<Path> ruleFiles(Path path) {
-    if (!Files.isDirectory(path)) {
-      return List.of(path);
-    }
-    try (Stream<Path> list = Files.list(path)) {
-      return list.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml"))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new UserError(
-          "firedrill init: --from-rules " + path + ": cannot list: " + e.getMessage(),
-          ExitCode.INVALID,
-          e);
-    }
   }
 
   /** The recording rules the expression reads, in order, each with the selector it uses. */

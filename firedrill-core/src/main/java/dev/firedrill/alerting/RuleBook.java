@@ -1,7 +1,10 @@
 package dev.firedrill.alerting;
 
+import dev.firedrill.alerting.lint.RuleFile;
 import dev.firedrill.time.Durations;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +47,35 @@ public record RuleBook(
         Duration.ZERO,
         "given",
         Optional.empty());
+  }
+
+  /**
+   * The book of rule files: each alerting rule with its group's interval (else {@code evaluation}),
+   * the first definition of each recording rule.
+   */
+  public static RuleBook of(List<RuleFile> files, Duration scrape, Duration evaluation) {
+    List<AlertRule> alerting = new ArrayList<>();
+    Map<String, String> recording = new LinkedHashMap<>();
+    for (RuleFile file : files) {
+      for (RuleFile.Group group : file.groups()) {
+        Duration interval = group.interval() != null ? group.interval() : evaluation;
+        for (RuleFile.Rule rule : group.rules()) {
+          if (rule.isAlert()) {
+            alerting.add(
+                new AlertRule(
+                    rule.name(),
+                    rule.expr(),
+                    rule.forDuration() == null ? Duration.ZERO : rule.forDuration(),
+                    interval,
+                    rule.labels(),
+                    rule.annotations()));
+          } else {
+            recording.putIfAbsent(rule.name(), rule.expr());
+          }
+        }
+      }
+    }
+    return new RuleBook(alerting, recording, scrape, evaluation);
   }
 
   /** One line: {@code intervals: scrape 15s, evaluation 15s, query offset 0s, from ...}. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The groups of one holder of rule groups: a plain Prometheus rule file, or one PrometheusRule
@@ -39,6 +40,47 @@ public record RuleFile(String name, List<Group> groups) {
 
     public boolean isAlert() {
       return kind.equals("alert");
+    }
+  }
+
+  /**
+   * Reads {@code paths}: each file, and the {@code *.yml} and {@code *.yaml} files directly inside
+   * each directory in name order. A path that does not exist, a directory with no rule file and a
+   * directory that cannot be listed are problems, as are the files' own.
+   */
+  public static List<RuleFile> readAll(List<Path> paths, List<Problem> problems) {
+    List<RuleFile> files = new ArrayList<>();
+    for (Path path : paths) {
+      for (Path file : filesOf(path, problems)) {
+        files.addAll(read(file, file.toString(), problems));
+      }
+    }
+    return files;
+  }
+
+  private static List<Path> filesOf(Path path, List<Problem> problems) {
+    if (Files.isRegularFile(path)) {
+      return List.of(path);
+    }
+    if (!Files.isDirectory(path)) {
+      problems.add(new Problem(path.toString(), "", "no such file or directory", 0, 0));
+      return List.of();
+    }
+    try (Stream<Path> list = Files.list(path)) {
+      List<Path> inside =
+          list.filter(Files::isRegularFile)
+              .filter(p -> p.toString().endsWith(".yml") || p.toString().endsWith(".yaml"))
+              .sorted()
+              .toList();
+      if (inside.isEmpty()) {
+        problems.add(
+            new Problem(
+                path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
+      }
+      return inside;
+    } catch (IOException e) {
+      problems.add(new Problem(path.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
+      return List.of();
     }
   }
 

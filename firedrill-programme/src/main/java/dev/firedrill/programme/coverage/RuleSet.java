@@ -10,8 +10,6 @@ import dev.firedrill.alerting.lint.RulesLint;
 import dev.firedrill.prometheus.Rule;
 import dev.firedrill.prometheus.RuleGroup;
 import dev.firedrill.yaml.Problem;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The alerting rules coverage reports on, read from rule files and directories (plain files or
@@ -54,12 +51,7 @@ public final class RuleSet {
   public static List<Alert> read(List<Path> paths, Duration scrape, Duration evaluation)
       throws Unreadable {
     List<Problem> problems = new ArrayList<>();
-    List<RuleFile> files = new ArrayList<>();
-    for (Path path : paths) {
-      for (Path file : files(path, problems)) {
-        files.addAll(RuleFile.read(file, file.toString(), problems));
-      }
-    }
+    List<RuleFile> files = RuleFile.readAll(paths, problems);
     if (!problems.isEmpty()) {
       throw new Unreadable(problems);
     }
@@ -106,28 +98,7 @@ public final class RuleSet {
   }
 
   static List<Alert> alerts(List<RuleFile> files, Duration scrape, Duration evaluation) {
-    Map<String, String> recording = new LinkedHashMap<>();
-    List<RuleBook.AlertRule> rules = new ArrayList<>();
-    for (RuleFile file : files) {
-      for (RuleFile.Group group : file.groups()) {
-        Duration interval = group.interval() != null ? group.interval() : evaluation;
-        for (RuleFile.Rule rule : group.rules()) {
-          if (rule.isAlert()) {
-            rules.add(
-                new RuleBook.AlertRule(
-                    rule.name(),
-                    rule.expr(),
-                    rule.forDuration() == null ? Duration.ZERO : rule.forDuration(),
-                    interval,
-                    rule.labels(),
-                    rule.annotations()));
-          } else {
-            recording.putIfAbsent(rule.name(), rule.expr());
-          }
-        }
-      }
-    }
-    RuleBook book = new RuleBook(rules, recording, scrape, evaluation);
+    RuleBook book = RuleBook.of(files, scrape, evaluation);
     Set<String> silent =
         RulesLint.lint(files, List.of(), new RulesLint.Settings(scrape, "", evaluation, ""))
             .stream()
@@ -135,36 +106,10 @@ public final class RuleSet {
             .map(Finding::rule)
             .collect(Collectors.toSet());
     Map<String, Alert> alerts = new LinkedHashMap<>();
-    for (RuleBook.AlertRule rule : rules) {
+    for (RuleBook.AlertRule rule : book.alerting()) {
       alerts.putIfAbsent(
           rule.name(), new Alert(rule.name(), Floors.of(rule, book), silent.contains(rule.name())));
     }
     return List.copyOf(alerts.values());
-  }
-
-  private static List<Path> files(Path path, List<Problem> problems) {
-    if (Files.isRegularFile(path)) {
-      return List.of(path);
-    }
-    if (!Files.isDirectory(path)) {
-      problems.add(new Problem(path.toString(), "", "no such file or directory", 0, 0));
-      return List.of();
-    }
-    try (Stream<Path> list = Files.list(path)) {
-      List<Path> inside =
-          list.filter(Files::isRegularFile)
-              .filter(p -> p.toString().endsWith(".yml") || p.toString().endsWith(".yaml"))
-              .sorted()
-              .toList();
-      if (inside.isEmpty()) {
-        problems.add(
-            new Problem(
-                path.toString(), "", "no rule files (*.yml, *.yaml) in this directory", 0, 0));
-      }
-      return inside;
-    } catch (IOException e) {
-      problems.add(new Problem(path.toString(), "", "cannot list: " + e.getMessage(), 0, 0));
-      return List.of();
-    }
   }
 }
