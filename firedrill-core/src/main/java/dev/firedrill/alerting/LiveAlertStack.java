@@ -94,7 +94,8 @@ public final class LiveAlertStack implements AlertStack {
                   alert.duration(),
                   group.interval(),
                   alert.labels(),
-                  alert.annotations()));
+                  alert.annotations(),
+                  alert.uid()));
         } else if (rule instanceof Rule.Recording record) {
           recording.putIfAbsent(record.name(), record.query());
         }

@@ -310,4 +310,31 @@ class GrafanaManagedDetectionTest {
                 + "{team=\"payments\"} is already Alerting (Error), so its time to detect would"
                 + " mean nothing; nothing was injected");
   }
+
+  @Test
+  void aRuleNamedByItsUidIsWatchedByItsTitleAndAMisspelledTitleGetsTheNearest() throws Exception {
+    HttpPrometheusClient api =
+        new HttpPrometheusClient(
+            URI.create("http://127.0.0.1:" + grafana.getPort() + "/api/prometheus/grafana"),
+            Duration.ofSeconds(5),
+            Optional.of(TOKEN));
+    LiveAlertStack stack = new LiveAlertStack(api, Optional.empty(), Optional.empty());
+    Detection byUid = new Detection(List.of(expect("ddlo0d8rv3ocgd")), stack, false, false);
+
+    serve("Normal", INJECTED.minusSeconds(60));
+    assertThat(byUid.preflight()).isEmpty();
+    serve("Alerting", ALERTING_AT);
+    byUid.poll(new Heard());
+    DetectionRow row = byUid.rows(INJECTED).get(0);
+    assertThat(row.expectation().alert()).isEqualTo(FIRING_RULE);
+    assertThat(row.fired()).isTrue();
+    assertThat(row.timeToDetect()).contains(Duration.ofSeconds(150));
+
+    Detection misspelled =
+        new Detection(List.of(expect("Checkout eror ratio high")), stack, false, false);
+    assertThat(misspelled.preflight().orElseThrow().reason())
+        .isEqualTo(
+            "hypothesis.alerts names Checkout eror ratio high, which no alerting rule of"
+                + " Prometheus defines (did you mean \"Checkout error ratio high\"?)");
+  }
 }
