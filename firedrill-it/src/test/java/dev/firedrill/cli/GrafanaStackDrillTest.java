@@ -148,7 +148,18 @@ class GrafanaStackDrillTest {
 
       // plan predicts the route through the notification policies' object_matchers.
       CliRun plan = CliRun.of("plan", file.toString());
-      assertThat(plan.out()).as(plan.describe()).contains(ScriptedGrafana.CONTACT_POINT);
+      assertThat(plan.out())
+          .as(plan.describe())
+          .contains(
+              "; matches Grafana rule \""
+                  + ScriptedGrafana.TITLE
+                  + "\" (uid "
+                  + ScriptedGrafana.UID
+                  + ")")
+          .contains("; routes to " + ScriptedGrafana.CONTACT_POINT + "\n")
+          .contains(
+              "Grafana's no-data and error states from /api/v1/provisioning/alert-rules (1 rule)");
+      wiremock.verify(getRequestedFor(urlEqualTo("/api/v1/provisioning/policies")));
       assertThat(wiremock.findAll(anyRequestedFor(urlPathMatching("/api/annotations.*"))))
           .as("the drill's annotation")
           .isNotEmpty();
