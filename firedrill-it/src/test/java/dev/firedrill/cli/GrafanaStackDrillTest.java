@@ -58,6 +58,20 @@ class GrafanaStackDrillTest {
       "(sum(rate(firedrill_proxy_requests_total{toxic=\"error\"}[3s])) or vector(0))"
           + " / sum(rate(firedrill_proxy_requests_total[3s]))";
 
+  /** The same over the requests the proxy's latency toxic slowed: the fault adds none. */
+  private static final String SLOW_RATIO =
+      "(sum(rate(firedrill_proxy_requests_total{toxic=\"latency\"}[3s])) or vector(0))"
+          + " / sum(rate(firedrill_proxy_requests_total[3s]))";
+
+  private static final String TITLE = "Checkout error ratio high";
+  private static final String UID = "ddlo0d8rv3ocgd";
+  private static final ScriptedGrafana.RuleSpec PAGE =
+      new ScriptedGrafana.RuleSpec(TITLE, UID, ERROR_RATIO, 0.05);
+
+  /** A rule the fault does not touch, named by its UID in the experiment: it stays Normal. */
+  private static final ScriptedGrafana.RuleSpec QUIET =
+      new ScriptedGrafana.RuleSpec("Checkout slow share high", "bdlo0e1tq8hs0a", SLOW_RATIO, 0.05);
+
   @TempDir Path dir;
 
   @Test
@@ -87,9 +101,9 @@ class GrafanaStackDrillTest {
               wiremock,
               TOKEN,
               prometheus.url(),
-              ERROR_RATIO,
-              0.05,
-              URI.create("http://127.0.0.1:" + receiverPort + "/alerts"));
+              URI.create("http://127.0.0.1:" + receiverPort + "/alerts"),
+              PAGE,
+              QUIET);
       load(timers, proxy.url());
       timers.scheduleAtFixedRate(grafana::evaluate, 0, 1, TimeUnit.SECONDS);
       prometheus.awaitQuery(ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(10));
@@ -111,12 +125,18 @@ class GrafanaStackDrillTest {
       assertThat(journal.path("verdict").asText()).as(run.describe()).isEqualTo("deviated");
       assertThat(journal.path("detection").path("verdict").asText())
           .as(journal.path("detection").toString())
-          .isEqualTo("held");
+          .isEqualTo("deviated");
+      JsonNode quiet = row(journal, QUIET.title());
+      assertThat(quiet.path("fired").asBoolean()).as(quiet.toString()).isFalse();
+      assertThat(quiet.path("reason").asText())
+          .as(quiet.toString())
+          .startsWith("missed: did not fire within 10s; its floor is ");
+      assertThat(grafana.transitions(QUIET.title())).as("the quiet rule").isEmpty();
 
-      JsonNode page = row(journal, ScriptedGrafana.TITLE);
+      JsonNode page = row(journal, TITLE);
       Instant injected = Instant.parse(journal.path("injected_at").asText());
-      Instant alerting = grafana.alertingAt().orElseThrow();
-      List<String> transitions = grafana.transitions();
+      Instant alerting = grafana.alertingAt(TITLE).orElseThrow();
+      List<String> transitions = grafana.transitions(TITLE);
       assertThat(transitions).as("Grafana's rule").hasSizeGreaterThanOrEqualTo(3);
       assertThat(transitions.get(0)).startsWith("Pending at ");
       assertThat(transitions.get(1)).isEqualTo("Alerting at " + alerting);
@@ -150,15 +170,10 @@ class GrafanaStackDrillTest {
       CliRun plan = CliRun.of("plan", file.toString());
       assertThat(plan.out())
           .as(plan.describe())
-          .contains(
-              "; matches Grafana rule \""
-                  + ScriptedGrafana.TITLE
-                  + "\" (uid "
-                  + ScriptedGrafana.UID
-                  + ")")
+          .contains("; matches Grafana rule \"" + TITLE + "\" (uid " + UID + ")")
           .contains("; routes to " + ScriptedGrafana.CONTACT_POINT + "\n")
           .contains(
-              "Grafana's no-data and error states from /api/v1/provisioning/alert-rules (1 rule)");
+              "Grafana's no-data and error states from /api/v1/provisioning/alert-rules (2 rules)");
       wiremock.verify(getRequestedFor(urlEqualTo("/api/v1/provisioning/policies")));
       assertThat(wiremock.findAll(anyRequestedFor(urlPathMatching("/api/annotations.*"))))
           .as("the drill's annotation")
@@ -231,6 +246,9 @@ class GrafanaStackDrillTest {
               within: 10s
               receiver: %6$s
               runbook_url: %7$s
+            - alert: %9$s
+              matchers: {team: payments}
+              within: 10s
         method:
           duration: 5s
           faults:
@@ -254,9 +272,10 @@ class GrafanaStackDrillTest {
             token,
             receiverPort,
             ERROR_RATIO.replace("'", "''"),
-            ScriptedGrafana.TITLE,
+            TITLE,
             ScriptedGrafana.CONTACT_POINT,
             ScriptedGrafana.RUNBOOK,
-            proxyAdmin);
+            proxyAdmin,
+            QUIET.uid());
   }
 }

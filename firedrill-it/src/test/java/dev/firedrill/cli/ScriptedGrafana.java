@@ -32,10 +32,10 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A Grafana on WireMock, in the shapes of Grafana's HTTP API, with one Grafana-managed rule whose
+ * A Grafana on WireMock, in the shapes of Grafana's HTTP API, with Grafana-managed rules whose
  * state this class evaluates against a real Prometheus, as Grafana's scheduler would: every {@link
- * #evaluate()} runs the rule's PromQL on the data source, moves the one instance Normal → Pending →
- * Alerting (after the rule's {@code for}) → Normal, serves what Grafana would then answer on its
+ * #evaluate()} runs each rule's PromQL on the data source, moves its one instance Normal → Pending
+ * → Alerting (after the rule's {@code for}) → Normal, serves what Grafana would then answer on its
  * Prometheus-compatible API and its Alertmanager, and on Alerting posts the contact point's webhook
  * (version "1") to firedrill's receiver. Every stub wants the service-account token.
  *
@@ -46,8 +46,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ScriptedGrafana {
 
-  static final String TITLE = "Checkout error ratio high";
-  static final String UID = "ddlo0d8rv3ocgd";
+  /** A rule: its query {@code expr}, reduced (last) and thresholded ({@code > threshold}). */
+  record RuleSpec(String title, String uid, String expr, double threshold) {}
+
+  /** A rule and where its instance stands. */
+  private static final class Scripted {
+    final RuleSpec spec;
+    final List<String> transitions = new CopyOnWriteArrayList<>();
+    volatile String state = "Normal";
+    volatile Instant activeAt;
+    volatile Optional<Instant> alertingAt = Optional.empty();
+
+    Scripted(RuleSpec spec, Instant since) {
+      this.spec = spec;
+      this.activeAt = since;
+    }
+  }
+
   static final String CONTACT_POINT = "firedrill webhook";
   static final String RUNBOOK = "https://runbooks.example.com/checkout-errors";
   static final Duration FOR = Duration.ofSeconds(2);
@@ -58,37 +73,25 @@ final class ScriptedGrafana {
 
   private final WireMockServer server;
   private final String token;
-  private final String expr;
-  private final double threshold;
+  private final List<Scripted> rules;
   private final HttpPrometheusClient datasource;
   private final URI receiver;
   private final Clock clock = Clock.system();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private final List<String> transitions = new CopyOnWriteArrayList<>();
-  private volatile String state = "Normal";
-  private volatile Instant activeAt;
-  private volatile Optional<Instant> alertingAt = Optional.empty();
 
   /**
-   * The rule is {@code expr} reduced (last) and thresholded ({@code > threshold}) on the data
-   * source {@code prom}, which is {@code prometheus}; {@code receiver} is the contact point's
-   * webhook URL.
+   * {@code rules} query the data source {@code prom}, which is {@code prometheus}; {@code receiver}
+   * is the contact point's webhook URL.
    */
   ScriptedGrafana(
-      WireMockServer server,
-      String token,
-      URI prometheus,
-      String expr,
-      double threshold,
-      URI receiver) {
+      WireMockServer server, String token, URI prometheus, URI receiver, RuleSpec... rules) {
     this.server = server;
     this.token = token;
-    this.expr = expr;
-    this.threshold = threshold;
     this.receiver = receiver;
     this.datasource = new HttpPrometheusClient(prometheus, Duration.ofSeconds(2), Optional.empty());
-    this.activeAt = clock.now().minus(Duration.ofHours(1));
+    Instant since = clock.now().minus(Duration.ofHours(1));
+    this.rules = java.util.Arrays.stream(rules).map(r -> new Scripted(r, since)).toList();
     stub(
         any(urlPathMatching(PROXY + "/.*")),
         aResponse().proxiedFrom(prometheus.toString()).withProxyUrlPrefixToRemove(PROXY));
@@ -110,45 +113,56 @@ final class ScriptedGrafana {
     serve();
   }
 
-  /** The state changes, as {@code Pending at ...}, in order. */
-  List<String> transitions() {
-    return List.copyOf(transitions);
+  private Scripted rule(String title) {
+    return rules.stream().filter(r -> r.spec.title().equals(title)).findFirst().orElseThrow();
   }
 
-  /** When the instance last went Alerting, once it did. */
-  Optional<Instant> alertingAt() {
-    return alertingAt;
+  /** The state changes of rule {@code title}, as {@code Pending at ...}, in order. */
+  List<String> transitions(String title) {
+    return List.copyOf(rule(title).transitions);
   }
 
-  /** One evaluation of the rule, as Grafana's scheduler runs it every interval. */
+  /** When rule {@code title}'s instance last went Alerting, once it did. */
+  Optional<Instant> alertingAt(String title) {
+    return rule(title).alertingAt;
+  }
+
+  /** One evaluation of every rule, as Grafana's scheduler runs them every interval. */
   void evaluate() {
+    rules.forEach(this::evaluate);
+  }
+
+  private void evaluate(Scripted rule) {
     Instant now = clock.now();
     boolean breached;
     try {
-      QueryResult result = datasource.query(expr);
-      breached = Results.value(result).orElse(0) > threshold;
+      QueryResult result = datasource.query(rule.spec.expr());
+      breached = Results.value(result).orElse(0) > rule.spec.threshold();
     } catch (PrometheusException e) {
       // Grafana would go Error; the test wants Normal until the fault shows, so count it not so.
       breached = false;
     }
+    String state = rule.state;
     String next =
         !breached
             ? "Normal"
             : state.equals("Normal")
                 ? "Pending"
-                : state.equals("Pending") && !now.isBefore(activeAt.plus(FOR)) ? "Alerting" : state;
+                : state.equals("Pending") && !now.isBefore(rule.activeAt.plus(FOR))
+                    ? "Alerting"
+                    : state;
     if (next.equals(state)) {
       return;
     }
-    state = next;
-    activeAt = now;
-    transitions.add(next + " at " + now);
+    rule.state = next;
+    rule.activeAt = now;
+    rule.transitions.add(next + " at " + now);
     if (next.equals("Alerting")) {
-      alertingAt = Optional.of(now);
+      rule.alertingAt = Optional.of(now);
     }
     serve();
     if (next.equals("Alerting")) {
-      notifyContactPoint(now);
+      notifyContactPoint(rule, now);
     }
   }
 
@@ -159,96 +173,112 @@ final class ScriptedGrafana {
         request.withHeader("Authorization", equalTo("Bearer " + token)).willReturn(answer));
   }
 
-  private ObjectNode labels(ObjectNode into) {
-    into.put("alertname", TITLE).put("grafana_folder", "payments").put("team", "payments");
+  private static ObjectNode labels(ObjectNode into, Scripted rule) {
+    into.put("alertname", rule.spec.title())
+        .put("grafana_folder", "payments")
+        .put("team", "payments");
     return into;
   }
 
-  private ObjectNode instance() {
+  private static ObjectNode instance(Scripted rule) {
     ObjectNode alert = JSON.createObjectNode();
-    labels(alert.putObject("labels"));
-    alert.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", TITLE);
-    alert.put("state", state);
-    alert.put("activeAt", activeAt.toString());
+    labels(alert.putObject("labels"), rule);
+    alert.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", rule.spec.title());
+    alert.put("state", rule.state);
+    alert.put("activeAt", rule.activeAt.toString());
     alert.put("value", "");
     return alert;
   }
 
   /** What Grafana answers now on /rules, /alerts and its Alertmanager's /alerts. */
-  private void serve() {
-    ObjectNode rule = JSON.createObjectNode();
-    rule.put("state", state.equals("Normal") ? "inactive" : state.toLowerCase());
-    rule.put("name", TITLE);
-    rule.put("uid", UID);
-    rule.put("folderUid", "payments-folder");
-    rule.put("query", query());
-    rule.putArray("queriedDatasourceUIDs").add("prom");
-    rule.put("duration", FOR.toSeconds());
-    rule.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", TITLE);
-    rule.putObject("labels").put("team", "payments");
-    rule.put("health", "ok");
-    rule.put("type", "alerting");
-    rule.put("lastEvaluation", clock.now().toString());
-    rule.put("evaluationTime", 0.004);
-    rule.putArray("alerts").add(instance());
-    rule.putObject("totals").put(state.toLowerCase(), 1);
-    ObjectNode rules = JSON.createObjectNode().put("status", "success");
-    ObjectNode group = rules.putObject("data").putArray("groups").addObject();
+  private synchronized void serve() {
+    ObjectNode rulesAnswer = JSON.createObjectNode().put("status", "success");
+    ObjectNode group = rulesAnswer.putObject("data").putArray("groups").addObject();
     group.put("name", "checkout");
     group.put("file", "payments");
     group.put("folderUid", "payments-folder");
-    group.putArray("rules").add(rule);
+    ArrayNode ruleList = group.putArray("rules");
     group.put("interval", 1);
     group.put("lastEvaluation", clock.now().toString());
     group.put("evaluationTime", 0);
     ObjectNode alerts = JSON.createObjectNode().put("status", "success");
-    alerts.putObject("data").putArray("alerts").add(instance());
-    stub(get(urlPathEqualTo(PROM_API + "/rules")), okJson(rules.toString()));
-    stub(get(urlPathEqualTo(PROM_API + "/alerts")), okJson(alerts.toString()));
+    ArrayNode instances = alerts.putObject("data").putArray("alerts");
     ArrayNode routed = JSON.createArrayNode();
-    if (state.equals("Alerting")) {
-      ObjectNode a = routed.addObject();
-      labels(a.putObject("labels")).put("__alert_rule_uid__", UID);
-      a.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", TITLE);
-      a.put("startsAt", activeAt.toString());
-      a.put("endsAt", activeAt.plus(Duration.ofMinutes(4)).toString());
-      a.put("updatedAt", activeAt.toString());
-      a.put("generatorURL", "http://grafana.example/alerting/grafana/" + UID + "/view?orgId=1");
-      a.put("fingerprint", "c6eadffa33fcdf37");
-      a.putArray("receivers").addObject().put("name", CONTACT_POINT);
-      a.putObject("status").put("state", "active").putArray("silencedBy");
-      ((ObjectNode) a.get("status")).putArray("inhibitedBy");
+    for (Scripted r : rules) {
+      String state = r.state;
+      ObjectNode rule = ruleList.addObject();
+      rule.put("state", state.equals("Normal") ? "inactive" : state.toLowerCase());
+      rule.put("name", r.spec.title());
+      rule.put("uid", r.spec.uid());
+      rule.put("folderUid", "payments-folder");
+      rule.put("query", queries(r.spec).toString());
+      rule.putArray("queriedDatasourceUIDs").add("prom");
+      rule.put("duration", FOR.toSeconds());
+      rule.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", r.spec.title());
+      rule.putObject("labels").put("team", "payments");
+      rule.put("health", "ok");
+      rule.put("type", "alerting");
+      rule.put("lastEvaluation", clock.now().toString());
+      rule.put("evaluationTime", 0.004);
+      rule.putArray("alerts").add(instance(r));
+      rule.putObject("totals").put(state.toLowerCase(), 1);
+      instances.add(instance(r));
+      if (state.equals("Alerting")) {
+        ObjectNode a = routed.addObject();
+        labels(a.putObject("labels"), r).put("__alert_rule_uid__", r.spec.uid());
+        a.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", r.spec.title());
+        a.put("startsAt", r.activeAt.toString());
+        a.put("endsAt", r.activeAt.plus(Duration.ofMinutes(4)).toString());
+        a.put("updatedAt", r.activeAt.toString());
+        a.put("generatorURL", generatorUrl(r.spec));
+        a.put("fingerprint", fingerprint(r.spec));
+        a.putArray("receivers").addObject().put("name", CONTACT_POINT);
+        ObjectNode status = a.putObject("status").put("state", "active");
+        status.putArray("silencedBy");
+        status.putArray("inhibitedBy");
+      }
     }
+    stub(get(urlPathEqualTo(PROM_API + "/rules")), okJson(rulesAnswer.toString()));
+    stub(get(urlPathEqualTo(PROM_API + "/alerts")), okJson(alerts.toString()));
     stub(get(urlPathEqualTo(AM_API + "/alerts")), okJson(routed.toString()));
   }
 
+  private static String generatorUrl(RuleSpec rule) {
+    return "http://grafana.example/alerting/grafana/" + rule.uid() + "/view?orgId=1";
+  }
+
+  private static String fingerprint(RuleSpec rule) {
+    return String.format("%016x", rule.uid().hashCode() & 0xffffffffL);
+  }
+
   /** The contact point's webhook, as Grafana sends it: version "1", the AM fields and its own. */
-  private void notifyContactPoint(Instant startsAt) {
+  private void notifyContactPoint(Scripted rule, Instant startsAt) {
+    String title = rule.spec.title();
     ObjectNode body = JSON.createObjectNode();
     body.put("receiver", CONTACT_POINT);
     body.put("status", "firing");
     body.put("orgId", 1);
     ObjectNode alert = body.putArray("alerts").addObject();
     alert.put("status", "firing");
-    labels(alert.putObject("labels"));
-    alert.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", TITLE);
+    labels(alert.putObject("labels"), rule);
+    alert.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", title);
     alert.put("startsAt", startsAt.toString());
     alert.put("endsAt", "0001-01-01T00:00:00Z");
-    alert.put("generatorURL", "http://grafana.example/alerting/grafana/" + UID + "/view?orgId=1");
-    alert.put("fingerprint", "c6eadffa33fcdf37");
+    alert.put("generatorURL", generatorUrl(rule.spec));
+    alert.put("fingerprint", fingerprint(rule.spec));
     alert.put("silenceURL", "http://grafana.example/alerting/silence/new?orgId=1");
     alert.put("dashboardURL", "");
     alert.put("panelURL", "");
     alert.putObject("values").put("B", 1.0).put("C", 1);
     alert.put("valueString", "[ var='B' labels={} value=1 ], [ var='C' labels={} value=1 ]");
-    labels(body.putObject("groupLabels"));
-    labels(body.putObject("commonLabels"));
+    labels(body.putObject("groupLabels"), rule);
+    labels(body.putObject("commonLabels"), rule);
     body.putObject("commonAnnotations").put("runbook_url", RUNBOOK);
     body.put("externalURL", "http://grafana.example/");
     body.put("version", "1");
-    body.put("groupKey", "{}/{team=\"payments\"}:{alertname=\"" + TITLE + "\"}");
+    body.put("groupKey", "{}/{team=\"payments\"}:{alertname=\"" + title + "\"}");
     body.put("truncatedAlerts", 0);
-    body.put("title", "[FIRING:1] " + TITLE + " payments (payments)");
+    body.put("title", "[FIRING:1] " + title + " payments (payments)");
     body.put("state", "alerting");
     body.put("message", "**Firing**\n\nValue: B=1, C=1\n");
     try {
@@ -260,25 +290,21 @@ final class ScriptedGrafana {
                   .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      transitions.add("webhook answered " + answer.statusCode());
+      rule.transitions.add("webhook answered " + answer.statusCode());
     } catch (IOException e) {
-      transitions.add("webhook failed: " + e.getMessage());
+      rule.transitions.add("webhook failed: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
   /** The rule's queries as Grafana stores them: A on prom, B reduce last, C threshold. */
-  private String query() {
-    return queries().toString();
-  }
-
-  private ArrayNode queries() {
+  private static ArrayNode queries(RuleSpec rule) {
     ArrayNode data = JSON.createArrayNode();
     ObjectNode a = data.addObject();
     a.put("refId", "A").put("queryType", "").put("datasourceUid", "prom");
     a.putObject("relativeTimeRange").put("from", 600).put("to", 0);
-    a.putObject("model").put("expr", expr).put("instant", true).put("refId", "A");
+    a.putObject("model").put("expr", rule.expr()).put("instant", true).put("refId", "A");
     ObjectNode b = data.addObject();
     b.put("refId", "B").put("datasourceUid", "__expr__");
     b.putObject("model")
@@ -295,31 +321,34 @@ final class ScriptedGrafana {
         .putObject("evaluator")
         .put("type", "gt")
         .putArray("params")
-        .add(threshold);
+        .add(rule.threshold());
     model.put("expression", "B").put("refId", "C").put("type", "threshold");
     return data;
   }
 
-  /** {@code GET /api/v1/provisioning/alert-rules}: the rule's details. */
+  /** {@code GET /api/v1/provisioning/alert-rules}: the rules' details. */
   private String provisioned() {
-    ObjectNode rule = JSON.createObjectNode();
-    rule.put("id", 7);
-    rule.put("uid", UID);
-    rule.put("orgID", 1);
-    rule.put("folderUID", "payments-folder");
-    rule.put("ruleGroup", "checkout");
-    rule.put("title", TITLE);
-    rule.put("condition", "C");
-    rule.set("data", queries());
-    rule.put("updated", "2026-12-01T09:00:00Z");
-    rule.put("noDataState", "NoData");
-    rule.put("execErrState", "Error");
-    rule.put("for", FOR.toSeconds() + "s");
-    rule.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", TITLE);
-    rule.putObject("labels").put("team", "payments");
-    rule.put("provenance", "");
-    rule.put("isPaused", false);
-    return JSON.createArrayNode().add(rule).toString();
+    ArrayNode list = JSON.createArrayNode();
+    for (Scripted r : rules) {
+      ObjectNode rule = list.addObject();
+      rule.put("id", list.size());
+      rule.put("uid", r.spec.uid());
+      rule.put("orgID", 1);
+      rule.put("folderUID", "payments-folder");
+      rule.put("ruleGroup", "checkout");
+      rule.put("title", r.spec.title());
+      rule.put("condition", "C");
+      rule.set("data", queries(r.spec));
+      rule.put("updated", "2026-12-01T09:00:00Z");
+      rule.put("noDataState", "NoData");
+      rule.put("execErrState", "Error");
+      rule.put("for", FOR.toSeconds() + "s");
+      rule.putObject("annotations").put("runbook_url", RUNBOOK).put("summary", r.spec.title());
+      rule.putObject("labels").put("team", "payments");
+      rule.put("provenance", "");
+      rule.put("isPaused", false);
+    }
+    return list.toString();
   }
 
   /** The notification policies: team = payments goes to the contact point. */
@@ -332,6 +361,7 @@ final class ScriptedGrafana {
     ArrayNode matcher = payments.putArray("object_matchers").addArray();
     matcher.add("team").add("=").add("payments");
     payments.put("group_wait", "0s");
+    payments.put("provenance", "api");
     return root;
   }
 }
