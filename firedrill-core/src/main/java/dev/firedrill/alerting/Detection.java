@@ -84,10 +84,7 @@ public final class Detection {
                 "hypothesis.alerts names "
                     + String.join(", ", undefined)
                     + ", which no alerting rule of Prometheus defines ("
-                    + NearestName.suggest(
-                        undefined.get(0),
-                        rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList(),
-                        "expected one of: ")
+                    + suggestion(undefined)
                     + ")"));
       }
       byRuleNames();
@@ -111,6 +108,15 @@ public final class Detection {
           new PreflightProblem(
               false, "cannot read the alerts before injection: " + e.getMessage()));
     }
+  }
+
+  /** The nearest rule name for one unknown name; every rule name for several. */
+  private String suggestion(List<String> undefined) {
+    List<String> names =
+        rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList();
+    return undefined.size() == 1
+        ? NearestName.suggest(undefined.get(0), names, "expected one of: ")
+        : "expected one of: " + String.join(", ", names);
   }
 
   /**
