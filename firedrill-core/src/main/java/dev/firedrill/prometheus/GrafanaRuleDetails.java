@@ -1,6 +1,7 @@
 package dev.firedrill.prometheus;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.firedrill.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,6 @@ public record GrafanaRuleDetails(
     if (!node.isTextual()) {
       return Optional.empty();
     }
-    return Optional.ofNullable(dev.firedrill.time.Durations.parseOrNull(node.asText()));
+    return Optional.ofNullable(Durations.parseOrNull(node.asText()));
   }
 }

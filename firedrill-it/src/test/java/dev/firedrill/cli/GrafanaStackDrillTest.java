@@ -9,6 +9,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static dev.firedrill.cli.DetectionDrills.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +20,7 @@ import dev.firedrill.proxy.ProxyConfig;
 import dev.firedrill.testing.LoadTarget;
 import dev.firedrill.testing.RealPrometheus;
 import dev.firedrill.testing.Results;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -144,7 +146,7 @@ class GrafanaStackDrillTest {
       // Grafana's activeAt of Alerting (the webhook's startsAt too) is the firing time as it is.
       assertThat(page.path("time_to_detect_s").asDouble())
           .as(page.toString())
-          .isCloseTo(Duration.between(injected, alerting).toMillis() / 1000.0, within(0.0015));
+          .isCloseTo(Duration.between(injected, alerting).toMillis() / 1000.0, offset(0.0015));
       assertThat(page.path("detect_source").asText()).isEqualTo("webhook startsAt");
       assertThat(Duration.between(injected, alerting))
           .as("the rule fired on the fault, after its for")
@@ -184,10 +186,6 @@ class GrafanaStackDrillTest {
     }
   }
 
-  private static org.assertj.core.data.Offset<Double> within(double offset) {
-    return org.assertj.core.data.Offset.offset(offset);
-  }
-
   /** 50 requests a second through the proxy, at most 3000, until the timers stop. */
   private static void load(ScheduledExecutorService timers, URI proxy) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -201,7 +199,7 @@ class GrafanaStackDrillTest {
           }
           try {
             http.send(request, HttpResponse.BodyHandlers.discarding());
-          } catch (java.io.IOException e) {
+          } catch (IOException e) {
             // A failed request is a datum the proxy already counted or never saw; carry on.
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import dev.firedrill.prometheus.HttpPrometheusClient;
 import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.prometheus.QueryResult;
@@ -27,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -91,7 +93,7 @@ final class ScriptedGrafana {
     this.receiver = receiver;
     this.datasource = new HttpPrometheusClient(prometheus, Duration.ofSeconds(2), Optional.empty());
     Instant since = clock.now().minus(Duration.ofHours(1));
-    this.rules = java.util.Arrays.stream(rules).map(r -> new Scripted(r, since)).toList();
+    this.rules = Arrays.stream(rules).map(r -> new Scripted(r, since)).toList();
     stub(
         any(urlPathMatching(PROXY + "/.*")),
         aResponse().proxiedFrom(prometheus.toString()).withProxyUrlPrefixToRemove(PROXY));
@@ -166,9 +168,7 @@ final class ScriptedGrafana {
     }
   }
 
-  private void stub(
-      MappingBuilder request,
-      com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder answer) {
+  private void stub(MappingBuilder request, ResponseDefinitionBuilder answer) {
     server.stubFor(
         request.withHeader("Authorization", equalTo("Bearer " + token)).willReturn(answer));
   }

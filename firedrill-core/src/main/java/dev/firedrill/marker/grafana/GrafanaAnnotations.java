@@ -11,6 +11,8 @@ import dev.firedrill.marker.MarkerTags;
 import dev.firedrill.marker.MarkerTarget;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.context.Context;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -183,7 +185,7 @@ public final class GrafanaAnnotations implements DrillObserver {
   }
 
   private static String encode(String text) {
-    return java.net.URLEncoder.encode(text, java.nio.charset.StandardCharsets.UTF_8);
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
   }
 
   /** The annotation a POST that got no answer created all the same, as POST's answer would be. */
