@@ -305,8 +305,12 @@ final class ExperimentSchema {
             client(
                 "Grafana, for annotations.",
                 Map.of(
-                    "dashboard_uid", text("The dashboard annotated."),
-                    "panel_id", integer("The panel annotated.", 0))),
+                    "dashboard_uid",
+                    text("The dashboard annotated."),
+                    "panel_id",
+                    integer("The panel annotated.", 0),
+                    "org_id",
+                    integer("The organization annotated (sent as X-Grafana-Org-Id).", 1))),
             "metrics",
             closed(
                 object("chaos_experiment_active, served or pushed."),

@@ -77,13 +77,13 @@ public final class AlertPlan {
               .append(": ")
               .append(expectation.expect().text())
               .append(" within ")
-              .append(dev.firedrill.time.Durations.format(expectation.within()))
-              .append("; floor ")
-              .append(Floors.of(rule.get(), rules).text());
+              .append(dev.firedrill.time.Durations.format(expectation.within()));
+      rule.get().grafanaName().ifPresent(name -> line.append("; matches ").append(name));
+      line.append("; floor ").append(Floors.of(rule.get(), rules).text());
       if (routes.isPresent()) {
         Map<String, String> labels = new LinkedHashMap<>(rule.get().labels());
         labels.putAll(expectation.matchers());
-        labels.put("alertname", expectation.alert());
+        labels.put("alertname", rule.get().name());
         List<String> receivers = routes.get().receivers(labels);
         line.append("; routes to ").append(String.join(", ", receivers));
         expectation

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.alerting.routes.RouteConfigException;
 import dev.firedrill.alerting.routes.RouteDialect;
 import dev.firedrill.alerting.routes.RouteTree;
@@ -199,7 +201,59 @@ public final class AlertmanagerClient {
    * group_by: []} is left out, so a route that had one appears to inherit its parent's grouping.
    */
   public RouteTree routes() throws AlertmanagerException, RouteConfigException {
+    if (display.endsWith(GRAFANA_AM)) {
+      Optional<String> policies = grafanaPolicies();
+      if (policies.isPresent()) {
+        return RouteTree.parse(
+            "Grafana " + grafanaRoot() + " notification policies",
+            policies.get(),
+            RouteDialect.CURRENT);
+      }
+    }
     return RouteTree.parse("Alertmanager " + display + " config", config(), RouteDialect.CURRENT);
+  }
+
+  /**
+   * Drops the provisioning API's {@code provenance} (who last changed the tree: {@code api}, {@code
+   * file}), Grafana's bookkeeping rather than routing, from every route.
+   */
+  private static void withoutProvenance(JsonNode route) {
+    if (route instanceof ObjectNode object) {
+      object.remove("provenance");
+      route.path("routes").forEach(AlertmanagerClient::withoutProvenance);
+    }
+  }
+
+  /** Grafana's built-in Alertmanager, below Grafana's root URL. */
+  private static final String GRAFANA_AM = "/api/alertmanager/grafana";
+
+  private String grafanaRoot() {
+    return display.substring(0, display.length() - GRAFANA_AM.length());
+  }
+
+  /**
+   * Grafana's notification policy tree from its provisioning API ({@code GET
+   * /api/v1/provisioning/policies}, the route itself, with {@code object_matchers}) as a route
+   * config; empty when Grafana does not hand it out (that API wants {@code alert.provisioning:read}
+   * or {@code alert.notifications:read}), so the caller reads {@code /api/v2/status} instead.
+   */
+  private Optional<String> grafanaPolicies() throws AlertmanagerException {
+    String path = "/api/v1/provisioning/policies";
+    HttpResponse<String> response =
+        send(URI.create(grafanaRoot() + path), "GET " + path, "Grafana", grafanaRoot());
+    if (response.statusCode() != 200) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode route = READER.readTree(response.body());
+      if (route == null || !route.isObject() || !route.has("receiver")) {
+        return Optional.empty();
+      }
+      withoutProvenance(route);
+      return Optional.of(JsonNodeFactory.instance.objectNode().set("route", route).toString());
+    } catch (JsonProcessingException e) {
+      return Optional.empty();
+    }
   }
 
   static List<AlertmanagerAlert> alerts(JsonNode root) throws Malformed {
@@ -242,8 +296,15 @@ public final class AlertmanagerClient {
   }
 
   private HttpResponse<String> get(String path, String subject) throws AlertmanagerException {
+    return send(URI.create(base + path), subject, "Alertmanager", display);
+  }
+
+  /** GET {@code url}; messages name the server {@code name at where}. */
+  private HttpResponse<String> send(URI url, String subject, String name, String where)
+      throws AlertmanagerException {
+    String server = name + " at " + where;
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.newBuilder(url)
             .timeout(timeout)
             .header("Accept", "application/json")
             .header("User-Agent", "firedrill")
@@ -251,7 +312,7 @@ public final class AlertmanagerClient {
     try {
       endpoint.authorize(request);
     } catch (HttpSettingsException e) {
-      throw fail(e.getMessage() + ", for " + subject + " to Alertmanager at " + display, null);
+      throw fail(e.getMessage() + ", for " + subject + " to " + server, null);
     }
     Propagation.injectCurrent(request);
     CompletableFuture<HttpResponse<String>> future =
@@ -263,33 +324,17 @@ public final class AlertmanagerClient {
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw fail(
-          "interrupted while waiting for Alertmanager at " + display + " to answer " + subject, e);
+      throw fail("interrupted while waiting for " + server + " to answer " + subject, e);
     } catch (TimeoutException e) {
       future.cancel(true);
-      throw fail(
-          "Alertmanager at "
-              + display
-              + ": "
-              + subject
-              + " timed out after "
-              + Durations.format(timeout),
-          e);
+      throw fail(server + ": " + subject + " timed out after " + Durations.format(timeout), e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (find(cause, HttpTimeoutException.class) != null) {
         throw fail(
-            "Alertmanager at "
-                + display
-                + ": "
-                + subject
-                + " timed out after "
-                + Durations.format(timeout),
-            cause);
+            server + ": " + subject + " timed out after " + Durations.format(timeout), cause);
       }
-      throw fail(
-          "cannot reach Alertmanager at " + display + " (" + reason(cause) + ") for " + subject,
-          cause);
+      throw fail("cannot reach " + server + " (" + reason(cause) + ") for " + subject, cause);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.firedrill.alerting;
 import dev.firedrill.experiment.AlertExpectation;
 import dev.firedrill.experiment.AlertExpectation.Expect;
 import dev.firedrill.time.Durations;
+import dev.firedrill.yaml.NearestName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,9 @@ public final class Detection {
   /** Why the drill must not start: an input error (no such rule) or an alert already active. */
   public record PreflightProblem(boolean inputError, String reason) {}
 
-  private final List<AlertExpectation> expectations;
+  /** As the experiment names them until preflight, then by their rules' names (a UID's title). */
+  private List<AlertExpectation> expectations;
+
   private final AlertStack stack;
   private final boolean webhooks;
   private final boolean alertmanager;
@@ -80,12 +83,11 @@ public final class Detection {
                 true,
                 "hypothesis.alerts names "
                     + String.join(", ", undefined)
-                    + ", which no alerting rule of Prometheus defines (expected one of: "
-                    + String.join(
-                        ", ",
-                        rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList())
+                    + ", which no alerting rule of Prometheus defines ("
+                    + suggestion(undefined)
                     + ")"));
       }
+      byRuleNames();
       List<PromAlert> active = stack.alerts().stream().filter(PromAlert::active).toList();
       for (AlertExpectation expectation : expectations) {
         Optional<PromAlert> already =
@@ -106,6 +108,29 @@ public final class Detection {
           new PreflightProblem(
               false, "cannot read the alerts before injection: " + e.getMessage()));
     }
+  }
+
+  /** The nearest rule name for one unknown name; every rule name for several. */
+  private String suggestion(List<String> undefined) {
+    List<String> names =
+        rules.alerting().stream().map(RuleBook.AlertRule::name).distinct().toList();
+    return undefined.size() == 1
+        ? NearestName.suggest(undefined.get(0), names, "expected one of: ")
+        : "expected one of: " + String.join(", ", names);
+  }
+
+  /**
+   * An expectation that names a Grafana rule by its UID watches the rule's title: the {@code
+   * alertname} of Grafana's instances, routed alerts and notifications.
+   */
+  private void byRuleNames() {
+    for (Tracked t : tracked) {
+      rules
+          .alert(t.expectation.alert())
+          .filter(rule -> !rule.name().equals(t.expectation.alert()))
+          .ifPresent(rule -> t.expectation = t.expectation.named(rule.name()));
+    }
+    expectations = tracked.stream().map(t -> t.expectation).toList();
   }
 
   /** Reads the stack once and tells {@code news} what changed since the last read. */
@@ -178,7 +203,7 @@ public final class Detection {
 
   /** What was seen of one expected alert, first occurrence of each kind. */
   private final class Tracked {
-    private final AlertExpectation expectation;
+    private AlertExpectation expectation;
     private Optional<PromAlert> pending = Optional.empty();
     private Optional<PromAlert> firing = Optional.empty();
     private Optional<RoutedAlert> routedAlert = Optional.empty();

@@ -3,6 +3,8 @@ package dev.firedrill.alerting;
 import dev.firedrill.alerting.receiver.Notification;
 import dev.firedrill.alerting.receiver.WebhookReceiver;
 import dev.firedrill.alerting.webhook.WebhookMessage;
+import dev.firedrill.prometheus.GrafanaRuleDetails;
+import dev.firedrill.prometheus.PrometheusAlert;
 import dev.firedrill.prometheus.PrometheusAlertsApi;
 import dev.firedrill.prometheus.PrometheusConfig;
 import dev.firedrill.prometheus.PrometheusException;
@@ -39,6 +41,10 @@ public final class LiveAlertStack implements AlertStack {
   private final PrometheusConfig fallback;
   private final Optional<AlertmanagerClient> alertmanager;
   private final Optional<WebhookReceiver> receiver;
+
+  /** Grafana's rule details by title, read with the rules; empty for any other server. */
+  private volatile Map<String, GrafanaRuleDetails> grafanaRules = Map.of();
+
   private final HttpClient links =
       HttpClient.newBuilder()
           .connectTimeout(LINK_TIMEOUT)
@@ -94,7 +100,8 @@ public final class LiveAlertStack implements AlertStack {
                   alert.duration(),
                   group.interval(),
                   alert.labels(),
-                  alert.annotations()));
+                  alert.annotations(),
+                  alert.uid()));
         } else if (rule instanceof Rule.Recording record) {
           recording.putIfAbsent(record.name(), record.query());
         }
@@ -117,8 +124,34 @@ public final class LiveAlertStack implements AlertStack {
         intervals.config().scrapeInterval(),
         intervals.config().evaluationInterval(),
         intervals.config().queryOffset(),
-        intervals.source(),
+        intervals.source() + grafanaDetails().map(note -> "; " + note).orElse(""),
         noRules);
+  }
+
+  /**
+   * Reads Grafana's rule details, when the rules source is Grafana, and says in one line where the
+   * no-data and error states come from. A token without the provisioning API's permission is no
+   * failure: instance states are then read as Grafana writes them.
+   */
+  private Optional<String> grafanaDetails() {
+    Optional<List<GrafanaRuleDetails>> details;
+    try {
+      details = rulesSource.grafanaRuleDetails();
+    } catch (PrometheusException | RuntimeException e) {
+      grafanaRules = Map.of();
+      return Optional.of(
+          "Grafana's no-data and error states as its instances show them (" + e.getMessage() + ")");
+    }
+    if (details.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, GrafanaRuleDetails> byTitle = new LinkedHashMap<>();
+    details.get().forEach(rule -> byTitle.putIfAbsent(rule.title(), rule));
+    grafanaRules = Map.copyOf(byTitle);
+    return Optional.of(
+        "Grafana's no-data and error states from /api/v1/provisioning/alert-rules ("
+            + byTitle.size()
+            + (byTitle.size() == 1 ? " rule)" : " rules)"));
   }
 
   private record Intervals(PrometheusConfig config, String source) {}
@@ -179,11 +212,17 @@ public final class LiveAlertStack implements AlertStack {
   public List<PromAlert> alerts() throws AlertStackException {
     try {
       return rulesSource.alerts().stream()
-          .map(a -> new PromAlert(a.labels(), a.annotations(), a.state(), a.activeAt()))
+          .map(a -> new PromAlert(a.labels(), a.annotations(), state(a), a.activeAt()))
           .toList();
     } catch (PrometheusException e) {
       throw new AlertStackException(e.getMessage(), e);
     }
+  }
+
+  /** The instance's state, a Grafana NoData or Error read through its rule's settings. */
+  private String state(PrometheusAlert alert) {
+    GrafanaRuleDetails rule = grafanaRules.get(alert.labels().getOrDefault("alertname", ""));
+    return rule == null ? alert.state() : GrafanaStates.of(alert.state(), rule);
   }
 
   @Override

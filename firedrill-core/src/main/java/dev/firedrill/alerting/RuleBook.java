@@ -90,12 +90,22 @@ public record RuleBook(
         + intervalsSource;
   }
 
+  /**
+   * The alerting rule {@code name} names: by its name (a Grafana rule's title), else by a Grafana
+   * rule's UID.
+   */
   public Optional<AlertRule> alert(String name) {
-    return alerting.stream().filter(rule -> rule.name().equals(name)).findFirst();
+    return alerting.stream()
+        .filter(rule -> rule.name().equals(name))
+        .findFirst()
+        .or(
+            () ->
+                alerting.stream().filter(rule -> rule.uid().equals(Optional.of(name))).findFirst());
   }
 
   /**
-   * An alerting rule: its expression, {@code for}, and the interval of the group that evaluates it.
+   * An alerting rule: its expression, {@code for}, the interval of the group that evaluates it, and
+   * a Grafana-managed rule's UID (its {@code name} is then the rule's title).
    */
   public record AlertRule(
       String name,
@@ -103,10 +113,31 @@ public record RuleBook(
       Duration forDuration,
       Duration groupInterval,
       Map<String, String> labels,
-      Map<String, String> annotations) {
+      Map<String, String> annotations,
+      Optional<String> uid) {
     public AlertRule {
       labels = Map.copyOf(labels);
       annotations = Map.copyOf(annotations);
+      uid = uid == null ? Optional.empty() : uid;
+    }
+
+    /** A Prometheus rule, which has no UID. */
+    public AlertRule(
+        String name,
+        String query,
+        Duration forDuration,
+        Duration groupInterval,
+        Map<String, String> labels,
+        Map<String, String> annotations) {
+      this(name, query, forDuration, groupInterval, labels, annotations, Optional.empty());
+    }
+
+    /**
+     * How plan names the rule an expectation matched: {@code Grafana rule "Title" (uid X)}, or
+     * empty for a Prometheus rule.
+     */
+    public Optional<String> grafanaName() {
+      return uid.map(u -> "Grafana rule \"" + name + "\" (uid " + u + ")");
     }
   }
 }

@@ -49,6 +49,15 @@ public record AlertExpectation(
     dashboard = dashboard == null ? Optional.empty() : dashboard;
   }
 
+  /**
+   * This expectation about the alert {@code name}: a Grafana rule named by its UID in the file is
+   * watched by its title, the {@code alertname} Grafana gives its instances and notifications.
+   */
+  public AlertExpectation named(String name) {
+    return new AlertExpectation(
+        name, matchers, expect, within, receiver, runbookUrl, dashboard, checkLinks);
+  }
+
   /** Whether an alert with these labels is the one this expectation is about. */
   public boolean matches(Map<String, String> labels) {
     return alert.equals(labels.get("alertname"))

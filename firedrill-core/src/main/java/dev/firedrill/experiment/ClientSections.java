@@ -124,11 +124,17 @@ final class ClientSections {
           "expected dashboard_uid beside panel_id: a panel annotation belongs to a dashboard");
     }
     Duration timeout = section.get("timeout").timeout();
+    Integer orgId = section.get("org_id").integer(1);
     HttpSettings http = settings.read(section, url, "GRAFANA_TOKEN");
     section.rejectUnknownKeys(null);
     return context.clean()
         ? new GrafanaTarget(
-            url, Optional.ofNullable(dashboardUid), Optional.ofNullable(panelId), http, timeout)
+            url,
+            Optional.ofNullable(dashboardUid),
+            Optional.ofNullable(panelId),
+            http,
+            timeout,
+            Optional.ofNullable(orgId).map(Integer::longValue))
         : null;
   }
 

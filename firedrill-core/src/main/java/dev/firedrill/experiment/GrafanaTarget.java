@@ -8,14 +8,17 @@ import java.util.Optional;
 
 /**
  * The Grafana that gets the drill's annotation: on a dashboard (and panel) when given, otherwise an
- * organization annotation. Its credentials are named by {@code http}, never written in it.
+ * organization annotation. Its credentials are named by {@code http}, never written in it; {@code
+ * orgId}, when given, is sent as {@code X-Grafana-Org-Id} so the annotation lands in that
+ * organization rather than the token's or the user's current one.
  */
 public record GrafanaTarget(
     URI url,
     Optional<String> dashboardUid,
     Optional<Integer> panelId,
     HttpSettings http,
-    Duration timeout) {
+    Duration timeout,
+    Optional<Long> orgId) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
@@ -25,6 +28,17 @@ public record GrafanaTarget(
     panelId = panelId == null ? Optional.empty() : panelId;
     http = http == null ? HttpSettings.none() : http;
     timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+    orgId = orgId == null ? Optional.empty() : orgId;
+  }
+
+  /** In the token's own organization. */
+  public GrafanaTarget(
+      URI url,
+      Optional<String> dashboardUid,
+      Optional<Integer> panelId,
+      HttpSettings http,
+      Duration timeout) {
+    this(url, dashboardUid, panelId, http, timeout, Optional.empty());
   }
 
   /** A Grafana reached with at most a bearer token. */
@@ -39,6 +53,7 @@ public record GrafanaTarget(
         dashboardUid,
         panelId,
         HttpSettings.bearer(token == null ? Optional.empty() : token.secret()),
-        timeout);
+        timeout,
+        Optional.empty());
   }
 }

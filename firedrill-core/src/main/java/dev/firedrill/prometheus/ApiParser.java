@@ -81,7 +81,8 @@ final class ApiParser {
               text(rule, "state", path),
               rule.hasNonNull("alerts")
                   ? alertList(rule.get("alerts"), path + ".alerts")
-                  : List.of());
+                  : List.of(),
+              Optional.of(rule.path("uid").asText("")).filter(uid -> !uid.isEmpty()));
       case "recording" ->
           new Rule.Recording(name, query, labels, health, lastError, lastEvaluation);
       default ->

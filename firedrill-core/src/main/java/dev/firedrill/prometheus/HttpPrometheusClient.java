@@ -1,6 +1,8 @@
 package dev.firedrill.prometheus;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
@@ -127,6 +129,58 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
           : Optional.empty();
     } catch (PrometheusException e) {
       return Optional.empty();
+    }
+  }
+
+  /** Grafana's Prometheus-compatible API for its own rules, below Grafana's root URL. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final String GRAFANA_RULES_PATH = "/api/prometheus/grafana";
+
+  /** From {@code <base>/api/v1/}, Grafana's {@code <root>/api/v1/provisioning/alert-rules}. */
+  private static final String PROVISIONING_RULES = "../../../../v1/provisioning/alert-rules";
+
+  /**
+   * {@code GET <Grafana>/api/v1/provisioning/alert-rules} with this client's credentials, when the
+   * base URL is Grafana's {@code /api/prometheus/grafana}.
+   */
+  @Override
+  public Optional<List<GrafanaRuleDetails>> grafanaRuleDetails() throws PrometheusException {
+    if (!server().endsWith(GRAFANA_RULES_PATH)) {
+      return Optional.empty();
+    }
+    String subject = "GET /api/v1/provisioning/alert-rules";
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(server.api(PROVISIONING_RULES))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "firedrill")
+            .GET();
+    HttpResponse<String> response = exchange(request, subject);
+    String grafana = server().substring(0, server().length() - GRAFANA_RULES_PATH.length());
+    if (response.statusCode() != 200) {
+      throw fail(
+          "Grafana at "
+              + grafana
+              + " answered HTTP "
+              + response.statusCode()
+              + " to "
+              + subject
+              + ": "
+              + redact(OneLine.shortened(response.body() == null ? "" : response.body(), 200)),
+          null);
+    }
+    try {
+      return Optional.of(GrafanaRuleDetails.parse(JSON.readTree(response.body())));
+    } catch (JsonProcessingException | ResponseParser.Malformed e) {
+      throw fail(
+          "Grafana at "
+              + grafana
+              + " answered "
+              + subject
+              + " with an unexpected response: "
+              + OneLine.of(e.getMessage()),
+          null);
     }
   }
 

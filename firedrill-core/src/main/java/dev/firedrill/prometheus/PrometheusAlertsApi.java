@@ -26,4 +26,12 @@ public interface PrometheusAlertsApi {
   default Optional<String> whyNoRules() {
     return Optional.empty();
   }
+
+  /**
+   * The rules' details from Grafana's provisioning API when this is Grafana's Prometheus-compatible
+   * API ({@code .../api/prometheus/grafana}); empty for any other server.
+   */
+  default Optional<List<GrafanaRuleDetails>> grafanaRuleDetails() throws PrometheusException {
+    return Optional.empty();
+  }
 }

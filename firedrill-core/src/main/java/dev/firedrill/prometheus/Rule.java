@@ -29,6 +29,7 @@ public sealed interface Rule {
    *
    * @param duration its {@code for}
    * @param state {@code inactive}, {@code pending} or {@code firing}: the most urgent of its alerts
+   * @param uid a Grafana-managed rule's UID (Grafana's {@code uid}); empty for Prometheus's rules
    */
   record Alerting(
       String name,
@@ -40,8 +41,35 @@ public sealed interface Rule {
       Optional<String> lastError,
       Optional<Instant> lastEvaluation,
       String state,
-      List<PrometheusAlert> alerts)
+      List<PrometheusAlert> alerts,
+      Optional<String> uid)
       implements Rule {
+
+    /** A Prometheus rule, which has no UID. */
+    public Alerting(
+        String name,
+        String query,
+        Duration duration,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        String health,
+        Optional<String> lastError,
+        Optional<Instant> lastEvaluation,
+        String state,
+        List<PrometheusAlert> alerts) {
+      this(
+          name,
+          query,
+          duration,
+          labels,
+          annotations,
+          health,
+          lastError,
+          lastEvaluation,
+          state,
+          alerts,
+          Optional.empty());
+    }
 
     public Alerting {
       Objects.requireNonNull(name, "name");
@@ -54,6 +82,7 @@ public sealed interface Rule {
       Objects.requireNonNull(lastEvaluation, "lastEvaluation");
       Objects.requireNonNull(state, "state");
       alerts = List.copyOf(alerts);
+      uid = uid == null ? Optional.empty() : uid;
     }
   }
 

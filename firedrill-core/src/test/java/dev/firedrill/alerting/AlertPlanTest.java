@@ -105,4 +105,78 @@ class AlertPlanTest {
             "; routes to default, not the expected oncall-pager: the drill will report it"
                 + " misrouted");
   }
+
+  private static final RuleBook GRAFANA =
+      new RuleBook(
+          List.of(
+              new RuleBook.AlertRule(
+                  "Checkout error ratio high",
+                  "errors > 0.05",
+                  Duration.ofMinutes(2),
+                  Duration.ofMinutes(1),
+                  Map.of("severity", "page"),
+                  Map.of(),
+                  Optional.of("ddlo0d8rv3ocgd"))),
+          Map.of(),
+          Duration.ofSeconds(15),
+          Duration.ofMinutes(1));
+
+  @Test
+  void aGrafanaRuleNamedByItsUidMatchesItsTitleAndRoutesAsItsTitle() throws Exception {
+    AlertPlan.Result result =
+        AlertPlan.of(
+            List.of(expect("ddlo0d8rv3ocgd", "oncall-pager")), GRAFANA, Optional.of(routes()));
+
+    assertThat(result.refusals()).isEmpty();
+    assertThat(result.lines())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith(
+            "ddlo0d8rv3ocgd: firing within 2m; matches Grafana rule \"Checkout error ratio high\""
+                + " (uid ddlo0d8rv3ocgd); floor ")
+        .endsWith("; routes to oncall-pager");
+  }
+
+  @Test
+  void aGrafanaRuleNamedByItsTitleSaysItsUidAndAMisspelledTitleGetsTheNearest() {
+    AlertPlan.Result byTitle =
+        AlertPlan.of(List.of(expect("Checkout error ratio high", null)), GRAFANA, Optional.empty());
+    assertThat(byTitle.lines().get(0))
+        .contains("; matches Grafana rule \"Checkout error ratio high\" (uid ddlo0d8rv3ocgd)");
+
+    AlertPlan.Result misspelled =
+        AlertPlan.of(List.of(expect("Checkout eror ratio hihg", null)), GRAFANA, Optional.empty());
+    assertThat(misspelled.refusals())
+        .containsExactly(
+            "hypothesis.alerts: Checkout eror ratio hihg is defined by no alerting rule of"
+                + " Prometheus; did you mean \"Checkout error ratio high\"?");
+  }
+
+  @Test
+  void aTitleWinsOverAnotherRulesUid() {
+    RuleBook rules =
+        new RuleBook(
+            List.of(
+                new RuleBook.AlertRule(
+                    "A",
+                    "x > 1",
+                    Duration.ZERO,
+                    Duration.ofMinutes(1),
+                    Map.of(),
+                    Map.of(),
+                    Optional.of("B")),
+                new RuleBook.AlertRule(
+                    "B",
+                    "y > 1",
+                    Duration.ZERO,
+                    Duration.ofMinutes(1),
+                    Map.of(),
+                    Map.of(),
+                    Optional.of("c1"))),
+            Map.of(),
+            Duration.ofSeconds(15),
+            Duration.ofMinutes(1));
+    assertThat(rules.alert("B").orElseThrow().query()).isEqualTo("y > 1");
+    assertThat(rules.alert("c1").orElseThrow().name()).isEqualTo("B");
+    assertThat(rules.alert("c2")).isEmpty();
+  }
 }

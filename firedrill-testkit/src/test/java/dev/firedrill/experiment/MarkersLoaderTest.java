@@ -66,6 +66,34 @@ class MarkersLoaderTest {
   }
 
   @Test
+  void anOrganizationIdIsKeptForTheHeaderAndMustBePositive() {
+    Experiment experiment =
+        load(
+            with(
+                """
+        markers:
+          grafana:
+            url: http://127.0.0.1:3000
+            org_id: 2
+        """));
+    assertThat(experiment.markers().grafana().orElseThrow().orgId()).contains(2L);
+
+    assertThat(
+            problems(
+                with(
+                    """
+        markers:
+          grafana:
+            url: http://127.0.0.1:3000
+            org_id: 0
+        """)))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /markers/grafana/org_id: ")
+        .endsWith("(line 29, column 5)");
+  }
+
+  @Test
   void aPanelNeedsItsDashboard() {
     assertThat(
             problems(

@@ -36,10 +36,28 @@ final class Delivery {
   }
 
   /**
+   * Whether a request that got no answer took effect all the same: Grafana's answer as it would
+   * have been, or empty to send it again.
+   */
+  interface Lookup {
+    Optional<Outcome> find() throws InterruptedException;
+  }
+
+  /**
    * Grafana's accepting answer, or empty after a note saying why not and what is lost ({@code
    * lost}, such as "no annotation was created").
    */
   Optional<Outcome> send(String method, String path, String json, Context context, String lost)
+      throws InterruptedException {
+    return send(method, path, json, context, lost, Optional::empty);
+  }
+
+  /**
+   * As above; before sending again a request that got no answer (Grafana may have done it and been
+   * too slow to say so), asks {@code lookup} whether it took effect, so it is never done twice.
+   */
+  Optional<Outcome> send(
+      String method, String path, String json, Context context, String lost, Lookup lookup)
       throws InterruptedException {
     String request = method + " " + client.url(path) + ": ";
     int attempts = BACKOFF.size() + 1;
@@ -56,6 +74,16 @@ final class Delivery {
         notes.accept(
             request + outcome.describe() + "; gave up after " + attempts + " attempts; " + lost);
         return Optional.empty();
+      }
+      if (outcome.status().isEmpty()) {
+        Optional<Outcome> done = lookup.find();
+        if (done.isPresent()) {
+          notes.accept(
+              request
+                  + outcome.describe()
+                  + "; it took effect all the same, so it is not sent again");
+          return done;
+        }
       }
       Duration wait = BACKOFF.get(attempt - 1);
       notes.accept(

@@ -11,6 +11,8 @@ import dev.firedrill.marker.MarkerTags;
 import dev.firedrill.marker.MarkerTarget;
 import dev.firedrill.time.Clock;
 import io.opentelemetry.context.Context;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -35,6 +37,7 @@ public final class GrafanaAnnotations implements DrillObserver {
   private final Clock clock;
   private final Consumer<String> notes;
   private final Delivery delivery;
+  private final GrafanaClient client;
   private final Outbox outbox = new Outbox();
 
   // Drill-side state: on() runs on the drill's thread, close() on another.
@@ -72,9 +75,8 @@ public final class GrafanaAnnotations implements DrillObserver {
     this.target = target;
     this.clock = clock;
     this.notes = line -> notes.accept(endpoint.redact(line, "[redacted]"));
-    this.delivery =
-        new Delivery(
-            new GrafanaClient(target.url(), endpoint, target.timeout()), clock, this.notes);
+    this.client = new GrafanaClient(target.url(), endpoint, target.timeout(), target.orgId());
+    this.delivery = new Delivery(client, clock, this.notes);
   }
 
   /** How long close may need to let a pending region end reach a slow Grafana. */
@@ -137,7 +139,11 @@ public final class GrafanaAnnotations implements DrillObserver {
     text = experiment.title() + SEPARATOR + experiment.hypothesis().description();
     String body = GrafanaJson.create(at, tags, text, target.dashboardUid(), target.panelId());
     Context context = Context.current();
-    outbox.submit("POST " + PATH + " (region start)", () -> create(body, context));
+    String lookup = lookupPath(at, tags);
+    String created = text;
+    outbox.submit(
+        "POST " + PATH + " (region start)",
+        () -> create(body, context, () -> alreadyCreated(lookup, at, created, context)));
   }
 
   private void end(Instant at) {
@@ -162,9 +168,43 @@ public final class GrafanaAnnotations implements DrillObserver {
     outbox.submit("PATCH " + PATH + "/:id (region end)", () -> patch(body, context));
   }
 
-  private void create(String body, Context context) throws InterruptedException {
+  /**
+   * {@code GET /api/annotations} for the region's start: its time, its tags (all of them), on its
+   * dashboard when it has one.
+   */
+  private String lookupPath(Instant at, List<String> tags) {
+    StringBuilder path =
+        new StringBuilder(PATH)
+            .append("?type=annotation&limit=10&from=")
+            .append(at.toEpochMilli())
+            .append("&to=")
+            .append(at.toEpochMilli());
+    target.dashboardUid().ifPresent(uid -> path.append("&dashboardUID=").append(encode(uid)));
+    tags.forEach(tag -> path.append("&tags=").append(encode(tag)));
+    return path.toString();
+  }
+
+  private static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  /** The annotation a POST that got no answer created all the same, as POST's answer would be. */
+  private Optional<Outcome> alreadyCreated(String lookup, Instant at, String text, Context context)
+      throws InterruptedException {
+    Outcome listed = client.send("GET", lookup, null, context);
+    if (!listed.ok()) {
+      return Optional.empty();
+    }
+    OptionalLong found = GrafanaJson.found(listed.body(), at, text);
+    return found.isPresent()
+        ? Optional.of(Outcome.answered(200, "{\"id\":" + found.getAsLong() + "}"))
+        : Optional.empty();
+  }
+
+  private void create(String body, Context context, Delivery.Lookup lookup)
+      throws InterruptedException {
     Optional<Outcome> added =
-        delivery.send("POST", PATH, body, context, "no annotation was created");
+        delivery.send("POST", PATH, body, context, "no annotation was created", lookup);
     if (added.isEmpty()) {
       return;
     }

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 
 /** One attempt at one request to Grafana's HTTP API, bounded by the target's timeout. */
 final class GrafanaClient {
@@ -19,28 +20,45 @@ final class GrafanaClient {
   private final String base;
   private final HttpEndpoint endpoint;
   private final Duration timeout;
+  private final Optional<Long> orgId;
 
   GrafanaClient(URI url, HttpEndpoint endpoint, Duration timeout) {
+    this(url, endpoint, timeout, Optional.empty());
+  }
+
+  /** {@code orgId}: the organization every request names in {@code X-Grafana-Org-Id}. */
+  GrafanaClient(URI url, HttpEndpoint endpoint, Duration timeout, Optional<Long> orgId) {
     String text = url.toString();
     // Grafana may live under a sub-path (root_url), so the API path is appended, not resolved.
     this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
     this.endpoint = endpoint;
     this.timeout = timeout;
+    this.orgId = orgId;
   }
 
   String url(String path) {
     return base + path;
   }
 
-  /** Sends {@code json} with {@code method} to {@code path}; carries the drill's trace context. */
+  /**
+   * Sends {@code json} with {@code method} to {@code path} ({@code json} null: no body, as for a
+   * GET); carries the drill's trace context.
+   */
   Outcome send(String method, String path, String json, Context context)
       throws InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url(path)))
             .timeout(timeout)
-            .header("Content-Type", "application/json")
             .header("Accept", "application/json")
-            .method(method, HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    orgId.ifPresent(id -> request.header("X-Grafana-Org-Id", Long.toString(id)));
     try {
       endpoint.authorize(request);
     } catch (HttpSettingsException e) {

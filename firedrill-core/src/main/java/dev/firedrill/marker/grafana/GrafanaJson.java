@@ -55,6 +55,21 @@ final class GrafanaJson {
     return id.canConvertToLong() ? OptionalLong.of(id.asLong()) : OptionalLong.empty();
   }
 
+  /**
+   * The id of the annotation at {@code time} with {@code text} in {@code GET /api/annotations}'s
+   * answer (a JSON array of annotations), if one is there.
+   */
+  static OptionalLong found(String body, Instant time, String text) {
+    for (JsonNode annotation : parse(body)) {
+      if (annotation.path("time").asLong(-1) == time.toEpochMilli()
+          && annotation.path("text").asText("").equals(text)
+          && annotation.path("id").canConvertToLong()) {
+        return OptionalLong.of(annotation.path("id").asLong());
+      }
+    }
+    return OptionalLong.empty();
+  }
+
   /** Grafana's {@code message}, shortened; empty when the body has none. */
   static String message(String body) {
     String message = parse(body).path("message").asText("").strip().replaceAll("\\s+", " ");

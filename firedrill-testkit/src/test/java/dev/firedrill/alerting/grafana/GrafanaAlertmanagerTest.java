@@ -103,4 +103,52 @@ class GrafanaAlertmanagerTest {
     assertThat(routes.receivers(Map.of("alertname", "Other", "team", "search")))
         .containsExactly("grafana-default-email");
   }
+
+  /** {@code GET /api/v1/provisioning/policies}: the policy tree itself, as Grafana's docs show. */
+  private static final String POLICIES =
+      "{\"receiver\":\"grafana-default-email\",\"group_by\":[\"grafana_folder\",\"alertname\"],"
+          + "\"routes\":[{\"receiver\":\"payments pager\",\"object_matchers\":"
+          + "[[\"team\",\"=\",\"payments\"],[\"severity\",\"!=\",\"info\"]],\"continue\":true,"
+          + "\"provenance\":\"api\"},"
+          + "{\"receiver\":\"firedrill webhook\",\"object_matchers\":[[\"grafana_folder\",\"=~\","
+          + "\"pay.*\"]]}],\"group_wait\":\"30s\",\"group_interval\":\"5m\","
+          + "\"repeat_interval\":\"4h\",\"provenance\":\"api\"}";
+
+  @Test
+  void theProvisioningApisPolicyTreeIsReadFirstWithTheToken() throws Exception {
+    grafana.stubFor(
+        get(urlEqualTo("/api/v1/provisioning/policies"))
+            .withHeader("Authorization", equalTo("Bearer " + TOKEN))
+            .willReturn(okJson(POLICIES)));
+    grafana.stubFor(get(urlEqualTo(BASE + "/api/v2/status")).willReturn(okJson(STATUS)));
+
+    RouteTree routes = client().routes();
+
+    assertThat(routes.file())
+        .isEqualTo("Grafana http://127.0.0.1:" + grafana.getPort() + " notification policies");
+    assertThat(
+            routes.receivers(
+                Map.of("team", "payments", "severity", "page", "grafana_folder", "payments")))
+        .containsExactly("payments pager", "firedrill webhook");
+    assertThat(routes.receivers(Map.of("team", "search", "grafana_folder", "search")))
+        .containsExactly("grafana-default-email");
+    grafana.verify(0, getRequestedFor(urlEqualTo(BASE + "/api/v2/status")));
+  }
+
+  @Test
+  void withoutTheProvisioningPermissionTheStatusConfigIsRead() throws Exception {
+    grafana.stubFor(
+        get(urlEqualTo("/api/v1/provisioning/policies"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(403)
+                    .withBody("{\"message\":\"permissions needed: alert.provisioning:read\"}")));
+    grafana.stubFor(get(urlEqualTo(BASE + "/api/v2/status")).willReturn(okJson(STATUS)));
+
+    RouteTree routes = client().routes();
+
+    assertThat(routes.file()).endsWith(BASE + " config");
+    assertThat(routes.receivers(Map.of("team", "payments", "severity", "critical")))
+        .containsExactly("firedrill webhook");
+  }
 }

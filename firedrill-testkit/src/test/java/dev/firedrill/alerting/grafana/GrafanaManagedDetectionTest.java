@@ -310,4 +310,109 @@ class GrafanaManagedDetectionTest {
                 + "{team=\"payments\"} is already Alerting (Error), so its time to detect would"
                 + " mean nothing; nothing was injected");
   }
+
+  @Test
+  void aRuleNamedByItsUidIsWatchedByItsTitleAndAMisspelledTitleGetsTheNearest() throws Exception {
+    HttpPrometheusClient api =
+        new HttpPrometheusClient(
+            URI.create("http://127.0.0.1:" + grafana.getPort() + "/api/prometheus/grafana"),
+            Duration.ofSeconds(5),
+            Optional.of(TOKEN));
+    LiveAlertStack stack = new LiveAlertStack(api, Optional.empty(), Optional.empty());
+    Detection byUid = new Detection(List.of(expect("ddlo0d8rv3ocgd")), stack, false, false);
+
+    serve("Normal", INJECTED.minusSeconds(60));
+    assertThat(byUid.preflight()).isEmpty();
+    serve("Alerting", ALERTING_AT);
+    byUid.poll(new Heard());
+    DetectionRow row = byUid.rows(INJECTED).get(0);
+    assertThat(row.expectation().alert()).isEqualTo(FIRING_RULE);
+    assertThat(row.fired()).isTrue();
+    assertThat(row.timeToDetect()).contains(Duration.ofSeconds(150));
+
+    Detection misspelled =
+        new Detection(List.of(expect("Checkout eror ratio high")), stack, false, false);
+    assertThat(misspelled.preflight().orElseThrow().reason())
+        .isEqualTo(
+            "hypothesis.alerts names Checkout eror ratio high, which no alerting rule of"
+                + " Prometheus defines (did you mean \"Checkout error ratio high\"?)");
+  }
+
+  private static String provisioned(String noDataState) {
+    return "[{\"id\":7,\"uid\":\"ddlo0d8rv3ocgd\",\"orgID\":1,\"folderUID\":\"payments-folder\","
+        + "\"ruleGroup\":\"checkout\",\"title\":\""
+        + FIRING_RULE
+        + "\",\"condition\":\"C\",\"data\":[],\"noDataState\":\""
+        + noDataState
+        + "\",\"execErrState\":\"Error\",\"for\":\"2m\",\"labels\":{\"team\":\"payments\"}}]";
+  }
+
+  @Test
+  void aNoDataInstanceFiresWhenTheProvisioningApiSaysTheRuleAlertsOnNoData() throws Exception {
+    grafana.stubFor(
+        get(urlEqualTo("/api/v1/provisioning/alert-rules"))
+            .withHeader("Authorization", equalTo("Bearer " + TOKEN))
+            .willReturn(okJson(provisioned("Alerting"))));
+    HttpPrometheusClient api =
+        new HttpPrometheusClient(
+            URI.create("http://127.0.0.1:" + grafana.getPort() + "/api/prometheus/grafana"),
+            Duration.ofSeconds(5),
+            Optional.of(TOKEN));
+    Detection detection =
+        new Detection(
+            List.of(expect(FIRING_RULE)),
+            new LiveAlertStack(api, Optional.empty(), Optional.empty()),
+            false,
+            false);
+
+    serve("Normal", INJECTED.minusSeconds(60));
+    assertThat(detection.preflight()).isEmpty();
+    assertThat(detection.intervals().orElseThrow())
+        .endsWith(
+            "; Grafana's no-data and error states from /api/v1/provisioning/alert-rules (1 rule)");
+    serve("NoData", ALERTING_AT);
+    detection.poll(new Heard());
+
+    DetectionRow row = detection.rows(INJECTED).get(0);
+    assertThat(row.fired()).isTrue();
+    assertThat(row.timeToDetect()).contains(Duration.ofSeconds(150));
+  }
+
+  @Test
+  void withoutTheProvisioningApisPermissionANoDataInstanceIsItsOwnStateAndSaidSo()
+      throws Exception {
+    grafana.stubFor(
+        get(urlEqualTo("/api/v1/provisioning/alert-rules"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(403)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"message\":\"You'll need additional permissions to perform this"
+                            + " action. Permissions needed: alert.provisioning:read\"}")));
+    HttpPrometheusClient api =
+        new HttpPrometheusClient(
+            URI.create("http://127.0.0.1:" + grafana.getPort() + "/api/prometheus/grafana"),
+            Duration.ofSeconds(5),
+            Optional.of(TOKEN));
+    Detection detection =
+        new Detection(
+            List.of(expect(FIRING_RULE)),
+            new LiveAlertStack(api, Optional.empty(), Optional.empty()),
+            false,
+            false);
+
+    serve("NoData", INJECTED.minusSeconds(60));
+    assertThat(detection.preflight()).isEmpty();
+    assertThat(detection.intervals().orElseThrow())
+        .contains(
+            "; Grafana's no-data and error states as its instances show them (Grafana at"
+                + " http://127.0.0.1:")
+        .contains(
+            " answered HTTP 403 to GET /api/v1/provisioning/alert-rules: {\"message\":\"You'll need"
+                + " additional permissions")
+        .doesNotContain(TOKEN);
+    detection.poll(new Heard());
+    assertThat(detection.rows(INJECTED).get(0).fired()).isFalse();
+  }
 }

@@ -582,4 +582,86 @@ class GrafanaAnnotationsTest {
                 + "/api/annotations: HTTP 500 \"Failed to save annotation\";"
                 + " gave up after 3 attempts; no annotation was created");
   }
+
+  @Test
+  void anOrganizationIdGoesInTheHeaderOfEveryRequest() {
+    stubAddedAndPatched();
+    GrafanaAnnotations sink =
+        sink(
+            new GrafanaTarget(
+                URI.create(base()),
+                Optional.empty(),
+                Optional.empty(),
+                dev.firedrill.http.HttpSettings.bearer(Optional.empty()),
+                PATIENT,
+                Optional.of(2L)));
+
+    drill(sink, Optional.empty());
+    sink.close(Duration.ofSeconds(30));
+
+    grafana.verify(
+        1,
+        postRequestedFor(urlEqualTo("/api/annotations"))
+            .withHeader("X-Grafana-Org-Id", equalTo("2")));
+    grafana.verify(
+        1,
+        patchRequestedFor(urlEqualTo("/api/annotations/1"))
+            .withHeader("X-Grafana-Org-Id", equalTo("2")));
+  }
+
+  @Test
+  void aPostThatGotNoAnswerButWasCreatedIsFoundByItsTagsAndTimeAndNotSentAgain() {
+    WireMockServer slow = slowGrafana(1_500);
+    try {
+      // Grafana created the annotation (id 41) but answered after the client gave up.
+      slow.stubFor(
+          com.github.tomakehurst.wiremock.client.WireMock.get(
+                  com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                      "/api/annotations"))
+              .withQueryParam("from", equalTo(Long.toString(INJECTED.toEpochMilli())))
+              .withQueryParam("to", equalTo(Long.toString(INJECTED.toEpochMilli())))
+              .withQueryParam("type", equalTo("annotation"))
+              .withQueryParam("tags", equalTo("checkout-latency"))
+              .willReturn(
+                  aResponse()
+                      .withStatus(200)
+                      .withHeader("Content-Type", "application/json")
+                      .withBody(
+                          "[{\"id\":40,\"time\":"
+                              + INJECTED.toEpochMilli()
+                              + ",\"timeEnd\":"
+                              + INJECTED.toEpochMilli()
+                              + ",\"text\":\"another drill\",\"tags\":[\"chaos\"]},"
+                              + "{\"id\":41,\"alertId\":0,\"dashboardUID\":\"\",\"panelId\":0,"
+                              + "\"time\":"
+                              + INJECTED.toEpochMilli()
+                              + ",\"timeEnd\":"
+                              + INJECTED.toEpochMilli()
+                              + ",\"text\":\""
+                              + TEXT
+                              + "\",\"tags\":"
+                              + TAGS
+                              + ",\"data\":{}}]")));
+      slow.stubFor(
+          patch(urlEqualTo("/api/annotations/41"))
+              .willReturn(aResponse().withStatus(200).withBody(PATCHED)));
+      GrafanaAnnotations sink = sink(slow, Duration.ofMillis(200));
+
+      drill(sink, Optional.empty());
+      sink.close(Duration.ofSeconds(20));
+
+      slow.verify(1, postRequestedFor(urlEqualTo("/api/annotations")));
+      slow.verify(1, patchRequestedFor(urlEqualTo("/api/annotations/41")));
+      assertThat(notes)
+          .containsExactly(
+              "POST http://127.0.0.1:"
+                  + slow.port()
+                  + "/api/annotations: no answer within 200ms; it took effect all the same, so it"
+                  + " is not sent again",
+              "annotation 41 added at http://127.0.0.1:" + slow.port(),
+              "annotation 41 is now a region");
+    } finally {
+      slow.stop();
+    }
+  }
 }
