@@ -148,7 +148,8 @@ class SuiteRealStackTest {
               suite.toString(),
               "--history",
               dir.resolve("history.sqlite").toString(),
-              "--json");
+              "--output",
+              "json");
       assertThat(coverage.exit()).as(coverage.describe()).isZero();
       JsonNode covered = null;
       for (JsonNode row : new ObjectMapper().readTree(coverage.out()).path("rows")) {
@@ -161,7 +162,7 @@ class SuiteRealStackTest {
           .isEqualTo("[\"suite-first\",\"suite-second\"]");
       assertThat(covered.path("status").asText()).isEqualTo("ok");
       assertThat(covered.path("last_routing").asText()).isEqualTo("yes");
-      assertThat(covered.path("last_time_to_detect_s").asDouble())
+      assertThat(covered.path("last_time_to_detect_seconds").asDouble())
           .isEqualTo(
               second.path("detection").path("alerts").get(0).path("time_to_detect_s").asDouble());
     }
