@@ -15,11 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Two firedrill processes on one target at once, each with the same history: the one that comes
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * command} fault (true) against a real Prometheus for up to a minute, and is ended through its
  * abort file once the second has been refused, so no timing decides the outcome.
  */
-@Execution(ExecutionMode.CONCURRENT) // each case its own directory, history and target
 class ConcurrentDrillsTest {
 
   private static RealPrometheus prometheus;
@@ -54,7 +52,7 @@ class ConcurrentDrillsTest {
 
   /**
    * The fault's program names its target ("what true injects"). Advisory locks are the database's,
-   * not a schema's, so the PostgreSQL cases, which may run at the same time, each drill their own.
+   * not a schema's, so each PostgreSQL case drills its own, whatever a case before left behind.
    */
   private String program = "true";
 
@@ -84,7 +82,7 @@ class ConcurrentDrillsTest {
           rules: [{sli: error_ratio, above: 0.05}]
         blast_radius: {traffic_share: 0.05, max_duration: 2m}
         """
-            .formatted(id, prometheus.url(), dir.resolve("stop")));
+            .formatted(id, prometheus.url(), program, dir.resolve("stop")));
   }
 
   private Path suite(String id, Path experiment) throws Exception {
@@ -93,13 +91,25 @@ class ConcurrentDrillsTest {
         "id: " + id + "\ncooldown: 10s\nexperiments: ['" + experiment + "']\n");
   }
 
+  private Process holder;
+
+  /** A holder a failed assertion left running: killed, so it cannot outlive its test. */
+  @AfterEach
+  void killTheHolder() throws Exception {
+    if (holder != null && holder.isAlive()) {
+      holder.destroyForcibly();
+      holder.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
   /** The holder, until its drill has injected: from then on it holds its target's lock. */
   private Process holder(Map<String, String> env, String... args) throws Exception {
     Path out = dir.resolve("holder.out");
     Process process = FiredrillJar.start(dir, out, dir.resolve("holder.err"), env, args);
+    holder = process;
     Poll.until(
         "the holder to inject",
-        Duration.ofSeconds(20),
+        Duration.ofSeconds(60),
         () -> {
           assertThat(process.isAlive())
               .as("the holder ended early: %s", Files.readString(out))

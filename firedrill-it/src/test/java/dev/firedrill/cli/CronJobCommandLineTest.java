@@ -132,7 +132,9 @@ class CronJobCommandLineTest {
               "--format",
               "json");
       assertThat(recorded.exit()).as(recorded.output()).isZero();
-      JsonNode runs = new ObjectMapper().readTree(recorded.output()).path("runs");
+      // the run's output is stdout and stderr together; the document starts a line with {
+      String document = recorded.output().substring(recorded.output().indexOf("\n{") + 1);
+      JsonNode runs = new ObjectMapper().readTree(document).path("runs");
       assertThat(runs).hasSize(1);
       assertThat(runs.get(0).path("experiment").asText()).isEqualTo("cronjob-payments");
       assertThat(runs.get(0).path("fired").asBoolean()).isTrue();
