@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.Poll;
-import dev.firedrill.testing.RealPostgres;
 import dev.firedrill.testing.RealPrometheus;
-import dev.firedrill.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,28 +22,24 @@ import org.junit.jupiter.api.io.TempDir;
  * second is not-run naming the holder's experiment id, for {@code run} and for {@code suite}, with
  * a SQLite history (file locks) and a PostgreSQL one (advisory locks). The holder drills a {@code
  * command} fault (true) against a real Prometheus for up to a minute, and is ended through its
- * abort file once the second has been refused, so no timing decides the outcome.
+ * abort file once the second has been refused, so no timing decides the outcome. One class per
+ * history backend ({@link ConcurrentDrillsSqliteTest}, {@link ConcurrentDrillsPostgresTest}).
  */
-class ConcurrentDrillsTest {
+abstract class ConcurrentDrills {
 
   private static RealPrometheus prometheus;
-  private static RealPostgres postgres;
 
   @TempDir Path dir;
 
   @BeforeAll
-  static void start() {
+  static void startPrometheus() {
     prometheus = RealPrometheus.start(List.of());
-    postgres = RealPostgres.start(Clock.system());
   }
 
   @AfterAll
-  static void stop() {
+  static void stopPrometheus() {
     if (prometheus != null) {
       prometheus.close();
-    }
-    if (postgres != null) {
-      postgres.close();
     }
   }
 
@@ -54,7 +47,7 @@ class ConcurrentDrillsTest {
    * The fault's program names its target ("what true injects"). Advisory locks are the database's,
    * not a schema's, so each PostgreSQL case drills its own, whatever a case before left behind.
    */
-  private String program = "true";
+  String program = "true";
 
   private Path experiment(String id) throws Exception {
     return Files.writeString(
@@ -131,7 +124,7 @@ class ConcurrentDrillsTest {
     return out;
   }
 
-  private void twoRuns(String history, Map<String, String> env) throws Exception {
+  void twoRuns(String history, Map<String, String> env) throws Exception {
     Process first = holder(env, "run", experiment("holder-run").toString(), "--history", history);
     FiredrillJar.Run second =
         FiredrillJar.run(
@@ -154,7 +147,7 @@ class ConcurrentDrillsTest {
         .doesNotContain(" inject ");
   }
 
-  private void twoSuites(String history, Map<String, String> env) throws Exception {
+  void twoSuites(String history, Map<String, String> env) throws Exception {
     Process first =
         holder(
             env,
@@ -186,27 +179,5 @@ class ConcurrentDrillsTest {
                 + " experiment drill-one")
         .contains("suite suite-two: exit 5")
         .doesNotContain(" inject ");
-  }
-
-  @Test
-  void sqliteTwoRuns() throws Exception {
-    twoRuns(dir.resolve("history.sqlite").toString(), Map.of());
-  }
-
-  @Test
-  void sqliteTwoSuites() throws Exception {
-    twoSuites(dir.resolve("history.sqlite").toString(), Map.of());
-  }
-
-  @Test
-  void postgresTwoRuns() throws Exception {
-    program = "pwd";
-    twoRuns(postgres.newSchema(), Map.of("FIREDRILL_HISTORY_USER", RealPostgres.USER));
-  }
-
-  @Test
-  void postgresTwoSuites() throws Exception {
-    program = "echo";
-    twoSuites(postgres.newSchema(), Map.of("FIREDRILL_HISTORY_USER", RealPostgres.USER));
   }
 }
