@@ -120,8 +120,7 @@ final class HistoryCommand implements Callable<Integer> {
   public Integer call() {
     Format chosen = format();
     Optional<Instant> from = since();
-    // A document on stdout (json, csv, html) leaves it to the document: the import's lines go to
-    // stderr.
+    // With a document on stdout (json, csv, html) the import's lines go to stderr.
     PrintWriter out =
         chosen != Format.text ? spec.commandLine().getErr() : spec.commandLine().getOut();
     Tolerance allowed = tolerance();
