@@ -1,5 +1,6 @@
 package dev.firedrill.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.history.DetectionRecord;
@@ -86,8 +87,10 @@ final class CoverageCommand implements Callable<Integer> {
           "For the floors of groups without an interval, without --prometheus (default: 1m).")
   String evaluationInterval = "1m";
 
-  @Option(names = "--json", description = "Print the rows and counts as JSON.")
+  @Option(names = "--json", description = "The same as --output json (kept).")
   boolean json;
+
+  @Mixin OutputOption output;
 
   @Mixin HistoryOptions history;
 
@@ -136,8 +139,14 @@ final class CoverageCommand implements Callable<Integer> {
     Coverage.Report report =
         Coverage.of(distinct(alerts), drills, records, Clock.system().now(), age, allowed);
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? CoverageText.json(report) : CoverageText.table(report));
-    out.flush();
+    if (json || output.json()) {
+      ObjectNode doc = OutputOption.document("coverage");
+      CoverageText.json(report, doc);
+      OutputOption.print(out, doc);
+    } else {
+      out.print(CoverageText.table(report));
+      out.flush();
+    }
     return floorPercent.isPresent() && report.percent() < floorPercent.get()
         ? ExitCode.DEVIATED
         : ExitCode.HELD;

@@ -14,10 +14,18 @@ import dev.firedrill.history.Regression;
 import dev.firedrill.history.RegressionCheck;
 import dev.firedrill.history.StoreLocation;
 import dev.firedrill.history.Tolerance;
+import dev.firedrill.programme.trend.HistoryExport;
+import dev.firedrill.programme.trend.HistoryPage;
+import dev.firedrill.time.Clock;
+import dev.firedrill.time.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +52,30 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Option(names = "--experiment", paramLabel = "ID", description = "Only this experiment's runs.")
   String experiment;
+
+  @Option(
+      names = "--since",
+      paramLabel = "WHEN",
+      description =
+          "Only the runs at or after this: a day (2026-10-01, UTC), a time (RFC 3339) or a"
+              + " duration back from now (90d).")
+  String since;
+
+  /** What {@code --format} prints; json is {@code --output json}'s document. */
+  enum Format {
+    text,
+    json,
+    csv,
+    html
+  }
+
+  @Option(
+      names = "--format",
+      paramLabel = "text|json|csv|html",
+      description =
+          "text (the table), json (as --output json), csv (a header and a row per alert per run)"
+              + " or html (a page with each alert's trend against its floor); default: text.")
+  Format format;
 
   @Option(
       names = "--check",
@@ -86,8 +118,11 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    // With --output json, stdout carries the one document and the import's lines go to stderr.
-    PrintWriter out = output.json() ? spec.commandLine().getErr() : spec.commandLine().getOut();
+    Format chosen = format();
+    Optional<Instant> from = since();
+    // With a document on stdout (json, csv, html) the import's lines go to stderr.
+    PrintWriter out =
+        chosen != Format.text ? spec.commandLine().getErr() : spec.commandLine().getOut();
     Tolerance allowed = tolerance();
     StoreLocation location = store.location(JournalPaths.DIRECTORY);
     List<DetectionRecord> imported = readJournals(out);
@@ -108,18 +143,79 @@ final class HistoryCommand implements Callable<Integer> {
                 + (added < imported.size()
                     ? " (" + (imported.size() - added) + " already there)"
                     : ""));
-        if (!check && alert == null && experiment == null && !output.json()) {
+        if (!check
+            && alert == null
+            && experiment == null
+            && from.isEmpty()
+            && chosen == Format.text) {
           return ExitCode.HELD;
         }
       }
       List<DetectionRecord> records =
           history.query(Optional.ofNullable(alert), Optional.ofNullable(experiment));
-      if (output.json()) {
-        return json(records, allowed, location);
+      if (from.isPresent()) {
+        records = HistoryExport.since(records, from.get());
       }
-      return check ? check(records, allowed, location, out) : table(records, location, out);
+      return switch (chosen) {
+        case json -> json(records, allowed, location);
+        case csv -> print(HistoryExport.csv(records));
+        case html ->
+            print(
+                HistoryPage.render(
+                    selection(location), records, HistoryPage.floorsFromJournals(records)));
+        case text -> check ? check(records, allowed, location, out) : table(records, location, out);
+      };
     } catch (HistoryException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
+    }
+  }
+
+  private int print(String document) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(document);
+    out.flush();
+    return ExitCode.HELD;
+  }
+
+  /** --format, or --output json; the two disagreeing is bad input, as is --check with csv/html. */
+  private Format format() {
+    Format chosen = format != null ? format : output.json() ? Format.json : Format.text;
+    if (output.json() && chosen != Format.json) {
+      throw new UserError(
+          "firedrill history: --output json and --format " + chosen + " disagree; give one",
+          ExitCode.INVALID);
+    }
+    if (check && (chosen == Format.csv || chosen == Format.html)) {
+      throw new UserError(
+          "firedrill history: --check prints text or json, not " + chosen, ExitCode.INVALID);
+    }
+    return chosen;
+  }
+
+  private Optional<Instant> since() {
+    if (since == null) {
+      return Optional.empty();
+    }
+    String text = since.strip();
+    try {
+      return Optional.of(LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant());
+    } catch (DateTimeParseException notADay) {
+      // a time or a duration
+    }
+    try {
+      return Optional.of(OffsetDateTime.parse(text).toInstant());
+    } catch (DateTimeParseException notATime) {
+      // a duration
+    }
+    try {
+      return Optional.of(Clock.system().now().minus(Durations.parse(text)));
+    } catch (IllegalArgumentException e) {
+      throw new UserError(
+          "firedrill history: --since "
+              + since
+              + ": expected a day (2026-10-01), a time (2026-10-01T06:00:00Z) or a duration"
+              + " back from now (90d)",
+          ExitCode.INVALID);
     }
   }
 
@@ -161,27 +257,7 @@ final class HistoryCommand implements Callable<Integer> {
   private int json(List<DetectionRecord> records, Tolerance allowed, StoreLocation location) {
     ObjectNode doc = OutputOption.document("history");
     doc.put("store", location.name());
-    ArrayNode rows = doc.putArray("runs");
-    for (DetectionRecord record : records) {
-      ObjectNode row = rows.addObject();
-      row.put("run_id", record.runId());
-      row.put("run_at", record.runAt().toString());
-      row.put("experiment", record.experiment());
-      row.put("alert", record.alert());
-      row.put("alert_key", record.alertKey());
-      row.put("expect", record.expect());
-      row.put("fired", record.fired());
-      putSeconds(row, "time_to_detect_seconds", record.timeToDetect());
-      putSeconds(row, "time_to_notify_seconds", record.timeToNotify());
-      ArrayNode receivers = row.putArray("receivers");
-      record.receivers().forEach(receivers::add);
-      row.put("expected_receiver", record.expectedReceiver().orElse(null));
-      row.put("routing", record.routing());
-      row.put("held", record.held());
-      row.put("verdict", record.verdict());
-      row.put("simulated", record.simulated());
-      row.put("journal", record.journal());
-    }
+    HistoryExport.json(records, doc.putArray("runs"));
     int exit = ExitCode.HELD;
     if (check) {
       RegressionCheck.Outcome outcome = RegressionCheck.check(records, allowed);
@@ -205,19 +281,16 @@ final class HistoryCommand implements Callable<Integer> {
     return exit;
   }
 
-  private static void putSeconds(ObjectNode row, String field, Optional<Duration> duration) {
-    if (duration.isPresent()) {
-      row.put(field, duration.get().toMillis() / 1000.0);
-    } else {
-      row.putNull(field);
-    }
+  private String nothing(StoreLocation location) {
+    return "no detection history in " + selection(location);
   }
 
-  private String nothing(StoreLocation location) {
-    return "no detection history in "
-        + location.name()
+  /** The store and the filters given. */
+  private String selection(StoreLocation location) {
+    return location.name()
         + (alert == null ? "" : " for alert " + alert)
-        + (experiment == null ? "" : " for experiment " + experiment);
+        + (experiment == null ? "" : " for experiment " + experiment)
+        + (since == null ? "" : " since " + since);
   }
 
   private Tolerance tolerance() {

@@ -4,9 +4,12 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryRecorder;
 import dev.firedrill.history.StoreLocation;
+import dev.firedrill.programme.lock.TargetLocks;
 import dev.firedrill.time.Clock;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,25 +78,29 @@ final class RunCommand implements Callable<Integer> {
         new JournalFile(
             journal != null ? journal : JournalPaths.run(experiment.id(), Clock.system().now()));
     StoreLocation store = history.location(journalFile.path().getParent());
+    // two runs never drill one target at once: the lock per target in the history's place, held
+    // until the drill has rolled back; nothing is touched without it
+    PrintWriter refusal = json ? err : events;
+    TargetLockPlace place;
+    try {
+      place = TargetLockPlace.open(store);
+    } catch (HistoryException e) {
+      return notRun(refusal, "cannot take the target locks: " + e.getMessage());
+    }
     DrillResult result;
-    try (LiveStatus status =
-        new LiveStatus(
-            events,
-            System.console() != null && !json,
-            experiment.method().duration(),
-            Clock.system(),
-            TerminalWidth.current(),
-            json ? new Colour(false) : common.colour())) {
-      status.startTicking(Duration.ofSeconds(1));
-      result =
-          DrillRunner.run(
-              experiment,
-              file.toString(),
-              journalFile,
-              status,
-              status.writer(),
-              logFormat.copy(err),
-              Optional.ofNullable(abortFile));
+    try (place) {
+      TargetLocks.Outcome lock;
+      try {
+        lock = place.locks().tryLock(experiment);
+      } catch (IOException e) {
+        return notRun(refusal, "cannot take the target locks: " + e.getMessage());
+      }
+      if (lock instanceof TargetLocks.Refused refused) {
+        return notRun(refusal, refused.busy().text());
+      }
+      try (TargetLocks.Held held = ((TargetLocks.Taken) lock).held()) {
+        result = drill(experiment, journalFile, events, err, json);
+      }
     }
     if (!noReport) {
       ReportBeside.write(journalFile, events);
@@ -105,5 +112,38 @@ final class RunCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCode.of(result);
+  }
+
+  private DrillResult drill(
+      Experiment experiment,
+      JournalFile journalFile,
+      PrintWriter events,
+      PrintWriter err,
+      boolean json) {
+    try (LiveStatus status =
+        new LiveStatus(
+            events,
+            System.console() != null && !json,
+            experiment.method().duration(),
+            Clock.system(),
+            TerminalWidth.current(),
+            json ? new Colour(false) : common.colour())) {
+      status.startTicking(Duration.ofSeconds(1));
+      return DrillRunner.run(
+          experiment,
+          file.toString(),
+          journalFile,
+          status,
+          status.writer(),
+          logFormat.copy(err),
+          Optional.ofNullable(abortFile));
+    }
+  }
+
+  /** Before anything ran: no journal, nothing injected, the line says why. */
+  private static int notRun(PrintWriter out, String why) {
+    out.println("verdict not-run: " + why + "; nothing was touched");
+    out.flush();
+    return ExitCode.NOT_RUN;
   }
 }

@@ -5,7 +5,6 @@ import dev.firedrill.engine.DrillResult;
 import dev.firedrill.engine.JournalFile;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
-import dev.firedrill.history.AdvisoryLocks;
 import dev.firedrill.history.DetectionRecord;
 import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryRecorder;
@@ -14,7 +13,6 @@ import dev.firedrill.history.StoreLocation;
 import dev.firedrill.history.Tolerance;
 import dev.firedrill.programme.coverage.Coverage;
 import dev.firedrill.programme.coverage.RuleSet;
-import dev.firedrill.programme.lock.TargetLocks;
 import dev.firedrill.programme.report.SuiteReport;
 import dev.firedrill.programme.suite.Cooldown;
 import dev.firedrill.programme.suite.DrillLauncher;
@@ -110,24 +108,10 @@ final class SuiteCommand implements Callable<Integer> {
             clock);
     // two runs never drill one target at once: a lock per target in the history's place
     SuiteResult result;
-    if (store.file().isPresent()) {
+    try (TargetLockPlace locks = lockPlace(store)) {
       result =
-          new SuiteRunner(
-                  launcher,
-                  cooldown,
-                  new Lines(out),
-                  Optional.of(TargetLocks.besideHistory(store.file().get())))
+          new SuiteRunner(launcher, cooldown, new Lines(out), Optional.of(locks.locks()))
               .run(suite, keepGoing);
-    } else {
-      try (AdvisoryLocks session = advisoryLocks(store)) {
-        result =
-            new SuiteRunner(
-                    launcher,
-                    cooldown,
-                    new Lines(out),
-                    Optional.of(TargetLocks.inPostgres(session)))
-                .run(suite, keepGoing);
-      }
     }
     SuiteReport report = SuiteReport.of(result);
     try {
@@ -212,9 +196,9 @@ final class SuiteCommand implements Callable<Integer> {
         Tolerance.parse(Tolerance.DEFAULT_TEXT));
   }
 
-  private static AdvisoryLocks advisoryLocks(StoreLocation store) {
+  private static TargetLockPlace lockPlace(StoreLocation store) {
     try {
-      return AdvisoryLocks.open(store);
+      return TargetLockPlace.open(store);
     } catch (HistoryException e) {
       throw new UserError("history: " + e.getMessage(), ExitCode.INVALID, e);
     }

@@ -83,13 +83,16 @@ class CoverageCommandTest {
   }
 
   @Test
-  void jsonHasARowPerAlert() throws Exception {
-    CliRun run = coverage("--json");
+  void jsonHasARowPerAlertAndJsonIsOutputJson() throws Exception {
+    CliRun run = coverage("--output", "json");
 
     assertThat(run.exit()).as(run.describe()).isZero();
     JsonNode json = new ObjectMapper().readTree(run.out());
+    assertThat(json.path("command").asText()).isEqualTo("coverage");
     assertThat(json.path("rows")).hasSize(8);
     assertThat(json.path("rows").get(0).path("last_routing").asText()).isEqualTo("yes");
+    assertThat(coverage("--json").out()).isEqualTo(run.out());
+    assertThat(coverage("--output", "text").out()).isEqualTo(coverage().out());
   }
 
   @Test

@@ -150,6 +150,26 @@ class OutputJsonTest {
     assertThat(doc.get("check").get("runs").asInt()).isPositive();
   }
 
+  @Test
+  void coverage() {
+    JsonNode doc =
+        document(
+            CliRun.of(
+                "coverage",
+                "--rules",
+                "alert-rules/lab-alerts.yml",
+                "--experiments",
+                "fixtures/experiments/payments-outage.yaml",
+                "--history",
+                dir.resolve("history.sqlite").toString(),
+                "--output",
+                "json"),
+            0);
+    assertDocumented("coverage", doc);
+    assertThat(doc.get("rows")).isNotEmpty();
+    assertThat(doc.get("never").asInt()).isEqualTo(doc.get("alerts").asInt());
+  }
+
   private static JsonNode document(CliRun run, int exit) {
     assertThat(run.exit()).as(run.describe()).isEqualTo(exit);
     try {

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.testing.PaymentsOutageDrill;
 import dev.firedrill.testing.RealLab;
+import dev.firedrill.testing.RequiredBinary;
 import dev.firedrill.testing.Stacks;
+import dev.firedrill.testing.WebDriver;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -129,6 +131,17 @@ class SuiteRealStackTest {
         names.add(((Element) suites.item(i)).getAttribute("name"));
       }
       assertThat(names).containsExactly("firedrill.suite-first", "firedrill.suite-second");
+      // each drill's suite: a test case per phase and alert, failures where the drill deviated
+      for (int i = 0; i < suites.getLength(); i++) {
+        Element testsuite = (Element) suites.item(i);
+        int cases = testsuite.getElementsByTagName("testcase").getLength();
+        assertThat(cases).as(names.get(i) + " test cases").isPositive();
+        assertThat(Integer.parseInt(testsuite.getAttribute("tests"))).isEqualTo(cases);
+        assertThat(Integer.parseInt(testsuite.getAttribute("failures")))
+            .as(names.get(i) + ": the steady state deviated")
+            .isEqualTo(testsuite.getElementsByTagName("failure").getLength())
+            .isPositive();
+      }
       assertThat(Files.readString(written(".html")))
           .containsPattern("<a href=\"suite-first-[0-9T-]+\\.html\">")
           .containsPattern("<a href=\"suite-second-[0-9T-]+\\.html\">")
@@ -137,6 +150,7 @@ class SuiteRealStackTest {
           .contains("<h2 id=\"trends\">")
           .contains(" over 2 runs\"")
           .contains("<h2 id=\"coverage\">Alert coverage</h2>");
+      inChromium(written(".html"));
 
       // coverage of the rules the lab's Prometheus evaluates, by this suite, from its history
       CliRun coverage =
@@ -148,7 +162,8 @@ class SuiteRealStackTest {
               suite.toString(),
               "--history",
               dir.resolve("history.sqlite").toString(),
-              "--json");
+              "--output",
+              "json");
       assertThat(coverage.exit()).as(coverage.describe()).isZero();
       JsonNode covered = null;
       for (JsonNode row : new ObjectMapper().readTree(coverage.out()).path("rows")) {
@@ -161,9 +176,72 @@ class SuiteRealStackTest {
           .isEqualTo("[\"suite-first\",\"suite-second\"]");
       assertThat(covered.path("status").asText()).isEqualTo("ok");
       assertThat(covered.path("last_routing").asText()).isEqualTo("yes");
-      assertThat(covered.path("last_time_to_detect_s").asDouble())
+      assertThat(covered.path("last_time_to_detect_seconds").asDouble())
           .isEqualTo(
               second.path("detection").path("alerts").get(0).path("time_to_detect_s").asDouble());
+    }
+  }
+
+  /**
+   * The combined report as headless Chromium lays it out: a row per drill in order, each linking to
+   * a drill report that exists, the page's trend with two points per series and its floor, the
+   * coverage table, nothing fetched and nothing run.
+   */
+  private static void inChromium(Path html) throws Exception {
+    Path chromedriver =
+        RequiredBinary.find("chromedriver", "FIREDRILL_CHROMEDRIVER", "chromium-driver");
+    Path chromium = RequiredBinary.find("chromium", "FIREDRILL_CHROMIUM", "chromium");
+    try (WebDriver browser =
+        WebDriver.start(
+            chromedriver,
+            chromium,
+            Files.createDirectories(html.resolveSibling("chromium-profile")),
+            1100,
+            1700)) {
+      browser.open(html);
+      List<String> rows = browser.findAll("#drills tr.drill");
+      List<String> order = new ArrayList<>();
+      for (String row : rows) {
+        order.add(browser.attribute(row, "data-experiment"));
+        assertThat(browser.displayed(row)).isTrue();
+      }
+      assertThat(order).containsExactly("suite-first", "suite-second");
+      List<String> links = browser.findAll("#drills tr.drill a");
+      assertThat(links).hasSize(2);
+      for (String link : links) {
+        Path target = html.resolveSibling(browser.attribute(link, "href"));
+        assertThat(target).as("a drill's own report").isRegularFile();
+      }
+      String page = "CheckoutErrorBudgetBurn{service=\"checkout\"}";
+      List<String> trend = browser.findAll("svg.trend");
+      assertThat(trend).isNotEmpty();
+      assertThat(browser.findAll("svg.trend polyline.trend-detect")).isNotEmpty();
+      String detect = browser.findAll("svg.trend polyline.trend-detect").get(0);
+      assertThat(browser.attribute(detect, "points").split(" ")).hasSize(2);
+      assertThat(browser.size(detect)[0]).as("the line's laid-out width").isPositive();
+      // a horizontal line has no height, which WebDriver's "displayed" counts as hidden: its
+      // laid-out width and its computed stroke say it is drawn
+      String floor = browser.findAll("svg.trend line.trend-floor").get(0);
+      assertThat(browser.size(floor)[0]).as("the floor's laid-out width").isGreaterThan(100);
+      assertThat(
+              browser
+                  .script(
+                      "return getComputedStyle(document.querySelector("
+                          + "'svg.trend line.trend-floor')).stroke")
+                  .asText())
+          .as("the floor's stroke")
+          .isEqualTo("rgb(192, 57, 43)");
+      assertThat(browser.text(browser.findAll("svg.trend .panel-title").get(0))).isEqualTo(page);
+      List<String> coverage = browser.findAll("#coverage-table tr");
+      assertThat(coverage.size()).as("a header and a row per alert").isGreaterThan(2);
+      assertThat(browser.text(coverage.get(0))).startsWith("alert");
+      assertThat(browser.findAll("script")).isEmpty();
+      assertThat(browser.script("return performance.getEntriesByType('resource').length").asInt())
+          .as("resources fetched")
+          .isZero();
+      Files.write(
+          Files.createDirectories(Path.of("target", "report-screenshots")).resolve("suite.png"),
+          browser.screenshot());
     }
   }
 

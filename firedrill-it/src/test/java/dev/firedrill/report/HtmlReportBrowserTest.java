@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.WebDriver;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -105,6 +106,39 @@ class HtmlReportBrowserTest {
     assertThat(browser.findAll("script")).isEmpty();
     assertThat(browser.findAll("img")).isEmpty();
     assertThat(browser.errorOf("GET", "/alert/text")).isEqualTo("no such alert");
+  }
+
+  @Test
+  void historyAsHtmlDrawsEachFiredAlertsTrendWithItsFloorAndFetchesNothing() throws Exception {
+    Path journal = Journals.path("payments-outage");
+    List<dev.firedrill.history.DetectionRecord> records =
+        dev.firedrill.history.JournalRows.of(
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(journal.toFile()),
+            journal.toString());
+    Path html =
+        Files.writeString(
+            dir.resolve("history.html"),
+            dev.firedrill.programme.trend.HistoryPage.render(
+                "history.sqlite",
+                records,
+                dev.firedrill.programme.trend.HistoryPage.floorsFromJournals(records)));
+
+    browser.open(html);
+
+    // the page and the orders alert fired; PaymentsDown is expected silent: a table, no chart
+    assertThat(browser.findAll("section.alert-history")).hasSize(3);
+    List<String> charts = browser.findAll("svg.trend");
+    assertThat(charts).hasSize(2);
+    charts.forEach(this::assertVisible);
+    for (String floor : browser.findAll("svg.trend line.trend-floor")) {
+      assertThat(browser.size(floor)[0]).as("the floor's laid-out width").isGreaterThan(100);
+    }
+    assertThat(browser.findAll("svg.trend circle.trend-detect-point")).hasSize(2);
+    browser.findAll("svg.trend circle.trend-detect-point").forEach(this::assertVisible);
+    assertThat(browser.findAll("table.history-runs tr")).hasSize(6); // 3 headers, 3 runs
+    assertThat(browser.findAll("script")).isEmpty();
+    assertThat(browser.script("return performance.getEntriesByType('resource').length").asInt())
+        .isZero();
   }
 
   private List<String> attributes(List<String> elements, String name) throws Exception {

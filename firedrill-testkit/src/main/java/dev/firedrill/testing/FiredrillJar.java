@@ -50,6 +50,22 @@ public final class FiredrillJar {
     return start(dir, out, err, List.of(), args);
   }
 
+  /**
+   * As {@link #start(Path, Path, Path, String...)}, with {@code environment} added to this JVM's.
+   */
+  public static Process start(
+      Path dir, Path out, Path err, Map<String, String> environment, String... args)
+      throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command(args));
+    builder.environment().putAll(environment);
+    return builder
+        .directory(dir.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(out.toFile())
+        .redirectError(err.toFile())
+        .start();
+  }
+
   /** As {@link #start(Path, Path, Path, String...)}, with JVM options before {@code -jar}. */
   public static Process start(Path dir, Path out, Path err, List<String> jvmOptions, String... args)
       throws IOException {

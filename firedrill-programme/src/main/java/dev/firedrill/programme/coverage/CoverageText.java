@@ -1,6 +1,5 @@
 package dev.firedrill.programme.coverage;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.time.Durations;
@@ -69,9 +68,11 @@ public final class CoverageText {
     return out.append(report.summary()).append('\n').toString();
   }
 
-  public static String json(Coverage.Report report) {
-    ObjectMapper mapper = new ObjectMapper();
-    ObjectNode root = mapper.createObjectNode();
+  /**
+   * The report's fields into {@code root} (a {@code --output json} document: docs/output-json.md
+   * lists them under {@code ## coverage}).
+   */
+  public static void json(Coverage.Report report, ObjectNode root) {
     root.put("summary", report.summary());
     root.put("alerts", report.rows().size());
     root.put("drilled", report.drilled());
@@ -79,7 +80,7 @@ public final class CoverageText {
     root.put("never", report.count(Coverage.Status.NEVER));
     root.put("stale", report.count(Coverage.Status.STALE));
     root.put("regressed", report.count(Coverage.Status.REGRESSED));
-    root.put("max_age_s", report.maxAge().toSeconds());
+    root.put("max_age_seconds", report.maxAge().toSeconds());
     ArrayNode rows = root.putArray("rows");
     for (Coverage.Row r : report.rows()) {
       ObjectNode row = rows.addObject();
@@ -87,19 +88,14 @@ public final class CoverageText {
       ArrayNode by = row.putArray("drilled_by");
       r.drilledBy().forEach(by::add);
       row.put("last_run", r.lastRun().map(Object::toString).orElse(null));
-      putSeconds(row, "last_time_to_detect_s", r.lastTimeToDetect());
-      row.put("floor_s", r.floor().value().toMillis() / 1000.0);
+      putSeconds(row, "last_time_to_detect_seconds", r.lastTimeToDetect());
+      row.put("floor_seconds", r.floor().value().toMillis() / 1000.0);
       row.put("floor_reason", r.floor().reason());
-      putSeconds(row, "last_time_to_notify_s", r.lastTimeToNotify());
+      putSeconds(row, "last_time_to_notify_seconds", r.lastTimeToNotify());
       row.put("last_routing", r.lastRouting().isEmpty() ? null : r.lastRouting());
       row.put("status", r.status().text());
       row.put("silent_without_data", r.silentWithoutData());
       row.put("detail", r.detail());
-    }
-    try {
-      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("a tree of plain values always serialises", e);
     }
   }
 

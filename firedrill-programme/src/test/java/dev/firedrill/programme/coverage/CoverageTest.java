@@ -144,16 +144,17 @@ class CoverageTest {
 
   @Test
   void jsonCarriesTheSameRowsAndCounts() throws Exception {
-    com.fasterxml.jackson.databind.JsonNode json =
-        new com.fasterxml.jackson.databind.ObjectMapper().readTree(CoverageText.json(report()));
+    com.fasterxml.jackson.databind.node.ObjectNode json =
+        new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    CoverageText.json(report(), json);
 
     assertThat(json.path("alerts").asInt()).isEqualTo(9);
     assertThat(json.path("drilled").asInt()).isEqualTo(2);
     assertThat(json.path("stale").asInt()).isEqualTo(1);
     com.fasterxml.jackson.databind.JsonNode first = json.path("rows").get(0);
     assertThat(first.path("alert").asText()).isEqualTo("CheckoutErrorBudgetBurn");
-    assertThat(first.path("last_time_to_detect_s").asDouble()).isEqualTo(1.6);
-    assertThat(first.path("floor_s").asDouble()).isEqualTo(0.4);
+    assertThat(first.path("last_time_to_detect_seconds").asDouble()).isEqualTo(1.6);
+    assertThat(first.path("floor_seconds").asDouble()).isEqualTo(0.4);
     assertThat(first.path("status").asText()).isEqualTo("ok");
     assertThat(json.path("rows").get(8).path("silent_without_data").asBoolean()).isTrue();
   }

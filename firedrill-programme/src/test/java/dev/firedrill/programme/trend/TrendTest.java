@@ -70,23 +70,28 @@ class TrendTest {
   }
 
   @Test
-  void csvAndJsonExportTheRunsSinceADay() throws Exception {
+  void csvAndJsonExportTheRunsSinceADayWithTheSameColumns() throws Exception {
     List<DetectionRecord> since = HistoryExport.since(RUNS, Instant.parse("2026-09-01T00:00:00Z"));
 
     assertThat(HistoryExport.csv(since).split("\r\n"))
         .containsExactly(
-            "run_at,run_id,experiment,alert,alert_key,expect,fired,time_to_detect_s,"
-                + "time_to_notify_s,receivers,expected_receiver,routing,held,verdict,journal",
-            "2026-09-01T10:00:00Z,run-2026-09-01,payments-outage,CheckoutErrorBudgetBurn,"
+            "run_id,run_at,experiment,alert,alert_key,expect,fired,time_to_detect_seconds,"
+                + "time_to_notify_seconds,receivers,expected_receiver,routing,held,verdict,"
+                + "simulated,journal",
+            "run-2026-09-01,2026-09-01T10:00:00Z,payments-outage,CheckoutErrorBudgetBurn,"
                 + "\"CheckoutErrorBudgetBurn{service=\"\"checkout\"\"}\",firing,false,,,,"
-                + "team-checkout,-,false,deviated,\"journals/b, \"\"odd\"\".json\"",
-            "2026-12-01T10:00:00Z,run-2026-12-01,payments-outage,CheckoutErrorBudgetBurn,"
+                + "team-checkout,-,false,deviated,false,\"journals/b, \"\"odd\"\".json\"",
+            "run-2026-12-01,2026-12-01T10:00:00Z,payments-outage,CheckoutErrorBudgetBurn,"
                 + "\"CheckoutErrorBudgetBurn{service=\"\"checkout\"\"}\",firing,true,2.0,0.5,"
-                + "team-checkout,team-checkout,yes,true,held,journals/c.json");
-    var json =
-        new com.fasterxml.jackson.databind.ObjectMapper().readTree(HistoryExport.json(since));
+                + "team-checkout,team-checkout,yes,true,held,false,journals/c.json");
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var json = mapper.createArrayNode();
+    HistoryExport.json(since, json);
     assertThat(json).hasSize(2);
-    assertThat(json.get(0).path("time_to_detect_s").isNull()).isTrue();
-    assertThat(json.get(1).path("time_to_detect_s").asDouble()).isEqualTo(2.0);
+    List<String> fields = new java.util.ArrayList<>();
+    json.get(0).fieldNames().forEachRemaining(fields::add);
+    assertThat(fields).isEqualTo(HistoryExport.COLUMNS);
+    assertThat(json.get(0).path("time_to_detect_seconds").isNull()).isTrue();
+    assertThat(json.get(1).path("time_to_detect_seconds").asDouble()).isEqualTo(2.0);
   }
 }

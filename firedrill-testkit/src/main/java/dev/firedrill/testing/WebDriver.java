@@ -1,4 +1,4 @@
-package dev.firedrill.report;
+package dev.firedrill.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A headless Chromium driven by ChromeDriver over the W3C WebDriver protocol: just the calls a
  * report test needs. ChromeDriver runs on a free loopback port, from an argument list, and is
- * killed on close.
+ * killed on close. For the tests of the drill report and of the suite report.
  */
-final class WebDriver implements AutoCloseable {
+public final class WebDriver implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
@@ -42,8 +42,8 @@ final class WebDriver implements AutoCloseable {
     this.base = base;
   }
 
-  static WebDriver start(Path chromedriver, Path chromium, Path profile, int width, int height)
-      throws Exception {
+  public static WebDriver start(
+      Path chromedriver, Path chromium, Path profile, int width, int height) throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
@@ -85,12 +85,12 @@ final class WebDriver implements AutoCloseable {
     }
   }
 
-  void open(Path file) throws IOException, InterruptedException {
+  public void open(Path file) throws IOException, InterruptedException {
     ObjectNode body = JSON.createObjectNode().put("url", file.toUri().toString());
     call("POST", "/session/" + session + "/url", body);
   }
 
-  List<String> findAll(String css) throws IOException, InterruptedException {
+  public List<String> findAll(String css) throws IOException, InterruptedException {
     ObjectNode body = JSON.createObjectNode().put("using", "css selector").put("value", css);
     List<String> ids = new ArrayList<>();
     call("POST", "/session/" + session + "/elements", body)
@@ -98,39 +98,39 @@ final class WebDriver implements AutoCloseable {
     return ids;
   }
 
-  boolean displayed(String element) throws IOException, InterruptedException {
+  public boolean displayed(String element) throws IOException, InterruptedException {
     return call("GET", "/session/" + session + "/element/" + element + "/displayed", null)
         .asBoolean();
   }
 
-  String attribute(String element, String name) throws IOException, InterruptedException {
+  public String attribute(String element, String name) throws IOException, InterruptedException {
     return call("GET", "/session/" + session + "/element/" + element + "/attribute/" + name, null)
         .asText(null);
   }
 
-  String text(String element) throws IOException, InterruptedException {
+  public String text(String element) throws IOException, InterruptedException {
     return call("GET", "/session/" + session + "/element/" + element + "/text", null).asText();
   }
 
   /** Width and height of the element as laid out, in CSS pixels. */
-  double[] size(String element) throws IOException, InterruptedException {
+  public double[] size(String element) throws IOException, InterruptedException {
     JsonNode rect = call("GET", "/session/" + session + "/element/" + element + "/rect", null);
     return new double[] {rect.path("width").asDouble(), rect.path("height").asDouble()};
   }
 
-  JsonNode script(String script) throws IOException, InterruptedException {
+  public JsonNode script(String script) throws IOException, InterruptedException {
     ObjectNode body = JSON.createObjectNode().put("script", script);
     body.putArray("args");
     return call("POST", "/session/" + session + "/execute/sync", body);
   }
 
   /** The WebDriver error code of a command expected to fail, e.g. "no such alert". */
-  String errorOf(String method, String path) throws IOException, InterruptedException {
+  public String errorOf(String method, String path) throws IOException, InterruptedException {
     HttpResponse<String> response = send(method, "/session/" + session + path, null);
     return JSON.readTree(response.body()).path("value").path("error").asText("");
   }
 
-  byte[] screenshot() throws IOException, InterruptedException {
+  public byte[] screenshot() throws IOException, InterruptedException {
     return Base64.getDecoder()
         .decode(call("GET", "/session/" + session + "/screenshot", null).asText());
   }
