@@ -199,7 +199,7 @@ class CliTest {
         .contains(
             "fault 0 (cpu-burn, ttl none, enforced by the injector):\n"
                 + "refused: method.faults[0] (cpu-burn): cpu-burn: no ttl; every fault needs a ttl that the injector"
-                + " enforces on its own\n");
+                + " enforces on its own: add ttl: ");
   }
 
   /** A refused plan: exit 2, no "nothing was executed" claim needed, no stack trace, no process. */
