@@ -74,7 +74,8 @@ final class RunCommand implements Callable<Integer> {
     JournalFile journalFile =
         new JournalFile(
             journal != null ? journal : JournalPaths.run(experiment.id(), Clock.system().now()));
-    StoreLocation store = history.location(journalFile.path().getParent());
+    // One history wherever --journal puts the journal: one alert's runs are never split by folder.
+    StoreLocation store = history.location(JournalPaths.DIRECTORY);
     DrillResult result;
     try (LiveStatus status =
         new LiveStatus(
