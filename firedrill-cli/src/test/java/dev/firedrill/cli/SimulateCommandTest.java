@@ -34,6 +34,19 @@ class SimulateCommandTest {
   }
 
   @Test
+  void aMissingModelFileSaysSoAndWhereModelsAreDescribed() {
+    Path model = dir.resolve("none.yaml");
+
+    CliRun run =
+        CliRun.of(
+            "simulate", "fixtures/experiments/payments-outage.yaml", "--model", model.toString());
+
+    assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
+    assertThat(run.err())
+        .contains(model + ": cannot read: no such file (expected a model file: docs/simulate.md)");
+  }
+
+  @Test
   void aDurationFlagThatIsNoDurationIsRefused() {
     CliRun run =
         CliRun.of(

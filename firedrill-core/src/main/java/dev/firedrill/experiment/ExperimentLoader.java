@@ -102,7 +102,8 @@ public final class ExperimentLoader {
     try {
       content = readBounded(file);
     } catch (NoSuchFileException e) {
-      throw unreadable(name, "no such file");
+      throw unreadable(
+          name, "no such file (firedrill init --fault KIND writes an experiment to start from)");
     } catch (AccessDeniedException e) {
       throw unreadable(name, "permission denied");
     } catch (MalformedInputException | UnmappableCharacterException e) {

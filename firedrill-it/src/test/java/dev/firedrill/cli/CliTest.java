@@ -87,7 +87,11 @@ class CliTest {
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo(missing + ": /: cannot read: no such file\n");
+    assertThat(run.err())
+        .isEqualTo(
+            missing
+                + ": /: cannot read: no such file (firedrill init --fault KIND writes an experiment"
+                + " to start from)\n");
   }
 
   @Test
@@ -97,7 +101,10 @@ class CliTest {
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.err())
-        .startsWith(missing + ": /: cannot read: no such file\n")
+        .startsWith(
+            missing
+                + ": /: cannot read: no such file (firedrill init --fault KIND writes an experiment"
+                + " to start from)\n")
         .contains(STACK_TRACE);
   }
 
