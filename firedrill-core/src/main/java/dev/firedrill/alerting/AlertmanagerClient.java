@@ -13,8 +13,6 @@ import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
 import dev.firedrill.time.Durations;
 import dev.firedrill.time.Rfc3339;
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -300,13 +298,9 @@ public final class AlertmanagerClient {
   }
 
   private static String reason(Throwable cause) {
-    if (find(cause, ConnectException.class) != null) {
-      return "connection refused";
-    }
-    if (cause instanceof IOException
-        && cause.getMessage() != null
-        && cause.getMessage().contains("header parser received no bytes")) {
-      return "connection closed without a response";
+    String known = dev.firedrill.http.ConnectFailures.reason(cause);
+    if (known != null) {
+      return known;
     }
     String message = cause.getMessage();
     return message == null || message.isBlank()

@@ -5,12 +5,9 @@ import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
 import dev.firedrill.time.Durations;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -410,25 +407,9 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   private static String reason(Throwable cause) {
-    // Before ConnectException: the JDK client wraps a name that does not resolve in one.
-    UnknownHostException unknown = find(cause, UnknownHostException.class);
-    if (unknown != null) {
-      return "the host name does not resolve: unknown host " + unknown.getMessage();
-    }
-    if (has(cause, java.nio.channels.UnresolvedAddressException.class)) {
-      return "the host name does not resolve: unknown host";
-    }
-    if (has(cause, ConnectException.class)) {
-      return "connection refused";
-    }
-    if (has(cause, javax.net.ssl.SSLException.class)) {
-      return "TLS failed: "
-          + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());
-    }
-    if (cause instanceof IOException
-        && cause.getMessage() != null
-        && cause.getMessage().contains("header parser received no bytes")) {
-      return "connection closed without a response";
+    String known = dev.firedrill.http.ConnectFailures.reason(cause);
+    if (known != null) {
+      return known;
     }
     String message = cause.getMessage();
     return message == null || message.isBlank()

@@ -106,6 +106,18 @@ class AlertmanagerClientTest {
                 + closed
                 + " (connection refused) for GET /api/v2/alerts");
 
+    // .invalid never resolves (RFC 2606): not a refused connection, which would send the reader
+    // looking for a process that is not listening instead of at the url's host name.
+    AlertmanagerClient unresolvable =
+        new AlertmanagerClient(
+            URI.create("http://alertmanager.firedrill.invalid:9093"),
+            Duration.ofSeconds(2),
+            Optional.empty());
+    assertThatThrownBy(unresolvable::alerts)
+        .hasMessageStartingWith(
+            "cannot reach Alertmanager at http://alertmanager.firedrill.invalid:9093 (the host name"
+                + " does not resolve: unknown host");
+
     stub.hang();
     AlertmanagerClient slow =
         new AlertmanagerClient(URI.create(server), Duration.ofMillis(300), Optional.of(TOKEN));
