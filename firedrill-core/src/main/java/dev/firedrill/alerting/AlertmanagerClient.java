@@ -136,14 +136,16 @@ public final class AlertmanagerClient {
           prefix
               + (body == null || body.isBlank()
                   ? " with an empty body"
-                  : ": " + shortenedBody(body)),
+                  : ": " + shortenedBody(body) + notAnApi(response.statusCode(), body)),
           null);
     }
     JsonNode root;
     try {
       root = READER.readTree(body);
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
+      throw fail(
+          prefix + " with a body that is not JSON: " + shortenedBody(body) + NOT_ALERTMANAGER,
+          null);
     }
     try {
       return alerts(root);
@@ -167,7 +169,7 @@ public final class AlertmanagerClient {
           prefix
               + (body == null || body.isBlank()
                   ? " with an empty body"
-                  : ": " + shortenedBody(body)),
+                  : ": " + shortenedBody(body) + notAnApi(response.statusCode(), body)),
           null);
     }
     try {
@@ -185,7 +187,9 @@ public final class AlertmanagerClient {
       }
       return original.asText();
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
+      throw fail(
+          prefix + " with a body that is not JSON: " + shortenedBody(body) + NOT_ALERTMANAGER,
+          null);
     }
   }
 
@@ -295,6 +299,17 @@ public final class AlertmanagerClient {
     String line = oneLine(message);
     String safe = endpoint.redact(line);
     return cause == null ? new AlertmanagerException(safe) : new AlertmanagerException(safe, cause);
+  }
+
+  /** Said of an answer no Alertmanager API gives, so that a wrong url reads as one. */
+  static final String NOT_ALERTMANAGER =
+      "; that is not an Alertmanager API answer: check that the url is Alertmanager's base URL,"
+          + " such as http://HOST:9093 (firedrill adds /api/v2/...)";
+
+  /** An HTML page for a missing path, or a method refused: a web server, not Alertmanager. */
+  private static String notAnApi(int status, String body) {
+    boolean page = body.stripLeading().startsWith("<");
+    return (status == 404 && page) || status == 405 || status == 501 ? NOT_ALERTMANAGER : "";
   }
 
   private static String reason(Throwable cause) {

@@ -94,7 +94,14 @@ class AlertmanagerClientTest {
         .hasMessage(
             "Alertmanager at "
                 + server
-                + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>");
+                + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>"
+                + AlertmanagerClient.NOT_ALERTMANAGER);
+
+    stub.respond(404, "text/html", "<!DOCTYPE HTML><p>File not found.</p>");
+    assertThatThrownBy(client::alerts)
+        .hasMessageEndingWith(
+            "that is not an Alertmanager API answer: check that the url is Alertmanager's base URL,"
+                + " such as http://HOST:9093 (firedrill adds /api/v2/...)");
 
     int closed = StubHttpServer.closedPort();
     AlertmanagerClient down =
