@@ -15,7 +15,7 @@ final class HistoryOptions {
       description =
           "The detection history: a SQLite file or jdbc:sqlite:FILE, or jdbc:postgresql://HOST[:PORT]/DB "
               + "(credentials from PGUSER/PGPASSWORD or FIREDRILL_HISTORY_USER/FIREDRILL_HISTORY_PASSWORD_FILE). "
-              + "Default: $FIREDRILL_HISTORY, else history.sqlite beside the journals (journals/history.sqlite).")
+              + "Default: $FIREDRILL_HISTORY, else journals/history.sqlite, wherever --journal puts the journal.")
   String history;
 
   StoreLocation location(Path journalDirectory) {

@@ -110,6 +110,14 @@ final class InitCommand implements Callable<Integer> {
               + " yet; write its method.faults entry by hand (firedrill schema lists its keys)",
           ExitCode.INVALID);
     }
+    if (!prometheus.matches("(?i)https?://[^/\\s]+.*")) {
+      // Written as is into the scaffold, a wrong url would only be refused by validate, later.
+      throw new UserError(
+          "firedrill init: --prometheus "
+              + prometheus
+              + ": expected an http or https URL such as http://127.0.0.1:9090",
+          ExitCode.INVALID);
+    }
     if ((rules == null) != (alert == null)) {
       throw new UserError(
           "firedrill init: --from-rules and --alert go together (the rules, and the alert in them)",

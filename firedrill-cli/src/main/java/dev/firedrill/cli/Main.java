@@ -234,6 +234,28 @@ public final class Main {
       err.println(unknownCommand(spec, unmatched.getUnmatched().get(0)));
       return ExitCode.INVALID;
     }
+    if (ex instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      Optional<String> option =
+          unmatched.getUnmatched().stream().filter(a -> a.startsWith("-")).findFirst();
+      if (option.isPresent()) {
+        String word = option.get().split("=", 2)[0];
+        List<String> names =
+            spec.options().stream()
+                .flatMap(o -> java.util.Arrays.stream(o.names()))
+                .filter(n -> n.startsWith("--"))
+                .toList();
+        err.println(
+            name
+                + ": unknown option "
+                + printable(word)
+                + "; "
+                + NearestName.suggest(word, names, "its options are: ")
+                + " ('"
+                + name
+                + " --help' lists them)");
+        return ExitCode.INVALID;
+      }
+    }
     if (!spec.subcommands().isEmpty()
         && ex.getMessage().startsWith("Missing required subcommand")) {
       err.println(

@@ -4,6 +4,7 @@ import dev.firedrill.embedded.EmbeddedPrometheus;
 import dev.firedrill.embedded.StandardComponents;
 import dev.firedrill.embedded.config.ConfigException;
 import dev.firedrill.embedded.config.ConfigLoader;
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
@@ -145,7 +146,7 @@ final class PrometheusCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     } catch (IOException e) {
-      throw new UserError(config + ": cannot read: " + e.getMessage(), ExitCode.INVALID, e);
+      throw new UserError(config + ": cannot read: " + IoReasons.of(e), ExitCode.INVALID, e);
     }
     return new EmbeddedPrometheus.Settings(
         loaded,

@@ -77,7 +77,8 @@ final class RunCommand implements Callable<Integer> {
     JournalFile journalFile =
         new JournalFile(
             journal != null ? journal : JournalPaths.run(experiment.id(), Clock.system().now()));
-    StoreLocation store = history.location(journalFile.path().getParent());
+    // One history wherever --journal puts the journal: one alert's runs are never split by folder.
+    StoreLocation store = history.location(JournalPaths.DIRECTORY);
     // two runs never drill one target at once: the lock per target in the history's place, held
     // until the drill has rolled back; nothing is touched without it
     PrintWriter refusal = json ? err : events;

@@ -171,7 +171,7 @@ final class SimulateCommand implements Callable<Integer> {
                   prometheusYaml,
                   routes,
                   duration("--warmup", warmup),
-                  now,
+                  Simulator.startEndingBy(experiment, duration("--warmup", warmup), now),
                   Optional.of(journalFile),
                   flag),
               DrillRunner.console(out),

@@ -96,7 +96,8 @@ final class SuiteCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Clock clock = Clock.system();
     Map<String, String> env = System.getenv();
-    StoreLocation store = history.location(journals);
+    // The history run and history read, whatever --journals says: one alert's runs in one place.
+    StoreLocation store = history.location(JournalPaths.DIRECTORY);
     DrillLauncher launcher = (entry, index, total) -> drill(entry, index, total, out, err, store);
     Cooldown cooldown =
         new LiveCooldown(

@@ -1,14 +1,18 @@
 package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.firedrill.experiment.ExperimentException;
+import dev.firedrill.experiment.ExperimentFields;
 import dev.firedrill.experiment.ExperimentLoader;
 import dev.firedrill.fault.FaultKinds;
 import dev.firedrill.yaml.Problem;
@@ -18,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,6 +87,83 @@ class ExperimentSchemaTest {
     assertThat(schemaErrors("outage.yaml", bad)).as(what + ": the schema refuses").isNotEmpty();
   }
 
+  /**
+   * Generated from the declaration both read: every declared field of every good fixture, removed
+   * when it is required and given a value of the wrong type, must be refused by both.
+   */
+  static Stream<String[]> declaredFieldsBroken() throws IOException {
+    List<String[]> cases = new ArrayList<>();
+    try (Stream<Path> list = Files.list(Path.of("fixtures/experiments"))) {
+      for (Path file :
+          list.filter(f -> f.toString().matches(".*\\.(yaml|yml|json)")).sorted().toList()) {
+        JsonNode root = tree(file.toString(), Files.readString(file));
+        collect(file.getFileName().toString(), root, "", root, cases);
+      }
+    }
+    return cases.stream();
+  }
+
+  private static void collect(
+      String file, JsonNode root, String pointer, JsonNode node, List<String[]> cases) {
+    if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        collect(file, root, pointer + "/" + i, node.get(i), cases);
+      }
+      return;
+    }
+    if (!node.isObject()) {
+      return;
+    }
+    Optional<String> section = ExperimentFields.sectionAt(pointer);
+    if (section.isEmpty()) {
+      return;
+    }
+    for (ExperimentFields.Field field : ExperimentFields.fields(section.get())) {
+      JsonNode value = node.get(field.name());
+      if (value == null) {
+        continue;
+      }
+      String at = pointer + "/" + field.name();
+      if (field.required()) {
+        ObjectNode copy = root.deepCopy();
+        ((ObjectNode) copy.at(pointer)).remove(field.name());
+        cases.add(new String[] {file + ": " + at + " removed", copy.toString()});
+      }
+      ObjectNode copy = root.deepCopy();
+      ((ObjectNode) copy.at(pointer)).set(field.name(), wrong(field.type()));
+      cases.add(new String[] {file + ": " + at + " of the wrong type", copy.toString()});
+      collect(file, root, at, value, cases);
+    }
+  }
+
+  /** A value the field's type never takes. */
+  private static JsonNode wrong(ExperimentFields.Type type) {
+    JsonNodeFactory json = JsonNodeFactory.instance;
+    return switch (type) {
+      case TEXT, TEXTS, SECTION, SECTIONS, FAULTS -> json.numberNode(42);
+      case URL -> json.textNode("ftp://example.invalid/");
+      case DURATION -> json.textNode("soon");
+      case SHARE -> json.numberNode(2);
+      case NUMBER, BOOLEAN -> json.textNode("maybe");
+      case INTEGER -> json.numberNode(0.5);
+      case STRINGS, LABELS -> json.textNode("x");
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("declaredFieldsBroken")
+  void bothRefuseEveryDeclaredFieldRemovedOrMistyped(String what, String json) {
+    assertThat(loaderErrors("broken.json", json)).as(what + ": the loader refuses").isNotEmpty();
+    assertThat(schemaErrors("broken.json", json)).as(what + ": the schema refuses").isNotEmpty();
+  }
+
+  @Test
+  void theLoaderCannotReadAKeyTheDeclarationLacks() {
+    assertThatThrownBy(() -> dev.firedrill.experiment.NodeProbe.readUndeclared("colour"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("/colour, which ExperimentFields does not declare");
+  }
+
   @Test
   void theSchemaCommandPrintsADraft202012SchemaNamingEveryInstalledFaultKind() throws Exception {
     CliRun run = CliRun.of("schema");
@@ -111,6 +193,10 @@ class ExperimentSchemaTest {
     } catch (ExperimentException e) {
       return e.problems().stream().map(Problem::toString).toList();
     }
+  }
+
+  private static JsonNode tree(String name, String content) {
+    return SourceTree.read(name, content, READING, Problem::new).root();
   }
 
   /** A text that is not YAML is refused by an editor before any schema: a refusal here too. */

@@ -112,6 +112,18 @@ class HelpTest {
   }
 
   @Test
+  void aMistypedOptionIsNamedWithTheNearestOne() {
+    CliRun run =
+        CliRun.of("run", "--jurnal", "x.json", "fixtures/experiments/payments-outage.yaml");
+
+    assertThat(run.exit()).isEqualTo(ExitCode.INVALID);
+    assertThat(run.err())
+        .isEqualTo(
+            "firedrill run: unknown option --jurnal; did you mean \"--journal\"? ('firedrill run"
+                + " --help' lists them)\n");
+  }
+
+  @Test
   void anUnknownCommandBesideHelpIsAnErrorNotTheMainHelp() {
     CliRun run = CliRun.of("quarterly", "--help");
 

@@ -47,6 +47,28 @@ class InitCommandTest {
   }
 
   @Test
+  void aPrometheusThatIsNoUrlIsRefusedBeforeAnythingIsWritten() {
+    Path file = dir.resolve("x.yaml");
+
+    CliRun init =
+        CliRun.of(
+            "init",
+            "--fault",
+            "http-error",
+            "--prometheus",
+            "prometheus:9090",
+            "-o",
+            file.toString());
+
+    assertThat(init.exit()).as(init.describe()).isEqualTo(ExitCode.INVALID);
+    assertThat(init.err())
+        .isEqualTo(
+            "firedrill init: --prometheus prometheus:9090: expected an http or https URL such as"
+                + " http://127.0.0.1:9090\n");
+    assertThat(file).doesNotExist();
+  }
+
+  @Test
   void fromRulesFillsTheAlertItsFloorAndASteadyStateOnItsRecordingRules() throws IOException {
     Path file = dir.resolve("burn.yaml");
 

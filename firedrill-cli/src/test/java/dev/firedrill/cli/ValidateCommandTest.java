@@ -52,7 +52,8 @@ class ValidateCommandTest {
     assertRefused(
         variant("      ttl: 15m ", "      # no ttl "),
         "method.faults[0] (http-latency): http-latency: no ttl; every fault needs a ttl that the injector enforces"
-            + " on its own");
+            + " on its own: add ttl: 15m (at least the method's 10m, at most blast_radius"
+            + " max_duration 15m)");
   }
 
   @Test

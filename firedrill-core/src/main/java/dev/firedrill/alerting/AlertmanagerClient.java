@@ -15,8 +15,6 @@ import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
 import dev.firedrill.time.Durations;
 import dev.firedrill.time.Rfc3339;
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -140,14 +138,16 @@ public final class AlertmanagerClient {
           prefix
               + (body == null || body.isBlank()
                   ? " with an empty body"
-                  : ": " + shortenedBody(body)),
+                  : ": " + shortenedBody(body) + notAnApi(response.statusCode(), body)),
           null);
     }
     JsonNode root;
     try {
       root = READER.readTree(body);
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
+      throw fail(
+          prefix + " with a body that is not JSON: " + shortenedBody(body) + NOT_ALERTMANAGER,
+          null);
     }
     try {
       return alerts(root);
@@ -171,7 +171,7 @@ public final class AlertmanagerClient {
           prefix
               + (body == null || body.isBlank()
                   ? " with an empty body"
-                  : ": " + shortenedBody(body)),
+                  : ": " + shortenedBody(body) + notAnApi(response.statusCode(), body)),
           null);
     }
     try {
@@ -189,7 +189,9 @@ public final class AlertmanagerClient {
       }
       return original.asText();
     } catch (JsonProcessingException e) {
-      throw fail(prefix + " with a body that is not JSON: " + shortenedBody(body), null);
+      throw fail(
+          prefix + " with a body that is not JSON: " + shortenedBody(body) + NOT_ALERTMANAGER,
+          null);
     }
   }
 
@@ -344,14 +346,21 @@ public final class AlertmanagerClient {
     return cause == null ? new AlertmanagerException(safe) : new AlertmanagerException(safe, cause);
   }
 
+  /** Said of an answer no Alertmanager API gives, so that a wrong url reads as one. */
+  static final String NOT_ALERTMANAGER =
+      "; that is not an Alertmanager API answer: check that the url is Alertmanager's base URL,"
+          + " such as http://HOST:9093 (firedrill adds /api/v2/...)";
+
+  /** An HTML page for a missing path, or a method refused: a web server, not Alertmanager. */
+  private static String notAnApi(int status, String body) {
+    boolean page = body.stripLeading().startsWith("<");
+    return (status == 404 && page) || status == 405 || status == 501 ? NOT_ALERTMANAGER : "";
+  }
+
   private static String reason(Throwable cause) {
-    if (find(cause, ConnectException.class) != null) {
-      return "connection refused";
-    }
-    if (cause instanceof IOException
-        && cause.getMessage() != null
-        && cause.getMessage().contains("header parser received no bytes")) {
-      return "connection closed without a response";
+    String known = dev.firedrill.http.ConnectFailures.reason(cause);
+    if (known != null) {
+      return known;
     }
     String message = cause.getMessage();
     return message == null || message.isBlank()

@@ -102,7 +102,8 @@ public final class ExperimentLoader {
     try {
       content = readBounded(file);
     } catch (NoSuchFileException e) {
-      throw unreadable(name, "no such file");
+      throw unreadable(
+          name, "no such file (firedrill init --fault KIND writes an experiment to start from)");
     } catch (AccessDeniedException e) {
       throw unreadable(name, "permission denied");
     } catch (MalformedInputException | UnmappableCharacterException e) {
@@ -166,7 +167,8 @@ public final class ExperimentLoader {
   public static FaultSpec fault(String source, JsonNode entry, FaultSpecReader reader)
       throws ExperimentException {
     Node.Context context =
-        new Node.Context(source, Map.of("", new SourceTree.Position(0, 0)), new ArrayList<>());
+        new Node.Context(
+            source, Map.of("", new SourceTree.Position(0, 0)), new ArrayList<>(), false);
     Node node = new Node(context, "", entry).object();
     FaultSpec spec;
     try {
@@ -328,7 +330,8 @@ public final class ExperimentLoader {
     Integer maxProcesses = section.get("max_processes").integer(1);
     Integer maxWorkers = section.get("max_workers").integer(1);
     List<String> namespaces = new ArrayList<>();
-    for (Node namespace : section.get("namespaces").list()) {
+    List<Node> namespaceNodes = section.get("namespaces").list(); // null: not a list, reported
+    for (Node namespace : namespaceNodes == null ? List.<Node>of() : namespaceNodes) {
       String name = namespace.text(NAMESPACE, "expected a Kubernetes namespace name such as shop");
       if (name != null) {
         namespaces.add(name);

@@ -41,10 +41,22 @@ public final class Node {
     final Map<String, SourceTree.Position> positions;
     final List<Problem> problems;
 
+    /** Whether the nodes are an experiment file's, whose keys {@link ExperimentFields} declares. */
+    final boolean declared;
+
     Context(String file, Map<String, SourceTree.Position> positions, List<Problem> problems) {
+      this(file, positions, problems, true);
+    }
+
+    Context(
+        String file,
+        Map<String, SourceTree.Position> positions,
+        List<Problem> problems,
+        boolean declared) {
       this.file = file;
       this.positions = positions;
       this.problems = problems;
+      this.declared = declared;
     }
 
     /**
@@ -106,6 +118,21 @@ public final class Node {
 
   /** The member {@code key} of this object; asking for it makes it a known key here. */
   public Node get(String key) {
+    if (context.declared) {
+      ExperimentFields.sectionAt(pointer)
+          .filter(section -> ExperimentFields.field(section, key).isEmpty())
+          .ifPresent(
+              section -> {
+                // A programming error, not the file's: the schema would not know this key.
+                throw new IllegalStateException(
+                    "the loader reads "
+                        + pointer
+                        + "/"
+                        + key
+                        + ", which ExperimentFields does not declare in section "
+                        + section);
+              });
+    }
     keys.add(key);
     JsonNode value = json != null && json.isObject() ? json.get(key) : null;
     return new Node(context, pointer + "/" + SourceTree.escape(key), value);
@@ -119,6 +146,7 @@ public final class Node {
     Node node = get(key);
     if (node.json == null) {
       if (whyRequired != null) {
+        node.declaredRequired();
         node.problem("missing; " + whyRequired);
       }
       return null;
@@ -128,10 +156,28 @@ public final class Node {
 
   /** This node, after recording "missing; why" when it is absent. */
   public Node required(String why) {
+    declaredRequired();
     if (!present()) {
       problem("missing; " + why);
     }
     return this;
+  }
+
+  /** Refuses to require a key {@link ExperimentFields} declares optional: the schema would not. */
+  private void declaredRequired() {
+    if (!context.declared || pointer.isEmpty()) {
+      return;
+    }
+    int slash = pointer.lastIndexOf('/');
+    String key = pointer.substring(slash + 1);
+    ExperimentFields.sectionAt(pointer.substring(0, slash))
+        .flatMap(section -> ExperimentFields.field(section, key))
+        .filter(field -> !field.required())
+        .ifPresent(
+            field -> {
+              throw new IllegalStateException(
+                  "the loader requires " + pointer + ", which ExperimentFields declares optional");
+            });
   }
 
   public void problem(String message) {

@@ -35,7 +35,14 @@ public final class FaultChecks {
                 () ->
                     new FaultRefusedException(
                         kind
-                            + ": no ttl; every fault needs a ttl that the injector enforces on its own"));
+                            + ": no ttl; every fault needs a ttl that the injector enforces on its"
+                            + " own: add ttl: "
+                            + format(suggestedTtl(methodDuration, blast.maxDuration()))
+                            + " (at least the method's "
+                            + format(methodDuration)
+                            + ", at most blast_radius max_duration "
+                            + format(blast.maxDuration())
+                            + ")"));
     if (ttl.compareTo(methodDuration) < 0) {
       throw new FaultRefusedException(
           kind
@@ -58,5 +65,13 @@ public final class FaultChecks {
               + format(max));
     }
     return ttl;
+  }
+
+  /** Twice the method, as the fixtures do, within blast_radius max_duration. */
+  private static Duration suggestedTtl(Duration methodDuration, Duration max) {
+    Duration twice = methodDuration.multipliedBy(2);
+    return twice.compareTo(max) <= 0
+        ? twice
+        : methodDuration.compareTo(max) <= 0 ? max : methodDuration;
   }
 }

@@ -49,7 +49,16 @@ public final class InjectorHttp {
       return new Reply(response.statusCode(), response.body());
     } catch (ConnectException e) {
       throw new FaultException(
-          kind + ": cannot reach " + api + " at " + url + " (connection refused)", e);
+          kind
+              + ": cannot reach "
+              + api
+              + " at "
+              + url
+              + " ("
+              + java.util.Objects.requireNonNullElse(
+                  dev.firedrill.http.ConnectFailures.reason(e), "connection refused")
+              + ")",
+          e);
     } catch (HttpTimeoutException e) {
       throw new FaultException(
           kind

@@ -7,12 +7,9 @@ import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
 import dev.firedrill.time.Durations;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -333,6 +330,20 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
         throws ResponseParser.NotJson, ResponseParser.Malformed;
   }
 
+  /** Said of an answer no Prometheus API gives, so that a wrong url reads as one. */
+  static final String NOT_PROMETHEUS =
+      "; that is not a Prometheus API answer: check that the url is the server's base URL, such"
+          + " as http://HOST:9090 (firedrill adds /api/v1/...)";
+
+  /**
+   * Whether a non-JSON error answer says the server does not serve this API at all: a method it
+   * does not take (an ordinary web server refusing the POST of a query), or an HTML page for a
+   * missing path. A gateway's 502-504 and Prometheus's own plain "404 page not found" are not.
+   */
+  private static boolean notAnApi(int status, String body) {
+    return status == 405 || status == 501 || (status == 404 && body.stripLeading().startsWith("<"));
+  }
+
   /** The success envelope, or the one-line failure for a status, a body or an error envelope. */
   private ResponseParser.Envelope envelope(
       String subject, int status, String body, EnvelopeParser parser) throws PrometheusException {
@@ -356,7 +367,8 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
                 + " to "
                 + subject
                 + " with a body that is not JSON: "
-                + OneLine.shortened(redact(body), OneLine.BODY_LIMIT),
+                + OneLine.shortened(redact(body), OneLine.BODY_LIMIT)
+                + NOT_PROMETHEUS,
             null);
       }
       throw fail(
@@ -366,7 +378,8 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
               + " to "
               + subject
               + ": "
-              + OneLine.shortened(redact(body), OneLine.BODY_LIMIT),
+              + OneLine.shortened(redact(body), OneLine.BODY_LIMIT)
+              + (notAnApi(status, body) ? NOT_PROMETHEUS : ""),
           null);
     } catch (ResponseParser.Malformed e) {
       throw fail(
@@ -448,25 +461,9 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
   }
 
   private static String reason(Throwable cause) {
-    // Before ConnectException: the JDK client wraps a name that does not resolve in one.
-    UnknownHostException unknown = find(cause, UnknownHostException.class);
-    if (unknown != null) {
-      return "unknown host " + unknown.getMessage();
-    }
-    if (has(cause, java.nio.channels.UnresolvedAddressException.class)) {
-      return "unknown host";
-    }
-    if (has(cause, ConnectException.class)) {
-      return "connection refused";
-    }
-    if (has(cause, javax.net.ssl.SSLException.class)) {
-      return "TLS failed: "
-          + OneLine.of(find(cause, javax.net.ssl.SSLException.class).getMessage());
-    }
-    if (cause instanceof IOException
-        && cause.getMessage() != null
-        && cause.getMessage().contains("header parser received no bytes")) {
-      return "connection closed without a response";
+    String known = dev.firedrill.http.ConnectFailures.reason(cause);
+    if (known != null) {
+      return known;
     }
     String message = cause.getMessage();
     return message == null || message.isBlank()

@@ -116,22 +116,23 @@ public final class HistoryStore implements AutoCloseable {
       throws HistoryException {
     StringBuilder sql =
         new StringBuilder("SELECT " + Schema.COLUMNS + " FROM firedrill_detection WHERE 1 = 1");
-    alert.ifPresent(a -> sql.append(" AND (alert = ? OR alert_key = ?)"));
+    // The alert is matched here, not in SQL: keys compare in their canonical spelling.
+    Optional<String> wanted = alert.map(AlertKeys::canonical);
     experiment.ifPresent(e -> sql.append(" AND experiment = ?"));
     sql.append(" ORDER BY run_at_ms, run_id, alert_key");
     try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
-      int i = 1;
-      if (alert.isPresent()) {
-        select.setString(i++, alert.get());
-        select.setString(i++, alert.get());
-      }
       if (experiment.isPresent()) {
-        select.setString(i, experiment.get());
+        select.setString(1, experiment.get());
       }
       List<DetectionRecord> records = new ArrayList<>();
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
-          records.add(record(rows));
+          DetectionRecord r = record(rows);
+          if (wanted.isEmpty()
+              || wanted.get().equals(r.alert())
+              || wanted.get().equals(r.alertKey())) {
+            records.add(r);
+          }
         }
       }
       return records;
@@ -184,7 +185,7 @@ public final class HistoryStore implements AutoCloseable {
         Instant.ofEpochMilli(rows.getLong("run_at_ms")),
         rows.getString("experiment"),
         rows.getString("alert"),
-        rows.getString("alert_key"),
+        AlertKeys.canonical(rows.getString("alert_key")),
         rows.getString("expect"),
         rows.getBoolean("fired"),
         millis(rows, "detect_ms"),

@@ -13,11 +13,11 @@ import java.util.Optional;
 
 /**
  * Compares each alert's latest run with its earlier runs of the same experiment (another
- * experiment's fault is another test). The baseline for time to detect is the median of the earlier
- * runs in which the alert fired: one slow quarter neither hides nor invents a regression. What a
- * run may take beyond it is the tolerance or what the earlier runs' own spread allows, whichever is
- * larger: identical drills vary by a scrape and an evaluation phase, and a fixed percentage would
- * call that noise a regression.
+ * experiment's fault is another test); rows of simulations, imported when asked, are left out. The
+ * baseline for time to detect is the median of the earlier runs in which the alert fired: one slow
+ * quarter neither hides nor invents a regression. What a run may take beyond it is the tolerance or
+ * what the earlier runs' own spread allows, whichever is larger: identical drills vary by a scrape
+ * and an evaluation phase, and a fixed percentage would call that noise a regression.
  */
 public final class RegressionCheck {
 
@@ -44,6 +44,9 @@ public final class RegressionCheck {
   public static Outcome check(List<DetectionRecord> records, Tolerance tolerance) {
     Map<String, List<DetectionRecord>> byAlert = new LinkedHashMap<>();
     for (DetectionRecord r : records) {
+      if (r.simulated()) {
+        continue; // a prediction is neither a baseline nor a run that can regress
+      }
       byAlert.computeIfAbsent(r.experiment() + "\n" + r.alertKey(), k -> new ArrayList<>()).add(r);
     }
     List<Regression> regressions = new ArrayList<>();
@@ -59,7 +62,8 @@ public final class RegressionCheck {
       routing(latest, earlier).ifPresent(regressions::add);
       slower(latest, earlier, tolerance).ifPresent(regressions::add);
     }
-    long runCount = records.stream().map(DetectionRecord::runId).distinct().count();
+    long runCount =
+        records.stream().filter(r -> !r.simulated()).map(DetectionRecord::runId).distinct().count();
     return new Outcome(regressions, byAlert.size(), compared, (int) runCount);
   }
 

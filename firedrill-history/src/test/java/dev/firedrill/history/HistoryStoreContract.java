@@ -112,6 +112,44 @@ abstract class HistoryStoreContract {
   }
 
   @Test
+  void oneAlertSpelledTwoWaysIsOneAlertWrittenAndQueried() throws Exception {
+    StoreLocation location = newStore();
+    DetectionRecord first = Rows.fired(0, 1);
+    DetectionRecord second = Rows.fired(1, 2);
+    // As an older firedrill or another writer may have stored it: other order, spaces, quotes.
+    String spelled = "CheckoutErrorBudgetBurn{ zone='eu', service = \"checkout\" }";
+    DetectionRecord differentlySpelled =
+        new DetectionRecord(
+            second.runId(),
+            second.runAt(),
+            second.experiment(),
+            second.alert(),
+            spelled,
+            second.expect(),
+            second.fired(),
+            second.timeToDetect(),
+            second.timeToNotify(),
+            second.receivers(),
+            second.expectedReceiver(),
+            second.routing(),
+            second.held(),
+            second.verdict(),
+            "/elsewhere/" + second.journal());
+    try (HistoryStore store = HistoryStore.open(location)) {
+      store.append(List.of(first, differentlySpelled));
+
+      List<DetectionRecord> rows =
+          store.query(
+              Optional.of("CheckoutErrorBudgetBurn{service='checkout',zone=\"eu\"}"),
+              Optional.empty());
+      assertThat(rows)
+          .extracting(DetectionRecord::alertKey)
+          .containsExactly("CheckoutErrorBudgetBurn{service=\"checkout\",zone=\"eu\"}");
+      assertThat(store.query(Optional.of(Rows.KEY + " "), Optional.empty())).containsExactly(first);
+    }
+  }
+
+  @Test
   void openingAgainKeepsTheRowsAndOneSchemaVersionRow() throws Exception {
     StoreLocation location = newStore();
     try (HistoryStore store = HistoryStore.open(location)) {

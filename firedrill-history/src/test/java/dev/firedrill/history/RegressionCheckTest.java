@@ -29,6 +29,39 @@ class RegressionCheckTest {
   }
 
   @Test
+  void aSimulationIsNeitherTheLatestRunNorABaseline() {
+    DetectionRecord missed = Rows.missed(2);
+    DetectionRecord simulatedMiss =
+        new DetectionRecord(
+            missed.runId() + DetectionRecord.SIMULATED,
+            missed.runAt(),
+            missed.experiment(),
+            missed.alert(),
+            missed.alertKey(),
+            missed.expect(),
+            missed.fired(),
+            missed.timeToDetect(),
+            missed.timeToNotify(),
+            missed.receivers(),
+            missed.expectedReceiver(),
+            missed.routing(),
+            missed.held(),
+            missed.verdict(),
+            missed.journal());
+
+    RegressionCheck.Outcome outcome =
+        RegressionCheck.check(List.of(Rows.fired(0, 5), Rows.fired(1, 5), simulatedMiss), DEFAULT);
+
+    assertThat(outcome.regressions()).isEmpty();
+    assertThat(outcome.runs()).isEqualTo(2);
+    // The same row as a run is a regression: the simulation mark alone made the difference.
+    assertThat(
+            RegressionCheck.check(List.of(Rows.fired(0, 5), Rows.fired(1, 5), missed), DEFAULT)
+                .regressions())
+        .hasSize(1);
+  }
+
+  @Test
   void anAlertThatNeverFiredHasNotStoppedFiring() {
     assertThat(
             RegressionCheck.check(List.of(Rows.missed(0), Rows.missed(1)), DEFAULT).regressions())

@@ -87,7 +87,11 @@ class CliTest {
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo(missing + ": /: cannot read: no such file\n");
+    assertThat(run.err())
+        .isEqualTo(
+            missing
+                + ": /: cannot read: no such file (firedrill init --fault KIND writes an experiment"
+                + " to start from)\n");
   }
 
   @Test
@@ -97,7 +101,10 @@ class CliTest {
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(2);
     assertThat(run.err())
-        .startsWith(missing + ": /: cannot read: no such file\n")
+        .startsWith(
+            missing
+                + ": /: cannot read: no such file (firedrill init --fault KIND writes an experiment"
+                + " to start from)\n")
         .contains(STACK_TRACE);
   }
 
@@ -199,7 +206,7 @@ class CliTest {
         .contains(
             "fault 0 (cpu-burn, ttl none, enforced by the injector):\n"
                 + "refused: method.faults[0] (cpu-burn): cpu-burn: no ttl; every fault needs a ttl that the injector"
-                + " enforces on its own\n");
+                + " enforces on its own: add ttl: ");
   }
 
   /** A refused plan: exit 2, no "nothing was executed" claim needed, no stack trace, no process. */

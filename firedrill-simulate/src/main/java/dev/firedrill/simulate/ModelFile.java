@@ -52,8 +52,15 @@ public final class ModelFile {
     String content;
     try {
       content = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new ModelException(
+          List.of(file + ": cannot read: no such file (expected a model file: docs/simulate.md)"));
     } catch (IOException e) {
-      throw new ModelException(List.of(file + ": cannot read: " + e.getMessage()));
+      throw new ModelException(
+          List.of(
+              file
+                  + ": cannot read: "
+                  + (Files.isDirectory(file) ? "a directory, not a file" : e.getMessage())));
     }
     return parse(file.toString(), content);
   }

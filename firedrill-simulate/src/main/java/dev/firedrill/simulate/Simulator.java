@@ -65,6 +65,32 @@ public final class Simulator {
     }
   }
 
+  /** Slack for rollback, cleanup and measurements beyond the phases {@link #startEndingBy} adds. */
+  private static final Duration SLACK = Duration.ofMinutes(1);
+
+  /**
+   * A virtual start whose warm-up and drill end before {@code now}: a prediction is never dated in
+   * the future, where a report or a history would read it as a run still to come. The drill's
+   * longest course is its first measurement, the method, the recovery it may wait for, the longest
+   * alert window, a measurement on either side and {@link #SLACK}.
+   */
+  public static Instant startEndingBy(Experiment experiment, Duration warmup, Instant now) {
+    Duration interval = experiment.steadyState().interval();
+    Duration within =
+        experiment.hypothesis().alerts().stream()
+            .map(a -> a.within())
+            .max(Duration::compareTo)
+            .orElse(Duration.ZERO);
+    Duration longest =
+        warmup
+            .plus(experiment.method().duration())
+            .plus(experiment.hypothesis().recovery())
+            .plus(within)
+            .plus(interval.multipliedBy(3))
+            .plus(SLACK);
+    return now.minus(longest);
+  }
+
   /** The drill's result and how long the simulation took in real time. */
   public record Outcome(DrillResult result, Duration realTime, Duration simulated) {}
 

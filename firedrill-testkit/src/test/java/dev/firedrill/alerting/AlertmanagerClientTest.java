@@ -94,7 +94,14 @@ class AlertmanagerClientTest {
         .hasMessage(
             "Alertmanager at "
                 + server
-                + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>");
+                + " answered HTTP 200 to GET /api/v2/alerts with a body that is not JSON: <html>"
+                + AlertmanagerClient.NOT_ALERTMANAGER);
+
+    stub.respond(404, "text/html", "<!DOCTYPE HTML><p>File not found.</p>");
+    assertThatThrownBy(client::alerts)
+        .hasMessageEndingWith(
+            "that is not an Alertmanager API answer: check that the url is Alertmanager's base URL,"
+                + " such as http://HOST:9093 (firedrill adds /api/v2/...)");
 
     int closed = StubHttpServer.closedPort();
     AlertmanagerClient down =
@@ -105,6 +112,18 @@ class AlertmanagerClientTest {
             "cannot reach Alertmanager at http://127.0.0.1:"
                 + closed
                 + " (connection refused) for GET /api/v2/alerts");
+
+    // .invalid never resolves (RFC 2606): not a refused connection, which would send the reader
+    // looking for a process that is not listening instead of at the url's host name.
+    AlertmanagerClient unresolvable =
+        new AlertmanagerClient(
+            URI.create("http://alertmanager.firedrill.invalid:9093"),
+            Duration.ofSeconds(2),
+            Optional.empty());
+    assertThatThrownBy(unresolvable::alerts)
+        .hasMessageStartingWith(
+            "cannot reach Alertmanager at http://alertmanager.firedrill.invalid:9093 (the host name"
+                + " does not resolve: unknown host");
 
     stub.hang();
     AlertmanagerClient slow =

@@ -575,7 +575,9 @@ class ExperimentLoaderTest {
             "exp.yaml: /: expected an experiment: a mapping with id, title,"
                 + " prometheus, steady_state, method, abort and blast_radius; the file is empty (line 1, column 1)");
     assertThat(fileProblems(Path.of("fixtures/none.yaml")))
-        .containsExactly("fixtures/none.yaml: /: cannot read: no such file");
+        .containsExactly(
+            "fixtures/none.yaml: /: cannot read: no such file (firedrill init --fault KIND writes"
+                + " an experiment to start from)");
   }
 
   @Test

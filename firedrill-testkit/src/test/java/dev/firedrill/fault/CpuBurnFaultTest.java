@@ -125,8 +125,8 @@ class CpuBurnFaultTest {
     Fault fault = fault(1, null, Contexts.real("burn-nottl", 1, 1));
     assertThatThrownBy(fault::plan)
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage(
-            "cpu-burn: no ttl; every fault needs a ttl that the injector enforces on its own");
+        .hasMessageStartingWith(
+            "cpu-burn: no ttl; every fault needs a ttl that the injector enforces on its own: add ttl: ");
   }
 
   @Test

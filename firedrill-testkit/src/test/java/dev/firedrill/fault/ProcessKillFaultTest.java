@@ -200,8 +200,8 @@ class ProcessKillFaultTest {
     FaultContext context = Contexts.real("ttl", 1, 1);
     assertThatThrownBy(fault("sleep 1", "KILL", null, context)::plan)
         .isInstanceOf(FaultRefusedException.class)
-        .hasMessage(
-            "process-kill: no ttl; every fault needs a ttl that the injector enforces on its own");
+        .hasMessageStartingWith(
+            "process-kill: no ttl; every fault needs a ttl that the injector enforces on its own: add ttl: ");
     assertThatThrownBy(fault("sleep 1", "KILL", Duration.ofMillis(500), context)::plan)
         .isInstanceOf(FaultRefusedException.class)
         .hasMessage(

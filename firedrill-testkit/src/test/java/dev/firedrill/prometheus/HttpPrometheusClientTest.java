@@ -208,7 +208,18 @@ class HttpPrometheusClientTest {
         .hasMessage(
             "Prometheus at "
                 + server
-                + " answered HTTP 200 to query \"up\" with a body that is not JSON: <html>login here</html>");
+                + " answered HTTP 200 to query \"up\" with a body that is not JSON: <html>login here</html>"
+                + HttpPrometheusClient.NOT_PROMETHEUS);
+  }
+
+  @Test
+  void aWebServerThatIsNotPrometheusIsNamedAsSuch() {
+    stub.respond(501, "text/html", "<html><p>Unsupported method ('POST')</p></html>");
+    assertThatThrownBy(() -> client().query("up"))
+        .hasMessageContaining("answered HTTP 501 to query \"up\"")
+        .hasMessageEndingWith(
+            "that is not a Prometheus API answer: check that the url is the server's base URL,"
+                + " such as http://HOST:9090 (firedrill adds /api/v1/...)");
   }
 
   @Test
@@ -267,7 +278,8 @@ class HttpPrometheusClientTest {
             Optional.empty());
     assertThatThrownBy(() -> client.query("up"))
         .hasMessage(
-            "cannot reach Prometheus at http://prometheus.firedrill.invalid:9090 (unknown host) for query"
+            "cannot reach Prometheus at http://prometheus.firedrill.invalid:9090 (the host name does not"
+                + " resolve: unknown host) for query"
                 + " \"up\"");
   }
 

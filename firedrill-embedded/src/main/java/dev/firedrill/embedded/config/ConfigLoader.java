@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.config;
 
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.promconfig.AlertmanagerConfig;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.promconfig.ConfigReader;
@@ -53,7 +54,7 @@ public final class ConfigLoader {
     try {
       content = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigException(file + ": cannot read: " + e.getMessage());
+      throw new ConfigException(file + ": cannot read: " + IoReasons.of(e));
     }
     return parse(file, content);
   }

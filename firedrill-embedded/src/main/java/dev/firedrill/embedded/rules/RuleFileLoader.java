@@ -2,6 +2,7 @@ package dev.firedrill.embedded.rules;
 
 import dev.firedrill.embedded.rules.template.AlertTemplates;
 import dev.firedrill.embedded.rules.template.TemplateException;
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.model.PromqlException;
@@ -68,7 +69,7 @@ public final class RuleFileLoader {
       try {
         content = Files.readString(file, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        problems.add(new Problem(file.toString(), "", "cannot read: " + e, 0, 0));
+        problems.add(new Problem(file.toString(), "", "cannot read: " + IoReasons.of(e), 0, 0));
         continue;
       }
       groups.addAll(read(file.toString(), content, problems));

@@ -128,8 +128,7 @@ class RuleFileLoaderTest {
         .hasMessageStartingWith("m.yml: /groups/0/name: malformed YAML: ");
     assertThatThrownBy(() -> loader.load(List.of(Path.of("no/such/rules.yml"))))
         .isInstanceOf(RuleFileException.class)
-        .hasMessage(
-            "no/such/rules.yml: /: cannot read: java.nio.file.NoSuchFileException: no/such/rules.yml");
+        .hasMessage("no/such/rules.yml: /: cannot read: no such file");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.lint;
 
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.promconfig.ConfigReader;
 import dev.firedrill.promconfig.GlobalConfig;
@@ -32,7 +33,7 @@ public record LintContext(
     try {
       content = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      problems.add(new Problem(display, "", "cannot read: " + e, 0, 0));
+      problems.add(new Problem(display, "", "cannot read: " + IoReasons.of(e), 0, 0));
       return null;
     }
     ConfigReader.Result<Problem> read =

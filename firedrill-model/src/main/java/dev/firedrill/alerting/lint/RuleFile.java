@@ -1,5 +1,6 @@
 package dev.firedrill.alerting.lint;
 
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.rulefmt.RuleFileReader;
 import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
@@ -94,7 +95,7 @@ public record RuleFile(String name, List<Group> groups) {
     try {
       content = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      problems.add(new Problem(display, "", "cannot read: " + e, 0, 0));
+      problems.add(new Problem(display, "", "cannot read: " + IoReasons.of(e), 0, 0));
       return List.of();
     }
     return parse(display, content, problems);

@@ -3,6 +3,7 @@ package dev.firedrill.programme.coverage;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.programme.suite.SuiteException;
 import dev.firedrill.programme.suite.SuiteLoader;
 import dev.firedrill.yaml.Problem;
@@ -43,7 +44,7 @@ public final class ExperimentSet {
       } catch (SuiteException e) {
         problems.addAll(e.problems());
       } catch (IOException e) {
-        problems.add(new Problem(path.toString(), "", "cannot read: " + e.getMessage(), 0, 0));
+        problems.add(new Problem(path.toString(), "", "cannot read: " + IoReasons.of(e), 0, 0));
       }
     }
     if (!problems.isEmpty()) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.ExperimentException;
 import dev.firedrill.experiment.ExperimentLoader;
+import dev.firedrill.format.IoReasons;
 import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.Problem;
 import dev.firedrill.yaml.SourceTree;
@@ -250,7 +251,7 @@ public final class SuiteLoader {
     try {
       return Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      problems.add(new Problem(shown, pointer, "cannot read: " + e.getMessage(), 0, 0));
+      problems.add(new Problem(shown, pointer, "cannot read: " + IoReasons.of(e), 0, 0));
       return null;
     }
   }
