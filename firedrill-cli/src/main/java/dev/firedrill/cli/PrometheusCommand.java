@@ -53,9 +53,7 @@ final class PrometheusCommand implements Callable<Integer> {
       names = "--compat",
       defaultValue = "3",
       paramLabel = "2|3",
-      description =
-          "Which Prometheus major version's PromQL to answer as: 3 (left-open windows, the 3.x"
-              + " grammar) or 2 (v2.42's) (default: ${DEFAULT-VALUE}).")
+      description = CompatOption.DESCRIPTION + " (default: ${DEFAULT-VALUE}).")
   int compat;
 
   @Option(
@@ -157,17 +155,6 @@ final class PrometheusCommand implements Callable<Integer> {
   }
 
   private Compat compatMode() {
-    try {
-      return Compat.ofMajor(compat);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(
-          "firedrill "
-              + NAME
-              + ": --compat "
-              + compat
-              + " is not usable (expected 2 or 3, the Prometheus major version to answer as)",
-          ExitCode.INVALID,
-          e);
-    }
+    return CompatOption.parse(NAME, compat);
   }
 }

@@ -96,17 +96,7 @@ public final class LocalPrometheus extends LocalServer {
     URI url = URI.create("http://127.0.0.1:" + port);
     Path file = dir.resolve("prometheus.yml");
     String listen = "127.0.0.1:" + port;
-    List<String> command =
-        command(
-            "prometheus",
-            runner,
-            List.of(
-                "--config.file=" + file,
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=" + listen,
-                "--rules.alert.resend-delay=1s",
-                "--log.level=info"),
-            List.of("--config", file.toString(), "--listen", listen, "--resend-delay", "1s"));
+    List<String> command = command(runner, file, dir, listen);
     return new LocalPrometheus(
         dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
   }
@@ -114,5 +104,32 @@ public final class LocalPrometheus extends LocalServer {
   /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */
   public void restart() {
     process.restart(url().resolve("/-/ready"), READY_TIMEOUT);
+  }
+
+  /**
+   * The command line of {@code runner} serving {@code file} on {@code listen}, data in {@code dir}.
+   */
+  static List<String> command(Runner runner, Path file, Path dir, String listen) {
+    return LocalServer.command(
+        "prometheus",
+        runner,
+        List.of(
+            "--config.file=" + file,
+            "--storage.tsdb.path=" + dir.resolve("data"),
+            "--web.listen-address=" + listen,
+            "--rules.alert.resend-delay=1s",
+            "--log.level=info"),
+        List.of(
+            "--config",
+            file.toString(),
+            "--listen",
+            listen,
+            "--resend-delay",
+            "1s",
+            "--compat",
+            String.valueOf(
+                runner instanceof Runner.Embedded e
+                    ? e.compat()
+                    : Runner.Embedded.DEFAULT_COMPAT)));
   }
 }
