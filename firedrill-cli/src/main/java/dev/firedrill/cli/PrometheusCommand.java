@@ -16,7 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -76,14 +76,14 @@ final class PrometheusCommand implements Callable<Integer> {
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  /** The scraper and rule manager for a resend delay. */
-  private final Function<Duration, EmbeddedPrometheus.Components> components;
+  /** The scraper and rule manager for a resend delay, ingesting as a mode's Prometheus. */
+  private final BiFunction<Duration, Compat, EmbeddedPrometheus.Components> components;
 
   PrometheusCommand() {
     this(StandardComponents::new);
   }
 
-  PrometheusCommand(Function<Duration, EmbeddedPrometheus.Components> components) {
+  PrometheusCommand(BiFunction<Duration, Compat, EmbeddedPrometheus.Components> components) {
     this.components = components;
   }
 
@@ -94,7 +94,9 @@ final class PrometheusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     EmbeddedPrometheus prometheus;
     try {
-      prometheus = EmbeddedPrometheus.start(settings, components.apply(resend), Clock.system());
+      prometheus =
+          EmbeddedPrometheus.start(
+              settings, components.apply(resend, settings.engine().compat()), Clock.system());
     } catch (IOException e) {
       throw new UserError(
           "firedrill " + NAME + ": cannot listen on " + listen + ": " + e.getMessage(),

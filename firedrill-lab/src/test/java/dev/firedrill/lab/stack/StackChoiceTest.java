@@ -133,7 +133,7 @@ class StackChoiceTest {
         .isEqualTo("Prometheus: embedded (--stack embedded), PromQL of Prometheus 2");
     assertThat(
             LocalPrometheus.command(
-                choice.prometheus(), Path.of("p.yml"), Path.of("data"), "127.0.0.1:9"))
+                choice.prometheus(), Path.of("p.yml"), Path.of("data"), "127.0.0.1:9", List.of()))
         .containsSubsequence("prometheus", "--config", "p.yml", "--compat", "2");
     assertThatThrownBy(() -> new Runner.Embedded(FIREDRILL, 4))
         .hasMessage("compatibility mode 4 is not one of 2 or 3 (the Prometheus major version)");
