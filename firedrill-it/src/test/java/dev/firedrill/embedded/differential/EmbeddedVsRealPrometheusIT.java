@@ -219,7 +219,7 @@ class EmbeddedVsRealPrometheusIT {
       int compat,
       List<String> binaryFlags,
       List<String> extraQueries)
-      throws IOException {
+      throws IOException, InterruptedException {
     Path realDir = Files.createDirectories(dir.resolve("real-" + compat));
     Path embeddedDir = Files.createDirectories(dir.resolve("embedded-" + compat));
     for (Path target : List.of(realDir, embeddedDir)) {

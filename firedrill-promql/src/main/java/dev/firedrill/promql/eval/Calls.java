@@ -4,6 +4,7 @@ import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
+import dev.firedrill.promql.fn.LabelReplace;
 import dev.firedrill.promql.fn.NaturalOrder;
 import dev.firedrill.promql.fn.Quantiles;
 import dev.firedrill.promql.fn.RangeFunctions;
@@ -257,10 +258,11 @@ final class Calls {
     String regex = string(args.get(4));
     List<Points> input = ev.eval(args.get(0));
     // Prometheus checks the regex and the destination before the first sample, even with none.
-    LabelFunctions.replace(LabelSet.EMPTY, dst, replacement, src, regex);
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    LabelReplace replace = LabelReplace.compile(dst, replacement, src, regex, three);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = LabelFunctions.replace(input.get(i).labels, dst, replacement, src, regex);
+      relabelled[i] = replace.apply(input.get(i).labels);
     }
     return relabel(input, relabelled);
   }
@@ -273,10 +275,11 @@ final class Calls {
       sources[i - 3] = string(args.get(i));
     }
     List<Points> input = ev.eval(args.get(0));
-    LabelFunctions.join(LabelSet.EMPTY, dst, separator, sources);
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    LabelFunctions.join(three, LabelSet.EMPTY, dst, separator, sources);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = LabelFunctions.join(input.get(i).labels, dst, separator, sources);
+      relabelled[i] = LabelFunctions.join(three, input.get(i).labels, dst, separator, sources);
     }
     return relabel(input, relabelled);
   }
