@@ -1,6 +1,6 @@
 package dev.firedrill.embedded.scrape;
 
-import java.math.BigDecimal;
+import dev.firedrill.format.GoFloat;
 
 /**
  * Prometheus 3's normalisation of a classic histogram's {@code le} and a summary's {@code quantile}
@@ -38,29 +38,7 @@ final class BucketLabels {
     if (f == 0) {
       return "0.0";
     }
-    String s = shortestG(f);
+    String s = GoFloat.sprint(f);
     return s.indexOf('.') < 0 && s.indexOf('e') < 0 ? s + ".0" : s;
-  }
-
-  /** The shortest digits that read back as {@code f}, in Go's {@code %g} layout. */
-  private static String shortestG(double f) {
-    BigDecimal d = new BigDecimal(Double.toString(Math.abs(f))).stripTrailingZeros();
-    String digits = d.unscaledValue().toString();
-    int exp = digits.length() - 1 - d.scale();
-    StringBuilder out = new StringBuilder(f < 0 ? "-" : "");
-    // Go's shortest %g switches to an exponent below 1e-4 and from 1e+06 ("precision 6").
-    if (exp < -4 || exp >= 6) {
-      out.append(digits.charAt(0));
-      if (digits.length() > 1) {
-        out.append('.').append(digits, 1, digits.length());
-      }
-      out.append('e').append(exp < 0 ? '-' : '+');
-      int e = Math.abs(exp);
-      if (e < 10) {
-        out.append('0');
-      }
-      return out.append(e).toString();
-    }
-    return out.append(d.toPlainString()).toString();
   }
 }
