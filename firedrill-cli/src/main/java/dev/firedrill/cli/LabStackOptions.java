@@ -46,6 +46,16 @@ final class LabStackOptions {
               + "(default: ${DEFAULT-VALUE}).")
   String stack;
 
+  @Option(
+      names = "--compat",
+      paramLabel = "2|3",
+      defaultValue = "3",
+      description =
+          CompatOption.DESCRIPTION
+              + ", when the stack's Prometheus is the embedded one; a real binary answers as its"
+              + " own version (default: ${DEFAULT-VALUE}).")
+  int compat;
+
   /**
    * The lab directory and the alert rules directory: the ones given, else the bundled ones written
    * into {@code dir}/config, so no command depends on its working directory.
@@ -81,8 +91,9 @@ final class LabStackOptions {
                       + " is not usable (expected auto, real or embedded)",
                   ExitCode.INVALID);
         };
+    int major = CompatOption.parse(command, compat).major();
     try {
-      return StackChoice.choose(mode, System.getenv(), firedrillCommand());
+      return StackChoice.choose(mode, System.getenv(), firedrillCommand(), major);
     } catch (IllegalArgumentException e) {
       throw LabOptions.refused(command, e);
     }

@@ -17,7 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,9 +54,7 @@ final class PrometheusCommand implements Callable<Integer> {
       names = "--compat",
       defaultValue = "3",
       paramLabel = "2|3",
-      description =
-          "Which Prometheus major version's PromQL to answer as: 3 (left-open windows, the 3.x"
-              + " grammar) or 2 (v2.42's) (default: ${DEFAULT-VALUE}).")
+      description = CompatOption.DESCRIPTION + " (default: ${DEFAULT-VALUE}).")
   int compat;
 
   @Option(
@@ -79,14 +77,14 @@ final class PrometheusCommand implements Callable<Integer> {
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  /** The scraper and rule manager for a resend delay. */
-  private final Function<Duration, EmbeddedPrometheus.Components> components;
+  /** The scraper and rule manager for a resend delay, ingesting as a mode's Prometheus. */
+  private final BiFunction<Duration, Compat, EmbeddedPrometheus.Components> components;
 
   PrometheusCommand() {
     this(StandardComponents::new);
   }
 
-  PrometheusCommand(Function<Duration, EmbeddedPrometheus.Components> components) {
+  PrometheusCommand(BiFunction<Duration, Compat, EmbeddedPrometheus.Components> components) {
     this.components = components;
   }
 
@@ -97,7 +95,9 @@ final class PrometheusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     EmbeddedPrometheus prometheus;
     try {
-      prometheus = EmbeddedPrometheus.start(settings, components.apply(resend), Clock.system());
+      prometheus =
+          EmbeddedPrometheus.start(
+              settings, components.apply(resend, settings.engine().compat()), Clock.system());
     } catch (IOException e) {
       throw new UserError(
           "firedrill " + NAME + ": cannot listen on " + listen + ": " + e.getMessage(),
@@ -158,17 +158,6 @@ final class PrometheusCommand implements Callable<Integer> {
   }
 
   private Compat compatMode() {
-    try {
-      return Compat.ofMajor(compat);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(
-          "firedrill "
-              + NAME
-              + ": --compat "
-              + compat
-              + " is not usable (expected 2 or 3, the Prometheus major version to answer as)",
-          ExitCode.INVALID,
-          e);
-    }
+    return CompatOption.parse(NAME, compat);
   }
 }

@@ -99,6 +99,15 @@ final class SimulateCommand implements Callable<Integer> {
   Path alertmanagerConfig;
 
   @Option(
+      names = "--compat",
+      paramLabel = "2|3",
+      description =
+          CompatOption.DESCRIPTION
+              + " (default: the major version of the drill's prometheus.url, read from its"
+              + " /api/v1/status/buildinfo, else 3).")
+  Integer compat;
+
+  @Option(
       names = "--warmup",
       paramLabel = "DURATION",
       defaultValue = "2m",
@@ -142,6 +151,9 @@ final class SimulateCommand implements Callable<Integer> {
         | dev.firedrill.embedded.alertmanager.config.ConfigException e) {
       throw new UserError(e.getMessage(), ExitCode.INVALID, e);
     }
+    CompatOption.Choice mode =
+        CompatOption.choose(
+            "simulate", compat, () -> Wiring.prometheus(experiment, System.getenv()));
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -156,7 +168,8 @@ final class SimulateCommand implements Callable<Integer> {
             + (this.prometheusConfig == null ? "the bundled lab" : prometheusConfig)
             + ", routes of "
             + (this.alertmanagerConfig == null ? "the bundled lab" : alertmanagerConfig)
-            + "; nothing outside this process is touched");
+            + "; nothing outside this process is changed");
+    out.println("SIMULATION: " + mode.describe());
     out.flush();
     StopSignal.Flag flag = new StopSignal.Flag();
     Simulator.Outcome outcome;
@@ -173,7 +186,8 @@ final class SimulateCommand implements Callable<Integer> {
                   duration("--warmup", warmup),
                   Simulator.startEndingBy(experiment, duration("--warmup", warmup), now),
                   Optional.of(journalFile),
-                  flag),
+                  flag,
+                  mode.compat()),
               DrillRunner.console(out),
               line -> {
                 err.println("simulated alertmanager: " + line);

@@ -182,6 +182,23 @@ class LabCommandsTest {
   }
 
   @Test
+  void aCompatModeOtherThanTwoOrThreeIsAOneLineError() {
+    CliRun demo = run("demo", "--stack", "embedded", "--compat", "4");
+    assertThat(demo.exit()).as(demo.describe()).isEqualTo(2);
+    assertThat(demo.err())
+        .isEqualTo(
+            "firedrill demo: --compat 4 is not usable (expected 2 or 3, the Prometheus major"
+                + " version to answer as)\n");
+
+    CliRun up = run("lab", "up", "--compat", "1");
+    assertThat(up.exit()).as(up.describe()).isEqualTo(2);
+    assertThat(up.err())
+        .isEqualTo(
+            "firedrill lab up: --compat 1 is not usable (expected 2 or 3, the Prometheus major"
+                + " version to answer as)\n");
+  }
+
+  @Test
   void labDownWithoutALabSaysSoAndSucceeds() {
     CliRun run = run("lab", "down", "--state-dir", dir.toString());
 

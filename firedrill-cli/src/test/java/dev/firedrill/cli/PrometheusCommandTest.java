@@ -68,7 +68,7 @@ class PrometheusCommandTest {
     line.addSubcommand(
         "prometheus",
         new PrometheusCommand(
-            delay -> {
+            (delay, compat) -> {
               resendDelays.add(delay);
               return nothing;
             }));

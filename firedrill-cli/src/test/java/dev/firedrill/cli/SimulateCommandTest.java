@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.testing.StubHttpServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -78,5 +79,79 @@ class SimulateCommandTest {
     // In the past, but the recent past: a prediction made now.
     assertThat(started).isAfter(before.minusSeconds(3600));
     assertThat(written.has("simulation")).isTrue();
+  }
+
+  /**
+   * The lab's config with one more rule file, written in Prometheus 3's grammar (a duration
+   * expression), and the payments-outage drill pointed at {@code prometheus}.
+   */
+  private String[] prometheus3Rules(StubHttpServer prometheus) throws Exception {
+    Path lab = Files.createDirectories(dir.resolve("lab"));
+    Files.copy(Path.of("fixtures/lab/recording-rules.yml"), lab.resolve("recording-rules.yml"));
+    Files.writeString(
+        lab.resolve("three.yml"),
+        "groups:\n  - name: three\n    rules:\n      - record: job:requests:rate10s\n"
+            + "        expr: sum by (job) (rate(http_server_requests_total[5s * 2]))\n");
+    Files.writeString(
+        lab.resolve("prometheus.yml"),
+        Files.readString(Path.of("fixtures/lab/prometheus.yml"))
+            .replace(
+                "  - ../../alert-rules/*.yml",
+                "  - " + Path.of("alert-rules").toAbsolutePath() + "/*.yml\n  - three.yml"));
+    Path experiment =
+        Files.writeString(
+            dir.resolve("drill.yaml"),
+            Files.readString(Path.of("fixtures/experiments/payments-outage.yaml"))
+                .replace(
+                    "http://127.0.0.1:19090", prometheus.url("/").toString().replaceAll("/$", "")));
+    return new String[] {
+      "simulate",
+      experiment.toString(),
+      "--prometheus-config",
+      lab.resolve("prometheus.yml").toString(),
+      "--alertmanager-config",
+      "fixtures/lab/alertmanager.yml",
+      "--journal",
+      dir.resolve("journal.json").toString(),
+      "--warmup",
+      "10s"
+    };
+  }
+
+  @Test
+  void withoutCompatTheModeIsTheLivePrometheussAndATwoDotXRefusesThreeDotXRules() throws Exception {
+    try (StubHttpServer prometheus = StubHttpServer.start()) {
+      prometheus.respondJson(200, "{\"status\":\"success\",\"data\":{\"version\":\"2.42.0+ds\"}}");
+
+      CliRun run = CliRun.of(prometheus3Rules(prometheus));
+
+      assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
+      assertThat(run.out())
+          .contains(
+              "SIMULATION: PromQL of Prometheus 2 (as http://127.0.0.1:"
+                  + prometheus.port()
+                  + " is Prometheus 2.42.0+ds by its /api/v1/status/buildinfo)");
+      assertThat(run.err()).contains("three.yml").contains("--compat 3 reads it");
+    }
+  }
+
+  @Test
+  void compatThreeReadsThemWhateverTheLivePrometheusIs() throws Exception {
+    try (StubHttpServer prometheus = StubHttpServer.start()) {
+      prometheus.respondJson(200, "{\"status\":\"success\",\"data\":{\"version\":\"2.42.0+ds\"}}");
+      String[] args = prometheus3Rules(prometheus);
+      String[] withCompat = java.util.Arrays.copyOf(args, args.length + 2);
+      withCompat[args.length] = "--compat";
+      withCompat[args.length + 1] = "3";
+
+      CliRun run = CliRun.of(withCompat);
+
+      assertThat(run.out())
+          .as(run.describe())
+          .contains("SIMULATION: PromQL of Prometheus 3 (--compat 3)");
+      assertThat(run.err()).doesNotContain("--compat 3 reads it");
+      assertThat(run.exit()).as(run.describe()).isNotEqualTo(ExitCode.INVALID);
+      assertThat(Files.readString(dir.resolve("journal.json"))).contains("\"promql_compat\" : 3");
+    }
   }
 }

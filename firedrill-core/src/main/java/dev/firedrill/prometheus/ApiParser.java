@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the {@code data} of {@code /api/v1/alerts}, {@code /api/v1/rules} and {@code
- * /api/v1/status/config}, as Prometheus 2.x and 3.x write them. Fields either version adds ({@code
- * keepFiringFor}, {@code evaluationTime}, {@code limit}, {@code groupNextToken}, ...) are ignored.
+ * Reads the {@code data} of {@code /api/v1/alerts}, {@code /api/v1/rules}, {@code
+ * /api/v1/status/config} and {@code /api/v1/status/buildinfo}, as Prometheus 2.x and 3.x write
+ * them. Fields either version adds ({@code keepFiringFor}, {@code evaluationTime}, {@code limit},
+ * {@code groupNextToken}, ...) are ignored.
  */
 final class ApiParser {
 
@@ -52,6 +53,10 @@ final class ApiParser {
 
   static String config(JsonNode data) throws ResponseParser.Malformed {
     return text(data, "yaml", "data");
+  }
+
+  static String buildVersion(JsonNode data) throws ResponseParser.Malformed {
+    return text(data, "version", "data");
   }
 
   private static Rule rule(JsonNode rule, String path) throws ResponseParser.Malformed {

@@ -102,6 +102,11 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
     return get("status/config", ApiParser::config);
   }
 
+  /** The server's {@code version} from {@code /api/v1/status/buildinfo}, such as {@code 3.5.3}. */
+  public String buildVersion() throws PrometheusException {
+    return get("status/buildinfo", ApiParser::buildVersion);
+  }
+
   /**
    * VictoriaMetrics answers {@code /api/v1/rules} with no groups when it proxies to no vmalert, and
    * says so under {@code /vmalert/}: asked only after an empty rule list, to name the cause.

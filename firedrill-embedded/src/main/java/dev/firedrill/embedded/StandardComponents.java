@@ -14,6 +14,7 @@ import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promconfig.AlertmanagerConfig;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.promconfig.StaticConfig;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import java.net.URI;
@@ -32,16 +33,27 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
   public static final Duration DEFAULT_RESEND_DELAY = Duration.ofMinutes(1);
 
   private final Duration resendDelay;
+  private final Compat compat;
 
+  /** In the default mode, Prometheus 3's. */
   public StandardComponents(Duration resendDelay) {
+    this(resendDelay, Compat.defaultMode());
+  }
+
+  /**
+   * Scraping as {@code compat}'s Prometheus ingests (mode 3 normalises {@code le}, {@code
+   * quantile}).
+   */
+  public StandardComponents(Duration resendDelay, Compat compat) {
     this.resendDelay = resendDelay;
+    this.compat = compat;
   }
 
   @Override
   public List<Recurring> scrapes(Config config, Storage storage, Clock clock) {
     List<ScrapeTarget> targets = new ArrayList<>();
     config.scrapeConfigs().forEach(job -> targets.addAll(ScrapeTarget.of(job)));
-    Scraper scraper = new Scraper(storage, clock);
+    Scraper scraper = new Scraper(storage, clock, compat == Compat.PROMETHEUS_3);
     scraper.sync(targets, clock.now().toEpochMilli());
     List<Recurring> work = new ArrayList<>();
     for (ScrapeTarget target : targets) {

@@ -11,6 +11,7 @@ import dev.firedrill.lab.stack.LocalPrometheus;
 import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,14 +39,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 7's benchmark: the embedded Prometheus ({@code firedrill prometheus}, a child JVM) against
- * the real {@code prometheus} in the same run, on the same SLO rules over {@value #SERIES} series
+ * the real {@code prometheus} 2.42 (in {@code --compat 2}) and the real 3.5 (in {@code --compat
+ * 3}), one pair after the other in the same run, on the same SLO rules over {@value #SERIES} series
  * with an hour of samples at 15 s. Each server scrapes the exporter on its own cursor: every scrape
  * hands it the next 15 s of the past hour, so both hold the same {@value #STEPS} samples per series
  * after {@value #STEPS} scrapes (the hour runs from 50 minutes ago to 10 minutes ahead). Figures:
  * rule-group evaluation time per cycle (the servers' own {@code evaluationTime}), instant-query
  * latency of the SLO queries, range-query latency over the hour at 15 s steps, and heap per series
  * (Go's heap in use for Prometheus, the JVM's heap after a GC for firedrill); each with the ratio
- * embedded/real, whose target is at most 2.
+ * embedded/real (issue 19's target: at most 1 against 3.5), and 3.5's own figures against 2.42's.
  *
  * <p>Run with {@code bin/bench EmbeddedPrometheusBenchmark}.
  */
@@ -87,12 +89,62 @@ class EmbeddedPrometheusBenchmark {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final Clock clock = Clock.system();
 
+  /** One pair's figures: each as {real, embedded}, and the real server's version. */
+  private record PairFigures(String version, Map<String, double[]> figures) {}
+
   @Test
   void embeddedAgainstRealPrometheusAtTenThousandSeries(@TempDir Path dir) throws Exception {
-    Path binary = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    Path v2 = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    Path v3 = Stacks.unpacked("prometheus", "3.", "prometheus");
+    // One pair after the other, so neither pair's servers compete with the other's for the CPU.
+    PairFigures two = measure(dir.resolve("v2"), v2, 2);
+    PairFigures three = measure(dir.resolve("v3"), v3, 3);
+    BenchReport report = new BenchReport("embedded-prometheus");
+    report.line(
+        "%d series (%d counters, %d histogram buckets), %d samples each at 15 s (one hour);"
+            + " real %s beside --compat 2, real %s beside --compat 3",
+        SERIES,
+        CursorExporter.COUNTERS,
+        SERIES - CursorExporter.COUNTERS,
+        STEPS,
+        two.version(),
+        three.version());
+    for (PairFigures pair : List.of(two, three)) {
+      String worst = null;
+      double worstRatio = 0;
+      for (Map.Entry<String, double[]> figure : pair.figures().entrySet()) {
+        double[] values = figure.getValue();
+        double ratio = values[1] / values[0];
+        report.line(
+            "%-8s %-48s real %10.2f  embedded %10.2f  ratio %5.2f %s",
+            pair.version(),
+            figure.getKey(),
+            values[0],
+            values[1],
+            ratio,
+            ratio <= 1 ? "(at most 1x)" : ratio <= 2 ? "(within 2x)" : "(OVER 2x)");
+        if (ratio > worstRatio) {
+          worstRatio = ratio;
+          worst = figure.getKey();
+        }
+      }
+      report.line("%-8s bottleneck: %s (ratio %.2f)", pair.version(), worst, worstRatio);
+    }
+    for (String figure : three.figures().keySet()) {
+      report.line(
+          "real %s / real %s, %-40s %5.2f",
+          three.version(),
+          two.version(),
+          figure,
+          three.figures().get(figure)[0] / two.figures().get(figure)[0]);
+    }
+    report.finish();
+  }
+
+  /** The real {@code binary} and {@code firedrill prometheus --compat N} on one exporter. */
+  private PairFigures measure(Path dir, Path binary, int compat) throws Exception {
     // Prometheus refuses samples more than an hour older than its newest (its own `up` is "now"),
-    // so the
-    // hour starts 50 minutes ago and ends 10 minutes ahead; queries name their time.
+    // so the hour starts 50 minutes ago and ends 10 minutes ahead; queries name their time.
     long firstStepMs =
         (clock.now().toEpochMilli() - Duration.ofMinutes(50).toMillis()) / STEP_MS * STEP_MS;
     try (CursorExporter exporter = new CursorExporter(firstStepMs)) {
@@ -118,9 +170,9 @@ class EmbeddedPrometheusBenchmark {
               embeddedDir.resolve("prometheus.yml").toString(),
               "--listen",
               "127.0.0.1:" + embeddedPort,
-              // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
+              // The embedded one answers as the real binary's major version.
               "--compat",
-              "2");
+              String.valueOf(compat));
       try (LocalPrometheus real =
           LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         URI realUrl = real.url();
@@ -143,14 +195,6 @@ class EmbeddedPrometheusBenchmark {
         }
         clock.sleep(Duration.ofSeconds(3));
 
-        BenchReport report = new BenchReport("embedded-prometheus");
-        report.line(
-            "%d series (%d counters, %d histogram buckets), %d samples each at 15 s (one hour); real %s",
-            SERIES,
-            CursorExporter.COUNTERS,
-            SERIES - CursorExporter.COUNTERS,
-            STEPS,
-            version(realUrl));
         Map<String, double[]> figures = new LinkedHashMap<>();
         figures.put(
             "rule group evaluation per cycle (ms)",
@@ -185,25 +229,7 @@ class EmbeddedPrometheusBenchmark {
               (goHeapInUse(realUrl) - realHeapBefore) / SERIES,
               (jvmHeapUsed(embedded.pid()) - embeddedHeapBefore) / SERIES
             });
-        String worst = null;
-        double worstRatio = 0;
-        for (Map.Entry<String, double[]> figure : figures.entrySet()) {
-          double[] values = figure.getValue();
-          double ratio = values[1] / values[0];
-          report.line(
-              "%-48s real %10.2f  embedded %10.2f  ratio %5.2f %s",
-              figure.getKey(),
-              values[0],
-              values[1],
-              ratio,
-              ratio <= 2 ? "(within 2x)" : "(OVER 2x)");
-          if (ratio > worstRatio) {
-            worstRatio = ratio;
-            worst = figure.getKey();
-          }
-        }
-        report.line("bottleneck: %s (ratio %.2f)", worst, worstRatio);
-        report.finish();
+        return new PairFigures(version(realUrl), figures);
       } finally {
         FiredrillJar.stop(embedded);
       }

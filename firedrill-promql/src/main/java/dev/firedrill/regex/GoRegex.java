@@ -49,7 +49,16 @@ public final class GoRegex {
 
   /** {@code ^(?:re)$} as Go compiles it; IllegalArgumentException naming the problem otherwise. */
   public static Pattern compileAnchored(String re) {
-    String translated = "(?:" + new GoRegex(re).translate() + ")";
+    return compileAnchored(re, false);
+  }
+
+  /**
+   * As above; with {@code dotMatchesNewline}, {@code ^(?s:re)$}, as Prometheus 3 compiles a label
+   * matcher's regular expression: {@code .} matches a line feed too (a flag in {@code re} may still
+   * turn that off).
+   */
+  public static Pattern compileAnchored(String re, boolean dotMatchesNewline) {
+    String translated = (dotMatchesNewline ? "(?s:" : "(?:") + new GoRegex(re).translate() + ")";
     try {
       return Pattern.compile(translated, Pattern.UNIX_LINES | Pattern.UNICODE_CASE);
     } catch (PatternSyntaxException e) {

@@ -22,6 +22,7 @@ import dev.firedrill.embedded.scrape.ScrapeTarget;
 import dev.firedrill.embedded.storage.Storage;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.promconfig.ScrapeConfig;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.time.Clock;
 import dev.firedrill.time.VirtualClock;
@@ -75,7 +76,8 @@ public final class SimulatedStack implements AutoCloseable {
   }
 
   /**
-   * Assembles the stack at {@code start}; nothing is scraped until the clock moves.
+   * Assembles the stack at {@code start}, its Prometheus answering as {@code compat}'s; nothing is
+   * scraped until the clock moves.
    *
    * @param events a line for each webhook Alertmanager could not deliver
    */
@@ -85,6 +87,7 @@ public final class SimulatedStack implements AutoCloseable {
       AlertmanagerConfig routes,
       LabModel model,
       Instant start,
+      Compat compat,
       Consumer<String> events) {
     VirtualClock clock = new VirtualClock(start);
     VirtualDriver driver = VirtualDriver.on(clock);
@@ -107,7 +110,8 @@ public final class SimulatedStack implements AutoCloseable {
       opened.add(api);
       EmbeddedPrometheus prometheus =
           EmbeddedPrometheus.simulate(
-              EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0),
+              EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0)
+                  .withCompat(compat),
               new Components(metrics, alerts -> alertmanager.put(received(alerts, clock.now()))),
               driver);
       return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver);

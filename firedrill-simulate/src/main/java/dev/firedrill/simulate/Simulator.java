@@ -19,6 +19,7 @@ import dev.firedrill.fault.Fault;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.promconfig.Config;
 import dev.firedrill.prometheus.HttpPrometheusClient;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +39,8 @@ public final class Simulator {
 
   /**
    * One simulation. {@code warmup} runs the model before the drill so that rate windows are full;
-   * {@code start} is the virtual time the warm-up starts at.
+   * {@code start} is the virtual time the warm-up starts at; {@code compat} is the PromQL the
+   * embedded Prometheus answers with (the default mode when null).
    */
   public record Request(
       Experiment experiment,
@@ -50,7 +52,8 @@ public final class Simulator {
       Duration warmup,
       Instant start,
       Optional<JournalFile> journal,
-      StopSignal stop) {
+      StopSignal stop,
+      Compat compat) {
     public Request {
       Objects.requireNonNull(experiment, "experiment");
       Objects.requireNonNull(model, "model");
@@ -62,6 +65,7 @@ public final class Simulator {
       }
       journal = journal == null ? Optional.empty() : journal;
       stop = stop == null ? StopSignal.noop() : stop;
+      compat = compat == null ? Compat.defaultMode() : compat;
     }
   }
 
@@ -113,6 +117,7 @@ public final class Simulator {
             request.routes(),
             request.model(),
             request.start(),
+            request.compat(),
             events)) {
       Clock clock = stack.clock();
       clock.sleep(request.warmup());
@@ -163,6 +168,7 @@ public final class Simulator {
     }
     node.put("cpu_burn_latency_per_worker_s", seconds(model.cpuBurnLatencyPerWorker()));
     node.put("warmup_s", seconds(request.warmup()));
+    node.put("promql_compat", request.compat().major());
     node.put("simulated_s", seconds(simulated));
     node.put("real_s", seconds(took));
   }

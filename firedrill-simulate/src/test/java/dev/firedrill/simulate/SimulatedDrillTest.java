@@ -49,6 +49,7 @@ class SimulatedDrillTest {
             Duration.ofMinutes(1),
             START,
             Optional.of(new JournalFile(journal)),
+            null,
             null);
     return Simulator.run(request, new ConsoleLines(lines::add), lines::add, Clock.system());
   }

@@ -68,7 +68,8 @@ public final class ApiServer implements AutoCloseable {
     this.parts = parts;
     this.queryApi = new QueryApi(parts.queries(), parts.clock());
     this.seriesApi = new SeriesApi(parts.queries(), parts.series());
-    this.rulesApi = new RulesApi(parts.rules());
+    this.rulesApi =
+        new RulesApi(parts.rules(), seriesApi::matcherSetsOrBadData, parts.queries().compat());
   }
 
   /** Binds {@code address} (port 0 for any free port) and serves until {@link #close()}. */

@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.api;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.PromqlException;
@@ -27,6 +28,11 @@ public interface QueryEngine {
 
   Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout);
 
+  /** The Prometheus major version the API answers as (its parameters and fields). */
+  default Compat compat() {
+    return Compat.defaultMode();
+  }
+
   /**
    * The PromQL parser (in the grammar of the options' {@link dev.firedrill.promql.eval.Compat}
    * mode) and {@link Engine} over {@code source}; a request's timeout shortens the engine's.
@@ -36,6 +42,11 @@ public interface QueryEngine {
       @Override
       public Expr parse(String query) {
         return PromqlParser.parse(query, options.compat().syntax());
+      }
+
+      @Override
+      public Compat compat() {
+        return options.compat();
       }
 
       @Override

@@ -5,23 +5,38 @@ import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
 import dev.firedrill.format.GoFloat;
 import dev.firedrill.format.GoQuote;
+import dev.firedrill.promql.eval.Compat;
+import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.time.Rfc3339;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * {@code /api/v1/alerts} and {@code /api/v1/rules}, field for field as Prometheus 2.42 writes them.
+ * {@code /api/v1/alerts} and {@code /api/v1/rules}, field for field as Prometheus 2.42 writes them;
+ * in mode 3 with Prometheus 3's filters ({@code rule_name[]}, {@code rule_group[]}, {@code file[]},
+ * {@code match[]} on the rules' labels, {@code exclude_alerts}) and pages ({@code group_limit},
+ * {@code group_next_token}), a group left without rules omitted as 3.x omits it.
  */
 final class RulesApi {
 
-  /** Go's zero {@code time.Time}, which Prometheus shows for a rule never evaluated. */
   private final Supplier<List<GroupSnapshot>> groups;
+  private final Function<Form, List<List<LabelMatcher>>> matchers;
+  private final Compat compat;
 
-  RulesApi(Supplier<List<GroupSnapshot>> groups) {
+  /**
+   * @param matchers reads a request's {@code match[]} series selectors, refusing bad ones
+   */
+  RulesApi(
+      Supplier<List<GroupSnapshot>> groups,
+      Function<Form, List<List<LabelMatcher>>> matchers,
+      Compat compat) {
     this.groups = groups;
+    this.matchers = matchers;
+    this.compat = compat;
   }
 
   void alerts(Json json) {
@@ -43,8 +58,39 @@ final class RulesApi {
     }
     boolean alerting = !type.equals("record");
     boolean recording = !type.equals("alert");
+    RuleFilter filter =
+        compat == Compat.PROMETHEUS_3 ? RuleFilter.of(form, matchers) : RuleFilter.NONE;
+    String nextToken = null;
+    boolean tokenFound = filter.nextToken().isEmpty();
     json.beginObject().name("groups").beginArray();
+    int written = 0;
     for (GroupSnapshot group : groups.get()) {
+      String token = RuleFilter.token(group);
+      if (!tokenFound) {
+        if (!token.equals(filter.nextToken())) {
+          continue;
+        }
+        tokenFound = true;
+      }
+      if (filter.groupLimit() > 0 && written == filter.groupLimit()) {
+        nextToken = token;
+        break;
+      }
+      if (!filter.keeps(group)) {
+        continue;
+      }
+      List<RuleSnapshot> rules =
+          group.rules().stream()
+              .filter(
+                  rule ->
+                      (rule instanceof RuleSnapshot.Alerting ? alerting : recording)
+                          && filter.keeps(rule))
+              .toList();
+      // Prometheus 3 leaves out a group whose rules the filters all took; 2.42 shows it empty.
+      if (rules.isEmpty() && compat == Compat.PROMETHEUS_3) {
+        continue;
+      }
+      written++;
       json.beginObject()
           .name("name")
           .string(group.name())
@@ -52,10 +98,10 @@ final class RulesApi {
           .string(group.file())
           .name("rules")
           .beginArray();
-      for (RuleSnapshot rule : group.rules()) {
-        if (rule instanceof RuleSnapshot.Alerting a && alerting) {
-          alertingRule(json, a);
-        } else if (rule instanceof RuleSnapshot.Recording r && recording) {
+      for (RuleSnapshot rule : rules) {
+        if (rule instanceof RuleSnapshot.Alerting a) {
+          alertingRule(json, a, filter.excludeAlerts());
+        } else if (rule instanceof RuleSnapshot.Recording r) {
           recordingRule(json, r);
         }
       }
@@ -70,10 +116,19 @@ final class RulesApi {
           .string(Rfc3339.formatNanoOrZero(group.lastEvaluation()))
           .endObject();
     }
-    json.endArray().endObject();
+    if (!tokenFound) {
+      throw ApiError.invalidParameter(
+          "group_next_token",
+          "invalid group_next_token '" + filter.nextToken() + "'. were rule groups changed?");
+    }
+    json.endArray();
+    if (nextToken != null) {
+      json.name("groupNextToken").string(nextToken);
+    }
+    json.endObject();
   }
 
-  private static void alertingRule(Json json, RuleSnapshot.Alerting rule) {
+  private static void alertingRule(Json json, RuleSnapshot.Alerting rule, boolean noAlerts) {
     json.beginObject()
         .name("state")
         .string(rule.state())
@@ -89,10 +144,15 @@ final class RulesApi {
         .strings(sorted(rule.labels()))
         .name("annotations")
         .strings(sorted(rule.annotations()))
-        .name("alerts")
-        .beginArray();
-    rule.alerts().forEach(alert -> alert(json, alert));
-    json.endArray().name("health").string(rule.health());
+        .name("alerts");
+    if (noAlerts) {
+      json.raw("null");
+    } else {
+      json.beginArray();
+      rule.alerts().forEach(alert -> alert(json, alert));
+      json.endArray();
+    }
+    json.name("health").string(rule.health());
     lastError(json, rule.lastError());
     json.name("evaluationTime")
         .raw(GoFloat.jsonNumber(rule.evaluationTime()))

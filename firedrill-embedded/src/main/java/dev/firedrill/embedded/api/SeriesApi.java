@@ -87,7 +87,7 @@ final class SeriesApi {
   /**
    * Prometheus reports a bad {@code match[]} of the label endpoints without naming the parameter.
    */
-  private List<List<LabelMatcher>> matcherSetsOrBadData(Form form) {
+  List<List<LabelMatcher>> matcherSetsOrBadData(Form form) {
     try {
       return matcherSets(form.all("match[]"));
     } catch (IllegalArgumentException e) {

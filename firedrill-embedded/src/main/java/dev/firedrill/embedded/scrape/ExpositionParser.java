@@ -39,13 +39,19 @@ public final class ExpositionParser {
 
   private final String target;
   private final boolean openMetrics;
+  private final boolean normaliseBuckets;
+
+  /** The type the last {@code # TYPE} line named, as Prometheus's parsers hold it. */
+  private String familyType = "";
+
   private String line;
   private int pos;
   private int lineNumber;
 
-  private ExpositionParser(String target, ExpositionFormat format) {
+  private ExpositionParser(String target, ExpositionFormat format, boolean normaliseBuckets) {
     this.target = target;
     this.openMetrics = format == ExpositionFormat.OPENMETRICS;
+    this.normaliseBuckets = normaliseBuckets;
   }
 
   /**
@@ -55,7 +61,17 @@ public final class ExpositionParser {
    */
   public static List<ExposedSample> parse(String target, String body, ExpositionFormat format)
       throws ExpositionException {
-    return new ExpositionParser(target, format).parse(body);
+    return parse(target, body, format, false);
+  }
+
+  /**
+   * As above; with {@code normaliseBuckets}, as Prometheus 3 ingests: the {@code le} of a histogram
+   * family and the {@code quantile} of a summary are rewritten as floats ({@link BucketLabels}).
+   */
+  public static List<ExposedSample> parse(
+      String target, String body, ExpositionFormat format, boolean normaliseBuckets)
+      throws ExpositionException {
+    return new ExpositionParser(target, format, normaliseBuckets).parse(body);
   }
 
   private List<ExposedSample> parse(String body) throws ExpositionException {
@@ -122,6 +138,9 @@ public final class ExpositionParser {
     if (keyword.equals("TYPE") && !TEXT_TYPES.contains(line.substring(pos))) {
       throw error("a metric type (" + String.join(", ", TEXT_TYPES) + ")", rest());
     }
+    if (keyword.equals("TYPE")) {
+      familyType = line.substring(pos);
+    }
   }
 
   private void openMetricsComment() throws ExpositionException {
@@ -147,6 +166,9 @@ public final class ExpositionParser {
     String text = line.substring(pos);
     if (keyword.equals("TYPE") && !OPENMETRICS_TYPES.contains(text)) {
       throw error("a metric type (" + String.join(", ", OPENMETRICS_TYPES) + ")", rest());
+    }
+    if (keyword.equals("TYPE")) {
+      familyType = text;
     }
     if (keyword.equals("UNIT") && !text.isEmpty() && !name.endsWith("_" + text)) {
       throw error("a unit that the metric name ends with (\"_" + text + "\")", excerpt(name));
@@ -260,7 +282,11 @@ public final class ExpositionParser {
         throw error("each label name once", "\"" + name + "\" twice");
       }
       seen.add(name);
-      labels.set(name, value);
+      labels.set(
+          name,
+          normaliseBuckets && BucketLabels.normalised(familyType, name)
+              ? BucketLabels.normalise(value)
+              : value);
       if (!openMetrics) {
         skipSpace();
       }

@@ -49,13 +49,24 @@ public final class Scraper {
 
   private final Storage storage;
   private final Clock clock;
+  private final boolean normaliseBuckets;
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final Map<ScrapeTarget, TargetState> targets = new ConcurrentHashMap<>();
 
   public Scraper(Storage storage, Clock clock) {
+    this(storage, clock, false);
+  }
+
+  /**
+   * As above; with {@code normaliseBuckets} the {@code le} and {@code quantile} labels are stored
+   * as Prometheus 3 stores them ({@link ExpositionParser#parse(String, String, ExpositionFormat,
+   * boolean)}).
+   */
+  public Scraper(Storage storage, Clock clock, boolean normaliseBuckets) {
     this.storage = storage;
     this.clock = clock;
+    this.normaliseBuckets = normaliseBuckets;
   }
 
   /**
@@ -218,7 +229,10 @@ public final class Scraper {
     String contentType = response.headers().firstValue("Content-Type").orElse(null);
     try {
       return ExpositionParser.parse(
-          target.url().toString(), response.body(), ExpositionFormat.of(contentType));
+          target.url().toString(),
+          response.body(),
+          ExpositionFormat.of(contentType),
+          normaliseBuckets);
     } catch (ExpositionException e) {
       throw new ScrapeFailure(e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.api;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.PromqlException;
@@ -23,6 +24,20 @@ final class StubEngine implements QueryEngine {
   private final Map<String, Expr> parsed = new HashMap<>();
   private final Map<Expr, Supplier<Value>> answers = new HashMap<>();
   final List<Call> calls = new ArrayList<>();
+  private final Compat compat;
+
+  StubEngine() {
+    this(Compat.defaultMode());
+  }
+
+  StubEngine(Compat compat) {
+    this.compat = compat;
+  }
+
+  @Override
+  public Compat compat() {
+    return compat;
+  }
 
   static Expr.VectorSelector selector(String name, LabelMatcher... more) {
     List<LabelMatcher> matchers = new ArrayList<>();

@@ -218,4 +218,48 @@ class ExpositionParserTest {
     assertThat(ExpositionFormat.of("application/json")).isEqualTo(PROMETHEUS_TEXT);
     assertThat(ExpositionFormat.of(null)).isEqualTo(PROMETHEUS_TEXT);
   }
+
+  @Test
+  void prometheus3StoresAHistogramsLeAndASummarysQuantileAsFloats() throws Exception {
+    String body =
+        """
+        # TYPE h histogram
+        h_bucket{le="1"} 1
+        h_bucket{le="2.50"} 2
+        h_bucket{le="1e6"} 3
+        h_bucket{le="0.0001"} 3
+        h_bucket{le="+Inf"} 4
+        h_bucket{le="soon"} 4
+        # TYPE s summary
+        s{quantile="1"} 5
+        s{le="1"} 5
+        # TYPE g gauge
+        g{le="1",quantile="1"} 6
+        """;
+    List<String> three =
+        ExpositionParser.parse("t", body, PROMETHEUS_TEXT, true).stream()
+            .map(sample -> sample.labels().toString())
+            .toList();
+    List<String> two = text(body).stream().map(sample -> sample.labels().toString()).toList();
+
+    assertThat(three)
+        .containsExactly(
+            "h_bucket{le=\"1.0\"}",
+            "h_bucket{le=\"2.5\"}",
+            "h_bucket{le=\"1e+06\"}",
+            "h_bucket{le=\"0.0001\"}",
+            "h_bucket{le=\"+Inf\"}",
+            "h_bucket{le=\"soon\"}",
+            "s{quantile=\"1.0\"}",
+            "s{le=\"1\"}",
+            "g{le=\"1\", quantile=\"1\"}");
+    assertThat(two.get(0)).isEqualTo("h_bucket{le=\"1\"}");
+    assertThat(
+            ExpositionParser.parse(
+                    "t", "# TYPE h histogram\nh_bucket{le=\"10\"} 1\n# EOF\n", OPENMETRICS, true)
+                .get(0)
+                .labels()
+                .toString())
+        .isEqualTo("h_bucket{le=\"10.0\"}");
+  }
 }

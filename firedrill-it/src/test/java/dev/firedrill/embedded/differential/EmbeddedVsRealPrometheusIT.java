@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.lab.stack.LocalPrometheus;
+import dev.firedrill.lab.stack.Runner;
 import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.RequiredBinary;
+import dev.firedrill.testing.Stacks;
 import dev.firedrill.time.Clock;
 import java.io.IOException;
 import java.net.URI;
@@ -31,14 +33,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7's differential test: the real {@code prometheus} and the embedded one (run as users run
- * it, {@code firedrill prometheus}) scrape the same {@link GeneratedExporter} for the same minutes
- * and evaluate the same rule files. Every sample carries an explicit timestamp and changes less
- * often than the scrape interval, so both hold identical samples; then the same queries (the
- * generated corpus, and every expression of the rule files and dashboards with recording rules
- * written out) must give the same answers as instant and range queries, and the alerts a fault
- * triggers must become active and fire within one evaluation interval (plus one scrape interval) of
- * each other.
+ * Issues 7 and 19's differential test, in both compatibility modes at once: the real {@code
+ * prometheus} 2.42 beside {@code firedrill prometheus --compat 2}, and the real 3.5 beside {@code
+ * --compat 3} (with UTF-8 names, duration expressions and a regex over a newline added to its
+ * corpus). All four scrape the same {@link GeneratedExporter} for the same minutes and evaluate the
+ * same rule files. Every sample carries an explicit timestamp and changes less often than the
+ * scrape interval, so both hold identical samples; then the same queries (the generated corpus, and
+ * every expression of the rule files and dashboards with recording rules written out) must give the
+ * same answers as instant and range queries, and the alerts a fault triggers must become active and
+ * fire within one evaluation interval (plus one scrape interval) of each other.
  */
 class EmbeddedVsRealPrometheusIT {
 
@@ -53,114 +56,123 @@ class EmbeddedVsRealPrometheusIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final Clock clock = Clock.system();
 
+  /**
+   * One comparison: a real binary and {@code firedrill prometheus --compat N} beside it, on the
+   * same exporter and rule files; {@code extraQueries} are what only this pair's version reads.
+   */
+  private record Pair(
+      String name,
+      LocalPrometheus real,
+      URI embedded,
+      Process embeddedProcess,
+      List<String> extraQueries) {}
+
   @Test
   void bothServersAnswerEveryQueryAlikeAndFireTheFaultsAlertsAtTheSameEvaluations(@TempDir Path dir)
       throws Exception {
-    Path binary = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    Path v2 = RequiredBinary.find("prometheus", "FIREDRILL_PROMETHEUS", "prometheus");
+    Path v3 = Stacks.unpacked("prometheus", "3.", "prometheus");
     try (GeneratedExporter exporter = GeneratedExporter.start(() -> clock.now().toEpochMilli())) {
       String config = config(exporter.target());
-      Path realDir = Files.createDirectories(dir.resolve("real"));
-      Path embeddedDir = Files.createDirectories(dir.resolve("embedded"));
-      for (Path target : List.of(realDir, embeddedDir)) {
-        Files.copy(RECORDING_RULES, target.resolve("recording-rules.yml"));
-        Files.copy(LAB_ALERTS, target.resolve("lab-alerts.yml"));
-      }
-      Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
-      int embeddedPort = Loopback.freePort();
-      URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-      Process embedded =
-          FiredrillJar.startServer(
-              embeddedDir,
-              embeddedUrl,
-              "prometheus",
-              "--config",
-              embeddedDir.resolve("prometheus.yml").toString(),
-              "--listen",
-              "127.0.0.1:" + embeddedPort,
-              // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
-              "--compat",
-              "2");
-      try (LocalPrometheus real =
-          LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
-        awaitScraping(real.url(), embeddedUrl, Duration.ofSeconds(30));
+      List<Pair> pairs = new ArrayList<>();
+      try {
+        // Both pairs at once, on one exporter: the same samples, and one wait for the data.
+        pairs.add(start(dir, config, "2.42 / --compat 2", v2, 2, List.of(), List.of()));
+        pairs.add(
+            start(
+                dir,
+                config,
+                "3.5 / --compat 3",
+                v3,
+                3,
+                // Duration expressions are behind a feature flag in 3.5 (on by default later).
+                List.of("--enable-feature=promql-duration-expr"),
+                QueryCorpus.prometheus3()));
+        for (Pair pair : pairs) {
+          awaitScraping(pair.real().url(), pair.embedded(), Duration.ofSeconds(30));
+        }
         Instant dataStart = Instant.ofEpochMilli(exporter.startData());
 
         // 36 s of data: the vanishing series is gone (it stops after 30 s), the late one has come.
         clock.sleep(Duration.ofSeconds(36));
         Instant faultStart = Instant.ofEpochMilli(exporter.startFault());
-        Map<String, AlertTimes> realAlerts = new LinkedHashMap<>();
-        Map<String, AlertTimes> embeddedAlerts = new LinkedHashMap<>();
-        awaitFiring(real.url(), embeddedUrl, Duration.ofSeconds(45));
-        for (String alert : FAULT_ALERTS) {
-          realAlerts.put(alert, alertTimes(real.url(), alert));
-          embeddedAlerts.put(alert, alertTimes(embeddedUrl, alert));
+        Map<Pair, Map<String, AlertTimes>> realAlerts = new LinkedHashMap<>();
+        Map<Pair, Map<String, AlertTimes>> embeddedAlerts = new LinkedHashMap<>();
+        for (Pair pair : pairs) {
+          awaitFiring(pair.real().url(), pair.embedded(), Duration.ofSeconds(45));
+          Map<String, AlertTimes> real = new LinkedHashMap<>();
+          Map<String, AlertTimes> embedded = new LinkedHashMap<>();
+          for (String alert : FAULT_ALERTS) {
+            real.put(alert, alertTimes(pair.real().url(), alert));
+            embedded.put(alert, alertTimes(pair.embedded(), alert));
+          }
+          realAlerts.put(pair, real);
+          embeddedAlerts.put(pair, embedded);
         }
 
-        List<String> queries = new ArrayList<>(QueryCorpus.generate());
-        int corpusSize = queries.size();
-        queries.addAll(ProjectExpressions.all());
+        List<String> generated = QueryCorpus.generate();
+        List<String> project = ProjectExpressions.all();
         double end = seconds(clock.now().minusMillis(2_500));
         double[] instants = {
           end, end - 7.25, end - 13.5, seconds(faultStart) + 3.3, seconds(dataStart) + 31.0
         };
         List<String> differences = new ArrayList<>();
         int compared = 0;
-        for (String query : queries) {
-          for (double at : instants) {
-            String params = "query=" + encode(query) + "&time=" + format(at);
-            compare(
-                "/api/v1/query?" + params,
-                real.url(),
-                embeddedUrl,
-                query + " at " + format(at),
-                differences);
+        for (Pair pair : pairs) {
+          List<String> queries = new ArrayList<>(generated);
+          queries.addAll(project);
+          queries.addAll(pair.extraQueries());
+          int before = differences.size();
+          int comparedBefore = compared;
+          for (String query : queries) {
+            for (double at : instants) {
+              String params = "query=" + encode(query) + "&time=" + format(at);
+              compare("/api/v1/query?" + params, pair, query + " at " + format(at), differences);
+              compared++;
+            }
+            String range =
+                "query="
+                    + encode(query)
+                    + "&start="
+                    + format(end - 60)
+                    + "&end="
+                    + format(end)
+                    + "&step=5";
+            compare("/api/v1/query_range?" + range, pair, query + " over 60s", differences);
             compared++;
           }
-          String range =
-              "query="
-                  + encode(query)
-                  + "&start="
-                  + format(end - 60)
-                  + "&end="
-                  + format(end)
-                  + "&step=5";
-          compare(
-              "/api/v1/query_range?" + range,
-              real.url(),
-              embeddedUrl,
-              query + " over 60s",
-              differences);
-          compared++;
-        }
-
-        System.out.printf(
-            Locale.ROOT,
-            "differential: %d expressions (%d generated, %d from rules and dashboards),"
-                + " %d comparisons, %d differences%n",
-            queries.size(),
-            corpusSize,
-            queries.size() - corpusSize,
-            compared,
-            differences.size());
-        for (String alert : FAULT_ALERTS) {
-          AlertTimes r = realAlerts.get(alert);
-          AlertTimes e = embeddedAlerts.get(alert);
           System.out.printf(
               Locale.ROOT,
-              "differential: %s activeAt real %s embedded %s (%+d ms), firing real %s"
-                  + " embedded %s (%+d ms)%n",
-              alert,
-              r.activeAt(),
-              e.activeAt(),
-              Duration.between(r.activeAt(), e.activeAt()).toMillis(),
-              r.firing(),
-              e.firing(),
-              Duration.between(r.firing(), e.firing()).toMillis());
+              "differential %s: %d expressions (%d generated, %d from rules and dashboards,"
+                  + " %d of this version's own), %d comparisons, %d differences%n",
+              pair.name(),
+              queries.size(),
+              generated.size(),
+              project.size(),
+              pair.extraQueries().size(),
+              compared - comparedBefore,
+              differences.size() - before);
+          for (String alert : FAULT_ALERTS) {
+            AlertTimes r = realAlerts.get(pair).get(alert);
+            AlertTimes e = embeddedAlerts.get(pair).get(alert);
+            System.out.printf(
+                Locale.ROOT,
+                "differential %s: %s activeAt real %s embedded %s (%+d ms), firing real %s"
+                    + " embedded %s (%+d ms)%n",
+                pair.name(),
+                alert,
+                r.activeAt(),
+                e.activeAt(),
+                Duration.between(r.activeAt(), e.activeAt()).toMillis(),
+                r.firing(),
+                e.firing(),
+                Duration.between(r.firing(), e.firing()).toMillis());
+          }
         }
-        assertThat(queries.size() - corpusSize)
+        assertThat(project.size())
             .as("expressions from the rule files and dashboards")
             .isGreaterThan(20);
-        assertThat(corpusSize).as("generated expressions").isGreaterThanOrEqualTo(500);
+        assertThat(generated.size()).as("generated expressions").isGreaterThanOrEqualTo(500);
         Path report = Path.of("target", "differential-differences.txt");
         Files.createDirectories(report.getParent());
         Files.write(report, differences);
@@ -175,19 +187,73 @@ class EmbeddedVsRealPrometheusIT {
                   + String.join("\n", differences.subList(0, Math.min(20, differences.size()))));
         }
         Duration tolerance = INTERVAL.plus(INTERVAL);
-        for (String alert : FAULT_ALERTS) {
-          AlertTimes r = realAlerts.get(alert);
-          AlertTimes e = embeddedAlerts.get(alert);
-          assertThat(Duration.between(r.activeAt(), e.activeAt()).abs())
-              .as(alert + " activeAt")
-              .isLessThanOrEqualTo(tolerance);
-          assertThat(Duration.between(r.firing(), e.firing()).abs())
-              .as(alert + " firing")
-              .isLessThanOrEqualTo(tolerance);
+        for (Pair pair : pairs) {
+          for (String alert : FAULT_ALERTS) {
+            AlertTimes r = realAlerts.get(pair).get(alert);
+            AlertTimes e = embeddedAlerts.get(pair).get(alert);
+            assertThat(Duration.between(r.activeAt(), e.activeAt()).abs())
+                .as(pair.name() + " " + alert + " activeAt")
+                .isLessThanOrEqualTo(tolerance);
+            assertThat(Duration.between(r.firing(), e.firing()).abs())
+                .as(pair.name() + " " + alert + " firing")
+                .isLessThanOrEqualTo(tolerance);
+          }
         }
       } finally {
-        FiredrillJar.stop(embedded);
+        for (Pair pair : pairs) {
+          FiredrillJar.stop(pair.embeddedProcess());
+          pair.real().close();
+        }
       }
+    }
+  }
+
+  /**
+   * The real {@code binary} and the embedded Prometheus in mode {@code compat}, each in its dir.
+   */
+  private Pair start(
+      Path dir,
+      String config,
+      String name,
+      Path binary,
+      int compat,
+      List<String> binaryFlags,
+      List<String> extraQueries)
+      throws IOException, InterruptedException {
+    Path realDir = Files.createDirectories(dir.resolve("real-" + compat));
+    Path embeddedDir = Files.createDirectories(dir.resolve("embedded-" + compat));
+    for (Path target : List.of(realDir, embeddedDir)) {
+      Files.copy(RECORDING_RULES, target.resolve("recording-rules.yml"));
+      Files.copy(LAB_ALERTS, target.resolve("lab-alerts.yml"));
+    }
+    Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
+    int embeddedPort = Loopback.freePort();
+    URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
+    Process embedded =
+        FiredrillJar.startServer(
+            embeddedDir,
+            embeddedUrl,
+            "prometheus",
+            "--config",
+            embeddedDir.resolve("prometheus.yml").toString(),
+            "--listen",
+            "127.0.0.1:" + embeddedPort,
+            "--compat",
+            String.valueOf(compat));
+    try {
+      LocalPrometheus real =
+          LocalPrometheus.start(
+              new Runner.Binary(binary),
+              Loopback.freePort(),
+              config,
+              realDir,
+              false,
+              clock,
+              binaryFlags);
+      return new Pair(name, real, embeddedUrl, embedded, extraQueries);
+    } catch (RuntimeException e) {
+      FiredrillJar.stop(embedded);
+      throw e;
     }
   }
 
@@ -202,13 +268,12 @@ class EmbeddedVsRealPrometheusIT {
         + "']\n";
   }
 
-  private void compare(
-      String pathAndQuery, URI real, URI embedded, String what, List<String> differences)
+  private void compare(String pathAndQuery, Pair pair, String what, List<String> differences)
       throws IOException, InterruptedException {
-    JsonNode realAnswer = get(real, pathAndQuery);
-    JsonNode embeddedAnswer = get(embedded, pathAndQuery);
+    JsonNode realAnswer = get(pair.real().url(), pathAndQuery);
+    JsonNode embeddedAnswer = get(pair.embedded(), pathAndQuery);
     Optional<String> difference = ResultComparison.difference(realAnswer, embeddedAnswer);
-    difference.ifPresent(d -> differences.add(what + ": " + d));
+    difference.ifPresent(d -> differences.add(pair.name() + ": " + what + ": " + d));
   }
 
   /** Waits until both servers have scraped the (still empty) exporter once. */

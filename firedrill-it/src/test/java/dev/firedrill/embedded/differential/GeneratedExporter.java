@@ -168,6 +168,22 @@ final class GeneratedExporter implements AutoCloseable {
     if (k >= 10) {
       sample(out, "diff_late", "id=\"late\"", Math.sqrt(k), ts);
     }
+    // Bucket and quantile labels written as integers, an exponent and a trailing zero: Prometheus 3
+    // stores them as floats (le="1.0"), Prometheus 2 as written.
+    out.append("# TYPE diff_latency_seconds histogram\n");
+    String[] les = {"1", "2.50", "1e1", "+Inf"};
+    for (int b = 0; b < les.length; b++) {
+      sample(out, "diff_latency_seconds_bucket", "le=\"" + les[b] + "\"", 3 * k + b * k, ts);
+    }
+    sample(out, "diff_latency_seconds_sum", "", 2.5 * k, ts);
+    sample(out, "diff_latency_seconds_count", "", 6 * k, ts);
+    out.append("# TYPE diff_size summary\n");
+    sample(out, "diff_size", "quantile=\"0.5\"", 10 + k % 3, ts);
+    sample(out, "diff_size", "quantile=\"1\"", 20 + k % 4, ts);
+    sample(out, "diff_size_sum", "", 15.0 * k, ts);
+    sample(out, "diff_size_count", "", k, ts);
+    // A label value across a newline: Prometheus 3's regex . matches it, Prometheus 2's does not.
+    sample(out, "diff_text", "msg=\"line one\\nline two\"", 1, ts);
     return out.toString();
   }
 

@@ -203,7 +203,47 @@ final class QueryCorpus {
             "http_server_requests_total{code=~\"5..\"} / ignoring(code) http_server_requests_total{code=\"200\"}",
             "rate(diff_requests_total[5m])",
             "increase(http_server_requests_total[1m]) > bool 100",
-            "changes(diff_balance[1m]) + resets(diff_requests_total[1m]) * 0"));
+            "changes(diff_balance[1m]) + resets(diff_requests_total[1m]) * 0",
+            "diff_latency_seconds_bucket",
+            "diff_latency_seconds_bucket{le=\"1\"}",
+            "diff_latency_seconds_bucket{le=\"1.0\"}",
+            "diff_latency_seconds_bucket{le=\"10.0\"}",
+            "histogram_quantile(0.5, rate(diff_latency_seconds_bucket[30s]))",
+            "diff_size",
+            "diff_size{quantile=\"1.0\"}",
+            "sum by (quantile) (diff_size)"));
     return new ArrayList<>(queries);
+  }
+
+  /**
+   * What only Prometheus 3 reads, as far as the real 3.5.3 does (with {@code
+   * --enable-feature=promql-duration-expr}): quoted UTF-8 metric and label names, duration
+   * expressions in ranges, offsets and subquery steps (3.5 has no {@code step()} or {@code
+   * min}/{@code max} in them yet), bare-number ranges, and a regex {@code .} across a newline.
+   */
+  static List<String> prometheus3() {
+    return List.of(
+        "{\"diff_temperature\"}",
+        "{\"diff_temperature\", sensor=\"1\"}",
+        "{__name__=\"diff_balance\", \"account\"=\"x\"}",
+        "sum by (\"sensor.id\") (label_replace(diff_temperature, \"sensor.id\", \"$1\", \"sensor\", \"(.*)\"))",
+        "label_replace(diff_temperature, \"__name__\", \"diff.temperature\", \"\", \"\")",
+        "label_join(diff_requests_total, \"shard.and.name\", \"-\", \"shard\", \"__name__\")",
+        "count by (\"konto-ü\") (label_replace(diff_balance, \"konto-ü\", \"$1\", \"account\", \"(.*)\"))",
+        "max without (\"sensor.id\") (label_replace(diff_temperature, \"sensor.id\", \"$1\", \"sensor\", \"(.*)\"))",
+        "rate(diff_requests_total[5s * 2])",
+        "rate(diff_requests_total[30s - 5s])",
+        "increase(http_server_requests_total[(10s + 5s) * 2])",
+        "deriv(diff_temperature[1m / 2])",
+        "avg_over_time(diff_temperature[2 * 5s] offset 3s)",
+        "diff_temperature offset (5s * 2)",
+        "max_over_time(diff_temperature[20s:1s * 2])",
+        "rate(diff_requests_total[10])",
+        "sum_over_time(diff_balance[12.5])",
+        "diff_text{msg=~\"line.one.line.two\"}",
+        "diff_text{msg=~\"line.*two\"}",
+        "diff_text{msg!~\"line.one.*\"}",
+        "count(diff_text{msg=~\".+\"})",
+        "label_replace(diff_text, \"first\", \"$1\", \"msg\", \"line (.*)\")");
   }
 }

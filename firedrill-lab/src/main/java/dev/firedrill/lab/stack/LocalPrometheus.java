@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,20 +94,25 @@ public final class LocalPrometheus extends LocalServer {
    */
   public static LocalPrometheus start(
       Runner runner, int port, String config, Path dir, boolean detached, Clock clock) {
+    return start(runner, port, config, dir, detached, clock, List.of());
+  }
+
+  /**
+   * As above, the real binary also given {@code binaryFlags} (such as {@code
+   * --enable-feature=...}); the embedded Prometheus has no use for them.
+   */
+  public static LocalPrometheus start(
+      Runner runner,
+      int port,
+      String config,
+      Path dir,
+      boolean detached,
+      Clock clock,
+      List<String> binaryFlags) {
     URI url = URI.create("http://127.0.0.1:" + port);
     Path file = dir.resolve("prometheus.yml");
     String listen = "127.0.0.1:" + port;
-    List<String> command =
-        command(
-            "prometheus",
-            runner,
-            List.of(
-                "--config.file=" + file,
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=" + listen,
-                "--rules.alert.resend-delay=1s",
-                "--log.level=info"),
-            List.of("--config", file.toString(), "--listen", listen, "--resend-delay", "1s"));
+    List<String> command = command(runner, file, dir, listen, binaryFlags);
     return new LocalPrometheus(
         dir, url, launch("prometheus", file, config, command, dir, url, detached, clock));
   }
@@ -114,5 +120,37 @@ public final class LocalPrometheus extends LocalServer {
   /** Starts Prometheus again after {@link #stop} or {@link #kill}, same port and data. */
   public void restart() {
     process.restart(url().resolve("/-/ready"), READY_TIMEOUT);
+  }
+
+  /**
+   * The command line of {@code runner} serving {@code file} on {@code listen}, data in {@code dir}.
+   */
+  static List<String> command(
+      Runner runner, Path file, Path dir, String listen, List<String> binaryFlags) {
+    List<String> binaryArgs =
+        new ArrayList<>(
+            List.of(
+                "--config.file=" + file,
+                "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.listen-address=" + listen,
+                "--rules.alert.resend-delay=1s",
+                "--log.level=info"));
+    binaryArgs.addAll(binaryFlags);
+    return LocalServer.command(
+        "prometheus",
+        runner,
+        binaryArgs,
+        List.of(
+            "--config",
+            file.toString(),
+            "--listen",
+            listen,
+            "--resend-delay",
+            "1s",
+            "--compat",
+            String.valueOf(
+                runner instanceof Runner.Embedded e
+                    ? e.compat()
+                    : Runner.Embedded.DEFAULT_COMPAT)));
   }
 }

@@ -14,11 +14,26 @@ public sealed interface Runner {
 
   /**
    * {@code firedrill prometheus} or {@code firedrill alertmanager}; {@code firedrill} starts a
-   * firedrill JVM.
+   * firedrill JVM; {@code compat} is the Prometheus major version an embedded Prometheus answers as
+   * ({@code --compat}).
    */
-  record Embedded(List<String> firedrill) implements Runner {
+  record Embedded(List<String> firedrill, int compat) implements Runner {
+    /** The embedded Prometheus's own default, {@code --compat 3}. */
+    public static final int DEFAULT_COMPAT = 3;
+
     public Embedded {
       firedrill = List.copyOf(firedrill);
+      if (compat != 2 && compat != 3) {
+        throw new IllegalArgumentException(
+            "compatibility mode "
+                + compat
+                + " is not one of 2 or 3 (the Prometheus major version)");
+      }
+    }
+
+    /** Answering as Prometheus 3, the embedded Prometheus's default. */
+    public Embedded(List<String> firedrill) {
+      this(firedrill, DEFAULT_COMPAT);
     }
   }
 }

@@ -28,7 +28,16 @@ public record StackChoice(Runner prometheus, Runner alertmanager, List<String> l
 
   /** Looks the binaries up in {@code env} ({@code PATH} and the FIREDRILL_* variables). */
   public static StackChoice choose(Mode mode, Map<String, String> env, List<String> firedrill) {
-    Runner.Embedded embedded = new Runner.Embedded(firedrill);
+    return choose(mode, env, firedrill, Runner.Embedded.DEFAULT_COMPAT);
+  }
+
+  /**
+   * As above; an embedded Prometheus answers as Prometheus {@code compat} (2 or 3), and its line
+   * says so. The real binary answers as its own version.
+   */
+  public static StackChoice choose(
+      Mode mode, Map<String, String> env, List<String> firedrill, int compat) {
+    Runner.Embedded embedded = new Runner.Embedded(firedrill, compat);
     Pick prometheus =
         pick(
             mode,
@@ -38,6 +47,10 @@ public record StackChoice(Runner prometheus, Runner alertmanager, List<String> l
             "prometheus",
             LocalPrometheus.findBinary(env),
             embedded);
+    if (prometheus.runner() instanceof Runner.Embedded) {
+      prometheus =
+          new Pick(prometheus.runner(), prometheus.line() + ", PromQL of Prometheus " + compat);
+    }
     Pick alertmanager =
         pick(
             mode,

@@ -52,7 +52,8 @@ class StackChoiceTest {
     assertThat(choice.alertmanager()).isEqualTo(EMBEDDED);
     assertThat(choice.lines())
         .containsExactly(
-            "Prometheus: embedded (no prometheus on PATH; sudo apt-get install prometheus for the real one)",
+            "Prometheus: embedded (no prometheus on PATH; sudo apt-get install prometheus for the real one),"
+                + " PromQL of Prometheus 3",
             "Alertmanager: embedded (no prometheus-alertmanager on PATH; sudo apt-get install prometheus-alertmanager"
                 + " for the real one)");
   }
@@ -106,7 +107,8 @@ class StackChoiceTest {
     assertThat(choice.alertmanager()).isEqualTo(EMBEDDED);
     assertThat(choice.lines())
         .containsExactly(
-            "Prometheus: embedded (--stack embedded)", "Alertmanager: embedded (--stack embedded)");
+            "Prometheus: embedded (--stack embedded), PromQL of Prometheus 3",
+            "Alertmanager: embedded (--stack embedded)");
   }
 
   @Test
@@ -119,5 +121,21 @@ class StackChoiceTest {
             "the prometheus-alertmanager binary is not on the PATH; install it with bin/install-deps (or"
                 + " apt-get install prometheus-alertmanager), or set FIREDRILL_ALERTMANAGER to its path; or run the"
                 + " embedded one with --stack embedded");
+  }
+
+  @Test
+  void anEmbeddedPrometheusAnswersAsTheModeAskedForAndSaysSo() {
+    StackChoice choice =
+        StackChoice.choose(StackChoice.Mode.EMBEDDED, Map.of("PATH", bin.toString()), FIREDRILL, 2);
+
+    assertThat(choice.prometheus()).isEqualTo(new Runner.Embedded(FIREDRILL, 2));
+    assertThat(choice.lines().get(0))
+        .isEqualTo("Prometheus: embedded (--stack embedded), PromQL of Prometheus 2");
+    assertThat(
+            LocalPrometheus.command(
+                choice.prometheus(), Path.of("p.yml"), Path.of("data"), "127.0.0.1:9", List.of()))
+        .containsSubsequence("prometheus", "--config", "p.yml", "--compat", "2");
+    assertThatThrownBy(() -> new Runner.Embedded(FIREDRILL, 4))
+        .hasMessage("compatibility mode 4 is not one of 2 or 3 (the Prometheus major version)");
   }
 }

@@ -4,6 +4,7 @@ import dev.firedrill.format.GoFloat;
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.fn.InstantFunctions;
 import dev.firedrill.promql.fn.LabelFunctions;
+import dev.firedrill.promql.fn.LabelReplace;
 import dev.firedrill.promql.fn.NaturalOrder;
 import dev.firedrill.promql.fn.Quantiles;
 import dev.firedrill.promql.fn.RangeFunctions;
@@ -178,6 +179,7 @@ final class Calls {
   }
 
   private List<Points> sort(Expr arg, boolean descending) {
+    rangeSort();
     return ev.stepwise(
         List.of(ev.eval(arg)),
         (in, step, ts, out) -> {
@@ -192,7 +194,15 @@ final class Calls {
    * Prometheus 3's sort_by_label: by the named labels' values in natural order, then by the whole
    * label set; descending reverses both.
    */
+  /** Prometheus 3 warns that a sort anywhere in a range query changes nothing. */
+  private void rangeSort() {
+    if (ev.query.stepMs() != 0 && ev.query.compat() == Compat.PROMETHEUS_3) {
+      ev.query.annotations().ineffectiveSort();
+    }
+  }
+
   private List<Points> sortByLabel(List<Expr> args, boolean descending) {
+    rangeSort();
     List<String> names = new ArrayList<>();
     for (int i = 1; i < args.size(); i++) {
       names.add(string(args.get(i)));
@@ -257,10 +267,11 @@ final class Calls {
     String regex = string(args.get(4));
     List<Points> input = ev.eval(args.get(0));
     // Prometheus checks the regex and the destination before the first sample, even with none.
-    LabelFunctions.replace(LabelSet.EMPTY, dst, replacement, src, regex);
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    LabelReplace replace = LabelReplace.compile(dst, replacement, src, regex, three);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = LabelFunctions.replace(input.get(i).labels, dst, replacement, src, regex);
+      relabelled[i] = replace.apply(input.get(i).labels);
     }
     return relabel(input, relabelled);
   }
@@ -273,10 +284,11 @@ final class Calls {
       sources[i - 3] = string(args.get(i));
     }
     List<Points> input = ev.eval(args.get(0));
-    LabelFunctions.join(LabelSet.EMPTY, dst, separator, sources);
+    boolean three = ev.query.compat() == Compat.PROMETHEUS_3;
+    LabelFunctions.join(three, LabelSet.EMPTY, dst, separator, sources);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = LabelFunctions.join(input.get(i).labels, dst, separator, sources);
+      relabelled[i] = LabelFunctions.join(three, input.get(i).labels, dst, separator, sources);
     }
     return relabel(input, relabelled);
   }
@@ -303,12 +315,15 @@ final class Calls {
     Double[] upperBound = new Double[buckets.size()];
     Set<String> le = Set.of("le");
     Set<String> excluded = Set.of("le", LabelSet.METRIC_NAME);
+    String[] names = new String[buckets.size()];
     for (int i = 0; i < groupOf.length; i++) {
       LabelSet l = buckets.get(i).labels;
       groupOf[i] = l.drop(le);
       outLabels[i] = l.drop(excluded);
       upperBound[i] = GoFloat.parse(l.get("le"));
+      names[i] = l.get(LabelSet.METRIC_NAME);
     }
+    Annotations annotations = ev.query.annotations();
     Map<LabelSet, Histogram> groups = new LinkedHashMap<>();
     return ev.stepwise(
         List.of(phi, buckets),
@@ -318,27 +333,35 @@ final class Calls {
           for (int i = 0; i < v.size; i++) {
             int s = v.series[i];
             if (upperBound[s] == null) {
+              annotations.badBucketLabel(buckets.get(s).labels.get("le"), names[s]);
               continue;
             }
             groups
-                .computeIfAbsent(groupOf[s], k -> new Histogram(outLabels[s]))
+                .computeIfAbsent(groupOf[s], k -> new Histogram(outLabels[s], names[s]))
                 .add(upperBound[s], v.values[i]);
           }
           double q = in[0].values[0];
+          annotations.invalidQuantile(q);
           for (Histogram h : groups.values()) {
-            out.add(h.labels, Quantiles.histogramQuantile(q, h.bounds, h.counts, h.n), -1);
+            out.add(
+                h.labels,
+                Quantiles.histogramQuantile(
+                    q, h.bounds, h.counts, h.n, () -> annotations.forcedMonotonicity(h.name)),
+                -1);
           }
         });
   }
 
   private static final class Histogram {
     final LabelSet labels;
+    final String name;
     double[] bounds = new double[8];
     double[] counts = new double[8];
     int n;
 
-    Histogram(LabelSet labels) {
+    Histogram(LabelSet labels, String name) {
       this.labels = labels;
+      this.name = name;
     }
 
     void add(double bound, double count) {
@@ -428,6 +451,9 @@ final class Calls {
         }
         for (int j = 0; j < scalars.length; j++) {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
+        }
+        if (name.equals("quantile_over_time")) {
+          ev.query.annotations().invalidQuantile(scalars[0]);
         }
         OptionalDouble value =
             RangeFunctions.apply(

@@ -1,6 +1,9 @@
 package dev.firedrill.promql.eval;
 
 import dev.firedrill.promql.parse.PromqlParser;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Which Prometheus the engine answers as. The two differ in the grammar they read and in where a
@@ -14,6 +17,8 @@ public enum Compat {
   PROMETHEUS_2(2, PromqlParser.Syntax.PROMETHEUS_2_42),
   /** Prometheus 3.x: its grammar (UTF-8 names, duration expressions, ...) and left-open windows. */
   PROMETHEUS_3(3, PromqlParser.Syntax.PROMETHEUS_3);
+
+  private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.\\d+.*");
 
   private final int major;
   private final PromqlParser.Syntax syntax;
@@ -41,6 +46,23 @@ public enum Compat {
     }
     throw new IllegalArgumentException(
         "compatibility mode " + major + " is not one of 2 or 3 (the Prometheus major version)");
+  }
+
+  /**
+   * The mode of a Prometheus version as {@code /api/v1/status/buildinfo} gives it ({@code
+   * 2.42.0+ds}, {@code 3.5.3}); empty for any other (a fork's, firedrill's own).
+   */
+  public static Optional<Compat> ofVersion(String version) {
+    Matcher m = VERSION.matcher(version.strip());
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    for (Compat c : values()) {
+      if (String.valueOf(c.major).equals(m.group(1))) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
   }
 
   public int major() {

@@ -60,12 +60,18 @@ public final class Engine {
 
   /** An instant query: a Scalar, Text, Vector or (for a range selector) Matrix. */
   public Value instant(Expr written, long timeMs) {
+    return instant(written, timeMs, new Annotations());
+  }
+
+  /** As above, the query's warnings and infos added to {@code annotations}. */
+  public Value instant(Expr written, long timeMs, Annotations annotations) {
     Expr expr = QueryDurations.resolve(written, 0, 0);
     Expr e = Evaluator.unwrap(expr);
     if (e instanceof Expr.StringLiteral s) {
       return new Value.Text(timeMs, s.value());
     }
-    List<Points> result = new Evaluator(query(timeMs, timeMs, 0), timeMs, timeMs, 1).eval(expr);
+    List<Points> result =
+        new Evaluator(query(timeMs, timeMs, 0, annotations), timeMs, timeMs, 1).eval(expr);
     return switch (expr.type()) {
       case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
       case VECTOR -> {
@@ -86,6 +92,12 @@ public final class Engine {
    * range-vector expression is refused as Prometheus refuses it.
    */
   public Value.Matrix range(Expr written, long startMs, long endMs, long stepMs) {
+    return range(written, startMs, endMs, stepMs, new Annotations());
+  }
+
+  /** As above, the query's warnings and infos added to {@code annotations}. */
+  public Value.Matrix range(
+      Expr written, long startMs, long endMs, long stepMs, Annotations annotations) {
     Expr expr = written;
     if (expr.type() != ValueType.VECTOR && expr.type() != ValueType.SCALAR) {
       throw new PromqlException(
@@ -104,7 +116,9 @@ public final class Engine {
           PromqlException.ErrorType.BAD_DATA, "end timestamp must not be before start time");
     }
     expr = QueryDurations.resolve(written, stepMs, endMs - startMs);
-    return matrix(new Evaluator(query(startMs, endMs, stepMs), startMs, endMs, stepMs).eval(expr));
+    return matrix(
+        new Evaluator(query(startMs, endMs, stepMs, annotations), startMs, endMs, stepMs)
+            .eval(expr));
   }
 
   /**
@@ -123,7 +137,7 @@ public final class Engine {
     return dev.firedrill.promql.parse.PromqlParser.parse(query, options.compat().syntax());
   }
 
-  private Query query(long startMs, long endMs, long stepMs) {
+  private Query query(long startMs, long endMs, long stepMs, Annotations annotations) {
     return new Query(
         source,
         options.lookbackDelta().toMillis(),
@@ -132,7 +146,8 @@ public final class Engine {
         stepMs,
         options.defaultSubqueryStep().toMillis(),
         options.compat(),
-        System.nanoTime() + options.timeout().toNanos());
+        System.nanoTime() + options.timeout().toNanos(),
+        annotations);
   }
 
   private static Value.Matrix matrix(List<Points> result) {

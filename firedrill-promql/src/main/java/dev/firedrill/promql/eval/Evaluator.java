@@ -402,9 +402,15 @@ final class Evaluator {
           List.of(input), (in, step, ts, out) -> aggregation.apply(in[0], groupOf, 0, null, out));
     }
     List<Points> param = eval(a.param());
+    boolean quantile = a.op() == AggregateOp.QUANTILE;
     return stepwise(
         List.of(input, param),
-        (in, step, ts, out) -> aggregation.apply(in[0], groupOf, in[1].values[0], null, out));
+        (in, step, ts, out) -> {
+          if (quantile) {
+            query.annotations().invalidQuantile(in[1].values[0]);
+          }
+          aggregation.apply(in[0], groupOf, in[1].values[0], null, out);
+        });
   }
 
   /** The labels {@code absent()} reports: those of equality matchers, but a label matched twice. */

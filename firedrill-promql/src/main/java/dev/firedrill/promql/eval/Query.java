@@ -6,7 +6,8 @@ import dev.firedrill.promql.model.SeriesSource;
 /**
  * What every evaluator of one query shares: where samples come from, the lookback, the query's own
  * start, end and step (0 for an instant query) (which {@code @ start()} and {@code @ end()} name,
- * even inside subqueries), the step of a subquery that gives none, and the deadline.
+ * even inside subqueries), the step of a subquery that gives none, the deadline, and where its
+ * warnings and infos go.
  */
 record Query(
     SeriesSource source,
@@ -16,7 +17,8 @@ record Query(
     long stepMs,
     long subqueryStepMs,
     Compat compat,
-    long deadlineNanos) {
+    long deadlineNanos,
+    Annotations annotations) {
 
   void checkDeadline() {
     if (System.nanoTime() - deadlineNanos > 0) {

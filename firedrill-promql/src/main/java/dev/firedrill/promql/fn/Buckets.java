@@ -64,15 +64,19 @@ final class Buckets {
    * Raises each count to the highest before it: buckets scraped at slightly different moments can
    * decrease, which a cumulative histogram cannot, and interpolation would go backwards.
    */
-  void ensureMonotonic() {
+  /** Whether a count was raised by more than Prometheus 3's tolerance of 1e-12, relative. */
+  boolean ensureMonotonic() {
+    boolean forced = false;
     double max = counts[0];
     for (int i = 1; i < size; i++) {
       if (counts[i] > max) {
         max = counts[i];
       } else if (counts[i] < max) {
+        forced |= (max - counts[i]) / (Math.abs(max) + Math.abs(counts[i])) >= 1e-12;
         counts[i] = max;
       }
     }
+    return forced;
   }
 
   /**

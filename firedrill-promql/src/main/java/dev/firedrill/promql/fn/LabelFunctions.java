@@ -20,7 +20,18 @@ public final class LabelFunctions {
    */
   public static LabelSet replace(
       LabelSet labels, String dst, String replacement, String src, String regex) {
-    return LabelReplace.compile(dst, replacement, src, regex).apply(labels);
+    return replace(labels, dst, replacement, src, regex, false);
+  }
+
+  /** As above, in Prometheus 3's way when {@code prometheus3} (see {@link LabelReplace}). */
+  public static LabelSet replace(
+      LabelSet labels,
+      String dst,
+      String replacement,
+      String src,
+      String regex,
+      boolean prometheus3) {
+    return LabelReplace.compile(dst, replacement, src, regex, prometheus3).apply(labels);
   }
 
   /**
@@ -31,14 +42,20 @@ public final class LabelFunctions {
    *     name, then for an invalid destination label name
    */
   public static LabelSet join(LabelSet labels, String dst, String separator, String... srcLabels) {
+    return join(false, labels, dst, separator, srcLabels);
+  }
+
+  /** As above; with {@code prometheus3} any non-empty UTF-8 label name is valid. */
+  public static LabelSet join(
+      boolean prometheus3, LabelSet labels, String dst, String separator, String... srcLabels) {
     for (String src : srcLabels) {
-      if (!isValidLabelName(src)) {
+      if (!isValidLabelName(src, prometheus3)) {
         throw new PromqlException(
             PromqlException.ErrorType.EXECUTION,
             "invalid source label name in label_join(): " + src);
       }
     }
-    if (!isValidLabelName(dst)) {
+    if (!isValidLabelName(dst, prometheus3)) {
       throw new PromqlException(
           PromqlException.ErrorType.EXECUTION,
           "invalid destination label name in label_join(): " + dst);
@@ -53,7 +70,13 @@ public final class LabelFunctions {
     return labels.toBuilder().set(dst, joined.toString()).build();
   }
 
-  static boolean isValidLabelName(String name) {
-    return LABEL_NAME.matcher(name).matches();
+  /**
+   * Prometheus 2's {@code [a-zA-Z_][a-zA-Z0-9_]*}; Prometheus 3's UTF-8 names: any non-empty valid
+   * UTF-8 (an invalid byte of a Go string literal reads as U+FFFD here).
+   */
+  static boolean isValidLabelName(String name, boolean prometheus3) {
+    return prometheus3
+        ? !name.isEmpty() && name.indexOf('\uFFFD') < 0
+        : LABEL_NAME.matcher(name).matches();
   }
 }

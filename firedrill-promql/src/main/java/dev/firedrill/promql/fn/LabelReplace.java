@@ -33,9 +33,18 @@ public final class LabelReplace {
    *     after it, an invalid destination label name
    */
   public static LabelReplace compile(String dst, String replacement, String src, String regex) {
+    return compile(dst, replacement, src, regex, false);
+  }
+
+  /**
+   * As above; with {@code prometheus3} as Prometheus 3 does it: the regex's {@code .} matches a
+   * newline ({@code ^(?s:re)$}) and any non-empty UTF-8 destination name is valid.
+   */
+  public static LabelReplace compile(
+      String dst, String replacement, String src, String regex, boolean prometheus3) {
     // Prometheus pastes the regex between anchors, so a top-level | in it escapes them: "a)|(b" is
     // ^(?:a)|(b)$.
-    String anchored = "^(?:" + regex + ")$";
+    String anchored = (prometheus3 ? "^(?s:" : "^(?:") + regex + ")$";
     Pattern pattern;
     try {
       pattern = GoRegex.compileAnchored(anchored);
@@ -44,7 +53,7 @@ public final class LabelReplace {
           PromqlException.ErrorType.EXECUTION,
           "invalid regular expression in label_replace(): " + regex);
     }
-    if (!LabelFunctions.isValidLabelName(dst)) {
+    if (!LabelFunctions.isValidLabelName(dst, prometheus3)) {
       throw new PromqlException(
           PromqlException.ErrorType.EXECUTION,
           "invalid destination label name in label_replace(): " + dst);

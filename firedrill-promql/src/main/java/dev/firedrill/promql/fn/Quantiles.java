@@ -68,6 +68,15 @@ public final class Quantiles {
    */
   public static double histogramQuantile(
       double phi, double[] upperBounds, double[] counts, int count) {
+    return histogramQuantile(phi, upperBounds, counts, count, () -> {});
+  }
+
+  /**
+   * As above; {@code forcedMonotonic} runs when a bucket's count had to be raised to its
+   * predecessor's by more than a float's rounding (Prometheus 3's info annotation).
+   */
+  public static double histogramQuantile(
+      double phi, double[] upperBounds, double[] counts, int count, Runnable forcedMonotonic) {
     if (Double.isNaN(phi)) {
       return Double.NaN;
     }
@@ -85,7 +94,9 @@ public final class Quantiles {
       return Double.NaN;
     }
     buckets.coalesce();
-    buckets.ensureMonotonic();
+    if (buckets.ensureMonotonic()) {
+      forcedMonotonic.run();
+    }
     int n = buckets.size();
     if (n < 2) {
       return Double.NaN;

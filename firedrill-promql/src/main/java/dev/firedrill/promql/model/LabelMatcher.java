@@ -35,8 +35,18 @@ public record LabelMatcher(Type type, String name, String value, Pattern pattern
 
   /** IllegalArgumentException naming the expression when a regular expression does not compile. */
   public static LabelMatcher of(Type type, String name, String value) {
+    return of(type, name, value, false);
+  }
+
+  /**
+   * As above; with {@code dotMatchesNewline} a regular expression's {@code .} matches a line feed,
+   * as Prometheus 3's matchers do.
+   */
+  public static LabelMatcher of(Type type, String name, String value, boolean dotMatchesNewline) {
     Pattern pattern =
-        type == Type.REGEX || type == Type.NOT_REGEX ? GoRegex.compileAnchored(value) : null;
+        type == Type.REGEX || type == Type.NOT_REGEX
+            ? GoRegex.compileAnchored(value, dotMatchesNewline)
+            : null;
     return new LabelMatcher(type, name, value, pattern);
   }
 

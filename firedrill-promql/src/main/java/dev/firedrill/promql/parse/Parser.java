@@ -406,7 +406,7 @@ final class Parser {
     next();
     String labelName = quotedLabel ? GoText.unquote(label.text()) : label.text();
     try {
-      return LabelMatcher.of(type, labelName, GoText.unquote(value.text()));
+      return LabelMatcher.of(type, labelName, GoText.unquote(value.text()), prometheus3);
     } catch (IllegalArgumentException e) {
       throw error(label.pos(), e.getMessage());
     }

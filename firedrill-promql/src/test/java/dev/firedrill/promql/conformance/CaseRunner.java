@@ -1,6 +1,7 @@
 package dev.firedrill.promql.conformance;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Annotations;
 import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.eval.Value;
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Runs one eval command as Prometheus's promql/test.go does: the query at its time, again with
@@ -38,9 +40,6 @@ final class CaseRunner {
   String run(Script.Eval c) {
     if (c.problem() != null) {
       return c.problem();
-    }
-    if (c.expectsAnnotation()) {
-      return "expects a warning or info annotation, which the engine does not report";
     }
     Expr expr;
     try {
@@ -74,8 +73,9 @@ final class CaseRunner {
 
   private String runInstant(Script.Eval c, Expr expr, long t, boolean original) {
     Value result;
+    Annotations annotations = new Annotations();
     try {
-      result = engine.instant(expr, t);
+      result = engine.instant(expr, t, annotations);
     } catch (PromqlException e) {
       return c.fail() ? failureMessageCheck(c, e) : "error: " + e.getMessage();
     } catch (RuntimeException e) {
@@ -83,6 +83,10 @@ final class CaseRunner {
     }
     if (c.fail()) {
       return "expected an error, got " + result;
+    }
+    String unexpected = original ? annotationFailure(c, annotations) : null;
+    if (unexpected != null) {
+      return unexpected;
     }
     if (c.string() != null) {
       return result instanceof Value.Text text && text.value().equals(c.string())
@@ -184,14 +188,48 @@ final class CaseRunner {
 
   private String runRange(Script.Eval c, Expr expr) {
     Value.Matrix result;
+    Annotations annotations = new Annotations();
     try {
-      result = engine.range(expr, c.startMs(), c.endMs(), c.stepMs());
+      result = engine.range(expr, c.startMs(), c.endMs(), c.stepMs(), annotations);
     } catch (PromqlException e) {
       return c.fail() ? failureMessageCheck(c, e) : "error: " + e.getMessage();
     } catch (RuntimeException e) {
       return "crashed: " + e;
     }
-    return c.fail() ? "expected an error, got " + result : compareMatrix(c, result);
+    if (c.fail()) {
+      return "expected an error, got " + result;
+    }
+    String unexpected = annotationFailure(c, annotations);
+    return unexpected != null ? unexpected : compareMatrix(c, result);
+  }
+
+  /** Null when the query's warnings and infos are what the eval's expect lines ask. */
+  private static String annotationFailure(Script.Eval c, Annotations annotations) {
+    Script.AnnotationExpectations e = c.annotations();
+    String warn = check("warning", e.warn(), e.warnMsg(), e.warnRegex(), annotations.warnings());
+    return warn != null
+        ? warn
+        : check("info", e.info(), e.infoMsg(), e.infoRegex(), annotations.infos());
+  }
+
+  private static String check(
+      String kind, Boolean expected, String msg, Pattern regex, List<String> got) {
+    if (expected == null) {
+      return null;
+    }
+    if (!expected) {
+      return got.isEmpty() ? null : "expected no " + kind + " annotation, got " + got;
+    }
+    if (got.isEmpty()) {
+      return "expected a " + kind + " annotation, got none";
+    }
+    if (msg != null && !got.contains(msg)) {
+      return "expected the " + kind + " \"" + msg + "\", got " + got;
+    }
+    if (regex != null && got.stream().noneMatch(a -> regex.matcher(a).find())) {
+      return "expected a " + kind + " matching " + regex + ", got " + got;
+    }
+    return null;
   }
 
   /** Each expected series' values sit at start, start+step, ...; an omitted value is no point. */

@@ -85,6 +85,15 @@ class PromqlV3ConformanceTest {
         DynamicTest.dynamicTest(
             "every exclusion names a case",
             () -> assertThat(cases).containsAll(exclusions.keySet())));
+    tests.add(
+        DynamicTest.dynamicTest(
+            "docs/promql-v3-exceptions.md names every exclusion",
+            () -> {
+              String page = Files.readString(Path.of("docs/promql-v3-exceptions.md"));
+              assertThat(exclusions.keySet())
+                  .as("exclusions missing from docs/promql-v3-exceptions.md")
+                  .allMatch(key -> page.contains("`" + key + "`"));
+            }));
     return tests;
   }
 

@@ -46,7 +46,7 @@ final class Script {
       String failMessage,
       Pattern failRegex,
       boolean ordered,
-      boolean expectsAnnotation,
+      AnnotationExpectations annotations,
       Double scalar,
       String string,
       boolean rangeVector,
@@ -56,6 +56,26 @@ final class Script {
 
     String name() {
       return file + ":" + line + " " + query;
+    }
+  }
+
+  /**
+   * What an eval expects of the query's warnings and infos: {@code warn} true for {@code expect
+   * warn}, false for {@code expect no_warn}, null when unchecked; a {@code msg:} or {@code regex:}
+   * that one of them must match. Likewise for infos.
+   */
+  record AnnotationExpectations(
+      Boolean warn,
+      String warnMsg,
+      Pattern warnRegex,
+      Boolean info,
+      String infoMsg,
+      Pattern infoRegex) {
+    static final AnnotationExpectations NONE =
+        new AnnotationExpectations(null, null, null, null, null, null);
+
+    boolean any() {
+      return warn != null || info != null;
     }
   }
 
@@ -146,7 +166,12 @@ final class Script {
     String query = isRange ? m.group(5) : m.group(3);
     boolean fail = "fail".equals(mod);
     boolean ordered = "ordered".equals(mod);
-    boolean annotation = "warn".equals(mod) || "info".equals(mod);
+    Boolean warn = "warn".equals(mod) ? Boolean.TRUE : null;
+    Boolean info = "info".equals(mod) ? Boolean.TRUE : null;
+    String warnMsg = null;
+    Pattern warnRegex = null;
+    String infoMsg = null;
+    Pattern infoRegex = null;
     String failMessage = null;
     Pattern failRegex = null;
     Double scalar = null;
@@ -214,7 +239,24 @@ final class Script {
                 failRegex = Pattern.compile(e.group(3).trim());
               }
             }
-            case "warn", "info" -> annotation = true;
+            case "warn" -> {
+              warn = true;
+              if ("msg".equals(e.group(2))) {
+                warnMsg = e.group(3).trim();
+              } else if ("regex".equals(e.group(2))) {
+                warnRegex = Pattern.compile(e.group(3).trim());
+              }
+            }
+            case "info" -> {
+              info = true;
+              if ("msg".equals(e.group(2))) {
+                infoMsg = e.group(3).trim();
+              } else if ("regex".equals(e.group(2))) {
+                infoRegex = Pattern.compile(e.group(3).trim());
+              }
+            }
+            case "no_warn" -> warn = false;
+            case "no_info" -> info = false;
             default -> {}
           }
           continue;
@@ -243,7 +285,7 @@ final class Script {
             failMessage,
             failRegex,
             ordered,
-            annotation,
+            new AnnotationExpectations(warn, warnMsg, warnRegex, info, infoMsg, infoRegex),
             scalar,
             string,
             rangeVector,

@@ -151,4 +151,24 @@ class LabelFunctionsTest {
     assertThat(replace.apply(LabelSet.of("src", "v-1")).get("dst")).isEqualTo("1");
     assertThat(replace.apply(LabelSet.of("src", "v-2")).get("dst")).isEqualTo("2");
   }
+
+  @Test
+  void prometheus3TakesUtf8DestinationsAndADotAcrossANewline() {
+    LabelSet text = LabelSet.of("msg", "line one\nline two");
+
+    assertThat(LabelFunctions.replace(text, "first", "$1", "msg", "line (.*)", true).get("first"))
+        .isEqualTo("one\nline two");
+    assertThat(LabelFunctions.replace(text, "first", "$1", "msg", "line (.*)", false).has("first"))
+        .isFalse();
+    assertThat(LabelFunctions.replace(SOURCE, "sensor.id", "x", "src", ".*", true).get("sensor.id"))
+        .isEqualTo("x");
+    assertThat(LabelFunctions.join(true, SOURCE, "a.b", "-", "src").get("a.b"))
+        .isEqualTo(SOURCE.get("src"));
+    assertThatThrownBy(() -> LabelFunctions.replace(SOURCE, "sensor.id", "x", "src", ".*", false))
+        .hasMessage("invalid destination label name in label_replace(): sensor.id");
+    assertThatThrownBy(() -> LabelFunctions.replace(SOURCE, "\uFFFD", "x", "src", ".*", true))
+        .hasMessage("invalid destination label name in label_replace(): \uFFFD");
+    assertThatThrownBy(() -> LabelFunctions.join(true, SOURCE, "", "-", "src"))
+        .hasMessage("invalid destination label name in label_join(): ");
+  }
 }

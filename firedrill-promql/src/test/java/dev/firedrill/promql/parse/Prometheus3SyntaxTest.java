@@ -185,4 +185,24 @@ class Prometheus3SyntaxTest {
           .isInstanceOf(PromqlException.class);
     }
   }
+
+  @Test
+  void aRegexDotMatchesANewlineInPrometheus3AndNotInPrometheus2() {
+    String query = "m{msg=~\"line.two\", other!~\"a.*\"}";
+    List<LabelMatcher> three =
+        ((VectorSelector) PromqlParser.parse(query, Syntax.PROMETHEUS_3)).matchers();
+    List<LabelMatcher> two =
+        ((VectorSelector) PromqlParser.parse(query, Syntax.PROMETHEUS_2_42)).matchers();
+
+    assertThat(three.get(0).matches("line\ntwo")).isTrue();
+    assertThat(two.get(0).matches("line\ntwo")).isFalse();
+    assertThat(three.get(1).matches("a\nb")).isFalse();
+    assertThat(two.get(1).matches("a\nb")).isTrue();
+    // A flag inside the expression still turns it off, as in Go.
+    LabelMatcher off =
+        ((VectorSelector) PromqlParser.parse("m{msg=~\"(?-s)line.two\"}", Syntax.PROMETHEUS_3))
+            .matchers()
+            .get(0);
+    assertThat(off.matches("line\ntwo")).isFalse();
+  }
 }
