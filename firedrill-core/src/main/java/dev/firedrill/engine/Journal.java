@@ -99,8 +99,15 @@ public final class Journal {
     return faults.size() - 1;
   }
 
-  void faultStarting(int index, Instant at) {
+  /**
+   * {@code state}, what the fault knows it will create, stands in the journal until the injection
+   * replaces it with what it created; an empty one is not written (nothing to find by).
+   */
+  void faultStarting(int index, Instant at, Map<String, Object> state) {
     faultNode(index).put("started_at", at.toString());
+    if (!state.isEmpty()) {
+      faultState(index, state);
+    }
     // Written before inject: a crash mid-injection still shows the fault as needing a revert.
     faultNode(index).put("injected", true);
     faultNode(index).put("reverted", false);

@@ -38,6 +38,17 @@ public interface Fault {
    */
   Map<String, Object> state();
 
+  /**
+   * What {@link #inject()} will create, as far as it is known before it starts, in {@link
+   * #state()}'s shape: the journal records it before the injection, so {@code firedrill cleanup}
+   * after a kill mid-inject finds and removes what was created, and only that. Empty (the default)
+   * when nothing is known before: cleanup then reports the fault for a human until its ttl has
+   * passed.
+   */
+  default Map<String, Object> stateBeforeInjection() {
+    return Map.of();
+  }
+
   /** What ends this fault at its TTL if firedrill dies. */
   default TtlEnforcer ttlEnforcer() {
     return TtlEnforcer.INJECTOR;

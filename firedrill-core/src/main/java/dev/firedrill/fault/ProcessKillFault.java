@@ -221,6 +221,15 @@ public final class ProcessKillFault implements Fault {
     return state;
   }
 
+  /**
+   * A STOP's planned targets, before the first signal: SIGCONT to one that was never stopped
+   * changes nothing. Other signals cannot be undone, so there is nothing to find.
+   */
+  @Override
+  public synchronized Map<String, Object> stateBeforeInjection() {
+    return parsedOrNull() == Signal.STOP ? state() : Map.of();
+  }
+
   /** A STOP is held by the watchdog; every other signal leaves nothing to undo. */
   @Override
   public TtlEnforcer ttlEnforcer() {

@@ -268,6 +268,12 @@ final class NftablesFault implements Fault {
     return Map.of("table", table);
   }
 
+  /** The table's name is drawn before the transaction: cleanup deletes it if it was created. */
+  @Override
+  public Map<String, Object> stateBeforeInjection() {
+    return state();
+  }
+
   @Override
   public TtlEnforcer ttlEnforcer() {
     return TtlEnforcer.KERNEL;
