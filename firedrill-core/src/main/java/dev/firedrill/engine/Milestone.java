@@ -102,16 +102,16 @@ public sealed interface Milestone {
    * pause, a cpu-burn worker's tag), journaled first so a cleanup after a kill mid-inject finds it.
    */
   record FaultInjecting(
-      int index, FaultSpec spec, Map<String, Object> state, Instant at, Duration offset)
+      int index, FaultSpec spec, Optional<Map<String, Object>> state, Instant at, Duration offset)
       implements Milestone {
     public FaultInjecting {
       // A fault's state may hold nulls, which Map.copyOf refuses.
-      state = Collections.unmodifiableMap(new LinkedHashMap<>(state));
+      state = state.map(known -> Collections.unmodifiableMap(new LinkedHashMap<>(known)));
     }
 
     /** With nothing known before the injection. */
     public FaultInjecting(int index, FaultSpec spec, Instant at, Duration offset) {
-      this(index, spec, Map.of(), at, offset);
+      this(index, spec, Optional.empty(), at, offset);
     }
   }
 

@@ -200,8 +200,8 @@ public final class CpuBurnFault implements Fault {
 
   /** The tag, before any worker starts: cleanup finds the workers by it (none without a run id). */
   @Override
-  public Map<String, Object> stateBeforeInjection() {
-    return tag.isEmpty() ? Map.of() : state();
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return tag.isEmpty() ? Optional.empty() : Optional.of(state());
   }
 
   /**

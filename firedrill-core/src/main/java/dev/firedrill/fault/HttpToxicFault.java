@@ -402,8 +402,8 @@ public final class HttpToxicFault implements Fault {
    * The toxic's name is this run's before the POST: cleanup deletes it if the POST went through.
    */
   @Override
-  public Map<String, Object> stateBeforeInjection() {
-    return state();
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   private ProxyAdminClient client() throws FaultException {

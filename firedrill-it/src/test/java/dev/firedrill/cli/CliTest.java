@@ -105,7 +105,8 @@ class CliTest {
 
   /** Each plan draws a fresh run id, which names the toxics and tags the workers: RUN here. */
   private static String withoutRunId(String out) {
-    return out.replaceAll("-[0-9a-f]{8}-(\\d)", "-RUN-$1").replaceAll("--tag [0-9a-f]{8}\\.", "--tag RUN.");
+    return out.replaceAll("-[0-9a-f]{8}-(\\d)", "-RUN-$1")
+        .replaceAll("--tag [0-9a-f]{8}\\.", "--tag RUN.");
   }
 
   @Test

@@ -77,8 +77,7 @@ class CleanupWithinTtlTest {
     node.put("started_at", Instant.now().toString());
     node.put("injected", true);
     node.put("reverted", false);
-    Map<String, Object> before = fault.stateBeforeInjection();
-    assertThat(before).as("state known before %s is injected", fault.spec().kind()).isNotEmpty();
+    Map<String, Object> before = fault.stateBeforeInjection().orElseThrow();
     node.set("state", JSON.valueToTree(before));
     JournalFile file = new JournalFile(dir.resolve("journal.json"));
     file.write(Journal.of(root));

@@ -180,7 +180,7 @@ class HttpToxicFaultTest {
     FaultSpec.HttpToxic spec = spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2));
     Fault first = Faults.create(spec, context("pay-errors", 1).withRunId("0000000a"), 0);
     assertThat(((HttpToxicFault) first).toxicName()).isEqualTo("firedrill-pay-errors-0000000a-0");
-    assertThat(first.stateBeforeInjection())
+    assertThat(first.stateBeforeInjection().orElseThrow())
         .containsEntry("toxic", "firedrill-pay-errors-0000000a-0");
     first.plan();
     first.inject();

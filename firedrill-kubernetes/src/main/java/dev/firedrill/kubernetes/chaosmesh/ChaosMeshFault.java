@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -518,8 +519,8 @@ final class ChaosMeshFault implements Fault {
 
   /** The object's name and labels are known before it is created: cleanup deletes it if it was. */
   @Override
-  public Map<String, Object> stateBeforeInjection() {
-    return state();
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   /** Chaos Mesh ends the fault at its spec.duration, even when firedrill is gone. */

@@ -42,7 +42,8 @@ class ChaosMeshRunOwnershipTest {
     assertThat(networkChaos().get(0).getMetadata().getLabels())
         .containsEntry("firedrill.dev/run", "0000000a");
     assertThat(first.state()).containsEntry("run", "0000000a");
-    assertThat(first.stateBeforeInjection()).containsEntry("name", "firedrill-exp-1-0");
+    assertThat(first.stateBeforeInjection().orElseThrow())
+        .containsEntry("name", "firedrill-exp-1-0");
 
     ChaosMeshFault second = fault("0000000b");
     assertThatThrownBy(second::plan)
