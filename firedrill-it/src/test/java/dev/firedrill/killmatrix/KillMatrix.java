@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -17,17 +20,17 @@ import java.util.function.Consumer;
  */
 final class KillMatrix {
 
-  static final Duration DURATION = Duration.ofMillis(2000);
+  static final Duration DURATION = Duration.ofMillis(1500);
   static final Duration RECOVERY = Duration.ofMillis(1000);
 
   /** Short, so a trial waits little for it; the method fits inside it. */
-  static final Duration TTL = Duration.ofMillis(5000);
+  static final Duration TTL = Duration.ofMillis(4000);
 
   /** The quiet alert's window from injection: the wait for alerts outlasts the recovery. */
-  static final Duration WITHIN = Duration.ofMillis(5500);
+  static final Duration WITHIN = Duration.ofMillis(4000);
 
   /** What a run found, over all its trials. */
-  record Figures(long seed, List<Trial.Result> results, Duration took) {
+  record Figures(long seed, int lanes, List<Trial.Result> results, Duration took) {
 
     long leftBehind() {
       return results.stream().filter(r -> !r.leftBehind().isEmpty()).count();
@@ -72,11 +75,12 @@ final class KillMatrix {
       lines.add(
           String.format(
               Locale.ROOT,
-              "kill matrix, seed %d: %d trials in %.0f s; faults left behind: %d; unreadable"
+              "kill matrix, seed %d: %d trials in %.0f s (%d at a time); faults left behind: %d; unreadable"
                   + " journals: %d; longest kill-to-clean: %.1f s",
               seed,
               results.size(),
               took.toMillis() / 1000.0,
+              lanes,
               leftBehind(),
               unreadableJournals(),
               longestKillToClean().toMillis() / 1000.0));
@@ -113,16 +117,37 @@ final class KillMatrix {
 
   private KillMatrix() {}
 
-  static Figures run(MatrixLab lab, Path dir, long seed, int trials, Consumer<Trial.Result> each)
+  /**
+   * Runs the trials {@code lanes} at a time (each has its own experiment id, decoy and files; the
+   * proxy and Prometheus are shared, as a team's would be); trial {@code n}'s draws come from
+   * {@code seed} and {@code n} alone, so a run repeats whatever the lanes' interleaving.
+   */
+  static Figures run(
+      MatrixLab lab, Path dir, long seed, int trials, int lanes, Consumer<Trial.Result> each)
       throws Exception {
-    Random random = new Random(seed);
-    List<Trial.Result> results = new ArrayList<>();
     long start = System.nanoTime();
-    for (int i = 0; i < trials; i++) {
-      Trial.Result result = new Trial(lab, dir, i, random).run();
-      results.add(result);
-      each.accept(result);
+    ExecutorService pool = Executors.newFixedThreadPool(lanes);
+    try {
+      List<Future<Trial.Result>> futures = new ArrayList<>();
+      for (int i = 0; i < trials; i++) {
+        int number = i;
+        futures.add(
+            pool.submit(
+                () -> {
+                  Trial.Result result =
+                      new Trial(lab, dir, number, new Random(seed * 1_000_003L + number)).run();
+                  each.accept(result);
+                  return result;
+                }));
+      }
+      List<Trial.Result> results = new ArrayList<>();
+      for (Future<Trial.Result> future : futures) {
+        results.add(future.get());
+      }
+      results.sort(java.util.Comparator.comparingInt(Trial.Result::number));
+      return new Figures(seed, lanes, results, Duration.ofNanos(System.nanoTime() - start));
+    } finally {
+      pool.shutdownNow();
     }
-    return new Figures(seed, results, Duration.ofNanos(System.nanoTime() - start));
   }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KillMatrixIT {
 
   static final long SEED = Long.getLong("killmatrix.seed", 22);
+  static final int LANES = Integer.getInteger("killmatrix.lanes", 2);
   static final int TRIALS = Integer.getInteger("killmatrix.trials", 40);
 
   @RegisterExtension static final DemoStack stack = new DemoStack(List.of(MatrixLab.RULES));
@@ -37,7 +38,7 @@ class KillMatrixIT {
         .awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
     KillMatrix.Figures figures;
     try (MatrixLab lab = new MatrixLab(stack)) {
-      figures = KillMatrix.run(lab, dir, SEED, TRIALS, KillMatrixIT::print);
+      figures = KillMatrix.run(lab, dir, SEED, TRIALS, LANES, KillMatrixIT::print);
     }
     figures.lines().forEach(System.out::println);
 

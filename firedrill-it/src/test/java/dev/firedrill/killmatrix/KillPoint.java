@@ -16,8 +16,8 @@ enum KillPoint {
   DURING_OBSERVE(j -> j.has("injected_at") && allInjected(j), KillMatrix.DURATION),
   /** Fault 1 is reverted first (the rollback goes in reverse order); fault 0 is still on. */
   DURING_ROLLBACK_OF_THE_FIRST(j -> j.has("rollback_at"), Duration.ofMillis(60)),
-  /** Short: a healthy system recovers at the first measurement after the rollback. */
-  DURING_RECOVERY(j -> j.has("rollback_done_at"), Duration.ofMillis(200)),
+  /** At once: a healthy system recovers at the first measurement after the rollback. */
+  DURING_RECOVERY(j -> j.has("rollback_done_at"), Duration.ZERO),
   DURING_THE_WAIT_FOR_ALERTS(j -> j.has("recovered_at"), Duration.ofMillis(1500));
 
   final Predicate<JsonNode> reached;

@@ -143,7 +143,7 @@ final class MatrixLab implements AutoCloseable {
         fault.put("inject", List.of("/usr/bin/touch", made));
         fault.put("revert", List.of("/bin/rm", "-f", made));
         fault.put("verify", List.of("/usr/bin/test", "!", "-e", made));
-        fault.put("timeout", "5s");
+        fault.put("timeout", "2s");
       }
     }
     fault.put("ttl", KillMatrix.TTL.toMillis() + "ms");

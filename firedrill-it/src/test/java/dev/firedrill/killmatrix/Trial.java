@@ -70,7 +70,7 @@ final class Trial {
     this.number = number;
     FaultKind[] kinds = FaultKind.values();
     KillPoint[] points = KillPoint.values();
-    // Every kind meets every point in order, so a short run covers the matrix's diagonal bands.
+    // Every kind meets every point in turn, so a short run covers the whole matrix.
     this.kind = kinds[number % kinds.length];
     this.aimed = points[(number / kinds.length + number) % points.length];
     this.cleanupAt = random.nextBoolean() ? CleanupAt.AT_ONCE : CleanupAt.AFTER_THE_TTL;
@@ -137,6 +137,9 @@ final class Trial {
         left.filter(j -> j.has("verdict"))
             .map(j -> j.path("verdict").asText() + " (" + j.path("reason").asText() + ")")
             .orElse("none");
+    if (verdict.startsWith("refused") || verdict.startsWith("not-run")) {
+      problems.add("the drill never ran, so the trial tested nothing: " + verdict);
+    }
     return new Result(
         number,
         kind,
@@ -228,9 +231,13 @@ final class Trial {
         problems.add("cleanup exited 0 but left " + still + "; it said: " + run.output().strip());
       }
     } else if (run.exit() == 7) {
-      if (!withinTtl) {
-        problems.add("cleanup after the ttl exited 7: " + run.output().strip());
-      }
+      // Every kind here journals what it will create before creating it, and a revert of each
+      // needs no human: within the ttl or after it, 7 is cleanup not finding what was injected.
+      problems.add(
+          "cleanup exited 7 "
+              + (withinTtl ? "within" : "after")
+              + " the ttl: "
+              + run.output().strip());
       if (!run.output().contains("run by hand") && !run.output().contains("ends it by itself")) {
         problems.add("cleanup exited 7 without saying what to do: " + run.output().strip());
       }
