@@ -7,7 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -134,8 +134,11 @@ final class KillMatrix {
         futures.add(
             pool.submit(
                 () -> {
+                  // SplittableRandom mixes its seed: java.util.Random's first draws from nearby
+                  // seeds are alike (every trial had cleaned up at once).
                   Trial.Result result =
-                      new Trial(lab, dir, number, new Random(seed * 1_000_003L + number)).run();
+                      new Trial(lab, dir, number, new SplittableRandom(seed * 1_000_003L + number))
+                          .run();
                   each.accept(result);
                   return result;
                 }));

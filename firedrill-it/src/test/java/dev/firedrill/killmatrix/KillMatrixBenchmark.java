@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KillMatrixBenchmark {
 
   static final long SEED = Long.getLong("killmatrix.seed", 2026);
-  static final int LANES = Integer.getInteger("killmatrix.lanes", 2);
+  static final int LANES = Integer.getInteger("killmatrix.lanes", 3);
   static final int TRIALS = Integer.getInteger("killmatrix.bench.trials", 500);
 
   @RegisterExtension static final DemoStack stack = new DemoStack(List.of(MatrixLab.RULES));

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KillMatrixIT {
 
   static final long SEED = Long.getLong("killmatrix.seed", 22);
-  static final int LANES = Integer.getInteger("killmatrix.lanes", 2);
+  static final int LANES = Integer.getInteger("killmatrix.lanes", 3);
   static final int TRIALS = Integer.getInteger("killmatrix.trials", 40);
 
   @RegisterExtension static final DemoStack stack = new DemoStack(List.of(MatrixLab.RULES));

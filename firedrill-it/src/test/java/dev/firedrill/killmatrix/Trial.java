@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,7 +64,7 @@ final class Trial {
   private final long delayMillis;
   private final List<String> problems = new ArrayList<>();
 
-  Trial(MatrixLab lab, Path dir, int number, Random random) {
+  Trial(MatrixLab lab, Path dir, int number, SplittableRandom random) {
     this.lab = lab;
     this.dir = dir;
     this.number = number;
