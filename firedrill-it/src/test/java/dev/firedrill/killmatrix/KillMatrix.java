@@ -3,6 +3,8 @@ package dev.firedrill.killmatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +13,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -119,38 +122,55 @@ final class KillMatrix {
 
   /**
    * Runs the trials {@code lanes} at a time (each has its own experiment id, decoy and files; the
-   * proxy and Prometheus are shared, as a team's would be); trial {@code n}'s draws come from
-   * {@code seed} and {@code n} alone, so a run repeats whatever the lanes' interleaving.
+   * proxy and Prometheus are shared, as a team's would be), starting no trial once {@code budget}
+   * has passed; trial {@code n}'s draws come from {@code seed} and {@code n} alone, so a run
+   * repeats whatever the lanes' interleaving.
    */
   static Figures run(
-      MatrixLab lab, Path dir, long seed, int trials, int lanes, Consumer<Trial.Result> each)
+      MatrixLab lab,
+      Path dir,
+      long seed,
+      int trials,
+      int lanes,
+      Duration budget,
+      Consumer<Trial.Result> each)
       throws Exception {
     long start = System.nanoTime();
+    long deadline = start + budget.toNanos();
+    AtomicInteger next = new AtomicInteger();
+    List<Trial.Result> results = Collections.synchronizedList(new ArrayList<>());
     ExecutorService pool = Executors.newFixedThreadPool(lanes);
     try {
-      List<Future<Trial.Result>> futures = new ArrayList<>();
-      for (int i = 0; i < trials; i++) {
-        int number = i;
+      List<Future<?>> futures = new ArrayList<>();
+      for (int lane = 0; lane < lanes; lane++) {
         futures.add(
             pool.submit(
                 () -> {
-                  // SplittableRandom mixes its seed: java.util.Random's first draws from nearby
-                  // seeds are alike (every trial had cleaned up at once).
-                  Trial.Result result =
-                      new Trial(lab, dir, number, new SplittableRandom(seed * 1_000_003L + number))
-                          .run();
-                  each.accept(result);
-                  return result;
+                  while (System.nanoTime() - deadline < 0) {
+                    int number = next.getAndIncrement();
+                    if (number >= trials) {
+                      return null;
+                    }
+                    // SplittableRandom mixes its seed: java.util.Random's first draws from nearby
+                    // seeds are alike (every trial had cleaned up at once).
+                    Trial.Result result =
+                        new Trial(
+                                lab, dir, number, new SplittableRandom(seed * 1_000_003L + number))
+                            .run();
+                    results.add(result);
+                    each.accept(result);
+                  }
+                  return null;
                 }));
       }
-      List<Trial.Result> results = new ArrayList<>();
-      for (Future<Trial.Result> future : futures) {
-        results.add(future.get());
+      for (Future<?> future : futures) {
+        future.get();
       }
-      results.sort(java.util.Comparator.comparingInt(Trial.Result::number));
-      return new Figures(seed, lanes, results, Duration.ofNanos(System.nanoTime() - start));
     } finally {
       pool.shutdownNow();
     }
+    List<Trial.Result> sorted = new ArrayList<>(results);
+    sorted.sort(Comparator.comparingInt(Trial.Result::number));
+    return new Figures(seed, lanes, sorted, Duration.ofNanos(System.nanoTime() - start));
   }
 }

@@ -25,6 +25,10 @@ class KillMatrixBenchmark {
   static final int LANES = Integer.getInteger("killmatrix.lanes", 3);
   static final int TRIALS = Integer.getInteger("killmatrix.bench.trials", 500);
 
+  /** With {@code -Dkillmatrix.bench.minutes=M}: as many of the trials as start within M minutes. */
+  static final Duration BUDGET =
+      Duration.ofMinutes(Long.getLong("killmatrix.bench.minutes", 24 * 60));
+
   @RegisterExtension static final DemoStack stack = new DemoStack(List.of(MatrixLab.RULES));
 
   @TempDir Path dir;
@@ -36,13 +40,14 @@ class KillMatrixBenchmark {
         .awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
     KillMatrix.Figures figures;
     try (MatrixLab lab = new MatrixLab(stack)) {
-      figures = KillMatrix.run(lab, dir, SEED, TRIALS, LANES, KillMatrixIT::print);
+      figures = KillMatrix.run(lab, dir, SEED, TRIALS, LANES, BUDGET, KillMatrixIT::print);
     }
     BenchReport report = new BenchReport("KillMatrixBenchmark");
     figures.lines().forEach(line -> report.line("%s", line));
     figures.problems().forEach(problem -> report.line("problem: %s", problem));
     report.finish();
 
+    assertThat(figures.results()).isNotEmpty();
     assertThat(figures.problems()).isEmpty();
     assertThat(figures.leftBehind()).isZero();
     assertThat(figures.unreadableJournals()).isZero();

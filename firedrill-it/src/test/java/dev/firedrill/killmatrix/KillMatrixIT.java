@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every phase boundary, nothing left behind. {@code -Dkillmatrix.seed} repeats a run; {@code
  * bin/bench KillMatrix} is the long one.
  */
-@Timeout(value = 8, unit = TimeUnit.MINUTES)
+@Timeout(value = 12, unit = TimeUnit.MINUTES)
 class KillMatrixIT {
 
   static final long SEED = Long.getLong("killmatrix.seed", 22);
@@ -38,7 +38,8 @@ class KillMatrixIT {
         .awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
     KillMatrix.Figures figures;
     try (MatrixLab lab = new MatrixLab(stack)) {
-      figures = KillMatrix.run(lab, dir, SEED, TRIALS, LANES, KillMatrixIT::print);
+      figures =
+          KillMatrix.run(lab, dir, SEED, TRIALS, LANES, Duration.ofDays(1), KillMatrixIT::print);
     }
     figures.lines().forEach(System.out::println);
 
