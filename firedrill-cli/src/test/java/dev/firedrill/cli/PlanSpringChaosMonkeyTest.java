@@ -29,16 +29,17 @@ class PlanSpringChaosMonkeyTest {
     CliRun run = CliRun.of("plan", "fixtures/experiments/toxiproxy-latency.yaml");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.HELD);
-    assertThat(run.out())
+    // Each plan draws a fresh run id, part of the toxic's name: RUN here.
+    assertThat(run.out().replaceAll("-[0-9a-f]{8}-0", "-RUN-0"))
         .contains(
             "  POST http://127.0.0.1:8474/proxies/payments/toxics"
-                + " {\"name\":\"firedrill-payments-latency-toxiproxy-0\",\"type\":\"latency\","
+                + " {\"name\":\"firedrill-payments-latency-toxiproxy-RUN-0\",\"type\":\"latency\","
                 + "\"stream\":\"downstream\",\"toxicity\":0.05,"
                 + "\"attributes\":{\"latency\":200,\"jitter\":20}}\n"
                 + "  Toxiproxy has no ttl: at the end, or by the watchdog 10m after injection if"
                 + " firedrill dies, DELETE"
-                + " http://127.0.0.1:8474/proxies/payments/toxics/firedrill-payments-latency-toxiproxy-0;"
+                + " http://127.0.0.1:8474/proxies/payments/toxics/firedrill-payments-latency-toxiproxy-RUN-0;"
                 + " verified by GET http://127.0.0.1:8474/proxies/payments/toxics no longer"
-                + " listing firedrill-payments-latency-toxiproxy-0\n");
+                + " listing firedrill-payments-latency-toxiproxy-RUN-0\n");
   }
 }

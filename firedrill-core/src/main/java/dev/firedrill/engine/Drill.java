@@ -143,7 +143,9 @@ public final class Drill {
         Plan.PlannedFault planned = plan.faults().get(i);
         Fault fault = planned.fault();
         started.add(fault);
-        mark(new Milestone.FaultInjecting(i, fault.spec(), clock.now(), offset()));
+        mark(
+            new Milestone.FaultInjecting(
+                i, fault.spec(), fault.stateBeforeInjection(), clock.now(), offset()));
         try {
           hold(i, fault);
           fault.inject();

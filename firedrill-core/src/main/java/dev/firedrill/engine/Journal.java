@@ -99,8 +99,13 @@ public final class Journal {
     return faults.size() - 1;
   }
 
-  void faultStarting(int index, Instant at) {
+  /**
+   * {@code state}, what the fault knows it will create, stands in the journal until the injection
+   * replaces it with what it created; none is written when the fault knows nothing before.
+   */
+  void faultStarting(int index, Instant at, Optional<Map<String, Object>> state) {
     faultNode(index).put("started_at", at.toString());
+    state.ifPresent(known -> faultState(index, known));
     // Written before inject: a crash mid-injection still shows the fault as needing a revert.
     faultNode(index).put("injected", true);
     faultNode(index).put("reverted", false);

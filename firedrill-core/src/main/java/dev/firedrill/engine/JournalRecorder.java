@@ -49,7 +49,7 @@ final class JournalRecorder implements DrillObserver {
     } else if (m instanceof Milestone.BudgetChecked budget) {
       journal.text("budget_preflight", budget.budget().text());
     } else if (m instanceof Milestone.FaultInjecting f) {
-      journal.faultStarting(f.index(), f.at());
+      journal.faultStarting(f.index(), f.at(), f.state());
     } else if (m instanceof Milestone.TargetsResolved t) {
       journal.queriesAsRun(t);
     } else if (m instanceof Milestone.FaultInjected f) {

@@ -96,9 +96,24 @@ public sealed interface Milestone {
   /** Before injection: the error budget with the share that remains of it now. */
   record BudgetChecked(ErrorBudget budget, Instant at, Duration offset) implements Milestone {}
 
-  /** Fault {@code index} (in the experiment's order) is about to be injected. */
-  record FaultInjecting(int index, FaultSpec spec, Instant at, Duration offset)
-      implements Milestone {}
+  /**
+   * Fault {@code index} (in the experiment's order) is about to be injected; {@code state} is what
+   * it will create as far as it knows before it starts (a toxic's name, the processes a STOP will
+   * pause, a cpu-burn worker's tag), journaled first so a cleanup after a kill mid-inject finds it.
+   */
+  record FaultInjecting(
+      int index, FaultSpec spec, Optional<Map<String, Object>> state, Instant at, Duration offset)
+      implements Milestone {
+    public FaultInjecting {
+      // A fault's state may hold nulls, which Map.copyOf refuses.
+      state = state.map(known -> Collections.unmodifiableMap(new LinkedHashMap<>(known)));
+    }
+
+    /** With nothing known before the injection. */
+    public FaultInjecting(int index, FaultSpec spec, Instant at, Duration offset) {
+      this(index, spec, Optional.empty(), at, offset);
+    }
+  }
 
   /**
    * Fault {@code index} is on, having taken its planned {@code actions}, or its injection failed

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -210,6 +211,15 @@ public final class CommandFault implements Fault {
       state.put("output", output);
     }
     return state;
+  }
+
+  /**
+   * A command without {@code state: true} reverts without one: cleanup can run its revert after a
+   * kill mid-inject. With {@code state: true} the state is the inject's output, unknown before.
+   */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return spec.state() ? Optional.empty() : Optional.of(Map.of());
   }
 
   @Override

@@ -12,7 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Starts busy JVMs that each exit by themselves after the TTL; revert ends them early. */
+/**
+ * Starts busy JVMs that each exit by themselves after the TTL; revert ends them early. With a run
+ * id, each worker's command line carries {@code --tag <run id>.<index>}, recorded in the journal
+ * before the first worker starts: a firedrill killed between a worker's start and the journal's
+ * next write leaves a worker cleanup still finds, by its tag, and only this run's.
+ */
 public final class CpuBurnFault implements Fault {
 
   static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xmx32m");
@@ -21,15 +26,33 @@ public final class CpuBurnFault implements Fault {
   private final FaultContext context;
   private final List<ProcessId> workers = new ArrayList<>();
 
+  /** The workers' {@code --tag}; empty without a run id. */
+  private final String tag;
+
   CpuBurnFault(FaultSpec.CpuBurn spec, FaultContext context) {
+    this(spec, context, "");
+  }
+
+  CpuBurnFault(FaultSpec.CpuBurn spec, FaultContext context, String tag) {
     this.spec = spec;
     this.context = context;
+    this.tag = tag;
+  }
+
+  /** {@code <run id>.<index>}, or empty when the context has no run id. */
+  static String tag(FaultContext context, int index) {
+    return context.runId().isEmpty() ? "" : context.runId() + "." + index;
   }
 
   static CpuBurnFault restore(
       FaultSpec.CpuBurn spec, FaultContext context, Map<String, Object> state)
       throws FaultException {
-    CpuBurnFault fault = new CpuBurnFault(spec, context);
+    Object tag = state.get("tag");
+    if (tag != null && !(tag instanceof String text && text.matches("[0-9a-f]{8}\\.\\d+"))) {
+      throw new FaultException(
+          "cpu-burn: the journal's state has tag " + tag + "; expected <run id>.<index>");
+    }
+    CpuBurnFault fault = new CpuBurnFault(spec, context, tag == null ? "" : (String) tag);
     List<?> recorded = StateValues.list(state.get("workers"), "workers");
     for (int i = 0; i < recorded.size(); i++) {
       fault.workers.add(ProcessId.fromState(recorded.get(i), "workers[" + i + "]"));
@@ -68,7 +91,12 @@ public final class CpuBurnFault implements Fault {
 
   private List<String> workerArgs(Duration ttl) {
     String seconds = BigDecimal.valueOf(ttl.toMillis(), 3).stripTrailingZeros().toPlainString();
-    return List.of("--seconds", seconds, "--experiment", context.experimentId());
+    List<String> args =
+        new ArrayList<>(List.of("--seconds", seconds, "--experiment", context.experimentId()));
+    if (!tag.isEmpty()) {
+      args.addAll(List.of("--tag", tag));
+    }
+    return List.copyOf(args);
   }
 
   @Override
@@ -119,7 +147,7 @@ public final class CpuBurnFault implements Fault {
 
   @Override
   public void revert() throws FaultException {
-    List<ProcessId> ids = workers();
+    List<ProcessId> ids = allWorkers();
     List<ProcessId> running = ids.stream().filter(context.processes()::alive).toList();
     List<ProcessId> left = new Terminator(context.processes(), context.clock()).terminate(ids);
     stopped = running.size();
@@ -131,7 +159,7 @@ public final class CpuBurnFault implements Fault {
 
   @Override
   public Verification verify() {
-    List<ProcessId> ids = workers();
+    List<ProcessId> ids = allWorkers();
     List<ProcessId> alive = ids.stream().filter(context.processes()::alive).toList();
     if (alive.isEmpty() && stopped > 0) {
       return Verification.reverted(
@@ -153,7 +181,7 @@ public final class CpuBurnFault implements Fault {
 
   @Override
   public String manualRevertCommand() {
-    List<ProcessId> ids = workers();
+    List<ProcessId> ids = allWorkers();
     if (ids.isEmpty()) {
       return "# no cpu-burn worker was recorded; any that started exits by itself at its ttl";
     }
@@ -164,7 +192,41 @@ public final class CpuBurnFault implements Fault {
   public Map<String, Object> state() {
     Map<String, Object> state = new LinkedHashMap<>();
     state.put("workers", workers().stream().map(ProcessId::toState).toList());
+    if (!tag.isEmpty()) {
+      state.put("tag", tag);
+    }
     return state;
+  }
+
+  /** The tag, before any worker starts: cleanup finds the workers by it (none without a run id). */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return tag.isEmpty() ? Optional.empty() : Optional.of(state());
+  }
+
+  /**
+   * The recorded workers and every live one whose command line carries this fault's tag: one
+   * started just before firedrill was killed is in the process table but not in the journal.
+   */
+  private List<ProcessId> allWorkers() {
+    List<ProcessId> ids = new ArrayList<>(workers());
+    if (tag.isEmpty()) {
+      return ids;
+    }
+    for (ProcessInfo process : context.processes().list()) {
+      if (process.alive() && tagged(process.args()) && !ids.contains(process.id())) {
+        ids.add(process.id());
+      }
+    }
+    return List.copyOf(ids);
+  }
+
+  private boolean tagged(List<String> args) {
+    int at = args.indexOf("--tag");
+    return at >= 0
+        && at + 1 < args.size()
+        && args.get(at + 1).equals(tag)
+        && args.contains(CpuBurnWorker.class.getName());
   }
 
   private List<ProcessId> workers() {

@@ -59,7 +59,7 @@ public final class CpuBurnKind implements FaultKind<FaultSpec.CpuBurn> {
 
   @Override
   public Fault create(FaultSpec.CpuBurn spec, FaultContext context, int index) {
-    return new CpuBurnFault(spec, context);
+    return new CpuBurnFault(spec, context, CpuBurnFault.tag(context, index));
   }
 
   @Override

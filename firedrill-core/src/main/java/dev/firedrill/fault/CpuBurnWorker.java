@@ -4,7 +4,8 @@ import java.math.BigDecimal;
 
 /**
  * A standalone busy process: spins one thread until its deadline, then exits by itself, so the burn
- * ends on time even when firedrill was killed. {@code --experiment} only labels it for ps.
+ * ends on time even when firedrill was killed. {@code --experiment} only labels it for ps; {@code
+ * --tag} is how cleanup finds the workers of one run's fault.
  */
 public final class CpuBurnWorker {
 

@@ -90,8 +90,7 @@ public final class ExporterDownKind implements FaultKind<ExporterDown> {
 
   @Override
   public Fault create(ExporterDown spec, FaultContext context, int index) {
-    return new HttpToxicFault(
-        spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
+    return new HttpToxicFault(spec, context, HttpToxicFault.toxicName(context, index));
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.firedrill.fault;
 import dev.firedrill.experiment.FaultSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One injected fault. The engine appends a fault to its started list before {@link #inject()}, so
@@ -37,6 +38,17 @@ public interface Fault {
    * values (strings, numbers, lists, maps). Recorded in the journal after injection.
    */
   Map<String, Object> state();
+
+  /**
+   * What {@link #inject()} will create, as far as it is known before it starts, in {@link
+   * #state()}'s shape: the journal records it before the injection, so {@code firedrill cleanup}
+   * after a kill mid-inject finds and removes what was created, and only that; an empty map when
+   * the revert needs no state at all. Empty (the default) when nothing is known before: cleanup
+   * then reports the fault for a human until its ttl has passed.
+   */
+  default Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.empty();
+  }
 
   /** What ends this fault at its TTL if firedrill dies. */
   default TtlEnforcer ttlEnforcer() {

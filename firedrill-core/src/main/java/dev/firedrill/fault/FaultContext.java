@@ -15,7 +15,9 @@ import java.util.Optional;
  * recovery} is the hypothesis's recovery time, which a fault whose revert is a controller's work
  * (pod-delete) waits for; {@code resolve} says whether {@link Fault#plan()} may read a remote
  * system (a cluster's pods) to choose its targets: a drill always does, {@code plan} only with
- * {@code --resolve}.
+ * {@code --resolve}; {@code runId} (see {@link RunIds}) goes into the name or a label of everything
+ * a fault creates, so its rollback removes only its own run's (empty: none, as in tests that name
+ * what they expect).
  */
 public record FaultContext(
     String experimentId,
@@ -27,7 +29,8 @@ public record FaultContext(
     Map<String, String> environment,
     Optional<String> kubernetesContext,
     Duration recovery,
-    boolean resolve) {
+    boolean resolve,
+    String runId) {
 
   public FaultContext {
     Objects.requireNonNull(experimentId, "experimentId");
@@ -39,6 +42,36 @@ public record FaultContext(
     Objects.requireNonNull(environment, "environment");
     Objects.requireNonNull(kubernetesContext, "kubernetesContext");
     Objects.requireNonNull(recovery, "recovery");
+    Objects.requireNonNull(runId, "runId");
+    if (!runId.isEmpty() && !RunIds.valid(runId)) {
+      throw new IllegalArgumentException("run id " + runId + ": expected " + RunIds.SHAPE);
+    }
+  }
+
+  /** With no run id: what this context names is named by the experiment and the index alone. */
+  public FaultContext(
+      String experimentId,
+      BlastRadius blastRadius,
+      Duration methodDuration,
+      ProcessTable processes,
+      WorkerLauncher launcher,
+      Clock clock,
+      Map<String, String> environment,
+      Optional<String> kubernetesContext,
+      Duration recovery,
+      boolean resolve) {
+    this(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext,
+        recovery,
+        resolve,
+        "");
   }
 
   /** With the default recovery time, resolving remote targets. */
@@ -95,7 +128,8 @@ public record FaultContext(
         environment,
         kubernetesContext,
         recovery,
-        resolve);
+        resolve,
+        runId);
   }
 
   /** The same context with the hypothesis's recovery time. */
@@ -110,7 +144,8 @@ public record FaultContext(
         environment,
         kubernetesContext,
         recovery,
-        resolve);
+        resolve,
+        runId);
   }
 
   /** The same context, reading remote targets in {@code plan} or not. */
@@ -125,7 +160,8 @@ public record FaultContext(
         environment,
         kubernetesContext,
         recovery,
-        resolve);
+        resolve,
+        runId);
   }
 
   /** The same context with the experiment's {@code kubernetes.context}. */
@@ -140,7 +176,27 @@ public record FaultContext(
         environment,
         context,
         recovery,
-        resolve);
+        resolve,
+        runId);
+  }
+
+  /**
+   * The same context naming what it creates with {@code runId} (see {@link RunIds}), so a rollback
+   * or a cleanup touches only what this run created; empty for none.
+   */
+  public FaultContext withRunId(String runId) {
+    return new FaultContext(
+        experimentId,
+        blastRadius,
+        methodDuration,
+        processes,
+        launcher,
+        clock,
+        environment,
+        kubernetesContext,
+        recovery,
+        resolve,
+        runId);
   }
 
   /** Never the environment's values: they may hold tokens. */
@@ -152,18 +208,24 @@ public record FaultContext(
         + blastRadius
         + ", methodDuration="
         + methodDuration
+        + ", runId="
+        + runId
         + "]";
   }
 
-  /** The host's real processes, this JVM's own java and classes, the system clock. */
+  /**
+   * The host's real processes, this JVM's own java and classes, the system clock, and a fresh run
+   * id.
+   */
   public static FaultContext onThisHost(
       String experimentId, BlastRadius blastRadius, Duration methodDuration) {
     return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        ProcessTable.system(),
-        WorkerLauncher.current(),
-        Clock.system());
+            experimentId,
+            blastRadius,
+            methodDuration,
+            ProcessTable.system(),
+            WorkerLauncher.current(),
+            Clock.system())
+        .withRunId(RunIds.fresh());
   }
 }

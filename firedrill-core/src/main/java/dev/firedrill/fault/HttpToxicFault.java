@@ -69,10 +69,13 @@ public final class HttpToxicFault implements Fault {
   }
 
   /**
-   * {@code firedrill-<experiment id>-<index>}: a journal and a proxy listing name the same toxic.
+   * {@code firedrill-<experiment id>-<run id>-<index>} (without a run id, {@code
+   * firedrill-<experiment id>-<index>}): a journal and a proxy listing name the same toxic, and the
+   * rollback's DELETE names this run's toxic only, never a second drill's of the same experiment.
    */
-  static String toxicName(String experimentId, int index) {
-    return "firedrill-" + experimentId + "-" + index;
+  static String toxicName(FaultContext context, int index) {
+    String run = context.runId().isEmpty() ? "" : context.runId() + "-";
+    return "firedrill-" + context.experimentId() + "-" + run + index;
   }
 
   static HttpToxicFault restore(
@@ -193,10 +196,13 @@ public final class HttpToxicFault implements Fault {
     }
   }
 
-  /** A toxic firedrill named for {@code experimentId}, by this run or another. */
+  /**
+   * A toxic firedrill named for {@code experimentId}, by this run or another, with a run id or not.
+   */
   static boolean ofExperiment(String toxicName, String experimentId) {
     String prefix = "firedrill-" + experimentId + "-";
-    return toxicName.startsWith(prefix) && toxicName.substring(prefix.length()).matches("\\d+");
+    return toxicName.startsWith(prefix)
+        && toxicName.substring(prefix.length()).matches("([0-9a-f]{8}-)?\\d+");
   }
 
   private Duration check() throws FaultException {
@@ -390,6 +396,14 @@ public final class HttpToxicFault implements Fault {
     state.put("proxy_name", toxicSpec.proxyName());
     state.put("toxic", toxic);
     return state;
+  }
+
+  /**
+   * The toxic's name is this run's before the POST: cleanup deletes it if the POST went through.
+   */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   private ProxyAdminClient client() throws FaultException {

@@ -143,8 +143,7 @@ public abstract sealed class HttpToxicKinds<E extends HttpToxic.Effect>
 
   @Override
   public final Fault create(HttpToxic spec, FaultContext context, int index) {
-    return new HttpToxicFault(
-        spec, context, HttpToxicFault.toxicName(context.experimentId(), index));
+    return new HttpToxicFault(spec, context, HttpToxicFault.toxicName(context, index));
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Signals the processes whose command line contains {@code match}. Every signal but STOP ends or
@@ -219,6 +220,15 @@ public final class ProcessKillFault implements Fault {
             : targets;
     state.put("targets", ids.stream().map(ProcessId::toState).toList());
     return state;
+  }
+
+  /**
+   * A STOP's planned targets, before the first signal: SIGCONT to one that was never stopped
+   * changes nothing. Other signals cannot be undone, so there is nothing to find.
+   */
+  @Override
+  public synchronized Optional<Map<String, Object>> stateBeforeInjection() {
+    return parsedOrNull() == Signal.STOP ? Optional.of(state()) : Optional.empty();
   }
 
   /** A STOP is held by the watchdog; every other signal leaves nothing to undo. */

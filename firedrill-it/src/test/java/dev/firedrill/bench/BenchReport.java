@@ -8,24 +8,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A block of figures: printed to stdout and written to {@code target/bench/<name>.txt}. */
-final class BenchReport {
+/**
+ * A block of figures: printed to stdout and written to {@code target/bench/<name>.txt}. Public for
+ * the benchmarks that live beside their drivers (the kill matrix's).
+ */
+public final class BenchReport {
 
   private final String name;
   private final StringBuilder text = new StringBuilder();
 
-  BenchReport(String name) {
+  public BenchReport(String name) {
     this.name = name;
     line("==== " + name + " ====");
   }
 
-  BenchReport line(String format, Object... args) {
+  public BenchReport line(String format, Object... args) {
     text.append(String.format(Locale.ROOT, format, args)).append('\n');
     return this;
   }
 
   /** Prints the block and writes it beside the build's other output; returns the file. */
-  Path finish() {
+  public Path finish() {
     line(
         "host: %d cores, java %s, %s %s; load average (1, 5, 15 min) at the end: %s",
         Runtime.getRuntime().availableProcessors(),

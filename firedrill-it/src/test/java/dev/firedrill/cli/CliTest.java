@@ -110,6 +110,12 @@ class CliTest {
 
   // --- plan
 
+  /** Each plan draws a fresh run id, which names the toxics and tags the workers: RUN here. */
+  private static String withoutRunId(String out) {
+    return out.replaceAll("-[0-9a-f]{8}-(\\d)", "-RUN-$1")
+        .replaceAll("--tag [0-9a-f]{8}\\.", "--tag RUN.");
+  }
+
   @Test
   void planPrintsTheBudgetArithmeticAndTheActionsAndExecutesNothing() throws IOException {
     Path file =
@@ -120,14 +126,14 @@ class CliTest {
     CliRun run = CliRun.of("plan", file.toString());
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
-    assertThat(run.out())
+    assertThat(withoutRunId(run.out()))
         .isEqualTo(
             """
         experiment plan-ok: The CLI plans plan-ok
         method: 10m, measured every 1s, recovery within 30s
         error budget: 99.9% over 30d allows 43.20 min of total outage; worst case 5% of traffic for 10m spends 0.50 min, 1.157% of the budget (ceiling 5%)
         fault 0 (cpu-burn, ttl 15m, enforced by the injector):
-          start 1 cpu-burn worker (java ... CpuBurnWorker --seconds 900 --experiment plan-ok), which exits by itself after 15m
+          start 1 cpu-burn worker (java ... CpuBurnWorker --seconds 900 --experiment plan-ok --tag RUN.0), which exits by itself after 15m
         nothing was executed
         """);
     assertThat(run.err()).isEmpty();
@@ -139,15 +145,15 @@ class CliTest {
     CliRun run = CliRun.of("plan", "fixtures/experiments/payments-exporter-down.yaml");
 
     assertThat(run.exit()).as(run.describe()).isEqualTo(0);
-    assertThat(run.out())
+    assertThat(withoutRunId(run.out()))
         .contains(
             """
         fault 0 (exporter-down, ttl 2m, enforced by the injector):
-          POST http://127.0.0.1:18475/proxies/payments-metrics/toxics {"name":"firedrill-payments-exporter-down-0",\
+          POST http://127.0.0.1:18475/proxies/payments-metrics/toxics {"name":"firedrill-payments-exporter-down-RUN-0",\
         "type":"error","stream":"downstream","toxicity":1.0,"attributes":{"status":503},"ttl":"2m"}
           every scrape through proxy payments-metrics fails (answered 503) until the toxic goes; no user traffic goes \
         through it, so blast_radius traffic_share does not limit it
-          the proxy removes toxic firedrill-payments-exporter-down-0 by itself after 2m
+          the proxy removes toxic firedrill-payments-exporter-down-RUN-0 by itself after 2m
         """);
     // Its alert expectations are checked against a lab's Prometheus when one is up; either way
     // nothing runs.

@@ -92,6 +92,12 @@ public final class FiredrillJar {
     return runToEnd(command(args), dir, environment, limit, args);
   }
 
+  /** As {@link #run(Path, Duration, String...)}, with JVM options before {@code -jar}. */
+  public static Run run(Path dir, Duration limit, List<String> jvmOptions, String... args)
+      throws IOException, InterruptedException {
+    return runToEnd(command(jvmOptions, args), dir, Map.of(), limit, args);
+  }
+
   /**
    * Runs {@code command} (firedrill with {@code args}, from the jar or from this build's classes)
    * in {@code dir} with {@code environment} added, to its end; fails the test after {@code limit}.

@@ -170,6 +170,40 @@ class HttpToxicFaultTest {
     assertThat(status()).isEqualTo(200);
   }
 
+  /**
+   * With run ids (every drill draws one) two runs of one experiment name their toxics apart: the
+   * second is refused at its plan, and should it inject anyway (two plans racing), its rollback
+   * deletes its own toxic only, while the first run's stays on.
+   */
+  @Test
+  void eachRunNamesItsToxicAndItsRollbackRemovesOnlyItsOwn() throws Exception {
+    FaultSpec.HttpToxic spec = spec(new FaultSpec.HttpToxic.Error(503), 1, Duration.ofMinutes(2));
+    Fault first = Faults.create(spec, context("pay-errors", 1).withRunId("0000000a"), 0);
+    assertThat(((HttpToxicFault) first).toxicName()).isEqualTo("firedrill-pay-errors-0000000a-0");
+    assertThat(first.stateBeforeInjection().orElseThrow())
+        .containsEntry("toxic", "firedrill-pay-errors-0000000a-0");
+    first.plan();
+    first.inject();
+
+    Fault second = Faults.create(spec, context("pay-errors", 1).withRunId("0000000b"), 0);
+    assertThatThrownBy(second::plan)
+        .isInstanceOf(FaultException.class)
+        .hasMessageStartingWith(
+            "http-error: toxic firedrill-pay-errors-0000000a-0 of experiment pay-errors is already"
+                + " on proxy payments");
+    second.inject();
+    second.revert();
+    assertThat(second.verify().detail())
+        .isEqualTo(
+            "removed toxic firedrill-pay-errors-0000000b-0 from proxy payments; verified: the proxy"
+                + " no longer lists it");
+    assertThat(status()).as("the first run's toxic still answers").isEqualTo(503);
+    assertThat(first.verify().reverted()).isFalse();
+    first.revert();
+    assertThat(first.verify().reverted()).isTrue();
+    assertThat(status()).isEqualTo(200);
+  }
+
   /** A second drill of one experiment against one proxy is refused before it injects anything. */
   @Test
   void aSecondDrillOfTheExperimentIsRefusedWhenItsToxicIsOnTheProxy() throws Exception {

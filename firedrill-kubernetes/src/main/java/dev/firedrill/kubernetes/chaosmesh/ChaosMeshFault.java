@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -41,6 +42,12 @@ final class ChaosMeshFault implements Fault {
 
   static final String EXPERIMENT_LABEL = "firedrill.dev/experiment";
   static final String FAULT_LABEL = "firedrill.dev/fault";
+
+  /**
+   * The run that created the object: the rollback and cleanup find and delete by it, so a second
+   * run of one experiment, whose create failed on the first's name, never deletes the first's.
+   */
+  static final String RUN_LABEL = "firedrill.dev/run";
 
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -64,6 +71,9 @@ final class ChaosMeshFault implements Fault {
 
   private List<String> selected = List.of();
 
+  /** The run id in its labels; empty (no run label) for a journal written before run ids. */
+  private String runId;
+
   /**
    * Whether this process has seen the object, and seen it AllRecovered. Not in the journal's state:
    * cleanup looks afresh, and an object already gone when it looks is gone. Volatile: the revert's
@@ -79,9 +89,11 @@ final class ChaosMeshFault implements Fault {
     this.index = index;
     this.access = new KubernetesAccess(context.environment());
     this.radius = new PodBlastRadius(ChaosMeshKind.NAME, context.blastRadius());
+    this.runId = context.runId();
   }
 
   void restoreState(Map<String, Object> state) {
+    runId = state.get("run") instanceof String run ? run : "";
     if (state.get("selected") instanceof List<?> list) {
       selected = list.stream().map(String::valueOf).toList();
     }
@@ -100,6 +112,9 @@ final class ChaosMeshFault implements Fault {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(EXPERIMENT_LABEL, context.experimentId());
     labels.put(FAULT_LABEL, String.valueOf(index));
+    if (!runId.isEmpty()) {
+      labels.put(RUN_LABEL, runId);
+    }
     return labels;
   }
 
@@ -127,6 +142,7 @@ final class ChaosMeshFault implements Fault {
             + ", its spec as written");
     if (context.resolve()) {
       try (KubernetesClient client = access.connect(context.kubernetesContext())) {
+        refuseASecondRun(client);
         int count = candidates(client).size();
         int worst = radius.checkLive(spec.selector().text(), spec.selection(), count);
         lines.add(
@@ -176,6 +192,31 @@ final class ChaosMeshFault implements Fault {
             + ChaosStatus.FINALIZER
             + " finalizer is left to a human, never forced");
     return lines;
+  }
+
+  /**
+   * An object of this experiment at this index already in the namespace, from any run: a second
+   * drill of one experiment against one namespace is refused before anything is created.
+   */
+  private void refuseASecondRun(KubernetesClient client) throws FaultException {
+    List<GenericKubernetesResource> existing =
+        objects(client)
+            .inNamespace(spec.namespace())
+            .withLabel(EXPERIMENT_LABEL, context.experimentId())
+            .withLabel(FAULT_LABEL, String.valueOf(index))
+            .list()
+            .getItems();
+    if (!existing.isEmpty()) {
+      throw new FaultException(
+          ChaosMeshKind.NAME
+              + ": "
+              + where()
+              + " of experiment "
+              + context.experimentId()
+              + " already exists: another drill of this experiment is running against this"
+              + " namespace, or one left it behind; checked before anything was created: "
+              + ClientText.shell(getCommand()));
+    }
   }
 
   private void checkNames() throws FaultException {
@@ -399,6 +440,7 @@ final class ChaosMeshFault implements Fault {
             + EXPERIMENT_LABEL
             + "="
             + context.experimentId()
+            + (runId.isEmpty() ? "" : " and " + RUN_LABEL + "=" + runId)
             + " is left in "
             + spec.namespace();
     if (!seen) {
@@ -469,7 +511,16 @@ final class ChaosMeshFault implements Fault {
     state.put("namespace", spec.namespace());
     state.put("chaos_kind", spec.chaosKind());
     state.put("selected", selected);
+    if (!runId.isEmpty()) {
+      state.put("run", runId);
+    }
     return state;
+  }
+
+  /** The object's name and labels are known before it is created: cleanup deletes it if it was. */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   /** Chaos Mesh ends the fault at its spec.duration, even when firedrill is gone. */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -266,6 +267,12 @@ final class NftablesFault implements Fault {
   @Override
   public Map<String, Object> state() {
     return Map.of("table", table);
+  }
+
+  /** The table's name is drawn before the transaction: cleanup deletes it if it was created. */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   @Override
