@@ -2,6 +2,7 @@ package dev.firedrill.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /** One in-process run of {@code firedrill ARGS}: its exit code and what it printed. */
@@ -15,6 +16,15 @@ record CliRun(int exit, String out, String err) {
     line.setErr(new PrintWriter(err, true));
     int exit = line.execute(args);
     return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /**
+   * A history of its own beside {@code journal}, for {@code run --history}: the history's place
+   * holds the target locks, and real-stack classes drill the same host's targets at the same time
+   * (in one JVM and across failsafe's forks), which one shared {@code journals/} would refuse.
+   */
+  static String historyBeside(Path journal) {
+    return journal.resolveSibling(journal.getFileName() + ".history.sqlite").toString();
   }
 
   /** For assertion messages. */

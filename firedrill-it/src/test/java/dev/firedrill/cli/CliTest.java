@@ -334,7 +334,13 @@ class CliTest {
     for (CliRun run :
         List.of(
             CliRun.of("measure", file.toString()),
-            CliRun.of("run", file.toString(), "--journal", journal.toString()))) {
+            CliRun.of(
+                "run",
+                file.toString(),
+                "--journal",
+                journal.toString(),
+                "--history",
+                CliRun.historyBeside(journal)))) {
       assertThat(run.exit()).as(run.describe()).isEqualTo(2);
       assertThat(run.out()).isEmpty();
       assertThat(run.err())
@@ -363,7 +369,14 @@ class CliTest {
       Path journal = dir.resolve("token-file.json");
 
       CliRun measure = CliRun.of("measure", file.toString());
-      CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+      CliRun run =
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              journal.toString(),
+              "--history",
+              CliRun.historyBeside(journal));
 
       assertThat(prometheus.lastRequest().headers())
           .containsEntry("authorization", "Bearer " + secret);

@@ -73,7 +73,14 @@ abstract class DetectionDrills {
                         expectations,
                         Duration.ofSeconds(8))));
     Path journal = dir.resolve(id + ".json");
-    CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+    CliRun run =
+        CliRun.of(
+            "run",
+            file.toString(),
+            "--journal",
+            journal.toString(),
+            "--history",
+            CliRun.historyBeside(journal));
     assertThat(run.exit()).as(run.describe()).isEqualTo(exit);
     return new ObjectMapper().readTree(journal.toFile());
   }

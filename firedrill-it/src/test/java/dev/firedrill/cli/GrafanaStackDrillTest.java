@@ -117,7 +117,14 @@ class GrafanaStackDrillTest {
               dir.resolve("grafana.yaml"), experiment(base, token, receiverPort, proxy.adminUrl()));
       Path journalFile = dir.resolve("grafana.json");
       long began = System.nanoTime();
-      CliRun run = CliRun.of("run", file.toString(), "--journal", journalFile.toString());
+      CliRun run =
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              journalFile.toString(),
+              "--history",
+              CliRun.historyBeside(journalFile));
       System.out.printf("grafana drill: %.1fs%n", (System.nanoTime() - began) / 1e9);
 
       assertThat(run.exit()).as(run.describe()).isEqualTo(1);

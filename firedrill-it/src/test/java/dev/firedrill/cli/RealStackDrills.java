@@ -245,7 +245,14 @@ abstract class RealStackDrills {
 
   private Drill run(Path file) throws IOException {
     Path journal = dir.resolve("journal.json");
-    CliRun cli = CliRun.of("run", file.toString(), "--journal", journal.toString());
+    CliRun cli =
+        CliRun.of(
+            "run",
+            file.toString(),
+            "--journal",
+            journal.toString(),
+            "--history",
+            CliRun.historyBeside(journal));
     assertThat(journal).as(cli.describe()).exists();
     JsonNode json = JSON.readTree(journal.toFile());
     workersSeen.addAll(Workers.inJournal(json));

@@ -96,7 +96,14 @@ class SimulateAccuracyRealStackTest {
                           Duration.ofSeconds(8))));
       Path measuredJournal = dir.resolve("measured.json");
       CliRun measured =
-          CliRun.of("run", file.toString(), "--journal", measuredJournal.toString(), "--no-report");
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              measuredJournal.toString(),
+              "--history",
+              CliRun.historyBeside(measuredJournal),
+              "--no-report");
       Path predictedJournal = dir.resolve("predicted.json");
       CliRun predicted =
           CliRun.of("simulate", file.toString(), "--journal", predictedJournal.toString());
