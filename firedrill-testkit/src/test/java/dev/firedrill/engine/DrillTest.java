@@ -296,6 +296,15 @@ class DrillTest {
   }
 
   @Test
+  void aRetriedRevertWaitsHalfASecondThenASecondBeforeItsAttempts() {
+    drill.fault("flaky").failsToRevert(2);
+
+    drill.run();
+
+    assertThat(drill.lines()).contains("+61.5s rollback cpu-burn: flaky gone (attempt 3)");
+  }
+
+  @Test
   void aSignalStopsTheMethodWithinOnePollAndTheRollbackRuns() {
     ScriptedFault fault = drill.fault("burn");
     clock.onAdvance(
