@@ -86,7 +86,9 @@ public final class VirtualClock implements Clock {
    */
   @Override
   public void sleep(Duration duration) throws InterruptedException {
-    if (Thread.currentThread().isInterrupted()) {
+    // Clears the flag as Thread.sleep does: a flag left set would hide a caller that forgets to
+    // restore it.
+    if (Thread.interrupted()) {
       throw new InterruptedException(
           "interrupted before sleeping " + duration + " on the virtual clock");
     }

@@ -74,6 +74,9 @@ class VirtualClockTest {
       assertThatThrownBy(() -> clock.sleep(Duration.ofSeconds(1)))
           .isInstanceOf(InterruptedException.class);
       assertThat(clock.now()).isEqualTo(START);
+      assertThat(Thread.currentThread().isInterrupted())
+          .as("cleared, as Thread.sleep clears it")
+          .isFalse();
     } finally {
       Thread.interrupted();
     }

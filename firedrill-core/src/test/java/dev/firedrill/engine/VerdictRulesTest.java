@@ -248,4 +248,150 @@ class VerdictRulesTest {
         .startsWith("error budget burning too fast; ")
         .endsWith("; the fault's targets did not recover: pod-delete: 2 of 3 pods Ready again");
   }
+
+  @Test
+  void noMeasurementWhileTheFaultsWereOnIsInconclusiveEvenAfterARecovery() {
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(),
+            List.of(ok(1)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.INCONCLUSIVE,
+                "no measurement was taken while the faults were on; recovered 0.0s after the rollback"));
+  }
+
+  @Test
+  void noMeasurementAfterTheRollbackIsInconclusiveWithoutALastOne() {
+    var decision =
+        decide(Optional.empty(), Optional.empty(), List.of(ok(5)), List.of(), Optional.empty());
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.INCONCLUSIVE,
+                "no measurement after the rollback was fully within steady state"));
+  }
+
+  @Test
+  void onlyTheLastMeasurementAfterTheRollbackDecidesBetweenDeviatedAndInconclusive() {
+    Measurement breach =
+        at(
+            62,
+            Reading.of("errors", 0.05, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    Measurement dark =
+        at(
+            67,
+            Reading.error("errors", "<= 0.01", "timeout"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    assertThat(
+            decide(
+                    Optional.empty(),
+                    Optional.empty(),
+                    List.of(ok(5)),
+                    List.of(breach, dark),
+                    Optional.empty())
+                .verdict())
+        .isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(
+            decide(
+                    Optional.empty(),
+                    Optional.empty(),
+                    List.of(ok(5)),
+                    List.of(dark, breach),
+                    Optional.empty())
+                .verdict())
+        .isEqualTo(Verdict.DEVIATED);
+  }
+
+  @Test
+  void theFirstBreachIsTheOneNamed() {
+    Measurement first =
+        at(
+            10,
+            Reading.of("errors", 0.02, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    Measurement second =
+        at(
+            15,
+            Reading.of("errors", 0.5, false, "<= 0.01"),
+            Reading.of("latency", 0.1, true, "<= 0.3"));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(ok(5), first, second),
+            List.of(ok(20)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision.reason())
+        .startsWith(
+            "hypothesis broken while the faults were on, first at +10.0s: errors 0.02 outside");
+  }
+
+  @Test
+  void noDataOnAnSliTheSteadyStateDoesNotNameIsFailure() {
+    Measurement dark =
+        new Measurement(
+            START.plusSeconds(5),
+            List.of(
+                Reading.of("errors", 0.001, true, "<= 0.01"),
+                Reading.noData("saturation", "<= 0.8", "empty result")),
+            Optional.empty());
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(dark),
+            List.of(ok(10)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision.verdict()).isEqualTo(Verdict.DEVIATED);
+    assertThat(decision.reason()).startsWith("saturation had no data at +5.0s");
+  }
+
+  @Test
+  void aBlindGuardIsNotAnSliThatWentDark() {
+    // The burn-rate guard without data is the abort guards' business, not the verdict's.
+    Measurement guardDark =
+        new Measurement(
+            START.plusSeconds(5),
+            List.of(
+                Reading.of("errors", 0.001, true, "<= 0.01"),
+                Reading.of("latency", 0.1, true, "<= 0.3")),
+            Optional.of(Reading.noData("burn_rate", "<= 14.4", "empty result")));
+    var decision =
+        decide(
+            Optional.empty(),
+            Optional.empty(),
+            List.of(guardDark),
+            List.of(ok(10)),
+            Optional.of(Duration.ZERO));
+    assertThat(decision.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(decision.reason())
+        .startsWith("1 of 1 measurements while the faults were on had no data");
+  }
+
+  @Test
+  void targetsThatDidNotRecoverTurnAnInconclusiveDrillIntoDeviation() {
+    var decision =
+        rules.decide(
+            new VerdictRules.Evidence(
+                START,
+                Optional.empty(),
+                Optional.empty(),
+                List.of(ok(5)),
+                List.of(),
+                Optional.empty(),
+                RECOVERY,
+                List.of("pod-delete: 0 of 1 pods Ready again", "pod-delete: rollout stuck")));
+    assertThat(decision)
+        .isEqualTo(
+            new VerdictRules.Decision(
+                Verdict.DEVIATED,
+                "the fault's targets did not recover: pod-delete: 0 of 1 pods Ready again; pod-delete:"
+                    + " rollout stuck; no measurement after the rollback was fully within steady state"));
+  }
 }

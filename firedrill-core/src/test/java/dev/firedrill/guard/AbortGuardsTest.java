@@ -141,4 +141,52 @@ class AbortGuardsTest {
             new AbortDecision(
                 "2 probe errors in a row; the drill cannot see the system: cannot reach Prometheus"));
   }
+
+  @Test
+  void anSliWatchedByARuleThatMayBeMissingDoesNotAbortWhenItGoesDark() {
+    AbortGuards guards =
+        guards(
+            Missing.INCONCLUSIVE, new AbortRule("availability", AbortRule.Direction.BELOW, 0.9, 1));
+    during.add(
+        new Measurement(
+            Instant.EPOCH,
+            List.of(ratio(0.001), Reading.noData("availability", ">= 0.99", "empty result")),
+            Optional.of(burn(1))));
+    assertThat(guards.check(during)).isEmpty();
+  }
+
+  @Test
+  void probeErrorsAbortAsSoonAsThereAreAsManyAsTheLimit() {
+    AbortGuards guards = guards(Missing.FAIL);
+    Reading down = Reading.error("error_ratio", "<= 0.01", "cannot reach Prometheus");
+    add(down, burn(1));
+    assertThat(guards.check(during)).isEmpty();
+    add(down, burn(1));
+    assertThat(guards.check(during))
+        .contains(
+            new AbortDecision(
+                "2 probe errors in a row; the drill cannot see the system: cannot reach Prometheus"));
+  }
+
+  @Test
+  void theProbeErrorReasonQuotesTheFailedQueryNotAHealthyOne() {
+    AbortGuards guards = guards(Missing.FAIL);
+    Reading refused = Reading.error("availability", ">= 0.99", "connection refused");
+    for (int i = 0; i < 2; i++) {
+      during.add(
+          new Measurement(
+              Instant.EPOCH.plusSeconds(i * 5L),
+              List.of(Reading.of("error_ratio", 0.001, true, "<= 0.01"), refused),
+              Optional.of(burn(1))));
+    }
+    assertThat(guards.check(during))
+        .contains(
+            new AbortDecision(
+                "2 probe errors in a row; the drill cannot see the system: connection refused"));
+  }
+
+  @Test
+  void noMeasurementNoDecision() {
+    assertThat(guards(Missing.FAIL).check(during)).isEmpty();
+  }
 }

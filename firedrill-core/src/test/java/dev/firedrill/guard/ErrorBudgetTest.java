@@ -54,4 +54,38 @@ class ErrorBudgetTest {
             "the remaining budget, 0.43 min (1% of 43.20 min), does not cover the worst case of 0.50 min");
     assertThat(fivePercentForTenMinutes.withRemainingShare(0.5).refusal()).isEmpty();
   }
+
+  @Test
+  void aWorstCaseExactlyAtTheCeilingIsAllowed() {
+    // 100 min at 50% allows 50 min; all traffic for 20 min spends 20 min, 40% of it.
+    ErrorBudget atCeiling =
+        new ErrorBudget(
+            0.5, Duration.ofMinutes(100), 1.0, Duration.ofMinutes(20), 0.4, OptionalDouble.empty());
+    assertThat(atCeiling.worstCaseShare()).isEqualTo(0.4);
+    assertThat(atCeiling.refusal()).isEmpty();
+  }
+
+  @Test
+  void aRemainingBudgetExactlyCoveringTheWorstCaseIsEnough() {
+    ErrorBudget exact =
+        new ErrorBudget(
+            0.5, Duration.ofMinutes(100), 1.0, Duration.ofMinutes(25), 1.0, OptionalDouble.of(0.5));
+    assertThat(exact.refusal()).isEmpty();
+    assertThat(exact.withRemainingShare(0.49).refusal())
+        .contains(
+            "the remaining budget, 24.50 min (49% of 50.00 min), does not cover the worst case of 25.00 min");
+  }
+
+  @Test
+  void theRemainingBudgetIsPrintedWithTheArithmetic() {
+    assertThat(fivePercentForTenMinutes.withRemainingShare(0.25).text())
+        .endsWith("(ceiling 5%); remaining 25% = 10.80 min");
+  }
+
+  @Test
+  void noRemainingShareIsNone() {
+    ErrorBudget unknown =
+        new ErrorBudget(0.999, Duration.ofDays(30), 0.05, Duration.ofMinutes(10), 0.05, null);
+    assertThat(unknown.remainingShare()).isEmpty();
+  }
 }

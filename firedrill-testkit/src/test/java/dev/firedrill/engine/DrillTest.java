@@ -11,6 +11,7 @@ import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -296,6 +297,15 @@ class DrillTest {
   }
 
   @Test
+  void aRetriedRevertWaitsHalfASecondThenASecondBeforeItsAttempts() {
+    drill.fault("flaky").failsToRevert(2);
+
+    drill.run();
+
+    assertThat(drill.lines()).contains("+61.5s rollback cpu-burn: flaky gone (attempt 3)");
+  }
+
+  @Test
   void aSignalStopsTheMethodWithinOnePollAndTheRollbackRuns() {
     ScriptedFault fault = drill.fault("burn");
     clock.onAdvance(
@@ -402,9 +412,12 @@ class DrillTest {
   @Test
   void anInterruptedDrillStillRollsBackAndKeepsTheFlag() {
     ScriptedFault fault = drill.fault("burn");
+    // Once: an interrupt raised again on every later tick would set the flag the test checks
+    // whether or not the drill kept it.
+    AtomicBoolean raised = new AtomicBoolean();
     clock.onAdvance(
         now -> {
-          if (drill.seconds() >= 7) {
+          if (drill.seconds() >= 7 && raised.compareAndSet(false, true)) {
             Thread.currentThread().interrupt();
           }
         });

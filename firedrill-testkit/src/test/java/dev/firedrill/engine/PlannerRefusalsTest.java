@@ -1,0 +1,68 @@
+package dev.firedrill.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.guard.ErrorBudget;
+import dev.firedrill.testing.MinimalExperiment;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The refusals the experiment file alone earns, at their boundaries. */
+class PlannerRefusalsTest {
+
+  /**
+   * The minimal experiment with a fault the checks pass: a cpu-burn whose ttl is the longest
+   * allowed.
+   */
+  private static final String TEXT =
+      MinimalExperiment.replace(
+          MinimalExperiment.TEXT,
+          "    - kind: process-kill\n      match: payments-server\n",
+          "    - kind: cpu-burn\n      workers: 1\n      ttl: 15m\n");
+
+  private static Experiment withDuration(String duration) {
+    return MinimalExperiment.load(
+        MinimalExperiment.replace(TEXT, "  duration: 10m\n", "  duration: " + duration + "\n"));
+  }
+
+  private static Experiment withInterval(String interval) {
+    return MinimalExperiment.load(
+        MinimalExperiment.replace(
+            TEXT, "steady_state:\n", "steady_state:\n  interval: " + interval + "\n"));
+  }
+
+  @Test
+  void theBaseExperimentEarnsNoRefusal() {
+    assertThat(Planner.staticRefusals(MinimalExperiment.load(TEXT))).isEmpty();
+  }
+
+  @Test
+  void aMethodAsLongAsTheMaximumIsAllowedAndOneSecondMoreIsNot() {
+    assertThat(Planner.staticRefusals(withDuration("15m"))).isEmpty();
+    assertThat(Planner.staticRefusals(withDuration("901s")))
+        .startsWith("method.duration 15m1s is above blast_radius.max_duration 15m");
+  }
+
+  @Test
+  void anIntervalAsLongAsTheMethodIsAllowedAndALongerOneIsNot() {
+    assertThat(Planner.staticRefusals(withInterval("10m"))).isEmpty();
+    assertThat(Planner.staticRefusals(withInterval("601s")))
+        .containsExactly(
+            "steady_state.interval 10m1s is longer than method.duration 10m: no measurement would"
+                + " be taken while the faults are on");
+  }
+
+  @Test
+  void theBudgetComesFromTheBurnRateGuardAndTheBlastRadius() {
+    ErrorBudget budget =
+        Planner.budget(MinimalExperiment.load(MinimalExperiment.TEXT)).orElseThrow();
+    assertThat(budget.objective()).isEqualTo(0.999);
+    assertThat(budget.trafficShare()).isEqualTo(0.05);
+    assertThat(budget.duration()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(budget.window()).isEqualTo(Duration.ofDays(30));
+    assertThat(budget.worstCaseMinutes()).isCloseTo(0.5, within(1e-9));
+    assertThat(budget.remainingShare()).isEmpty();
+  }
+}
