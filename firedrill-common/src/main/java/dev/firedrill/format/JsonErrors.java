@@ -67,6 +67,6 @@ public final class JsonErrors {
     if (e instanceof StreamConstraintsException) {
       message = message.replaceAll(", from `[^`]*`", "");
     }
-    return message;
+    return ControlChars.quote(message); // Jackson quotes the character it stopped at, raw
   }
 }
