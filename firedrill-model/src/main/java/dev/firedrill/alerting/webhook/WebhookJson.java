@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.format.ControlChars;
 import dev.firedrill.format.JsonErrors;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
@@ -32,7 +33,7 @@ public final class WebhookJson {
     private static final long serialVersionUID = 1L;
 
     Invalid(String message) {
-      super(message);
+      super(ControlChars.quote(message)); // a value quoted from the body: no escape survives
     }
   }
 
