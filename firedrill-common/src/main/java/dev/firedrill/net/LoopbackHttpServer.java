@@ -3,6 +3,7 @@ package dev.firedrill.net;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -15,8 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -30,10 +31,19 @@ import java.util.logging.Logger;
  * <ul>
  *   <li><b>bind</b>: 127.0.0.1 and a free port unless told otherwise; a listen backlog of 1024;
  *       Nagle off (see {@link #preferNoDelay()}).
- *   <li><b>threads</b>: a fixed pool of named daemon threads ({@code NAME-1}, ...) and a bounded
- *       queue. <b>When both are full, the request is answered 503</b> (with {@code Retry-After: 1})
- *       by one extra thread, {@code NAME-busy}, which never runs a route: a burst costs clients a
- *       retry, never the accepting thread, and memory stays bounded by the open connections.
+ *   <li><b>connections</b>: each connection's request (line, headers and body, the body up to
+ *       {@link Builder#maxBody}) is read on a thread of its own ({@code NAME-1}, ...), at most
+ *       {@value #MAX_CONNECTIONS} connections at once, more are closed on accept; a request must
+ *       arrive whole within {@value #REQUEST_SECONDS} s and an idle connection is closed after
+ *       {@value #IDLE_SECONDS} s (the JDK's {@code jdk.httpserver.maxConnections}, {@code
+ *       sun.net.httpserver.maxReqTime} and {@code idleInterval}, set by {@link #preferNoDelay()}
+ *       unless set already). So clients that send a byte a second hold a connection each for a
+ *       while, never a request thread: <b>four slow clients stalled the receiver's four threads</b>
+ *       when headers were read on them.
+ *   <li><b>threads</b>: a request read whole runs its route when one of a fixed number of request
+ *       permits is free, or waits among a bounded queue. <b>When both are full, the request is
+ *       answered 503</b> (with {@code Retry-After: 1}) at once: a burst costs clients a retry, and
+ *       memory stays bounded by the connections.
  *   <li><b>routes</b>: path to handler per method ({@link Route}), exact or prefix; an optional
  *       {@link Guard} first (authentication); a path without a route gets the not-found answer, a
  *       method the route does not answer gets 405 with {@code Allow} and the server's refusal body.
@@ -48,12 +58,26 @@ import java.util.logging.Logger;
 public final class LoopbackHttpServer implements AutoCloseable {
 
   public static final String NO_DELAY = "sun.net.httpserver.nodelay";
+
+  /** Connections open at once per server; the JDK closes more as they are accepted. */
+  public static final int MAX_CONNECTIONS = 512;
+
+  /** Seconds a request (line, headers and body) has to arrive whole. */
+  public static final int REQUEST_SECONDS = 10;
+
+  /** Seconds a kept-alive connection may idle. */
+  public static final int IDLE_SECONDS = 30;
+
+  /** Bytes of request headers taken, at most. */
+  public static final int MAX_HEADER_BYTES = 64 * 1024;
+
+  /** Bytes of request body read before the route runs, unless told. */
+  public static final int DEFAULT_MAX_BODY = 1024 * 1024;
+
   static final int STOP_WAIT_SECONDS = 2;
+  private static final long CONNECTION_STACK_BYTES = 512 * 1024;
   private static final int BACKLOG = 1024;
   private static final Logger LOG = Logger.getLogger(LoopbackHttpServer.class.getName());
-
-  /** Set on the busy thread: the request it runs is answered 503. */
-  private static final ThreadLocal<Boolean> BUSY = new ThreadLocal<>();
 
   /** Runs before routing; false when it answered the request itself (a missing token, say). */
   @FunctionalInterface
@@ -75,8 +99,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
   private final String name;
   private final HttpServer server;
-  private final ThreadPoolExecutor threads;
-  private final ThreadPoolExecutor busy;
+  private final ThreadPoolExecutor connections;
+  private final Semaphore running;
+  private final AtomicInteger waiting = new AtomicInteger();
   private final Map<String, Route> exact = new HashMap<>();
   private final List<Route> prefixes;
   private final Builder settings;
@@ -98,30 +123,23 @@ public final class LoopbackHttpServer implements AutoCloseable {
     }
     byLength.sort((a, b) -> b.path().length() - a.path().length()); // the longest prefix first
     this.prefixes = List.copyOf(byLength);
-    this.busy =
+    this.running = new Semaphore(settings.threads);
+    // A thread per connection being read (the JDK reads a request on its executor's thread), and
+    // none kept: idle kept-alive connections wait in the JDK's selector, not on a thread.
+    this.connections =
         new ThreadPoolExecutor(
-            1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(name + "-busy", false));
-    this.threads =
-        new ThreadPoolExecutor(
-            settings.threads,
-            settings.threads,
             0,
+            MAX_CONNECTIONS + 16,
+            IDLE_SECONDS,
             TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(settings.queue),
-            daemons(name, true),
-            (task, pool) -> {
-              if (!busy.isShutdown()) {
-                busy.execute(
-                    () -> {
-                      BUSY.set(Boolean.TRUE);
-                      try {
-                        task.run();
-                      } finally {
-                        BUSY.remove();
-                      }
-                    });
-              }
-            });
+            new SynchronousQueue<>(),
+            daemons(name),
+            (task, pool) ->
+                LOG.warning(
+                    name
+                        + ": more than "
+                        + pool.getMaximumPoolSize()
+                        + " connections: one dropped"));
   }
 
   public static Builder builder(String name) {
@@ -136,8 +154,16 @@ public final class LoopbackHttpServer implements AutoCloseable {
    * server created earlier in the same JVM by other code keeps the default.
    */
   public static void preferNoDelay() {
-    if (System.getProperty(NO_DELAY) == null) {
-      System.setProperty(NO_DELAY, "true");
+    setUnlessSet(NO_DELAY, "true");
+    setUnlessSet("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
+    setUnlessSet("sun.net.httpserver.maxReqTime", String.valueOf(REQUEST_SECONDS));
+    setUnlessSet("sun.net.httpserver.idleInterval", String.valueOf(IDLE_SECONDS));
+    setUnlessSet("sun.net.httpserver.maxReqHeaderSize", String.valueOf(MAX_HEADER_BYTES));
+  }
+
+  private static void setUnlessSet(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
     }
   }
 
@@ -168,9 +194,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
     try {
       inFlight.awaitNone(settings.grace);
       server.stop(0);
-      threads.shutdownNow();
-      busy.shutdownNow();
-      if (!threads.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+      connections.shutdownNow();
+      if (!connections.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
         LOG.warning(
             name
                 + ": requests still running "
@@ -180,8 +205,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       server.stop(0);
-      threads.shutdownNow();
-      busy.shutdownNow();
+      connections.shutdownNow();
     }
   }
 
@@ -200,8 +224,26 @@ public final class LoopbackHttpServer implements AutoCloseable {
     }
   }
 
+  /** On the connection's thread, the request's line and headers read: the body, then the route. */
   private void dispatch(HttpExchange exchange) {
-    if (BUSY.get() != null || closing) {
+    if (closing) {
+      answerBusy(exchange);
+      return;
+    }
+    try {
+      // Read here, so a client sending its body a byte a second holds its connection, not a
+      // request permit; a body above the limit is cut at limit + 1 for the route to refuse. A
+      // body declared above the limit is left to the route, which refuses it from the header.
+      if (!declaredAbove(exchange, settings.maxBody)) {
+        byte[] body = exchange.getRequestBody().readNBytes(settings.maxBody + 1);
+        exchange.setStreams(new ByteArrayInputStream(body), null);
+      }
+    } catch (IOException e) {
+      exchange.close(); // the client went away or was too slow: nothing to answer
+      LOG.log(Level.FINE, name + ": request body not read", e);
+      return;
+    }
+    if (!admitted()) {
       answerBusy(exchange);
       return;
     }
@@ -226,6 +268,39 @@ public final class LoopbackHttpServer implements AutoCloseable {
       }
     } finally {
       inFlight.exit();
+      running.release();
+    }
+  }
+
+  private static boolean declaredAbove(HttpExchange exchange, int limit) {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length == null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(length.strip()) > limit;
+    } catch (NumberFormatException e) {
+      return false; // the JDK refused it already; nothing to read
+    }
+  }
+
+  /** A request permit, at once or after waiting among the queue; false when the queue is full. */
+  private boolean admitted() {
+    if (running.tryAcquire()) {
+      return true;
+    }
+    if (waiting.incrementAndGet() > settings.queue) {
+      waiting.decrementAndGet();
+      return false;
+    }
+    try {
+      running.acquire();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the server is closing
+      return false;
+    } finally {
+      waiting.decrementAndGet();
     }
   }
 
@@ -302,10 +377,11 @@ public final class LoopbackHttpServer implements AutoCloseable {
     }
   }
 
-  private static ThreadFactory daemons(String prefix, boolean numbered) {
+  private static ThreadFactory daemons(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return task -> {
-      Thread thread = new Thread(task, numbered ? prefix + "-" + count.incrementAndGet() : prefix);
+      Thread thread =
+          new Thread(null, task, prefix + "-" + count.incrementAndGet(), CONNECTION_STACK_BYTES);
       thread.setDaemon(true);
       return thread;
     };
@@ -342,6 +418,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
     private InetSocketAddress address = HostPort.loopbackAnyPort();
     private int threads = 4;
     private int queue = 64;
+    private int maxBody = DEFAULT_MAX_BODY;
     private Duration grace = Duration.ZERO;
     private final List<Route> routes = new ArrayList<>();
     private Guard guard;
@@ -395,6 +472,19 @@ public final class LoopbackHttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Bytes of a request's body read before its route runs ({@value #DEFAULT_MAX_BODY} unless
+     * told): a longer body reaches the route cut at {@code maxBody + 1} bytes, for it to refuse.
+     */
+    public Builder maxBody(int maxBody) {
+      if (maxBody < 0 || maxBody == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            name + ": maxBody is " + maxBody + " (expected 0 to " + (Integer.MAX_VALUE - 1) + ")");
+      }
+      this.maxBody = maxBody;
+      return this;
+    }
+
     /** How long {@link #close()} lets requests in flight finish (none unless told). */
     public Builder grace(Duration grace) {
       if (grace.isNegative()) {
@@ -445,6 +535,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
       copy.address = address;
       copy.threads = threads;
       copy.queue = queue;
+      copy.maxBody = maxBody;
       copy.grace = grace;
       copy.routes.addAll(routes);
       copy.guard = guard;
@@ -469,7 +560,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
         throw e;
       }
       server.createContext("/", started::dispatch);
-      server.setExecutor(started.threads);
+      server.setExecutor(started.connections);
       server.start();
       return started;
     }

@@ -2,6 +2,7 @@ package dev.firedrill.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.format.JsonErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -55,18 +56,13 @@ public final class JournalFile {
     }
     JsonNode node;
     try {
-      node = Jsons.MAPPER.readTree(path.toFile());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      String where =
-          e.getLocation() == null
-              ? ""
-              : " (line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr()
-                  + ")";
+      node = JsonErrors.readTree(Jsons.MAPPER, Jsons.MAPPER.createParser(path.toFile()));
+    } catch (JsonErrors.Refused e) {
       throw new IOException(
-          path + ": not a firedrill journal: expected JSON, " + e.getOriginalMessage() + where);
+          path
+              + ": not a firedrill journal: expected JSON, "
+              + e.getMessage()
+              + (e.where().isEmpty() ? "" : " " + e.where()));
     }
     if (!(node instanceof ObjectNode object) || !node.has("firedrill_journal")) {
       throw new IOException(

@@ -83,9 +83,9 @@ public final class Node {
 
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern NUMBER =
-      Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+      Pattern.compile("[-+]?(\\d++(?:\\.\\d*+)?|\\.\\d++)([eE][-+]?\\d++)?");
   private static final Pattern PERCENT =
-      Pattern.compile("\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*%\\s*");
+      Pattern.compile("\\s*([-+]?(?:\\d++(?:\\.\\d*+)?|\\.\\d++))\\s*%\\s*");
 
   /** Values under these pointers are never echoed: they may be a secret put in the wrong place. */
   private static final Pattern QUIET =

@@ -2,6 +2,7 @@ package dev.firedrill.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.firedrill.engine.JournalFile;
+import dev.firedrill.format.ControlChars;
 import dev.firedrill.report.DrillRecord.Alert;
 import dev.firedrill.report.DrillRecord.BurnRate;
 import dev.firedrill.report.DrillRecord.Detection;
@@ -51,7 +52,9 @@ public final class JournalReader {
     try {
       return reader.record(root);
     } catch (Problem p) {
-      throw new IOException(source + ": not a firedrill journal: expected " + p.getMessage());
+      // A value is quoted as found: a crafted journal must not reach the terminal raw.
+      throw new IOException(
+          ControlChars.quote(source + ": not a firedrill journal: expected " + p.getMessage()));
     }
   }
 

@@ -37,6 +37,9 @@ public final class StubHttpServer implements AutoCloseable {
   private volatile String contentType = "application/json";
   private volatile boolean hang;
   private volatile Duration delay = Duration.ZERO;
+  private volatile String location;
+  private int healthyFor;
+  private java.util.function.Consumer<StubHttpServer> later;
 
   private StubHttpServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -59,11 +62,30 @@ public final class StubHttpServer implements AutoCloseable {
     this.contentType = contentType;
     this.body = body;
     this.hang = false;
+    this.location = null;
     return this;
   }
 
   public StubHttpServer respondJson(int status, String json) {
     return respond(status, "application/json", json);
+  }
+
+  /**
+   * Answers the next {@code requests} as set now, and every one after them as {@code then} sets: a
+   * backend that starts misbehaving at a known request, not at a time the test guesses.
+   */
+  public synchronized StubHttpServer after(
+      int requests, java.util.function.Consumer<StubHttpServer> then) {
+    this.healthyFor = this.requests.size() + requests;
+    this.later = then;
+    return this;
+  }
+
+  /** Answers every request with a redirect to {@code location}, as a login page in front does. */
+  public StubHttpServer redirect(int status, String location) {
+    respond(status, "text/html", "<html><a href=\"" + location + "\">Found</a></html>");
+    this.location = location;
+    return this;
   }
 
   /** Accepts requests and never answers them (until {@link #close}). */
@@ -130,6 +152,12 @@ public final class StubHttpServer implements AutoCloseable {
               exchange.getRequestURI().getRawPath(),
               headers,
               requestBody));
+      synchronized (this) {
+        if (later != null && requests.size() > healthyFor) {
+          later.accept(this);
+          later = null;
+        }
+      }
       if (hang) {
         released.await(60, TimeUnit.SECONDS);
         return;
@@ -139,6 +167,9 @@ public final class StubHttpServer implements AutoCloseable {
       }
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", contentType);
+      if (location != null) {
+        exchange.getResponseHeaders().set("Location", location);
+      }
       exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(bytes);

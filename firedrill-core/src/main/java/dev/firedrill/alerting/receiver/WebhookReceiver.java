@@ -65,6 +65,7 @@ public final class WebhookReceiver implements AutoCloseable {
     receiver.server =
         LoopbackHttpServer.builder("webhook-receiver")
             .address(config.listen())
+            .maxBody((int) Math.min(Integer.MAX_VALUE - 1L, config.maxPayloadBytes()))
             .guard(receiver::authorized)
             .route(Route.prefix("/").post(receiver::handle))
             .refusal(receiver::refuse)

@@ -26,7 +26,7 @@ final class Params {
   private static final String MIN_TIME_TEXT = "-292273086-05-16T16:47:06Z";
   private static final String MAX_TIME_TEXT = "292277025-08-18T07:12:54.999999999Z";
   private static final Pattern FLOAT =
-      Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+      Pattern.compile("[-+]?(?:\\d++(?:\\.\\d*+)?|\\.\\d++)(?:[eE][-+]?\\d++)?");
 
   private Params() {}
 

@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.scrape;
 
+import dev.firedrill.format.ControlChars;
 import dev.firedrill.promql.model.LabelSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class ExpositionParser {
    * underscores.
    */
   private static final Pattern DECIMAL =
-      Pattern.compile("[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
+      Pattern.compile("[+-]?(?:[0-9]++(?:\\.[0-9]*+)?|\\.[0-9]++)(?:[eE][+-]?[0-9]++)?");
 
   private static final int EXCERPT = 60;
 
@@ -395,8 +396,10 @@ public final class ExpositionParser {
   }
 
   private ExpositionException error(String expected, String found) {
+    // A target's error is shown by the targets API and in logs: no escape sequence of it survives.
     return new ExpositionException(
-        target + ": line " + lineNumber + ": expected " + expected + ", found " + found);
+        ControlChars.quote(
+            target + ": line " + lineNumber + ": expected " + expected + ", found " + found));
   }
 
   /**

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 final class GoDuration {
 
-  private static final Pattern TERM = Pattern.compile("(\\d+\\.?\\d*|\\.\\d+)(ns|us|µs|ms|s|m|h)");
+  private static final Pattern TERM =
+      Pattern.compile("(\\d++(?:\\.\\d*+)?|\\.\\d++)(ns|us|µs|ms|s|m|h)");
 
   private static final Map<String, Long> NANOS =
       Map.of(

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.format.ControlChars;
+import dev.firedrill.format.JsonErrors;
 import dev.firedrill.time.Rfc3339;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +33,7 @@ public final class WebhookJson {
     private static final long serialVersionUID = 1L;
 
     Invalid(String message) {
-      super(message);
+      super(ControlChars.quote(message)); // a value quoted from the body: no escape survives
     }
   }
 
@@ -80,14 +82,13 @@ public final class WebhookJson {
   public static WebhookMessage decode(byte[] body) throws Invalid {
     JsonNode root;
     try {
-      root = JSON.reader().readTree(body);
-    } catch (JsonProcessingException e) {
+      root = JsonErrors.readTree(JSON, JSON.createParser(body));
+    } catch (JsonErrors.Refused e) {
       throw new Invalid(
-          "the body is not JSON (at line "
-              + e.getLocation().getLineNr()
-              + ", column "
-              + e.getLocation().getColumnNr()
-              + ")");
+          (e.limit()
+                  ? "the body is past a reading limit: " + e.getMessage()
+                  : "the body is not JSON")
+              + (e.where().isEmpty() ? "" : " (at " + e.where().substring(1)));
     } catch (IOException e) {
       throw new Invalid("the body could not be read");
     }

@@ -28,7 +28,10 @@ public final class PromqlParser {
 
   // Nesting that any thread's stack takes; deeper queries are parsed on a thread of their own.
   private static final int CALLER_MAX_DEPTH = 300;
-  // Enough for nesting a million levels deep.
+  // Go's parser takes any nesting; here a query nested deeper is refused, because a hundred
+  // thousand levels took longer than a second to parse on a cold JVM, and no real query is near.
+  static final int MAX_NESTING = 30_000;
+  // Enough for MAX_NESTING levels of any construct, with room to spare.
   private static final long DEEP_STACK_BYTES = 512L << 20;
 
   private PromqlParser() {}
@@ -59,7 +62,14 @@ public final class PromqlParser {
             null,
             () -> {
               try {
-                result.set(new Parser(query, Integer.MAX_VALUE, syntax).parse());
+                result.set(new Parser(query, MAX_NESTING, syntax).parse());
+              } catch (Parser.TooDeep e) {
+                failure.set(
+                    new PromqlException(
+                        PromqlException.ErrorType.BAD_DATA,
+                        "1:1: parse error: expression nested more than "
+                            + MAX_NESTING
+                            + " levels deep"));
               } catch (RuntimeException e) {
                 failure.set(e);
               } catch (StackOverflowError e) {

@@ -43,6 +43,7 @@ public final class ApiServer implements AutoCloseable {
     api.server =
         LoopbackHttpServer.builder("embedded-alertmanager-api")
             .address(address)
+            .maxBody(MAX_BODY)
             .route(Route.exact("/api/v2/alerts").get(api::listAlerts).post(api::postAlerts))
             .route(Route.exact("/api/v2/status").get(exchange -> json(exchange, 200, api.status())))
             .route(

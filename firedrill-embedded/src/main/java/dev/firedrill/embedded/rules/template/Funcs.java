@@ -50,7 +50,8 @@ final class Funcs {
   static final Set<String> LAZY = Set.of("and", "or");
 
   private static final Pattern GO_FLOAT =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|(?i)[+-]?(inf|infinity|nan)");
+      Pattern.compile(
+          "[+-]?(\\d++(?:\\.\\d*+)?|\\.\\d++)([eE][+-]?\\d++)?|(?i)[+-]?(inf|infinity|nan)");
   private static final String[] BIG = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
   private static final String[] SMALL = {"m", "u", "n", "p", "f", "a", "z", "y"};
   private static final String[] BINARY = {"ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};

@@ -260,7 +260,7 @@ final class Parser {
     try {
       if (number.matches("[+-]?\\d+")) {
         value = Long.parseLong(number);
-      } else if (number.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+      } else if (number.matches("[+-]?(\\d++(?:\\.\\d*+)?|\\.\\d++)([eE][+-]?\\d++)?")) {
         value = Double.parseDouble(number);
       } else {
         throw new NumberFormatException();

@@ -1,0 +1,90 @@
+package dev.firedrill.embedded.scrape;
+
+import dev.firedrill.testing.hostile.CleanOutcome;
+import dev.firedrill.testing.hostile.HostileInputs;
+import java.util.List;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * The exposition parser, text and OpenMetrics, on hostile scrapes: samples, or one line naming the
+ * target and the line.
+ */
+class ExpositionParserPropertyTest {
+
+  private static final CleanOutcome OUTCOME =
+      new CleanOutcome(
+          "the exposition parser", Pattern.compile("^127\\.0\\.0\\.1:9100: line \\d+: expected "));
+
+  private static final String TEXT =
+      """
+      # HELP http_requests_total The total. With "quotes" and \\\\ backslash.
+      # TYPE http_requests_total counter
+      http_requests_total{method="post",code="200"} 1027 1395066363000
+        http_requests_total { method = "post" , code = "400" , }\t3   1395066363000\t
+      # TYPE rpc_duration_seconds summary
+      rpc_duration_seconds{quantile="0.99"} 76656
+      rpc_duration_seconds_sum 1.7560473e+07
+      rpc_duration_seconds_count 2693
+      # TYPE http_request_duration_seconds histogram
+      http_request_duration_seconds_bucket{le="0.05"} 24054
+      http_request_duration_seconds_bucket{le="+Inf"} 144320
+      msdos_file_access_time_seconds{path="C:\\\\DIR\\\\FILE.TXT",error="Cannot find file:\\n\\"FILE.TXT\\""} 1.458255915e9
+      up NaN
+      """;
+
+  private static final String OPENMETRICS =
+      """
+      # TYPE acme_http_router_request_seconds summary
+      # UNIT acme_http_router_request_seconds seconds
+      # HELP acme_http_router_request_seconds Latency though all of ACME's HTTP request router.
+      acme_http_router_request_seconds_sum{path="/api/v1",method="GET"} 9036.32
+      acme_http_router_request_seconds_count{path="/api/v1",method="GET"} 807283.0
+      # TYPE foo histogram
+      foo_bucket{le="0.01"} 0
+      foo_bucket{le="+Inf"} 17 # {trace_id="KOO5S4vxi0o"} 0.67
+      foo_count 17
+      foo_sum 324789.3
+      # TYPE go_goroutines gauge
+      go_goroutines 69 1520879607.789
+      # EOF
+      """;
+
+  @Property(tries = 10_000, shrinking = ShrinkingMode.OFF)
+  void anyScrapeIsSamplesOrOneLineNamingTheLine(
+      @ForAll("scrapes") String body, @ForAll("formats") ExpositionFormat format) {
+    OUTCOME.check(
+        body,
+        () -> {
+          try {
+            ExpositionParser.parse("127.0.0.1:9100", body, format);
+            return List.of();
+          } catch (ExpositionException e) {
+            return List.of(String.valueOf(e.getMessage()));
+          }
+        });
+  }
+
+  @Provide
+  Arbitrary<String> scrapes() {
+    return HostileInputs.of(
+        List.of(TEXT, OPENMETRICS), new HostileInputs.Nesting("a{b=\"", "c", "\"}"), false);
+  }
+
+  @Provide
+  Arbitrary<ExpositionFormat> formats() {
+    return Arbitraries.of(ExpositionFormat.class);
+  }
+
+  @AfterContainer
+  static void report() {
+    System.out.println(OUTCOME.summary());
+    OUTCOME.close();
+  }
+}

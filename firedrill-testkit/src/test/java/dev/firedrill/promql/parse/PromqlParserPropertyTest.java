@@ -1,0 +1,88 @@
+package dev.firedrill.promql.parse;
+
+import dev.firedrill.format.ControlChars;
+import dev.firedrill.promql.model.PromqlException;
+import dev.firedrill.testing.hostile.CleanOutcome;
+import dev.firedrill.testing.hostile.HostileInputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * The PromQL parser, in both syntaxes, on hostile queries: a tree, or Prometheus's one-line error
+ * starting {@code LINE:COLUMN:}; never another exception, a hang or the heap.
+ */
+class PromqlParserPropertyTest {
+
+  private static final CleanOutcome OUTCOME =
+      new CleanOutcome("the PromQL parser", Pattern.compile("^\\d+:\\d+: "));
+
+  @Property(tries = 10_000, shrinking = ShrinkingMode.OFF)
+  void anyQueryIsATreeOrAPositionedError(
+      @ForAll("queries") String query, @ForAll("syntaxes") PromqlParser.Syntax syntax) {
+    OUTCOME.check(
+        query,
+        () -> {
+          try {
+            PromqlParser.parse(query, syntax);
+            return List.of();
+          } catch (PromqlException e) {
+            // The wording is Prometheus's, the query's text raw in it; every caller prints it
+            // through Problem or ControlChars, which quote control characters.
+            return List.of(ControlChars.quote(String.valueOf(e.getMessage())));
+          }
+        });
+  }
+
+  @Provide
+  Arbitrary<String> queries() {
+    return HostileInputs.of(realQueries(), new HostileInputs.Nesting("(", "up", ")"), false);
+  }
+
+  @Provide
+  Arbitrary<PromqlParser.Syntax> syntaxes() {
+    return Arbitraries.of(PromqlParser.Syntax.class);
+  }
+
+  /** The queries of the experiment fixtures and the lab's alerting rules. */
+  static List<String> realQueries() {
+    List<String> queries = new ArrayList<>();
+    Pattern oneLine = Pattern.compile("(?m)^\\s*-?\\s*(?:query|expr): ['\"]?(.+?)['\"]?\\s*$");
+    for (String text :
+        HostileInputs.texts(Path.of("fixtures/experiments"), Path.of("alert-rules"))) {
+      Matcher m = oneLine.matcher(text);
+      while (m.find()) {
+        if (!m.group(1).equals("|")) {
+          queries.add(m.group(1));
+        }
+      }
+    }
+    queries.add(
+        "histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job=\"checkout\"}[5m])))"
+            + " > on() group_left() vector(0.5) offset 1h @ 1700000000");
+    queries.add(
+        "label_replace(up, \"a\", \"$1\", \"b\", \"(.*)\") unless absent_over_time(x[5m:30s])");
+    queries.add(
+        "{\"utf8.name\", job=~\"a|b\"} - ignoring(x) -1e3 ^ 2 % 3 and count_values(\"v\", y)");
+    if (queries.size() < 5 || !Files.isDirectory(Path.of("alert-rules"))) {
+      throw new IllegalStateException("expected the fixtures' queries; run from the checkout");
+    }
+    return queries;
+  }
+
+  @AfterContainer
+  static void report() {
+    System.out.println(OUTCOME.summary());
+    OUTCOME.close();
+  }
+}
