@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What a fault needs from the drill around it. {@code environment} is where tokens named by the
@@ -118,66 +119,22 @@ public record FaultContext(
 
   /** The same context reading tokens from {@code environment}. */
   public FaultContext withEnvironment(Map<String, String> environment) {
-    return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        processes,
-        launcher,
-        clock,
-        environment,
-        kubernetesContext,
-        recovery,
-        resolve,
-        runId);
+    return copy(c -> c.environment = environment);
   }
 
   /** The same context with the hypothesis's recovery time. */
   public FaultContext withRecovery(Duration recovery) {
-    return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        processes,
-        launcher,
-        clock,
-        environment,
-        kubernetesContext,
-        recovery,
-        resolve,
-        runId);
+    return copy(c -> c.recovery = recovery);
   }
 
   /** The same context, reading remote targets in {@code plan} or not. */
   public FaultContext withResolve(boolean resolve) {
-    return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        processes,
-        launcher,
-        clock,
-        environment,
-        kubernetesContext,
-        recovery,
-        resolve,
-        runId);
+    return copy(c -> c.resolve = resolve);
   }
 
   /** The same context with the experiment's {@code kubernetes.context}. */
   public FaultContext withKubernetesContext(Optional<String> context) {
-    return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        processes,
-        launcher,
-        clock,
-        environment,
-        context,
-        recovery,
-        resolve,
-        runId);
+    return copy(c -> c.kubernetesContext = context);
   }
 
   /**
@@ -185,18 +142,57 @@ public record FaultContext(
    * or a cleanup touches only what this run created; empty for none.
    */
   public FaultContext withRunId(String runId) {
-    return new FaultContext(
-        experimentId,
-        blastRadius,
-        methodDuration,
-        processes,
-        launcher,
-        clock,
-        environment,
-        kubernetesContext,
-        recovery,
-        resolve,
-        runId);
+    return copy(c -> c.runId = runId);
+  }
+
+  private FaultContext copy(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /** Every component once, for the {@code with} methods: each changes one and keeps the rest. */
+  private static final class Copy {
+    private final String experimentId;
+    private final BlastRadius blastRadius;
+    private final Duration methodDuration;
+    private final ProcessTable processes;
+    private final WorkerLauncher launcher;
+    private final Clock clock;
+    private Map<String, String> environment;
+    private Optional<String> kubernetesContext;
+    private Duration recovery;
+    private boolean resolve;
+    private String runId;
+
+    private Copy(FaultContext from) {
+      experimentId = from.experimentId;
+      blastRadius = from.blastRadius;
+      methodDuration = from.methodDuration;
+      processes = from.processes;
+      launcher = from.launcher;
+      clock = from.clock;
+      environment = from.environment;
+      kubernetesContext = from.kubernetesContext;
+      recovery = from.recovery;
+      resolve = from.resolve;
+      runId = from.runId;
+    }
+
+    private FaultContext build() {
+      return new FaultContext(
+          experimentId,
+          blastRadius,
+          methodDuration,
+          processes,
+          launcher,
+          clock,
+          environment,
+          kubernetesContext,
+          recovery,
+          resolve,
+          runId);
+    }
   }
 
   /** Never the environment's values: they may hold tokens. */
