@@ -1,11 +1,9 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.testing.RealPostgres;
-import dev.firedrill.time.Clock;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link ConcurrentDrills} with a real PostgreSQL history: its advisory locks. */
 class ConcurrentDrillsPostgresTest extends ConcurrentDrills {
@@ -13,19 +11,7 @@ class ConcurrentDrillsPostgresTest extends ConcurrentDrills {
   private static final Map<String, String> USER =
       Map.of("FIREDRILL_HISTORY_USER", RealPostgres.USER);
 
-  private static RealPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() {
-    postgres = RealPostgres.start(Clock.system());
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
+  @RegisterExtension static final RealPostgres.PerClass postgres = new RealPostgres.PerClass();
 
   @Test
   void aSecondRunIsNotRunNamingTheFirst() throws Exception {

@@ -3,7 +3,6 @@ package dev.firedrill.history;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.testing.RealPostgres;
-import dev.firedrill.time.Clock;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -12,28 +11,15 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The contract on a real PostgreSQL server, a fresh schema per test, plus the credentials' path.
  */
 class PostgresHistoryStoreTest extends HistoryStoreContract {
 
-  private static RealPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() {
-    postgres = RealPostgres.start(Clock.system());
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
+  @RegisterExtension static final RealPostgres.PerClass postgres = new RealPostgres.PerClass();
 
   @Override
   StoreLocation newStore() throws Exception {

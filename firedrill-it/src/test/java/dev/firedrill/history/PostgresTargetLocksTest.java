@@ -8,31 +8,17 @@ import dev.firedrill.programme.lock.TargetLocks;
 import dev.firedrill.testing.MinimalExperiment;
 import dev.firedrill.testing.Poll;
 import dev.firedrill.testing.RealPostgres;
-import dev.firedrill.time.Clock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two runs on one PostgreSQL history, each with its own session: one target, one holder. */
 class PostgresTargetLocksTest {
 
-  private static RealPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() {
-    postgres = RealPostgres.start(Clock.system());
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
+  @RegisterExtension static final RealPostgres.PerClass postgres = new RealPostgres.PerClass();
 
   private static Experiment experiment(String id) throws Exception {
     return ExperimentLoader.load(

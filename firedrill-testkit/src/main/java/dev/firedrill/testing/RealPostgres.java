@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A throwaway PostgreSQL server for tests: Debian's binaries ({@code /usr/lib/postgresql/N/bin},
@@ -321,6 +324,35 @@ public final class RealPostgres implements AutoCloseable {
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    }
+  }
+
+  /**
+   * One server for a test class: {@code @RegisterExtension static final RealPostgres.PerClass
+   * postgres = new RealPostgres.PerClass();} starts it before the class and stops it after.
+   */
+  public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+    private RealPostgres server;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+      server = RealPostgres.start(Clock.system());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+      if (server != null) {
+        server.close();
+      }
+    }
+
+    public String url() {
+      return server.url();
+    }
+
+    public String newSchema() {
+      return server.newSchema();
     }
   }
 }
