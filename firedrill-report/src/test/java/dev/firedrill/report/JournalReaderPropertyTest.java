@@ -1,7 +1,9 @@
 package dev.firedrill.report;
 
 import dev.firedrill.testing.hostile.CleanOutcome;
+import dev.firedrill.testing.hostile.Generator;
 import dev.firedrill.testing.hostile.HostileInputs;
+import dev.firedrill.testing.hostile.Properties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,12 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The journal reader (what report and cleanup read) on hostile journals: a record, or one line
@@ -34,9 +32,21 @@ class JournalReaderPropertyTest {
                   + ": not a firedrill journal: expected (JSON, .*\\(line \\d+, column \\d+\\)$"
                   + "|\"?[a-z_]+\"?(\\[\\]|\\.[a-z_]+)*[ :])"));
 
-  @Property(tries = 10_000, shrinking = ShrinkingMode.OFF)
-  void anyFileIsARecordOrOneLineNamingWhere(@ForAll("journals") String text) throws IOException {
-    Files.write(FILE, text.getBytes(StandardCharsets.UTF_8)); // a lone surrogate becomes '?'
+  /** The first try's seed, fixed so CI draws the same inputs; -Dhostile.seed=N overrides it. */
+  private static final long SEED = 2201L;
+
+  @Test
+  void anyFileIsARecordOrOneLineNamingWhere() {
+    Properties.forEach(
+        "the journal reader", 10_000, SEED, journals(), JournalReaderPropertyTest::check);
+  }
+
+  private static void check(String text) {
+    try {
+      Files.write(FILE, text.getBytes(StandardCharsets.UTF_8)); // a lone surrogate becomes '?'
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     OUTCOME.check(
         text,
         () -> {
@@ -49,8 +59,7 @@ class JournalReaderPropertyTest {
         });
   }
 
-  @Provide
-  Arbitrary<String> journals() {
+  Generator<String> journals() {
     return HostileInputs.of(
         HostileInputs.texts(Path.of("fixtures/journals"), Path.of("fixtures/testdata/journals")),
         new HostileInputs.Nesting("{\"a\":[", "1", "]}"),
@@ -67,7 +76,7 @@ class JournalReaderPropertyTest {
     }
   }
 
-  @AfterContainer
+  @AfterAll
   static void report() throws IOException {
     System.out.println(OUTCOME.summary());
     OUTCOME.close();

@@ -8,20 +8,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Tuple;
 
 /**
- * Text a hostile user (or a broken exporter) would feed a parser, for jqwik properties: real
+ * Text a hostile user (or a broken exporter) would feed a parser, for {@link Properties}: real
  * fixtures mutated, random bytes, random unicode, deep nesting, huge numbers, YAML alias bombs,
  * duplicate keys and empty files. One generator for every parser of the project, so that each
  * parser's property only says what a clean outcome is.
  *
- * <p>Mutations are driven by a seed jqwik draws, so a failing input is reproduced by its seed.
+ * <p>Every input follows from the {@link java.util.Random} it is drawn from, so a failing input is
+ * reproduced by its try's seed.
  */
 public final class HostileInputs {
 
@@ -126,63 +125,83 @@ public final class HostileInputs {
    * @param nesting how the format nests
    * @param yaml whether the format is YAML (alias bombs and duplicate keys are YAML's)
    */
-  public static Arbitrary<String> of(List<String> fixtures, Nesting nesting, boolean yaml) {
+  public static Generator<String> of(List<String> fixtures, Nesting nesting, boolean yaml) {
     if (fixtures.isEmpty()) {
       throw new IllegalArgumentException("hostile inputs need at least one real fixture");
     }
-    List<Tuple.Tuple2<Integer, Arbitrary<String>>> kinds = new ArrayList<>();
-    kinds.add(Tuple.of(50, mutated(fixtures)));
-    kinds.add(Tuple.of(8, randomBytes()));
-    kinds.add(Tuple.of(8, Arbitraries.strings().all().ofMaxLength(200)));
-    kinds.add(Tuple.of(4, deepNesting(nesting)));
-    kinds.add(Tuple.of(8, hugeNumbers(fixtures)));
+    List<Generator.Weighted<String>> kinds = new ArrayList<>();
+    kinds.add(Generator.weighted(50, mutated(fixtures)));
+    kinds.add(Generator.weighted(8, randomBytes()));
+    kinds.add(Generator.weighted(8, randomUnicode(200)));
+    kinds.add(Generator.weighted(4, deepNesting(nesting)));
+    kinds.add(Generator.weighted(8, hugeNumbers(fixtures)));
     kinds.add(
-        Tuple.of(4, Arbitraries.of("", " ", "\n", "\n\n\n", "\t", "\uFEFF", "#", "---", "{}")));
+        Generator.weighted(
+            4, Generator.oneOf("", " ", "\n", "\n\n\n", "\t", "\uFEFF", "#", "---", "{}")));
     if (yaml) {
-      kinds.add(Tuple.of(4, aliasBombs()));
-      kinds.add(Tuple.of(6, duplicateKeys(fixtures)));
+      kinds.add(Generator.weighted(4, aliasBombs()));
+      kinds.add(Generator.weighted(6, duplicateKeys(fixtures)));
     }
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Tuple.Tuple2<Integer, Arbitrary<? extends String>>[] frequencies =
-        kinds.toArray(new Tuple.Tuple2[0]);
-    return Arbitraries.frequencyOf(frequencies);
+    return Generator.frequency(kinds);
   }
 
   /** A fixture with one to five mutations: spans cut or doubled, tokens spliced, lines moved. */
-  public static Arbitrary<String> mutated(List<String> fixtures) {
-    return Arbitraries.of(fixtures)
-        .flatMap(f -> Arbitraries.longs().map(seed -> mutate(f, new Random(seed))));
+  public static Generator<String> mutated(List<String> fixtures) {
+    return fromFixture(fixtures, HostileInputs::mutate);
   }
 
   /** Bytes of any value, read as UTF-8 the way a parser is handed a file. */
-  public static Arbitrary<String> randomBytes() {
-    return Arbitraries.bytes()
-        .array(byte[].class)
-        .ofMaxSize(300)
-        .map(b -> new String(b, StandardCharsets.UTF_8));
+  public static Generator<String> randomBytes() {
+    return random -> {
+      byte[] bytes = new byte[random.nextInt(301)];
+      random.nextBytes(bytes);
+      return new String(bytes, StandardCharsets.UTF_8);
+    };
+  }
+
+  /**
+   * Up to {@code maxChars} chars of code points drawn from all of Unicode: a supplementary one as
+   * its surrogate pair (never cut in half by the length), a surrogate code point as a lone
+   * surrogate, the malformed text a Java parser can still be handed.
+   */
+  public static Generator<String> randomUnicode(int maxChars) {
+    return random -> {
+      int length = random.nextInt(maxChars + 1);
+      StringBuilder out = new StringBuilder(length);
+      while (out.length() < length) {
+        int c = random.nextInt(Character.MAX_CODE_POINT + 1);
+        if (out.length() + Character.charCount(c) > length) {
+          c = random.nextInt(Character.MIN_SUPPLEMENTARY_CODE_POINT);
+        }
+        out.appendCodePoint(c);
+      }
+      return out.toString();
+    };
   }
 
   /** Nesting from a few levels to far past any stack a recursive reader has. */
-  public static Arbitrary<String> deepNesting(Nesting nesting) {
+  public static Generator<String> deepNesting(Nesting nesting) {
     // The deepest are rare: a hundred thousand levels cost a parser a tenth of a second or more.
-    return Arbitraries.frequency(
-            Tuple.of(30, 2),
-            Tuple.of(30, 50),
-            Tuple.of(25, 1_000),
-            Tuple.of(12, 10_000),
-            Tuple.of(3, 100_000))
-        .flatMap(
-            depth ->
-                Arbitraries.of(true, false)
-                    .map(
-                        closed ->
-                            nesting.open().repeat(depth)
-                                + nesting.leaf()
-                                + (closed ? nesting.close().repeat(depth) : "")));
+    Generator<Integer> depths =
+        Generator.frequency(
+            List.of(
+                Generator.weighted(30, Generator.constant(2)),
+                Generator.weighted(30, Generator.constant(50)),
+                Generator.weighted(25, Generator.constant(1_000)),
+                Generator.weighted(12, Generator.constant(10_000)),
+                Generator.weighted(3, Generator.constant(100_000))));
+    return depths.flatMap(
+        depth ->
+            Generator.oneOf(true, false)
+                .map(
+                    closed ->
+                        nesting.open().repeat(depth)
+                            + nesting.leaf()
+                            + (closed ? nesting.close().repeat(depth) : "")));
   }
 
   /** A fixture with its numbers replaced by huge, tiny or out-of-range ones. */
-  public static Arbitrary<String> hugeNumbers(List<String> fixtures) {
+  public static Generator<String> hugeNumbers(List<String> fixtures) {
     List<String> huge =
         List.of(
             "9".repeat(30),
@@ -194,26 +213,20 @@ public final class HostileInputs {
             "-9223372036854775809",
             "18446744073709551616",
             "1" + "0".repeat(5000));
-    return Arbitraries.of(fixtures)
-        .flatMap(
-            f ->
-                Arbitraries.longs()
-                    .map(
-                        seed -> {
-                          Random random = new Random(seed);
-                          Matcher m = NUMBER.matcher(f);
-                          StringBuilder out = new StringBuilder();
-                          while (m.find()) {
-                            m.appendReplacement(
-                                out,
-                                Matcher.quoteReplacement(
-                                    random.nextBoolean()
-                                        ? huge.get(random.nextInt(huge.size()))
-                                        : m.group()));
-                          }
-                          m.appendTail(out);
-                          return out.toString();
-                        }));
+    return fromFixture(
+        fixtures,
+        (f, random) -> {
+          Matcher m = NUMBER.matcher(f);
+          StringBuilder out = new StringBuilder();
+          while (m.find()) {
+            m.appendReplacement(
+                out,
+                Matcher.quoteReplacement(
+                    random.nextBoolean() ? huge.get(random.nextInt(huge.size())) : m.group()));
+          }
+          m.appendTail(out);
+          return out.toString();
+        });
   }
 
   /**
@@ -233,12 +246,11 @@ public final class HostileInputs {
   }
 
   /** Alias bombs of 1 to 12 levels, alone, as a value, or as a merge key. */
-  public static Arbitrary<String> aliasBombs() {
-    return Arbitraries.integers()
-        .between(1, 12)
+  public static Generator<String> aliasBombs() {
+    return Generator.between(1, 12)
         .flatMap(
             levels ->
-                Arbitraries.of(
+                Generator.oneOf(
                     aliasBomb(levels),
                     "id: x\n" + aliasBomb(levels).replace("a0:", "title:"),
                     aliasBomb(levels) + "id: *a" + levels + "\n",
@@ -246,18 +258,22 @@ public final class HostileInputs {
   }
 
   /** A fixture with one of its lines written twice in a row (a key given twice). */
-  public static Arbitrary<String> duplicateKeys(List<String> fixtures) {
-    return Arbitraries.of(fixtures)
-        .flatMap(
-            f ->
-                Arbitraries.longs()
-                    .map(
-                        seed -> {
-                          List<String> lines = new ArrayList<>(List.of(f.split("\n", -1)));
-                          int at = new Random(seed).nextInt(lines.size());
-                          lines.add(at, lines.get(at));
-                          return String.join("\n", lines);
-                        }));
+  public static Generator<String> duplicateKeys(List<String> fixtures) {
+    return fromFixture(
+        fixtures,
+        (f, random) -> {
+          List<String> lines = new ArrayList<>(List.of(f.split("\n", -1)));
+          int at = random.nextInt(lines.size());
+          lines.add(at, lines.get(at));
+          return String.join("\n", lines);
+        });
+  }
+
+  /** One fixture, picked at random, changed by {@code change} with the same random. */
+  private static Generator<String> fromFixture(
+      List<String> fixtures, BiFunction<String, Random, String> change) {
+    Generator<String> pick = Generator.oneOf(fixtures);
+    return random -> change.apply(pick.next(random), random);
   }
 
   /** One to five mutations of {@code text}, chosen by {@code random}. */
