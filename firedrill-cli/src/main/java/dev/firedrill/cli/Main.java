@@ -1,6 +1,7 @@
 package dev.firedrill.cli;
 
 import dev.firedrill.format.ControlChars;
+import dev.firedrill.net.LoopbackHttpServer;
 import dev.firedrill.yaml.NearestName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,6 +64,9 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class Main {
 
   public static void main(String[] args) {
+    // The JDK reads its HTTP servers' limits once, when the first server starts: set them before
+    // any (the metrics endpoint, the receiver, the proxy's admin API) can start without them.
+    LoopbackHttpServer.preferNoDelay();
     System.exit(commandLine().execute(args));
   }
 
