@@ -166,7 +166,7 @@ class EmbeddedAgainstRealTest {
         // The real binary here is a v2.42: the embedded one answers as Prometheus 2.
         EmbeddedPrometheus.Settings.of(ConfigLoader.load(file), yaml, 0)
             .withCompat(Compat.PROMETHEUS_2),
-        new StandardComponents(Duration.ofSeconds(1)),
+        new StandardComponents(Duration.ofSeconds(1), Compat.PROMETHEUS_2),
         clock);
   }
 
