@@ -81,6 +81,9 @@ public final class Cleanup {
     if (!outcomes.isEmpty()) {
       file.write(journal);
     }
+    JournalFile.removeLeftoverTemps(file.path());
+    watchdog.ifPresent(
+        w -> List.of(w.holds(), w.lease(), w.record()).forEach(JournalFile::removeLeftoverTemps));
     return new Result(outcomes);
   }
 

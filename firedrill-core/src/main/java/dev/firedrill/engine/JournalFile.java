@@ -47,6 +47,30 @@ public final class JournalFile {
     }
   }
 
+  /**
+   * Deletes the temp files a writer killed between creating and renaming them left beside {@code
+   * file} ({@code .NAME*.tmp}, the journal's and the watchdog's atomic writes alike); a SIGKILL can
+   * land there. Best effort: what cannot be deleted stays.
+   */
+  public static void removeLeftoverTemps(Path file) {
+    Path parent = file.toAbsolutePath().getParent();
+    String prefix = "." + file.getFileName();
+    if (parent == null || !Files.isDirectory(parent)) {
+      return;
+    }
+    try (var files = Files.list(parent)) {
+      for (Path leftover :
+          files
+              .filter(p -> p.getFileName().toString().startsWith(prefix))
+              .filter(p -> p.getFileName().toString().endsWith(".tmp"))
+              .toList()) {
+        Files.deleteIfExists(leftover);
+      }
+    } catch (IOException e) {
+      // a leftover temp file is litter, never a fault: cleanup's outcome does not depend on it
+    }
+  }
+
   public Journal read() throws IOException {
     if (!Files.isRegularFile(path)) {
       throw new IOException(
