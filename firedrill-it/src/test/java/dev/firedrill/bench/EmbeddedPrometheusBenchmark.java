@@ -159,20 +159,10 @@ class EmbeddedPrometheusBenchmark {
       Files.writeString(realDir.resolve("bench-rules.yml"), RULES);
       Files.writeString(embeddedDir.resolve("bench-rules.yml"), RULES);
       Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
-      int embeddedPort = Loopback.freePort();
-      URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-      Process embedded =
-          FiredrillJar.startServer(
-              embeddedDir,
-              embeddedUrl,
-              "prometheus",
-              "--config",
-              embeddedDir.resolve("prometheus.yml").toString(),
-              "--listen",
-              "127.0.0.1:" + embeddedPort,
-              // The embedded one answers as the real binary's major version.
-              "--compat",
-              String.valueOf(compat));
+      FiredrillJar.Prometheus started =
+          FiredrillJar.startPrometheus(embeddedDir, embeddedDir.resolve("prometheus.yml"), compat);
+      URI embeddedUrl = started.url();
+      Process embedded = started.process();
       try (LocalPrometheus real =
           LocalPrometheus.start(binary, Loopback.freePort(), config, realDir, false, clock)) {
         URI realUrl = real.url();

@@ -3,6 +3,7 @@ package dev.firedrill.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.firedrill.net.Loopback;
 import dev.firedrill.time.Clock;
 import java.io.File;
 import java.io.IOException;
@@ -141,6 +142,31 @@ public final class FiredrillJar {
    * url/-/ready} answers 200; fails the test with its error output when it exits or is not ready
    * within 30 s.
    */
+  /** A {@code firedrill prometheus} a test started: its process, and where it answers. */
+  public record Prometheus(Process process, URI url) {}
+
+  /**
+   * {@code firedrill prometheus} in {@code dir} with {@code config}, in PromQL mode {@code compat},
+   * on a free loopback port, once it answers; the caller stops it with {@link #stop}.
+   */
+  public static Prometheus startPrometheus(Path dir, Path config, int compat)
+      throws IOException, InterruptedException {
+    int port = Loopback.freePort();
+    URI url = URI.create("http://127.0.0.1:" + port);
+    Process process =
+        startServer(
+            dir,
+            url,
+            "prometheus",
+            "--config",
+            config.toString(),
+            "--listen",
+            "127.0.0.1:" + port,
+            "--compat",
+            String.valueOf(compat));
+    return new Prometheus(process, url);
+  }
+
   public static Process startServer(Path dir, URI url, String... args)
       throws IOException, InterruptedException {
     Process process = start(dir, dir.resolve("out.log"), dir.resolve("err.log"), args);

@@ -227,19 +227,10 @@ class EmbeddedVsRealPrometheusIT {
       Files.copy(LAB_ALERTS, target.resolve("lab-alerts.yml"));
     }
     Files.writeString(embeddedDir.resolve("prometheus.yml"), config);
-    int embeddedPort = Loopback.freePort();
-    URI embeddedUrl = URI.create("http://127.0.0.1:" + embeddedPort);
-    Process embedded =
-        FiredrillJar.startServer(
-            embeddedDir,
-            embeddedUrl,
-            "prometheus",
-            "--config",
-            embeddedDir.resolve("prometheus.yml").toString(),
-            "--listen",
-            "127.0.0.1:" + embeddedPort,
-            "--compat",
-            String.valueOf(compat));
+    FiredrillJar.Prometheus started =
+        FiredrillJar.startPrometheus(embeddedDir, embeddedDir.resolve("prometheus.yml"), compat);
+    URI embeddedUrl = started.url();
+    Process embedded = started.process();
     try {
       LocalPrometheus real =
           LocalPrometheus.start(
