@@ -88,6 +88,7 @@ final class Calls {
       case "label_replace" -> labelReplace(args);
       case "label_join" -> labelJoin(args);
       case "histogram_quantile" -> histogramQuantile(args);
+      case "info" -> Info.eval(ev, args);
       // Native histograms' functions: a float sample is no histogram, so they yield nothing.
       case "histogram_count", "histogram_sum", "histogram_fraction" -> {
         args.forEach(a -> ev.eval(a));
@@ -159,10 +160,10 @@ final class Calls {
         });
   }
 
-  private static LabelSet[] dropNames(List<Points> series) {
+  private LabelSet[] dropNames(List<Points> series) {
     LabelSet[] dropped = new LabelSet[series.size()];
     for (int i = 0; i < dropped.length; i++) {
-      dropped[i] = series.get(i).labels.withoutMetricName();
+      dropped[i] = ev.query.compat().withoutName(series.get(i).labels);
     }
     return dropped;
   }
@@ -314,12 +315,11 @@ final class Calls {
     LabelSet[] outLabels = new LabelSet[buckets.size()];
     Double[] upperBound = new Double[buckets.size()];
     Set<String> le = Set.of("le");
-    Set<String> excluded = Set.of("le", LabelSet.METRIC_NAME);
     String[] names = new String[buckets.size()];
     for (int i = 0; i < groupOf.length; i++) {
       LabelSet l = buckets.get(i).labels;
       groupOf[i] = l.drop(le);
-      outLabels[i] = l.drop(excluded);
+      outLabels[i] = ev.query.compat().withoutName(groupOf[i]);
       upperBound[i] = GoFloat.parse(l.get("le"));
       names[i] = l.get(LabelSet.METRIC_NAME);
     }
@@ -429,7 +429,7 @@ final class Calls {
       LabelSet labels =
           name.equals("last_over_time") || name.equals("first_over_time")
               ? s.labels
-              : s.labels.withoutMetricName();
+              : ev.query.compat().withoutName(s.labels);
       Points out = new Points(labels, absent ? 1 : ev.steps);
       int from = 0;
       int to = 0;

@@ -1,7 +1,9 @@
 package dev.firedrill.promql.eval;
 
+import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.parse.PromqlParser;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +21,12 @@ public enum Compat {
   PROMETHEUS_3(3, PromqlParser.Syntax.PROMETHEUS_3);
 
   private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.\\d+.*");
+
+  /**
+   * The labels that describe what a series measures (Prometheus's {@code schema.IsMetadataLabel}):
+   * its name, and the type and unit labels.
+   */
+  private static final Set<String> METADATA = Set.of(LabelSet.METRIC_NAME, "__type__", "__unit__");
 
   private final int major;
   private final PromqlParser.Syntax syntax;
@@ -77,5 +85,24 @@ public enum Compat {
   /** Whether a sample at {@code t} lies inside a window that begins at {@code windowStart}. */
   public boolean afterWindowStart(long t, long windowStart) {
     return this == PROMETHEUS_3 ? t > windowStart : t >= windowStart;
+  }
+
+  /**
+   * A series' labels once an operation has changed what its values mean (arithmetic, a function of
+   * its values): without the metric name, and in Prometheus 3 also without the {@code __type__} and
+   * {@code __unit__} labels, which describe the name (3.x's engine drops them whether or not its
+   * {@code type-and-unit-labels} feature, which adds them on scrape, is on). Prometheus 2 knows
+   * them as ordinary labels and keeps them.
+   */
+  public LabelSet withoutName(LabelSet labels) {
+    if (this == PROMETHEUS_2) {
+      return labels.withoutMetricName();
+    }
+    for (String name : METADATA) {
+      if (labels.has(name)) {
+        return labels.drop(METADATA);
+      }
+    }
+    return labels;
   }
 }

@@ -317,7 +317,8 @@ final class Evaluator {
     Set<LabelSet> seen = new HashSet<>();
     boolean duplicate = false;
     for (Points p : operand) {
-      Points negated = new Points(p.labels.withoutMetricName(), p.t.clone(), new double[p.n], p.n);
+      Points negated =
+          new Points(query.compat().withoutName(p.labels), p.t.clone(), new double[p.n], p.n);
       for (int i = 0; i < p.n; i++) {
         negated.v[i] = -p.v[i];
       }
@@ -351,7 +352,7 @@ final class Evaluator {
     LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
     for (int i = 0; i < labelsOf.length; i++) {
       LabelSet l = vectorSide.get(i).labels;
-      labelsOf[i] = dropName ? l.withoutMetricName() : l;
+      labelsOf[i] = dropName ? query.compat().withoutName(l) : l;
     }
     return stepwise(
         List.of(lhs, rhs),

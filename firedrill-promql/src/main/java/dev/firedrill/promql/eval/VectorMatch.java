@@ -172,7 +172,7 @@ final class VectorMatch {
       }
       LabelSet metric = resultMetric(lhs.labels[i], rhs.labels[j]);
       if (binary.returnBool()) {
-        metric = metric.withoutMetricName();
+        metric = evaluator.query.compat().withoutName(metric);
       }
       Set<LabelSet> inserted = matchedSigs.get(sig);
       if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
@@ -251,7 +251,7 @@ final class VectorMatch {
     }
     LabelSet metric = resultMetric(lhsLabels, rhsLabels);
     if (binary.returnBool()) {
-      metric = metric.withoutMetricName();
+      metric = evaluator.query.compat().withoutName(metric);
     }
     out.add(metric, value, -1);
   }
@@ -264,7 +264,7 @@ final class VectorMatch {
     }
     LabelSet result =
         Binops.dropsMetricName(binary.op(), evaluator.query.compat())
-            ? lhs.withoutMetricName()
+            ? evaluator.query.compat().withoutName(lhs)
             : lhs;
     if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
       result =

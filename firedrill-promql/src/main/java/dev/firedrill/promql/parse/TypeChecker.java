@@ -178,13 +178,44 @@ final class TypeChecker {
                 + given);
       }
     }
+    boolean infoSelector = f.name().equals("info") && given > 1;
+    if (infoSelector) {
+      checkInfoSelector(c);
+    }
     List<Expr> args = new ArrayList<>();
     for (int i = 0; i < given; i++) {
+      if (i == 1 && infoSelector) {
+        // A label selector, not a series selector: it may match the empty string throughout.
+        args.add(c.args().get(i));
+        continue;
+      }
       // Optional trailing arguments take the type of the last declared one.
       ValueType want = f.argTypes().get(Math.min(i, declared - 1));
       args.add(expect(c.args().get(i), want, "call to function " + name));
     }
     return new Call(f, args);
+  }
+
+  /**
+   * Prometheus 3's {@code info(v, {data=~".+"})}: the second argument is only label matchers, which
+   * are exempt from the check that a selector has a matcher not matching the empty string ({@code
+   * info(v, {data=~".*"})} is valid).
+   */
+  private void checkInfoSelector(Call c) {
+    Expr selector = c.args().get(1);
+    if (selector.type() != ValueType.VECTOR) {
+      throw error(
+          positions.start(c),
+          "expected type instant vector in call to function \"info\", got "
+              + documented(selector.type()));
+    }
+    if (!(selector instanceof VectorSelector v)) {
+      throw error(positions.start(selector), "expected label selectors only");
+    }
+    if (v.name() != null) {
+      throw error(
+          positions.start(selector), "expected label selectors only, got vector selector instead");
+    }
   }
 
   private void checkSelector(VectorSelector v) {

@@ -3,6 +3,7 @@ package dev.firedrill.promql.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.promql.model.LabelSet;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -23,5 +24,16 @@ class CompatTest {
     assertThat(Compat.ofMajor(2)).isEqualTo(Compat.PROMETHEUS_2);
     assertThatThrownBy(() -> Compat.ofMajor(4))
         .hasMessage("compatibility mode 4 is not one of 2 or 3 (the Prometheus major version)");
+  }
+
+  @Test
+  void droppingTheNameDropsTypeAndUnitInPrometheus3Only() {
+    LabelSet labels =
+        LabelSet.of("__name__", "x_seconds", "__type__", "gauge", "__unit__", "seconds", "a", "b");
+    assertThat(Compat.PROMETHEUS_3.withoutName(labels)).isEqualTo(LabelSet.of("a", "b"));
+    assertThat(Compat.PROMETHEUS_2.withoutName(labels))
+        .isEqualTo(LabelSet.of("__type__", "gauge", "__unit__", "seconds", "a", "b"));
+    LabelSet plain = LabelSet.of("a", "b");
+    assertThat(Compat.PROMETHEUS_3.withoutName(plain)).isSameAs(plain);
   }
 }

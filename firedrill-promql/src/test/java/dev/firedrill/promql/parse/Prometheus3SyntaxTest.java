@@ -169,6 +169,29 @@ class Prometheus3SyntaxTest {
   }
 
   @Test
+  void infosSecondArgumentIsLabelMatchersThatMayAllMatchTheEmptyString() {
+    Call info = (Call) parse3("info(x, {data=~\".*\", __name__=~\".+_info\"})");
+    assertThat(((VectorSelector) info.args().get(1)).matchers()).hasSize(2);
+    assertThat(((Call) parse3("info(x, {})")).args()).hasSize(2);
+    assertThat(((Call) parse3("info(x)")).args()).hasSize(1);
+    // Elsewhere a selector still needs a matcher that does not match the empty string.
+    assertThatThrownBy(() -> parse3("x + {data=~\".*\"}"))
+        .hasMessage(
+            "1:5: parse error: vector selector must contain at least one non-empty matcher");
+    assertThatThrownBy(() -> parse3("info(x, y)"))
+        .hasMessage("1:9: parse error: expected label selectors only, got vector selector instead");
+    assertThatThrownBy(() -> parse3("info(x, y{a=\"b\"})"))
+        .hasMessage("1:9: parse error: expected label selectors only, got vector selector instead");
+    assertThatThrownBy(() -> parse3("info(x, ({a=\"b\"}))"))
+        .hasMessage("1:9: parse error: expected label selectors only");
+    assertThatThrownBy(() -> parse3("info(x, 1)"))
+        .hasMessage(
+            "1:1: parse error: expected type instant vector in call to function \"info\", got scalar");
+    assertThatThrownBy(() -> PromqlParser.parse("info(x)"))
+        .hasMessage("1:1: parse error: unknown function with name \"info\"");
+  }
+
+  @Test
   void theV242SyntaxStillRefusesThem() {
     for (String query :
         List.of(
