@@ -160,6 +160,7 @@ final class Info {
 
     List<Points> result = new ArrayList<>();
     for (StoredSeries s : ev.query.source().select(matchers, from, to)) {
+      ev.query.checkDeadline();
       long[] t = s.timestamps();
       double[] v = s.values();
       Points p = new Points(s.labels(), ev.steps);
