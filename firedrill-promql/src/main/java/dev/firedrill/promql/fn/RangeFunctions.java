@@ -137,7 +137,9 @@ public final class RangeFunctions {
       case "ts_of_min_over_time" -> OptionalDouble.of(t[OverTime.argMin(v, from, to)] / 1000.0);
       case "resets" -> OptionalDouble.of(OverTime.resets(v, from, to));
       case "changes" -> OptionalDouble.of(OverTime.changes(v, from, to));
-      case "avg_over_time" -> OptionalDouble.of(OverTime.avg(v, from, to));
+      case "avg_over_time" ->
+          OptionalDouble.of(
+              prometheus3 ? OverTime.avgDirect(v, from, to) : OverTime.avg(v, from, to));
       case "sum_over_time" -> OptionalDouble.of(OverTime.sum(v, from, to));
       case "min_over_time" -> OptionalDouble.of(OverTime.min(v, from, to));
       case "max_over_time" -> OptionalDouble.of(OverTime.max(v, from, to));
