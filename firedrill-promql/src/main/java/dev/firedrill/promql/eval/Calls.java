@@ -36,6 +36,10 @@ final class Calls {
           "month",
           "year");
 
+  /** What reads start timestamps with {@code use-start-timestamps}. */
+  private static final Set<String> START_TIME_FUNCTIONS =
+      Set.of("rate", "increase", "irate", "resets");
+
   private final Evaluator ev;
 
   Calls(Evaluator ev) {
@@ -85,6 +89,7 @@ final class Calls {
       case "sort_by_label", "sort_by_label_desc" ->
           sortByLabel(args, name.equals("sort_by_label_desc"));
       case "timestamp" -> timestamp(args.get(0));
+      case "start_timestamp" -> startTimestamp(args.get(0));
       case "label_replace" -> labelReplace(args);
       case "label_join" -> labelJoin(args);
       case "histogram_quantile" -> histogramQuantile(args);
@@ -260,6 +265,21 @@ final class Calls {
         });
   }
 
+  /**
+   * A selector's samples' start timestamps in seconds (0 where unknown), with {@code
+   * use-start-timestamps}; nothing without it or for any other argument, whose samples have none.
+   */
+  private List<Points> startTimestamp(Expr arg) {
+    Expr a = Evaluator.unwrap(arg);
+    if (!(a instanceof Expr.VectorSelector vs) || !ev.query.has(Feature.USE_START_TIMESTAMPS)) {
+      ev.eval(arg);
+      return List.of();
+    }
+    List<Points> starts = ev.vectorSelector(vs, false, true);
+    LabelSet[] dropped = dropNames(starts);
+    return relabel(starts, dropped);
+  }
+
   private List<Points> labelReplace(List<Expr> args) {
     String dst = string(args.get(1));
     String replacement = string(args.get(2));
@@ -431,6 +451,9 @@ final class Calls {
               ? s.labels
               : s.labels.withoutMetricName();
       Points out = new Points(labels, absent ? 1 : ev.steps);
+      long[] startTimes = START_TIME_FUNCTIONS.contains(name) ? s.st : null;
+      String metricName = s.labels.metricName();
+      Runnable overlap = () -> ev.query.annotations().startTimeOverlap(metricName);
       int from = 0;
       int to = 0;
       for (int step = 0; step < ev.steps; step++) {
@@ -457,7 +480,18 @@ final class Calls {
         }
         OptionalDouble value =
             RangeFunctions.apply(
-                name, s.t, s.v, from, to, ref - range, ref, ts, scalars, prometheus3);
+                name,
+                s.t,
+                s.v,
+                startTimes,
+                from,
+                to,
+                ref - range,
+                ref,
+                ts,
+                scalars,
+                prometheus3,
+                overlap);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }

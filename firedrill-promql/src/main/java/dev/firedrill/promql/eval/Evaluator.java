@@ -191,12 +191,17 @@ final class Evaluator {
    * value (what {@code timestamp()} of a selector reports).
    */
   List<Points> vectorSelector(Expr.VectorSelector vs, boolean sampleTimes) {
+    return vectorSelector(vs, sampleTimes, false);
+  }
+
+  /** As above; with {@code startTimes} the sample's start timestamp in seconds (0: unknown). */
+  List<Points> vectorSelector(Expr.VectorSelector vs, boolean sampleTimes, boolean startTimes) {
     Long at = atTime(vs.at());
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     long lookback = query.lookbackMs();
     // Prometheus 3.7's smoothed selector interpolates towards the next sample, if within lookback.
-    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes;
+    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes && !startTimes;
     List<StoredSeries> selected =
         query
             .source()
@@ -225,7 +230,12 @@ final class Evaluator {
           p.add(ts, v[i] + (v[next] - v[i]) * (ref - t[i]) / (double) (t[next] - t[i]));
           continue;
         }
-        p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
+        if (startTimes) {
+          long[] st = s.startTimestamps();
+          p.add(ts, st == null ? 0 : st[i] / 1000.0);
+        } else {
+          p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
+        }
       }
       if (p.n > 0) {
         result.add(p);
@@ -252,18 +262,25 @@ final class Evaluator {
     List<StoredSeries> selected =
         query.source().select(vs.matchers(), firstRef - ms.rangeMs() - before, lastRef + after);
     List<Points> result = new ArrayList<>(selected.size());
+    boolean startTimes = query.has(Feature.USE_START_TIMESTAMPS);
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
       double[] v = s.values();
+      long[] st = startTimes ? s.startTimestamps() : null;
       int n = 0;
       for (int i = 0; i < s.count(); i++) {
         if (!StaleNaN.is(v[i])) {
           t[n] = t[i];
           v[n] = v[i];
+          if (st != null) {
+            st[n] = st[i];
+          }
           n++;
         }
       }
-      result.add(new Points(s.labels(), t, v, n));
+      Points p = new Points(s.labels(), t, v, n);
+      p.st = st;
+      result.add(p);
     }
     return result;
   }

@@ -149,10 +149,11 @@ final class OverTime {
     return Quantiles.quantile(phi, v, from, to);
   }
 
-  static double resets(double[] v, int from, int to) {
+  /** Decreases, and with start timestamps ({@code st} not null) their resets too. */
+  static double resets(long[] t, double[] v, long[] st, int from, int to) {
     int resets = 0;
     for (int i = from + 1; i < to; i++) {
-      if (v[i] < v[i - 1]) {
+      if (v[i] < v[i - 1] || (st != null && Rates.startReset(st[i - 1], t[i - 1], st[i], t[i]))) {
         resets++;
       }
     }

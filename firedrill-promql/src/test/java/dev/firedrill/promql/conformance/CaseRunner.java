@@ -4,11 +4,13 @@ import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.eval.Annotations;
 import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
+import dev.firedrill.promql.eval.Feature;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.PromqlException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +39,9 @@ final class CaseRunner {
         new Engine(
             source,
             new Engine.Options(
-                Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1), compat));
+                    Duration.ofMinutes(5), Duration.ofSeconds(100), Duration.ofMinutes(1), compat)
+                // As test.go's engine: promql-delayed-name-removal and use-start-timestamps.
+                .withFeatures(EnumSet.allOf(Feature.class)));
   }
 
   /** Null when the case passes, else what went wrong. */
