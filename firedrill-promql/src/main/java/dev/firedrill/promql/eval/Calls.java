@@ -164,10 +164,10 @@ final class Calls {
         });
   }
 
-  private static LabelSet[] dropNames(List<Points> series) {
+  private LabelSet[] dropNames(List<Points> series) {
     LabelSet[] dropped = new LabelSet[series.size()];
     for (int i = 0; i < dropped.length; i++) {
-      dropped[i] = series.get(i).labels.withoutMetricName();
+      dropped[i] = DelayedName.drop(series.get(i).labels, ev.query);
     }
     return dropped;
   }
@@ -291,7 +291,12 @@ final class Calls {
     LabelReplace replace = LabelReplace.compile(dst, replacement, src, regex, three);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = replace.apply(input.get(i).labels);
+      LabelSet l = input.get(i).labels;
+      relabelled[i] = replace.apply(l);
+      // Setting __name__ keeps it, though a function before meant to drop it.
+      if (dst.equals(LabelSet.METRIC_NAME) && replace.matches(l)) {
+        relabelled[i] = DelayedName.strip(relabelled[i]);
+      }
     }
     return relabel(input, relabelled);
   }
@@ -309,6 +314,9 @@ final class Calls {
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
       relabelled[i] = LabelFunctions.join(three, input.get(i).labels, dst, separator, sources);
+      if (dst.equals(LabelSet.METRIC_NAME)) {
+        relabelled[i] = DelayedName.strip(relabelled[i]);
+      }
     }
     return relabel(input, relabelled);
   }
@@ -449,7 +457,7 @@ final class Calls {
       LabelSet labels =
           name.equals("last_over_time") || name.equals("first_over_time")
               ? s.labels
-              : s.labels.withoutMetricName();
+              : DelayedName.drop(s.labels, ev.query);
       Points out = new Points(labels, absent ? 1 : ev.steps);
       long[] startTimes = START_TIME_FUNCTIONS.contains(name) ? s.st : null;
       String metricName = s.labels.metricName();
@@ -497,7 +505,7 @@ final class Calls {
         }
       }
       if (out.n > 0) {
-        if (!seen.add(labels)) {
+        if (!seen.add(labels) && !ev.query.has(Feature.DELAYED_NAME_REMOVAL)) {
           throw Evaluator.error("vector cannot contain metrics with the same labelset");
         }
         result.add(out);

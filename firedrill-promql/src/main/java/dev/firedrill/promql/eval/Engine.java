@@ -90,7 +90,9 @@ public final class Engine {
       return new Value.Text(timeMs, s.value());
     }
     List<Points> result =
-        new Evaluator(query(timeMs, timeMs, 0, annotations), timeMs, timeMs, 1).eval(expr);
+        DelayedName.cleanUp(
+            new Evaluator(query(timeMs, timeMs, 0, annotations), timeMs, timeMs, 1).eval(expr),
+            true);
     return switch (expr.type()) {
       case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
       case VECTOR -> {
@@ -136,8 +138,10 @@ public final class Engine {
     }
     expr = QueryDurations.resolve(written, stepMs, endMs - startMs);
     return matrix(
-        new Evaluator(query(startMs, endMs, stepMs, annotations), startMs, endMs, stepMs)
-            .eval(expr));
+        DelayedName.cleanUp(
+            new Evaluator(query(startMs, endMs, stepMs, annotations), startMs, endMs, stepMs)
+                .eval(expr),
+            false));
   }
 
   /**

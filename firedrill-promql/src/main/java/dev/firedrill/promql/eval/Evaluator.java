@@ -334,14 +334,15 @@ final class Evaluator {
     Set<LabelSet> seen = new HashSet<>();
     boolean duplicate = false;
     for (Points p : operand) {
-      Points negated = new Points(p.labels.withoutMetricName(), p.t.clone(), new double[p.n], p.n);
+      Points negated =
+          new Points(DelayedName.drop(p.labels, query), p.t.clone(), new double[p.n], p.n);
       for (int i = 0; i < p.n; i++) {
         negated.v[i] = -p.v[i];
       }
       duplicate |= !seen.add(negated.labels);
       result.add(negated);
     }
-    if (duplicate) {
+    if (duplicate && !query.has(Feature.DELAYED_NAME_REMOVAL)) {
       throw error("vector cannot contain metrics with the same labelset");
     }
     return result;
@@ -368,7 +369,7 @@ final class Evaluator {
     LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
     for (int i = 0; i < labelsOf.length; i++) {
       LabelSet l = vectorSide.get(i).labels;
-      labelsOf[i] = dropName ? l.withoutMetricName() : l;
+      labelsOf[i] = dropName ? DelayedName.drop(l, query) : l;
     }
     return stepwise(
         List.of(lhs, rhs),

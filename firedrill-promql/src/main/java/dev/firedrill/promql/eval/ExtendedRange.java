@@ -47,7 +47,7 @@ final class ExtendedRange {
     Set<LabelSet> seen = new HashSet<>();
     for (Points s : series) {
       ev.query.checkDeadline();
-      LabelSet labels = s.labels.withoutMetricName();
+      LabelSet labels = DelayedName.drop(s.labels, ev.query);
       Points out = new Points(labels, ev.steps);
       int from = 0;
       int to = 0;
