@@ -95,7 +95,7 @@ final class Aggregation {
         g.add(op, v, in.labels[i], k);
       }
       // Grouped by __name__, a group loses the name when any of its samples' is to go.
-      if (!g.dropName && DelayedName.marked(in.labels[i]) && key.has(LabelSet.METRIC_NAME)) {
+      if (!g.dropName && key.has(LabelSet.METRIC_NAME) && DelayedName.marked(in.labels[i])) {
         g.dropName = true;
         g.labels = DelayedName.mark(key);
       }
