@@ -114,6 +114,7 @@ public final class Functions {
               fn("info", VECTOR, 1, VECTOR, VECTOR),
               fn("mad_over_time", VECTOR, 0, MATRIX),
               fn("sort_by_label", VECTOR, -1, VECTOR, STRING),
+              fn("start_timestamp", VECTOR, 0, VECTOR),
               fn("sort_by_label_desc", VECTOR, -1, VECTOR, STRING),
               fn("ts_of_first_over_time", VECTOR, 0, MATRIX),
               fn("ts_of_last_over_time", VECTOR, 0, MATRIX),

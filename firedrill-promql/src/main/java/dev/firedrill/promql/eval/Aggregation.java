@@ -44,6 +44,7 @@ final class Aggregation {
     if (without) {
       Set<String> drop = new HashSet<>(grouping);
       drop.add(LabelSet.METRIC_NAME);
+      drop.add(DelayedName.MARK);
       return labels.drop(drop);
     }
     return grouping.isEmpty() ? LabelSet.EMPTY : labels.keep(grouping);
@@ -90,9 +91,14 @@ final class Aggregation {
         g = new Group(key, v, in.labels[i], op, prometheus3);
         groups.put(key, g);
         ordered.add(g);
-        continue;
+      } else {
+        g.add(op, v, in.labels[i], k);
       }
-      g.add(op, v, in.labels[i], k);
+      // Grouped by __name__, a group loses the name when any of its samples' is to go.
+      if (!g.dropName && key.has(LabelSet.METRIC_NAME) && DelayedName.marked(in.labels[i])) {
+        g.dropName = true;
+        g.labels = DelayedName.mark(key);
+      }
     }
     for (Group g : ordered) {
       switch (op) {
@@ -124,7 +130,8 @@ final class Aggregation {
 
   /** One group's running state; topk/bottomk keep a Go container/heap in the arrays. */
   private static final class Group {
-    final LabelSet labels;
+    LabelSet labels;
+    boolean dropName;
     final boolean prometheus3;
     double value;
     double mean;

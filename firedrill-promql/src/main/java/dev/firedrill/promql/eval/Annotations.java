@@ -63,4 +63,11 @@ public final class Annotations {
             + " for metric name "
             + GoQuote.of(metricName));
   }
+
+  void startTimeOverlap(String metricName) {
+    warnings.add(
+        "PromQL warning: sample has start time that overlaps with previous sample timestamp for"
+            + " metric "
+            + GoQuote.of(metricName));
+  }
 }

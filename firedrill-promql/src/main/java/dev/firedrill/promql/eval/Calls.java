@@ -36,6 +36,10 @@ final class Calls {
           "month",
           "year");
 
+  /** What reads start timestamps with {@code use-start-timestamps}. */
+  private static final Set<String> START_TIME_FUNCTIONS =
+      Set.of("rate", "increase", "irate", "resets");
+
   private final Evaluator ev;
 
   Calls(Evaluator ev) {
@@ -85,6 +89,7 @@ final class Calls {
       case "sort_by_label", "sort_by_label_desc" ->
           sortByLabel(args, name.equals("sort_by_label_desc"));
       case "timestamp" -> timestamp(args.get(0));
+      case "start_timestamp" -> startTimestamp(args.get(0));
       case "label_replace" -> labelReplace(args);
       case "label_join" -> labelJoin(args);
       case "histogram_quantile" -> histogramQuantile(args);
@@ -163,7 +168,7 @@ final class Calls {
   private LabelSet[] dropNames(List<Points> series) {
     LabelSet[] dropped = new LabelSet[series.size()];
     for (int i = 0; i < dropped.length; i++) {
-      dropped[i] = ev.query.compat().withoutName(series.get(i).labels);
+      dropped[i] = DelayedName.drop(series.get(i).labels, ev.query);
     }
     return dropped;
   }
@@ -261,6 +266,21 @@ final class Calls {
         });
   }
 
+  /**
+   * A selector's samples' start timestamps in seconds (0 where unknown), with {@code
+   * use-start-timestamps}; nothing without it or for any other argument, whose samples have none.
+   */
+  private List<Points> startTimestamp(Expr arg) {
+    Expr a = Evaluator.unwrap(arg);
+    if (!(a instanceof Expr.VectorSelector vs) || !ev.query.has(Feature.USE_START_TIMESTAMPS)) {
+      ev.eval(arg);
+      return List.of();
+    }
+    List<Points> starts = ev.vectorSelector(vs, false, true);
+    LabelSet[] dropped = dropNames(starts);
+    return relabel(starts, dropped);
+  }
+
   private List<Points> labelReplace(List<Expr> args) {
     String dst = string(args.get(1));
     String replacement = string(args.get(2));
@@ -272,7 +292,12 @@ final class Calls {
     LabelReplace replace = LabelReplace.compile(dst, replacement, src, regex, three);
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
-      relabelled[i] = replace.apply(input.get(i).labels);
+      LabelSet l = input.get(i).labels;
+      relabelled[i] = replace.apply(l);
+      // Setting __name__ keeps it, though a function before meant to drop it.
+      if (dst.equals(LabelSet.METRIC_NAME) && replace.matches(l)) {
+        relabelled[i] = DelayedName.strip(relabelled[i]);
+      }
     }
     return relabel(input, relabelled);
   }
@@ -290,6 +315,9 @@ final class Calls {
     LabelSet[] relabelled = new LabelSet[input.size()];
     for (int i = 0; i < relabelled.length; i++) {
       relabelled[i] = LabelFunctions.join(three, input.get(i).labels, dst, separator, sources);
+      if (dst.equals(LabelSet.METRIC_NAME)) {
+        relabelled[i] = DelayedName.strip(relabelled[i]);
+      }
     }
     return relabel(input, relabelled);
   }
@@ -429,8 +457,11 @@ final class Calls {
       LabelSet labels =
           name.equals("last_over_time") || name.equals("first_over_time")
               ? s.labels
-              : ev.query.compat().withoutName(s.labels);
+              : DelayedName.drop(s.labels, ev.query);
       Points out = new Points(labels, absent ? 1 : ev.steps);
+      long[] startTimes = START_TIME_FUNCTIONS.contains(name) ? s.st : null;
+      String metricName = s.labels.metricName();
+      Runnable overlap = () -> ev.query.annotations().startTimeOverlap(metricName);
       int from = 0;
       int to = 0;
       for (int step = 0; step < ev.steps; step++) {
@@ -457,13 +488,24 @@ final class Calls {
         }
         OptionalDouble value =
             RangeFunctions.apply(
-                name, s.t, s.v, from, to, ref - range, ref, ts, scalars, prometheus3);
+                name,
+                s.t,
+                s.v,
+                startTimes,
+                from,
+                to,
+                ref - range,
+                ref,
+                ts,
+                scalars,
+                prometheus3,
+                overlap);
         if (value.isPresent()) {
           out.add(ts, value.getAsDouble());
         }
       }
       if (out.n > 0) {
-        if (!seen.add(labels)) {
+        if (!seen.add(labels) && !ev.query.has(Feature.DELAYED_NAME_REMOVAL)) {
           throw Evaluator.error("vector cannot contain metrics with the same labelset");
         }
         result.add(out);

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /** Evaluates PromQL against a {@link SeriesSource} with Prometheus's semantics. */
 public final class Engine {
@@ -18,9 +19,20 @@ public final class Engine {
    * Compat#defaultMode()}.
    */
   public record Options(
-      Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep, Compat compat) {
+      Duration lookbackDelta,
+      Duration timeout,
+      Duration defaultSubqueryStep,
+      Compat compat,
+      Set<Feature> features) {
     public Options {
       java.util.Objects.requireNonNull(compat, "compat");
+      features = Set.copyOf(features);
+    }
+
+    /** Without feature flags. */
+    public Options(
+        Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep, Compat compat) {
+      this(lookbackDelta, timeout, defaultSubqueryStep, compat, Set.of());
     }
 
     public Options(Duration lookbackDelta, Duration timeout, Duration defaultSubqueryStep) {
@@ -41,12 +53,19 @@ public final class Engine {
     }
 
     public Options withTimeout(Duration timeout) {
-      return new Options(lookbackDelta, timeout, defaultSubqueryStep, compat);
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep, compat, features);
     }
 
     /** These options, answering as {@code mode}. */
     public Options withCompat(Compat mode) {
-      return new Options(lookbackDelta, timeout, defaultSubqueryStep, mode);
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep, mode, features);
+    }
+
+    /**
+     * These options with {@code enabled} the feature flags (Prometheus 3's; mode 2 ignores them).
+     */
+    public Options withFeatures(Set<Feature> enabled) {
+      return new Options(lookbackDelta, timeout, defaultSubqueryStep, compat, enabled);
     }
   }
 
@@ -71,7 +90,9 @@ public final class Engine {
       return new Value.Text(timeMs, s.value());
     }
     List<Points> result =
-        new Evaluator(query(timeMs, timeMs, 0, annotations), timeMs, timeMs, 1).eval(expr);
+        DelayedName.cleanUp(
+            new Evaluator(query(timeMs, timeMs, 0, annotations), timeMs, timeMs, 1).eval(expr),
+            true);
     return switch (expr.type()) {
       case SCALAR -> new Value.Scalar(timeMs, result.get(0).v[0]);
       case VECTOR -> {
@@ -117,8 +138,10 @@ public final class Engine {
     }
     expr = QueryDurations.resolve(written, stepMs, endMs - startMs);
     return matrix(
-        new Evaluator(query(startMs, endMs, stepMs, annotations), startMs, endMs, stepMs)
-            .eval(expr));
+        DelayedName.cleanUp(
+            new Evaluator(query(startMs, endMs, stepMs, annotations), startMs, endMs, stepMs)
+                .eval(expr),
+            false));
   }
 
   /**
@@ -146,6 +169,7 @@ public final class Engine {
         stepMs,
         options.defaultSubqueryStep().toMillis(),
         options.compat(),
+        options.compat() == Compat.PROMETHEUS_3 ? options.features() : Set.of(),
         System.nanoTime() + options.timeout().toNanos(),
         annotations);
   }

@@ -191,12 +191,17 @@ final class Evaluator {
    * value (what {@code timestamp()} of a selector reports).
    */
   List<Points> vectorSelector(Expr.VectorSelector vs, boolean sampleTimes) {
+    return vectorSelector(vs, sampleTimes, false);
+  }
+
+  /** As above; with {@code startTimes} the sample's start timestamp in seconds (0: unknown). */
+  List<Points> vectorSelector(Expr.VectorSelector vs, boolean sampleTimes, boolean startTimes) {
     Long at = atTime(vs.at());
     long firstRef = (at != null ? at : start) - vs.offsetMs();
     long lastRef = (at != null ? at : end) - vs.offsetMs();
     long lookback = query.lookbackMs();
     // Prometheus 3.7's smoothed selector interpolates towards the next sample, if within lookback.
-    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes;
+    boolean smoothed = vs.rangeMode() == Expr.RangeMode.SMOOTHED && !sampleTimes && !startTimes;
     List<StoredSeries> selected =
         query
             .source()
@@ -225,7 +230,12 @@ final class Evaluator {
           p.add(ts, v[i] + (v[next] - v[i]) * (ref - t[i]) / (double) (t[next] - t[i]));
           continue;
         }
-        p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
+        if (startTimes) {
+          long[] st = s.startTimestamps();
+          p.add(ts, st == null ? 0 : st[i] / 1000.0);
+        } else {
+          p.add(ts, sampleTimes ? t[i] / 1000.0 : v[i]);
+        }
       }
       if (p.n > 0) {
         result.add(p);
@@ -252,18 +262,25 @@ final class Evaluator {
     List<StoredSeries> selected =
         query.source().select(vs.matchers(), firstRef - ms.rangeMs() - before, lastRef + after);
     List<Points> result = new ArrayList<>(selected.size());
+    boolean startTimes = query.has(Feature.USE_START_TIMESTAMPS);
     for (StoredSeries s : selected) {
       long[] t = s.timestamps();
       double[] v = s.values();
+      long[] st = startTimes ? s.startTimestamps() : null;
       int n = 0;
       for (int i = 0; i < s.count(); i++) {
         if (!StaleNaN.is(v[i])) {
           t[n] = t[i];
           v[n] = v[i];
+          if (st != null) {
+            st[n] = st[i];
+          }
           n++;
         }
       }
-      result.add(new Points(s.labels(), t, v, n));
+      Points p = new Points(s.labels(), t, v, n);
+      p.st = st;
+      result.add(p);
     }
     return result;
   }
@@ -318,14 +335,14 @@ final class Evaluator {
     boolean duplicate = false;
     for (Points p : operand) {
       Points negated =
-          new Points(query.compat().withoutName(p.labels), p.t.clone(), new double[p.n], p.n);
+          new Points(DelayedName.drop(p.labels, query), p.t.clone(), new double[p.n], p.n);
       for (int i = 0; i < p.n; i++) {
         negated.v[i] = -p.v[i];
       }
       duplicate |= !seen.add(negated.labels);
       result.add(negated);
     }
-    if (duplicate) {
+    if (duplicate && !query.has(Feature.DELAYED_NAME_REMOVAL)) {
       throw error("vector cannot contain metrics with the same labelset");
     }
     return result;
@@ -352,7 +369,7 @@ final class Evaluator {
     LabelSet[] labelsOf = new LabelSet[vectorSide.size()];
     for (int i = 0; i < labelsOf.length; i++) {
       LabelSet l = vectorSide.get(i).labels;
-      labelsOf[i] = dropName ? query.compat().withoutName(l) : l;
+      labelsOf[i] = dropName ? DelayedName.drop(l, query) : l;
     }
     return stepwise(
         List.of(lhs, rhs),

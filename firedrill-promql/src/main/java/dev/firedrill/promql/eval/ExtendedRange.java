@@ -47,7 +47,7 @@ final class ExtendedRange {
     Set<LabelSet> seen = new HashSet<>();
     for (Points s : series) {
       ev.query.checkDeadline();
-      LabelSet labels = ev.query.compat().withoutName(s.labels);
+      LabelSet labels = DelayedName.drop(s.labels, ev.query);
       Points out = new Points(labels, ev.steps);
       int from = 0;
       int to = 0;

@@ -31,7 +31,9 @@ final class Limits {
     for (int i = 0; i < groupOf.length; i++) {
       groupOf[i] = grouping.groupOf(input.get(i).labels);
       fraction[i] =
-          a.op() == AggregateOp.LIMIT_RATIO ? LabelsHash.fraction(input.get(i).labels) : 0;
+          a.op() == AggregateOp.LIMIT_RATIO
+              ? LabelsHash.fraction(DelayedName.strip(input.get(i).labels))
+              : 0;
     }
     Map<LabelSet, Long> kept = new HashMap<>();
     return ev.stepwise(

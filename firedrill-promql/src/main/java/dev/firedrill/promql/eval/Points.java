@@ -12,6 +12,12 @@ final class Points {
   int n;
 
   /**
+   * The samples' start timestamps (0: unknown) when the source gave them and the query uses them;
+   * null otherwise, and for every computed series (a subquery's drops them, as Prometheus's does).
+   */
+  long[] st;
+
+  /**
    * Room for {@code expected} points, up to a bound: a long subquery's sparse series grow as
    * needed.
    */

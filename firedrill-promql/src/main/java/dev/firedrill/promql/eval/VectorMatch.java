@@ -58,6 +58,7 @@ final class VectorMatch {
     Set<String> names = new HashSet<>(matching.labels());
     if (!matching.on()) {
       names.add(LabelSet.METRIC_NAME);
+      names.add(DelayedName.MARK);
     }
     LabelSet[] sigs = new LabelSet[series.size()];
     for (int i = 0; i < sigs.length; i++) {
@@ -172,7 +173,7 @@ final class VectorMatch {
       }
       LabelSet metric = resultMetric(lhs.labels[i], rhs.labels[j]);
       if (binary.returnBool()) {
-        metric = evaluator.query.compat().withoutName(metric);
+        metric = DelayedName.drop(metric, evaluator.query);
       }
       Set<LabelSet> inserted = matchedSigs.get(sig);
       if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
@@ -251,7 +252,7 @@ final class VectorMatch {
     }
     LabelSet metric = resultMetric(lhsLabels, rhsLabels);
     if (binary.returnBool()) {
-      metric = evaluator.query.compat().withoutName(metric);
+      metric = DelayedName.drop(metric, evaluator.query);
     }
     out.add(metric, value, -1);
   }
@@ -264,7 +265,7 @@ final class VectorMatch {
     }
     LabelSet result =
         Binops.dropsMetricName(binary.op(), evaluator.query.compat())
-            ? evaluator.query.compat().withoutName(lhs)
+            ? DelayedName.drop(lhs, evaluator.query)
             : lhs;
     if (matching.cardinality() == Cardinality.ONE_TO_ONE) {
       result =

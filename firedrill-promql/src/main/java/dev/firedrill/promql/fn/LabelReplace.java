@@ -61,6 +61,11 @@ public final class LabelReplace {
     return new LabelReplace(dst, replacement, src, pattern, GroupNames.of(anchored));
   }
 
+  /** Whether the regex matches the source label's value, so that {@link #apply} sets dst. */
+  public boolean matches(LabelSet labels) {
+    return pattern.matcher(labels.get(src)).find();
+  }
+
   /**
    * The labels unchanged when the regex does not match; else dst set to the expansion, or removed
    * if it is empty.

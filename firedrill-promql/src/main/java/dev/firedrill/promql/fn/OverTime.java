@@ -25,6 +25,44 @@ final class OverTime {
     return Double.isInfinite(mean.sum) ? mean.sum : mean.value();
   }
 
+  /**
+   * Prometheus 3's avg_over_time: the compensated sum divided by the count, which is more accurate
+   * than a running mean, until the sum would overflow; from then on a compensated running mean.
+   */
+  static double avgDirect(double[] v, int from, int to) {
+    double sum = v[from];
+    double c = 0;
+    double count = 1;
+    double mean = 0;
+    boolean incremental = false;
+    for (int i = from + 1; i < to; i++) {
+      count = i - from + 1;
+      if (!incremental) {
+        double t = sum + v[i];
+        if (!Double.isInfinite(t)) {
+          c += compensation(sum, v[i], t);
+          sum = t;
+          continue;
+        }
+        incremental = true;
+        mean = sum / (count - 1);
+        c /= count - 1;
+      }
+      double q = (count - 1) / count;
+      double m = q * mean;
+      double inc = v[i] / count;
+      double t = m + inc;
+      c = Double.isInfinite(t) ? 0 : q * c + compensation(m, inc, t);
+      mean = t;
+    }
+    return incremental ? mean + c : sum / count + c / count;
+  }
+
+  /** Neumaier's correction for {@code t = sum + inc}. */
+  private static double compensation(double sum, double inc, double t) {
+    return Math.abs(sum) >= Math.abs(inc) ? (sum - t) + inc : (inc - t) + sum;
+  }
+
   static double sum(double[] v, int from, int to) {
     KahanSum sum = new KahanSum();
     for (int i = from; i < to; i++) {
@@ -66,8 +104,16 @@ final class OverTime {
     return at;
   }
 
-  /** Prometheus 3's mad_over_time: the median of the distances from the median. */
+  /**
+   * Prometheus 3's mad_over_time: the median of the distances from the median; NaN when a sample
+   * is, the median being undefined then.
+   */
   static double mad(double[] v, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (Double.isNaN(v[i])) {
+        return Double.NaN;
+      }
+    }
     double median = Quantiles.quantile(0.5, v, from, to);
     double[] distances = new double[to - from];
     for (int i = from; i < to; i++) {
@@ -103,10 +149,11 @@ final class OverTime {
     return Quantiles.quantile(phi, v, from, to);
   }
 
-  static double resets(double[] v, int from, int to) {
+  /** Decreases, and with start timestamps ({@code st} not null) their resets too. */
+  static double resets(long[] t, double[] v, long[] st, int from, int to) {
     int resets = 0;
     for (int i = from + 1; i < to; i++) {
-      if (v[i] < v[i - 1]) {
+      if (v[i] < v[i - 1] || (st != null && Rates.startReset(st[i - 1], t[i - 1], st[i], t[i]))) {
         resets++;
       }
     }

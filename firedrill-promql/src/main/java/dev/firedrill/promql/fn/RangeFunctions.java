@@ -102,6 +102,40 @@ public final class RangeFunctions {
       long evalTimeMs,
       double[] scalarArgs,
       boolean prometheus3) {
+    return apply(
+        name,
+        t,
+        v,
+        null,
+        from,
+        to,
+        rangeStartMs,
+        rangeEndMs,
+        evalTimeMs,
+        scalarArgs,
+        prometheus3,
+        () -> {});
+  }
+
+  /**
+   * @param st the samples' start timestamps (0: unknown), or null: rate, increase, irate and resets
+   *     then read them as Prometheus 3's {@code use-start-timestamps} does
+   * @param startTimeOverlap run when rate or increase finds a start timestamp overlapping the
+   *     previous sample
+   */
+  public static OptionalDouble apply(
+      String name,
+      long[] t,
+      double[] v,
+      long[] st,
+      int from,
+      int to,
+      long rangeStartMs,
+      long rangeEndMs,
+      long evalTimeMs,
+      double[] scalarArgs,
+      boolean prometheus3,
+      Runnable startTimeOverlap) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("not a range vector function: " + name);
     }
@@ -110,14 +144,23 @@ public final class RangeFunctions {
       return OptionalDouble.empty();
     }
     return switch (name) {
-      case "rate" ->
-          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, true, prometheus3);
-      case "increase" ->
-          Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, true, false, prometheus3);
+      case "rate", "increase" ->
+          Rates.extrapolated(
+              t,
+              v,
+              st,
+              from,
+              to,
+              rangeStartMs,
+              rangeEndMs,
+              true,
+              name.equals("rate"),
+              prometheus3,
+              startTimeOverlap);
       case "delta" ->
           Rates.extrapolated(t, v, from, to, rangeStartMs, rangeEndMs, false, false, prometheus3);
-      case "irate" -> Rates.instant(t, v, from, to, true);
-      case "idelta" -> Rates.instant(t, v, from, to, false);
+      case "irate" -> Rates.instant(t, v, st, from, to, true);
+      case "idelta" -> Rates.instant(t, v, null, from, to, false);
       // The first sample's time as intercept keeps x small, where doubles are precise.
       case "deriv" ->
           to - from < 2
@@ -135,9 +178,11 @@ public final class RangeFunctions {
       case "ts_of_last_over_time" -> OptionalDouble.of(t[to - 1] / 1000.0);
       case "ts_of_max_over_time" -> OptionalDouble.of(t[OverTime.argMax(v, from, to)] / 1000.0);
       case "ts_of_min_over_time" -> OptionalDouble.of(t[OverTime.argMin(v, from, to)] / 1000.0);
-      case "resets" -> OptionalDouble.of(OverTime.resets(v, from, to));
+      case "resets" -> OptionalDouble.of(OverTime.resets(t, v, st, from, to));
       case "changes" -> OptionalDouble.of(OverTime.changes(v, from, to));
-      case "avg_over_time" -> OptionalDouble.of(OverTime.avg(v, from, to));
+      case "avg_over_time" ->
+          OptionalDouble.of(
+              prometheus3 ? OverTime.avgDirect(v, from, to) : OverTime.avg(v, from, to));
       case "sum_over_time" -> OptionalDouble.of(OverTime.sum(v, from, to));
       case "min_over_time" -> OptionalDouble.of(OverTime.min(v, from, to));
       case "max_over_time" -> OptionalDouble.of(OverTime.max(v, from, to));

@@ -989,13 +989,17 @@ final class Parser {
   }
 
   /**
-   * Milliseconds as Prometheus converts seconds ({@code time.Duration(s * 1000) *
-   * time.Millisecond}).
+   * Milliseconds as Prometheus converts seconds: a literal rounded to the nanosecond ({@code
+   * math.Round(s * 1e9)}, so that 1001ms, 1.001 s, is not 1000.9999 ms), an expression cut to the
+   * millisecond ({@code time.Duration(s * 1000) * time.Millisecond}).
    */
   private long millis(DurationExpr d, Token at) {
     double seconds = d.seconds(0, 0);
     if (Double.isNaN(seconds) || Math.abs(seconds) > (double) Long.MAX_VALUE / 1e9) {
       throw error(at.pos(), "duration out of range");
+    }
+    if (d instanceof DurationExpr.Literal) {
+      return Math.round(seconds * 1e9) / 1_000_000;
     }
     return (long) (seconds * 1000);
   }

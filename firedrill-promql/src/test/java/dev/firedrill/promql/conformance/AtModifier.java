@@ -20,7 +20,11 @@ final class AtModifier {
           "minute",
           "month",
           "year",
+          "end",
           "predict_linear",
+          "range",
+          "start",
+          "step",
           "time",
           "timestamp");
 

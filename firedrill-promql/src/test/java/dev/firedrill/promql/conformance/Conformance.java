@@ -1,7 +1,6 @@
 package dev.firedrill.promql.conformance;
 
 import dev.firedrill.promql.eval.Compat;
-import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.testing.PromqlTestData;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,8 +19,9 @@ final class Conformance {
 
   /**
    * One case's outcome: null failure when it passed. {@code nativeHistograms} when the case needs
-   * them (it reads a series loaded as native histograms, expects histogram samples, or is of
-   * native_histograms.test), which the engine refuses by design.
+   * them (it reads a series loaded as native histograms only, or its query selects a native
+   * histogram sample, expects histogram samples, or is of native_histograms.test), which the engine
+   * refuses by design.
    */
   record Outcome(Script.Eval eval, String failure, boolean nativeHistograms) {
 
@@ -63,13 +63,18 @@ final class Conformance {
         histogramNames.clear();
       } else if (command instanceof Script.Load load) {
         for (SeriesLine s : load.series()) {
-          load(source, s.labels(), s.values(), load.intervalMs());
+          load(source, s, load.startTimes().get(s.labels()), load.intervalMs());
         }
         for (String h : load.histogramSeries()) {
           histogramNames.add(h.replaceAll("\\{.*", "").trim());
         }
       } else if (command instanceof Script.Eval eval) {
-        outcomes.add(new Outcome(eval, runner.run(eval), needsHistograms(eval, histogramNames)));
+        source.watch(true);
+        String failure = runner.run(eval);
+        source.watch(false);
+        outcomes.add(
+            new Outcome(
+                eval, failure, source.readHistogram() || needsHistograms(eval, histogramNames)));
       }
     }
     return outcomes;
@@ -92,11 +97,19 @@ final class Conformance {
     return false;
   }
 
+  /** A series' samples, each with its start timestamp when the load gives them. */
   private static void load(
-      MemorySeriesSource source, LabelSet labels, List<Double> values, long interval) {
+      MemorySeriesSource source, SeriesLine s, List<Double> startOffsets, long interval) {
+    List<Double> values = s.values();
     for (int i = 0; i < values.size(); i++) {
-      if (values.get(i) != null) {
-        source.add(labels, i * interval, values.get(i));
+      long t = i * interval;
+      if (s.histograms().get(i)) {
+        source.addHistogramTime(s.labels(), t);
+      } else if (values.get(i) != null && startOffsets == null) {
+        source.add(s.labels(), t, values.get(i));
+      } else if (values.get(i) != null) {
+        Double offset = i < startOffsets.size() ? startOffsets.get(i) : null;
+        source.add(s.labels(), t, values.get(i), offset == null ? 0 : t + offset.longValue());
       }
     }
   }

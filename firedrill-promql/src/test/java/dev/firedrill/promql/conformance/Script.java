@@ -2,7 +2,9 @@ package dev.firedrill.promql.conformance;
 
 import dev.firedrill.promql.model.LabelSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,11 +18,16 @@ final class Script {
   sealed interface Command {}
 
   /**
-   * {@code histogramSeries} are the lines of native histograms ({@code {{...}}} samples), which
-   * this reader leaves out: the series' text up to its first value; and for {@code load_with_nhcb}
-   * the base names of the classic histograms it also stores as native ones.
+   * {@code histogramSeries} are the names of the series of native histogram samples only ({@code
+   * {{...}}}), which this reader leaves out, and for {@code load_with_nhcb} the base names of the
+   * classic histograms it also stores as native ones. {@code startTimes} are the {@code @st} lines:
+   * per series, each sample's start timestamp as an offset from its timestamp (null: none).
    */
-  record Load(long intervalMs, List<SeriesLine> series, List<String> histogramSeries)
+  record Load(
+      long intervalMs,
+      List<SeriesLine> series,
+      List<String> histogramSeries,
+      Map<LabelSet, List<Double>> startTimes)
       implements Command {}
 
   record Clear() implements Command {}
@@ -128,16 +135,18 @@ final class Script {
     long interval = Duration.parseMillis(m.group(2));
     List<SeriesLine> series = new ArrayList<>();
     List<String> histograms = new ArrayList<>();
+    Map<LabelSet, List<Double>> startTimes = new HashMap<>();
     while (i + 1 < lines.length && !lines[i + 1].isEmpty()) {
       i++;
-      // A series this reader cannot take (a native histogram) is left out; the cases reading it
-      // fail.
-      try {
-        series.add(SeriesLine.parse(lines[i]));
-      } catch (RuntimeException e) {
-        if (lines[i].contains("{{")) {
-          histograms.add(lines[i].substring(0, lines[i].indexOf("{{")).trim());
-        }
+      if (SeriesLine.isStartTimeLine(lines[i])) {
+        SeriesLine st = SeriesLine.parseStartTimes(lines[i]);
+        startTimes.put(st.labels(), st.values());
+        continue;
+      }
+      SeriesLine s = SeriesLine.parseLoad(lines[i]);
+      series.add(s);
+      if (!s.histograms().isEmpty() && s.values().stream().allMatch(v -> v == null)) {
+        histograms.add(s.labels().metricName() == null ? "" : s.labels().metricName());
       }
     }
     if (m.group(1) != null) {
@@ -149,7 +158,7 @@ final class Script {
         }
       }
     }
-    commands.add(new Load(interval, series, histograms));
+    commands.add(new Load(interval, series, histograms, startTimes));
     return i;
   }
 

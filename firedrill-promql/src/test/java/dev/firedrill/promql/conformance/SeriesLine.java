@@ -3,18 +3,119 @@ package dev.firedrill.promql.conformance;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A series line of a test script, {@code metric{label="value"} 0+10x3 _ stale}: Prometheus's series
- * description. A value of null is an omitted sample ({@code _}).
+ * description. A value of null is an omitted sample ({@code _}) or, at an index set in {@code
+ * histograms}, a native histogram sample ({@code {{...}}}), which this reader does not take apart.
  */
-record SeriesLine(LabelSet labels, List<Double> values) {
+record SeriesLine(LabelSet labels, List<Double> values, BitSet histograms) {
 
+  /** An offset of a {@code @st} line: one to six units, or a bare 0. */
+  private static final String OFFSET = "(?:0|(?:\\d+(?:ms|[smhdwy]))+)";
+
+  private static final Pattern ST_ITEM =
+      Pattern.compile("([+-]?" + OFFSET + ")(?:([+-]" + OFFSET + "))?(?:x(\\d+))?");
+
+  /** A line of floats only, as an eval's expectations are: a histogram sample is refused. */
   static SeriesLine parse(String line) {
     Cursor c = new Cursor(line.trim());
     LabelSet labels = c.metric();
-    return new SeriesLine(labels, values(c.rest()));
+    return new SeriesLine(labels, values(c.rest()), new BitSet());
+  }
+
+  /** A line of a load command, where native histogram samples may sit among the floats. */
+  static SeriesLine parseLoad(String line) {
+    Cursor c = new Cursor(line.trim());
+    LabelSet labels = c.metric();
+    List<Double> values = new ArrayList<>();
+    BitSet histograms = new BitSet();
+    for (String item : items(c.rest())) {
+      if (!item.contains("{{")) {
+        values.addAll(values(item));
+        continue;
+      }
+      Matcher times = Pattern.compile("}}x(\\d+)$").matcher(item);
+      int n = times.find() ? Integer.parseInt(times.group(1)) + 1 : 1;
+      histograms.set(values.size(), values.size() + n);
+      for (int k = 0; k < n; k++) {
+        values.add(null);
+      }
+    }
+    return new SeriesLine(labels, values, histograms);
+  }
+
+  /** Whether the line gives start timestamps ({@code metric{...}@st offsets}), as test.go asks. */
+  static boolean isStartTimeLine(String line) {
+    String t = line.trim();
+    int space = t.indexOf(' ') < 0 ? t.indexOf('\t') : t.indexOf(' ');
+    return space > 0 && t.substring(0, space).endsWith("@st");
+  }
+
+  /**
+   * A {@code @st} line: the series and, per sample, the offset of its start timestamp from the
+   * sample's own timestamp in milliseconds (null when omitted: no start timestamp).
+   */
+  static SeriesLine parseStartTimes(String line) {
+    String t = line.trim();
+    int at = t.indexOf("@st");
+    LabelSet labels = new Cursor(t.substring(0, at)).metric();
+    List<Double> offsets = new ArrayList<>();
+    for (String item : t.substring(at + 3).trim().split("\\s+")) {
+      if (item.equals("_")) {
+        offsets.add(null);
+      } else if (item.startsWith("_x")) {
+        for (int k = Integer.parseInt(item.substring(2)); k > 0; k--) {
+          offsets.add(null);
+        }
+      } else {
+        Matcher m = ST_ITEM.matcher(item);
+        if (!m.matches()) {
+          throw new IllegalArgumentException("invalid start time offset " + item + " in " + line);
+        }
+        long offset = Duration.parseMillis(m.group(1).replace("+", ""));
+        long delta = m.group(2) == null ? 0 : Duration.parseMillis(m.group(2).replace("+", ""));
+        int n = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
+        for (int k = 0; k <= n; k++) {
+          offsets.add((double) (offset + k * delta));
+        }
+      }
+    }
+    return new SeriesLine(labels, offsets, new BitSet());
+  }
+
+  /** The space-separated items, a {@code {{...}}} item (spaces inside) kept whole. */
+  private static List<String> items(String text) {
+    List<String> items = new ArrayList<>();
+    StringBuilder item = new StringBuilder();
+    int depth = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (text.startsWith("{{", i)) {
+        depth++;
+      } else if (text.startsWith("}}", i) && depth > 0) {
+        depth--;
+        item.append("}}");
+        i++;
+        continue;
+      }
+      if (Character.isWhitespace(ch) && depth == 0) {
+        if (item.length() > 0) {
+          items.add(item.toString());
+          item.setLength(0);
+        }
+        continue;
+      }
+      item.append(ch);
+    }
+    if (item.length() > 0) {
+      items.add(item.toString());
+    }
+    return items;
   }
 
   /** The expanding notation: {@code a+bxn} is n+1 values from a, adding b each time, as Go adds. */
