@@ -53,7 +53,7 @@ public final class StandardComponents implements EmbeddedPrometheus.Components {
   public List<Recurring> scrapes(Config config, Storage storage, Clock clock) {
     List<ScrapeTarget> targets = new ArrayList<>();
     config.scrapeConfigs().forEach(job -> targets.addAll(ScrapeTarget.of(job)));
-    Scraper scraper = new Scraper(storage, clock, compat == Compat.PROMETHEUS_3);
+    Scraper scraper = new Scraper(storage, clock, compat);
     scraper.sync(targets, clock.now().toEpochMilli());
     List<Recurring> work = new ArrayList<>();
     for (ScrapeTarget target : targets) {

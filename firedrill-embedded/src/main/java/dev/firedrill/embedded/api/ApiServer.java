@@ -154,6 +154,7 @@ public final class ApiServer implements AutoCloseable {
 
   @FunctionalInterface
   private interface Endpoint {
+    /** Writes the value of {@code data}; it may add fields of the envelope after it. */
     void write(Form form, Json json);
   }
 

@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.api;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Annotations;
 import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Engine;
 import dev.firedrill.promql.eval.Value;
@@ -8,6 +9,7 @@ import dev.firedrill.promql.model.PromqlException;
 import dev.firedrill.promql.model.SeriesSource;
 import dev.firedrill.promql.parse.PromqlParser;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * What the API asks of PromQL. Parsing is apart from evaluating because Prometheus words their
@@ -22,11 +24,21 @@ public interface QueryEngine {
   Expr parse(String query);
 
   /**
-   * @param timeout the request's {@code timeout}, at most the engine's own
+   * As {@link #parse}, with where each node stands, so the query's warnings and infos can name it;
+   * an engine that does not know gives no positions.
    */
-  Value instant(Expr expr, long timeMs, Duration timeout);
+  default PromqlParser.Located parseLocated(String query) {
+    return new PromqlParser.Located(query, parse(query), Map.of());
+  }
 
-  Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout);
+  /**
+   * @param timeout the request's {@code timeout}, at most the engine's own
+   * @param annotations where the query's warnings and infos go
+   */
+  Value instant(Expr expr, long timeMs, Duration timeout, Annotations annotations);
+
+  Value.Matrix range(
+      Expr expr, long startMs, long endMs, long stepMs, Duration timeout, Annotations annotations);
 
   /** The Prometheus major version the API answers as (its parameters and fields). */
   default Compat compat() {
@@ -45,19 +57,29 @@ public interface QueryEngine {
       }
 
       @Override
+      public PromqlParser.Located parseLocated(String query) {
+        return PromqlParser.parseLocated(query, options.compat().syntax());
+      }
+
+      @Override
       public Compat compat() {
         return options.compat();
       }
 
       @Override
-      public Value instant(Expr expr, long timeMs, Duration timeout) {
-        return engine(timeout).instant(expr, timeMs);
+      public Value instant(Expr expr, long timeMs, Duration timeout, Annotations annotations) {
+        return engine(timeout).instant(expr, timeMs, annotations);
       }
 
       @Override
       public Value.Matrix range(
-          Expr expr, long startMs, long endMs, long stepMs, Duration timeout) {
-        return engine(timeout).range(expr, startMs, endMs, stepMs);
+          Expr expr,
+          long startMs,
+          long endMs,
+          long stepMs,
+          Duration timeout,
+          Annotations annotations) {
+        return engine(timeout).range(expr, startMs, endMs, stepMs, annotations);
       }
 
       private Engine engine(Duration timeout) {

@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.scrape;
 
+import dev.firedrill.promql.eval.Compat;
 import java.util.Locale;
 
 /**
@@ -17,11 +18,26 @@ public enum ExpositionFormat {
 
   /**
    * What a scrape asks for: OpenMetrics first, then the text format, then anything (read as text),
-   * as Prometheus 2.x asks when native histograms are off.
+   * as Prometheus 2.42 asks when native histograms are off.
    */
-  public static final String ACCEPT =
+  private static final String ACCEPT_2 =
       "application/openmetrics-text;version=1.0.0,"
           + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+
+  /**
+   * As Prometheus 3.5 asks: the same order, each format also offered with UTF-8 names unescaped
+   * ({@code escaping=allow-utf-8}), so a target may send quoted names.
+   */
+  private static final String ACCEPT_3 =
+      "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,"
+          + "application/openmetrics-text;version=0.0.1;q=0.5,"
+          + "text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,"
+          + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2";
+
+  /** The Accept header of a scrape by the given Prometheus. */
+  public static String accept(Compat compat) {
+    return compat == Compat.PROMETHEUS_3 ? ACCEPT_3 : ACCEPT_2;
+  }
 
   /**
    * OpenMetrics for {@code application/openmetrics-text}; anything else, or none, is the text

@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.scrape;
 
 import dev.firedrill.format.ControlChars;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,9 @@ import java.util.regex.Pattern;
  * format allows spaces and tabs between tokens and ignores other comments; OpenMetrics wants single
  * spaces, knows only # HELP, # TYPE, # UNIT and a final # EOF, and may end a sample with an
  * exemplar, which is skipped. Metadata is checked, not kept: the embedded Prometheus does not serve
- * it.
+ * it. As Prometheus 3 reads them, both formats also take quoted UTF-8 names: a metric name as a
+ * quoted string among the labels ({@code {"my.metric", job="x"}}), quoted label names and quoted
+ * names after # HELP and # TYPE.
  */
 public final class ExpositionParser {
 
@@ -41,6 +44,7 @@ public final class ExpositionParser {
   private final String target;
   private final boolean openMetrics;
   private final boolean normaliseBuckets;
+  private final boolean quotedNames;
 
   /** The type the last {@code # TYPE} line named, as Prometheus's parsers hold it. */
   private String familyType = "";
@@ -49,30 +53,32 @@ public final class ExpositionParser {
   private int pos;
   private int lineNumber;
 
-  private ExpositionParser(String target, ExpositionFormat format, boolean normaliseBuckets) {
+  private ExpositionParser(String target, ExpositionFormat format, Compat compat) {
     this.target = target;
     this.openMetrics = format == ExpositionFormat.OPENMETRICS;
-    this.normaliseBuckets = normaliseBuckets;
+    this.normaliseBuckets = compat == Compat.PROMETHEUS_3;
+    this.quotedNames = compat == Compat.PROMETHEUS_3;
   }
 
   /**
-   * The samples in exposition order.
+   * The samples in exposition order, as Prometheus 2.42 reads them.
    *
    * @param target names the target in errors
    */
   public static List<ExposedSample> parse(String target, String body, ExpositionFormat format)
       throws ExpositionException {
-    return parse(target, body, format, false);
+    return parse(target, body, format, Compat.PROMETHEUS_2);
   }
 
   /**
-   * As above; with {@code normaliseBuckets}, as Prometheus 3 ingests: the {@code le} of a histogram
-   * family and the {@code quantile} of a summary are rewritten as floats ({@link BucketLabels}).
+   * As above, as the given Prometheus reads them. Prometheus 3 also takes quoted UTF-8 names and
+   * ingests the {@code le} of a histogram family and the {@code quantile} of a summary rewritten as
+   * floats ({@link BucketLabels}).
    */
   public static List<ExposedSample> parse(
-      String target, String body, ExpositionFormat format, boolean normaliseBuckets)
+      String target, String body, ExpositionFormat format, Compat compat)
       throws ExpositionException {
-    return new ExpositionParser(target, format, normaliseBuckets).parse(body);
+    return new ExpositionParser(target, format, compat).parse(body);
   }
 
   private List<ExposedSample> parse(String body) throws ExpositionException {
@@ -131,10 +137,7 @@ public final class ExpositionParser {
     if (!skipSpace()) {
       return;
     }
-    String name = metricName();
-    if (name.isEmpty()) {
-      throw error("a metric name after # " + keyword, rest());
-    }
+    String name = commentName(keyword);
     skipSpace();
     if (keyword.equals("TYPE") && !TEXT_TYPES.contains(line.substring(pos))) {
       throw error("a metric type (" + String.join(", ", TEXT_TYPES) + ")", rest());
@@ -154,10 +157,7 @@ public final class ExpositionParser {
           "# HELP, # TYPE, # UNIT or # EOF (OpenMetrics has no other comments)", excerpt(line));
     }
     pos = 7;
-    String name = metricName();
-    if (name.isEmpty()) {
-      throw error("a metric name after # " + keyword, rest());
-    }
+    String name = commentName(keyword);
     if (pos == line.length() && keyword.equals("HELP")) {
       return;
     }
@@ -181,13 +181,21 @@ public final class ExpositionParser {
       skipSpace();
     }
     String name = metricName();
-    if (name.isEmpty()) {
+    boolean nameInBraces =
+        name.isEmpty() && quotedNames && pos < line.length() && line.charAt(pos) == '{';
+    if (name.isEmpty() && !nameInBraces) {
       throw error("a metric name", rest());
     }
-    LabelSet.Builder labels = LabelSet.builder().set(LabelSet.METRIC_NAME, name);
+    LabelSet.Builder labels = LabelSet.builder();
+    if (!name.isEmpty()) {
+      labels.set(LabelSet.METRIC_NAME, name);
+    }
     boolean spaced = !openMetrics && skipSpace();
     if (next('{')) {
-      labels(labels);
+      String quotedName = labels(labels, name.isEmpty());
+      if (name.isEmpty() && quotedName == null) {
+        throw error("a quoted metric name among the labels", excerpt(line));
+      }
       // Prometheus's text lexer ends the labels at } and takes the value right after it, space or
       // not.
       spaced = !openMetrics;
@@ -253,21 +261,39 @@ public final class ExpositionParser {
     return (long) (seconds * 1000);
   }
 
-  private void labels(LabelSet.Builder labels) throws ExpositionException {
+  /**
+   * The labels up to the closing brace; the metric name, when one stands among them as a quoted
+   * string with no value, else null.
+   *
+   * @param nameWanted whether the sample has no name before the brace, so one may stand here
+   */
+  private String labels(LabelSet.Builder labels, boolean nameWanted) throws ExpositionException {
     List<String> seen = new ArrayList<>();
+    String metricName = null;
     while (true) {
       if (!openMetrics) {
         skipSpace();
       }
       if (next('}')) {
-        return;
+        return metricName;
       }
-      String name = labelName();
-      if (name.isEmpty()) {
+      boolean quoted = quotedNames && pos < line.length() && line.charAt(pos) == '"';
+      String name = quoted ? quoted() : labelName();
+      if (name.isEmpty() && !quoted) {
         throw error("a label name or }", rest());
       }
       if (!openMetrics) {
         skipSpace();
+      }
+      if (quoted && pos < line.length() && (line.charAt(pos) == ',' || line.charAt(pos) == '}')) {
+        // A quoted string with no value is the metric name, once, as Prometheus 3 reads it.
+        if (!nameWanted || metricName != null) {
+          throw error("the metric name once", excerpt(name) + " as a second metric name");
+        }
+        metricName = name;
+        labels.set(LabelSet.METRIC_NAME, name);
+        next(',');
+        continue;
       }
       if (!next('=')) {
         throw error("= after the label name \"" + name + "\"", rest());
@@ -297,9 +323,27 @@ public final class ExpositionParser {
     }
   }
 
+  /** A quoted name at {@code pos}, unescaped as a label value is. */
+  private String quoted() throws ExpositionException {
+    pos++;
+    return quotedValue(null);
+  }
+
+  /** The name after # HELP or # TYPE: a metric name, or in Prometheus 3 a quoted one. */
+  private String commentName(String keyword) throws ExpositionException {
+    String name =
+        quotedNames && pos < line.length() && line.charAt(pos) == '"' ? quoted() : metricName();
+    if (name.isEmpty()) {
+      throw error("a metric name after # " + keyword, rest());
+    }
+    return name;
+  }
+
   /**
    * The value after its opening quote, unescaped as Prometheus does: \\, \" and \n; other escapes
    * stay.
+   *
+   * @param name the label the value is of, for errors; null for a quoted name
    */
   private String quotedValue(String name) throws ExpositionException {
     StringBuilder value = new StringBuilder();
@@ -320,7 +364,10 @@ public final class ExpositionParser {
       }
     }
     throw error(
-        "a closing quote for the value of the label \"" + name + "\"", "the end of the line");
+        name == null
+            ? "a closing quote for the quoted name"
+            : "a closing quote for the value of the label \"" + name + "\"",
+        "the end of the line");
   }
 
   private String metricName() {

@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.scrape;
 
 import dev.firedrill.embedded.storage.Storage;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
 import dev.firedrill.time.Clock;
@@ -49,24 +50,25 @@ public final class Scraper {
 
   private final Storage storage;
   private final Clock clock;
-  private final boolean normaliseBuckets;
+  private final Compat compat;
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final Map<ScrapeTarget, TargetState> targets = new ConcurrentHashMap<>();
 
+  /** Scrapes as Prometheus 2.42 does. */
   public Scraper(Storage storage, Clock clock) {
-    this(storage, clock, false);
+    this(storage, clock, Compat.PROMETHEUS_2);
   }
 
   /**
-   * As above; with {@code normaliseBuckets} the {@code le} and {@code quantile} labels are stored
-   * as Prometheus 3 stores them ({@link ExpositionParser#parse(String, String, ExpositionFormat,
-   * boolean)}).
+   * Scrapes as the given Prometheus does: the formats it asks for, the names it reads and the
+   * {@code le} and {@code quantile} labels as it stores them ({@link ExpositionParser#parse(String,
+   * String, ExpositionFormat, Compat)}).
    */
-  public Scraper(Storage storage, Clock clock, boolean normaliseBuckets) {
+  public Scraper(Storage storage, Clock clock, Compat compat) {
     this.storage = storage;
     this.clock = clock;
-    this.normaliseBuckets = normaliseBuckets;
+    this.compat = compat;
   }
 
   /**
@@ -197,7 +199,7 @@ public final class Scraper {
     HttpRequest request =
         HttpRequest.newBuilder(target.url())
             .timeout(target.timeout())
-            .header("Accept", ExpositionFormat.ACCEPT)
+            .header("Accept", ExpositionFormat.accept(compat))
             .header("User-Agent", USER_AGENT)
             .header(
                 "X-Prometheus-Scrape-Timeout-Seconds",
@@ -229,10 +231,7 @@ public final class Scraper {
     String contentType = response.headers().firstValue("Content-Type").orElse(null);
     try {
       return ExpositionParser.parse(
-          target.url().toString(),
-          response.body(),
-          ExpositionFormat.of(contentType),
-          normaliseBuckets);
+          target.url().toString(), response.body(), ExpositionFormat.of(contentType), compat);
     } catch (ExpositionException e) {
       throw new ScrapeFailure(e.getMessage());
     }

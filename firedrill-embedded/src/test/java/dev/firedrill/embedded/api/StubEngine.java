@@ -1,6 +1,7 @@
 package dev.firedrill.embedded.api;
 
 import dev.firedrill.promql.ast.Expr;
+import dev.firedrill.promql.eval.Annotations;
 import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelMatcher;
@@ -74,13 +75,14 @@ final class StubEngine implements QueryEngine {
   }
 
   @Override
-  public Value instant(Expr expr, long timeMs, Duration timeout) {
+  public Value instant(Expr expr, long timeMs, Duration timeout, Annotations annotations) {
     calls.add(new Call("instant", expr, timeMs, timeMs, 0, timeout));
     return answers.get(expr).get();
   }
 
   @Override
-  public Value.Matrix range(Expr expr, long startMs, long endMs, long stepMs, Duration timeout) {
+  public Value.Matrix range(
+      Expr expr, long startMs, long endMs, long stepMs, Duration timeout, Annotations annotations) {
     calls.add(new Call("range", expr, startMs, endMs, stepMs, timeout));
     return (Value.Matrix) answers.get(expr).get();
   }

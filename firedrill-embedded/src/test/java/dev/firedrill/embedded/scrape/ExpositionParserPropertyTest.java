@@ -1,5 +1,6 @@
 package dev.firedrill.embedded.scrape;
 
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.testing.hostile.CleanOutcome;
 import dev.firedrill.testing.hostile.Generator;
 import dev.firedrill.testing.hostile.HostileInputs;
@@ -10,8 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exposition parser, text and OpenMetrics, on hostile scrapes: samples, or one line naming the
- * target and the line.
+ * The exposition parser, text and OpenMetrics, as Prometheus 2 and 3 read them, on hostile scrapes:
+ * samples, or one line naming the target and the line.
  */
 class ExpositionParserPropertyTest {
 
@@ -53,27 +54,40 @@ class ExpositionParserPropertyTest {
       # EOF
       """;
 
+  /** Prometheus 3's quoted UTF-8 names, in the text format. */
+  private static final String QUOTED_NAMES =
+      """
+      # HELP "http.server.duration" With a "quoted" name.
+      # TYPE "http.server.duration" histogram
+      {"http.server.duration_bucket","service.name"="api",le="0.5"} 12
+      {"http.server.duration_bucket", "service.name" = "api" , le="+Inf"} 14
+      plain{"quoted.label"="x"} 1
+      {a="b","name.after.labels"} 2
+      """;
+
   /** The first try's seed, fixed so CI draws the same inputs; -Dhostile.seed=N overrides it. */
   private static final long SEED = 2202L;
 
-  /** One scrape and the format it is read as. */
-  record Scrape(String body, ExpositionFormat format) {}
+  /** One scrape and how it is read: the format, and which Prometheus reads it. */
+  record Scrape(String body, ExpositionFormat format, Compat compat) {}
 
   @Test
   void anyScrapeIsSamplesOrOneLineNamingTheLine() {
     Generator<String> bodies = scrapes();
     Generator<ExpositionFormat> formats = formats();
+    Generator<Compat> modes = Generator.oneOf(Compat.values());
     Properties.forEach(
         "the exposition parser",
         10_000,
         SEED,
-        random -> new Scrape(bodies.next(random), formats.next(random)),
+        random -> new Scrape(bodies.next(random), formats.next(random), modes.next(random)),
         scrape ->
             OUTCOME.check(
                 scrape.body(),
                 () -> {
                   try {
-                    ExpositionParser.parse("127.0.0.1:9100", scrape.body(), scrape.format());
+                    ExpositionParser.parse(
+                        "127.0.0.1:9100", scrape.body(), scrape.format(), scrape.compat());
                     return List.of();
                   } catch (ExpositionException e) {
                     return List.of(String.valueOf(e.getMessage()));
@@ -83,7 +97,9 @@ class ExpositionParserPropertyTest {
 
   Generator<String> scrapes() {
     return HostileInputs.of(
-        List.of(TEXT, OPENMETRICS), new HostileInputs.Nesting("a{b=\"", "c", "\"}"), false);
+        List.of(TEXT, OPENMETRICS, QUOTED_NAMES),
+        new HostileInputs.Nesting("a{b=\"", "c", "\"}"),
+        false);
   }
 
   Generator<ExpositionFormat> formats() {

@@ -5,6 +5,7 @@ import static dev.firedrill.embedded.scrape.ExpositionFormat.PROMETHEUS_TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -237,7 +238,7 @@ class ExpositionParserTest {
         g{le="1",quantile="1"} 6
         """;
     List<String> three =
-        ExpositionParser.parse("t", body, PROMETHEUS_TEXT, true).stream()
+        ExpositionParser.parse("t", body, PROMETHEUS_TEXT, Compat.PROMETHEUS_3).stream()
             .map(sample -> sample.labels().toString())
             .toList();
     List<String> two = text(body).stream().map(sample -> sample.labels().toString()).toList();
@@ -256,10 +257,72 @@ class ExpositionParserTest {
     assertThat(two.get(0)).isEqualTo("h_bucket{le=\"1\"}");
     assertThat(
             ExpositionParser.parse(
-                    "t", "# TYPE h histogram\nh_bucket{le=\"10\"} 1\n# EOF\n", OPENMETRICS, true)
+                    "t",
+                    "# TYPE h histogram\nh_bucket{le=\"10\"} 1\n# EOF\n",
+                    OPENMETRICS,
+                    Compat.PROMETHEUS_3)
                 .get(0)
                 .labels()
                 .toString())
         .isEqualTo("h_bucket{le=\"10.0\"}");
+  }
+
+  private static List<String> three(String body, ExpositionFormat format)
+      throws ExpositionException {
+    return ExpositionParser.parse("t", body, format, Compat.PROMETHEUS_3).stream()
+        .map(sample -> sample.labels().toString() + " " + sample.value())
+        .toList();
+  }
+
+  // What the real Prometheus 3.5.3 stored for the same lines, scraped as text (shown by
+  // LabelSet.toString, which does not quote names).
+  @Test
+  void prometheus3ReadsQuotedUtf8NamesWhereverTheyStand() throws Exception {
+    String body =
+        """
+        # HELP "my.metric" a help
+        # TYPE "my.metric" counter
+        {"my.metric","some.label"="x",job2="y"} 1
+        plain{"quoted_plain"="z"} 2
+        {"noLabels.x"} 3
+        {a="b","my.other"} 4
+        { "spaced.name" , "a b"="c" } 5
+        {"esc.\\"name","back\\\\slash"="v"} 6
+        """;
+
+    assertThat(three(body, PROMETHEUS_TEXT))
+        .containsExactly(
+            "my.metric{job2=\"y\", some.label=\"x\"} 1.0",
+            "plain{quoted_plain=\"z\"} 2.0",
+            "noLabels.x 3.0",
+            "my.other{a=\"b\"} 4.0",
+            "spaced.name{a b=\"c\"} 5.0",
+            "esc.\"name{back\\slash=\"v\"} 6.0");
+    assertThat(three("# TYPE \"a.b\" counter\n{\"a.b\",x=\"1\"} 1\n# EOF\n", OPENMETRICS))
+        .containsExactly("a.b{x=\"1\"} 1.0");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "x{\"y\"} 1 | t: line 1: expected the metric name once, found \"y\" as a second metric name",
+        "{\"a\",\"b\"} 1 | t: line 1: expected the metric name once, found \"b\" as a second metric name",
+        "{\"a\"=\"c\"} 1 | t: line 1: expected a quoted metric name among the labels, found \"{\\\"a\\\"=\\\"c\\\"} 1\"",
+        "\"my.metric\"{a=\"b\"} 1 | t: line 1: expected a metric name, found \"\\\"my.metric\\\"{a=\\\"b\\\"} 1\"",
+        "{\"open 1 | t: line 1: expected a closing quote for the quoted name, found the end of the line"
+      })
+  void prometheus3RefusesMisplacedQuotedNames(String line, String message) {
+    assertThatThrownBy(() -> three(line + "\n", PROMETHEUS_TEXT))
+        .isInstanceOf(ExpositionException.class)
+        .hasMessage(message);
+  }
+
+  @Test
+  void prometheus2RefusesQuotedNamesAs242Does() {
+    assertThatThrownBy(() -> text("{\"my.metric\"} 1\n"))
+        .isInstanceOf(ExpositionException.class)
+        .hasMessage(
+            "127.0.0.1:9100: line 1: expected a metric name, found \"{\\\"my.metric\\\"} 1\"");
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.firedrill.embedded.storage.MemoryStorage;
 import dev.firedrill.promconfig.ScrapeConfig;
 import dev.firedrill.promconfig.StaticConfig;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
@@ -117,8 +118,43 @@ class ScraperTest {
     StubHttpServer.Request request = exporter.lastRequest();
     assertThat(request.path()).isEqualTo("/metrics");
     assertThat(request.headers())
-        .containsEntry("accept", ExpositionFormat.ACCEPT)
+        .containsEntry(
+            "accept",
+            "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+                + "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
         .containsEntry("x-prometheus-scrape-timeout-seconds", "5.0");
+  }
+
+  @Test
+  void asPrometheus3AsksForUtf8NamesAndStoresTheQuotedOnes() throws Exception {
+    exporter.respond(
+        200,
+        TEXT,
+        """
+        # TYPE "http.requests" counter
+        {"http.requests","service.name"="api"} 7
+        """);
+    Scraper three = new Scraper(storage, clock, Compat.PROMETHEUS_3);
+    ScrapeTarget target = target();
+    three.sync(List.of(target), 0);
+
+    ScrapeReport report = three.scrapeOnce(target, 15_000);
+
+    assertThat(report.error()).isNull();
+    assertThat(stored(name("http.requests")))
+        .containsExactly(
+            Map.entry(
+                "http.requests{instance=\"ADDR\", job=\"node\", service.name=\"api\","
+                    + " zone=\"eu\"}",
+                "15000=7.0"));
+    // As Prometheus 3.5.3 asks (captured from the real binary).
+    assertThat(exporter.lastRequest().headers())
+        .containsEntry(
+            "accept",
+            "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,"
+                + "application/openmetrics-text;version=0.0.1;q=0.5,"
+                + "text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,"
+                + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2");
   }
 
   @Test

@@ -186,6 +186,14 @@ class EmbeddedVsRealPrometheusIT {
                   + "); the first 20:\n"
                   + String.join("\n", differences.subList(0, Math.min(20, differences.size()))));
         }
+        // Zero differences on the quoted names means something only if both scraped them.
+        Pair three = pairs.get(1);
+        String quoted = "/api/v1/query?query=" + encode("count({\"diff.utf8.requests_total\"})");
+        for (URI server : List.of(three.real().url(), three.embedded())) {
+          assertThat(get(server, quoted).at("/data/result/0/value/1").asText())
+              .as(server + " scraped the series with quoted UTF-8 names")
+              .isEqualTo("2");
+        }
         Duration tolerance = INTERVAL.plus(INTERVAL);
         for (Pair pair : pairs) {
           for (String alert : FAULT_ALERTS) {

@@ -69,7 +69,12 @@ final class GeneratedExporter implements AutoCloseable {
 
   private void serve(HttpExchange exchange) throws IOException {
     long step = wallMillis.getAsLong() / STEP_MS;
-    byte[] body = (step >= firstStep ? exposition(step) : "").getBytes(StandardCharsets.UTF_8);
+    // Quoted UTF-8 names only for a scraper that asks for them, as client libraries negotiate: the
+    // real and embedded Prometheus 3 do, Prometheus 2.42 (which would refuse the lines) does not.
+    String accept = exchange.getRequestHeaders().getFirst("Accept");
+    boolean utf8 = accept != null && accept.contains("escaping=allow-utf-8");
+    byte[] body =
+        (step >= firstStep ? exposition(step, utf8) : "").getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     exchange.sendResponseHeaders(200, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
@@ -77,7 +82,7 @@ final class GeneratedExporter implements AutoCloseable {
     }
   }
 
-  String exposition(long step) {
+  String exposition(long step, boolean utf8) {
     long k = step - firstStep;
     long faultSteps = Math.max(0, step - faultStep + 1);
     long ts = step * STEP_MS;
@@ -184,6 +189,23 @@ final class GeneratedExporter implements AutoCloseable {
     sample(out, "diff_size_count", "", k, ts);
     // A label value across a newline: Prometheus 3's regex . matches it, Prometheus 2's does not.
     sample(out, "diff_text", "msg=\"line one\\nline two\"", 1, ts);
+    if (utf8) {
+      out.append("# TYPE \"diff.utf8.requests_total\" counter\n");
+      for (String service : new String[] {"api", "web"}) {
+        out.append("{\"diff.utf8.requests_total\",\"service.name\"=\"")
+            .append(service)
+            .append("\",code=\"200\"} ")
+            .append(format(5 * k + (service.equals("api") ? k % 3 : 1)))
+            .append(' ')
+            .append(ts)
+            .append('\n');
+      }
+      out.append("plain_utf8_labels{\"host.name\"=\"h1\"} ")
+          .append(format(k % 11))
+          .append(' ')
+          .append(ts)
+          .append('\n');
+    }
     return out.toString();
   }
 

@@ -217,14 +217,21 @@ final class QueryCorpus {
 
   /**
    * What only Prometheus 3 reads, as far as the real 3.5.3 does (with {@code
-   * --enable-feature=promql-duration-expr}): quoted UTF-8 metric and label names, duration
-   * expressions in ranges, offsets and subquery steps (3.5 has no {@code step()} or {@code
-   * min}/{@code max} in them yet), bare-number ranges, and a regex {@code .} across a newline.
+   * --enable-feature=promql-duration-expr}): quoted UTF-8 metric and label names (in queries and as
+   * scraped), duration expressions in ranges, offsets and subquery steps (3.5 has no {@code step()}
+   * or {@code min}/{@code max} in them yet), bare-number ranges, and a regex {@code .} across a
+   * newline.
    */
   static List<String> prometheus3() {
     return List.of(
         "{\"diff_temperature\"}",
         "{\"diff_temperature\", sensor=\"1\"}",
+        // Series the exporter sends with quoted names to a scraper that asks for them.
+        "{\"diff.utf8.requests_total\"}",
+        "rate({\"diff.utf8.requests_total\", \"service.name\"=\"api\"}[30s])",
+        "sum by (\"service.name\") (increase({\"diff.utf8.requests_total\"}[1m]))",
+        "plain_utf8_labels",
+        "plain_utf8_labels{\"host.name\"=~\"h.*\"}",
         "{__name__=\"diff_balance\", \"account\"=\"x\"}",
         "sum by (\"sensor.id\") (label_replace(diff_temperature, \"sensor.id\", \"$1\", \"sensor\", \"(.*)\"))",
         "label_replace(diff_temperature, \"__name__\", \"diff.temperature\", \"\", \"\")",

@@ -85,9 +85,9 @@ final class Calls {
               (in, step, ts, out) ->
                   out.add(LabelSet.EMPTY, in[0].size == 1 ? in[0].values[0] : Double.NaN, -1));
       case "absent" -> absent(args.get(0));
-      case "sort", "sort_desc" -> sort(args.get(0), name.equals("sort_desc"));
+      case "sort", "sort_desc" -> sort(call, name.equals("sort_desc"));
       case "sort_by_label", "sort_by_label_desc" ->
-          sortByLabel(args, name.equals("sort_by_label_desc"));
+          sortByLabel(call, name.equals("sort_by_label_desc"));
       case "timestamp" -> timestamp(args.get(0));
       case "start_timestamp" -> startTimestamp(args.get(0));
       case "label_replace" -> labelReplace(args);
@@ -184,10 +184,10 @@ final class Calls {
         });
   }
 
-  private List<Points> sort(Expr arg, boolean descending) {
-    rangeSort();
+  private List<Points> sort(Expr.Call call, boolean descending) {
+    rangeSort(call);
     return ev.stepwise(
-        List.of(ev.eval(arg)),
+        List.of(ev.eval(call.args().get(0))),
         (in, step, ts, out) -> {
           for (int i = 0; i < in[0].size; i++) {
             out.add(in[0].labels[i], in[0].values[i], -1);
@@ -196,19 +196,20 @@ final class Calls {
         });
   }
 
+  /** Prometheus 3 warns that a sort anywhere in a range query changes nothing. */
+  private void rangeSort(Expr.Call call) {
+    if (ev.query.stepMs() != 0 && ev.query.compat() == Compat.PROMETHEUS_3) {
+      ev.query.annotations().ineffectiveSort(call);
+    }
+  }
+
   /**
    * Prometheus 3's sort_by_label: by the named labels' values in natural order, then by the whole
    * label set; descending reverses both.
    */
-  /** Prometheus 3 warns that a sort anywhere in a range query changes nothing. */
-  private void rangeSort() {
-    if (ev.query.stepMs() != 0 && ev.query.compat() == Compat.PROMETHEUS_3) {
-      ev.query.annotations().ineffectiveSort();
-    }
-  }
-
-  private List<Points> sortByLabel(List<Expr> args, boolean descending) {
-    rangeSort();
+  private List<Points> sortByLabel(Expr.Call call, boolean descending) {
+    rangeSort(call);
+    List<Expr> args = call.args();
     List<String> names = new ArrayList<>();
     for (int i = 1; i < args.size(); i++) {
       names.add(string(args.get(i)));
@@ -361,7 +362,7 @@ final class Calls {
           for (int i = 0; i < v.size; i++) {
             int s = v.series[i];
             if (upperBound[s] == null) {
-              annotations.badBucketLabel(buckets.get(s).labels.get("le"), names[s]);
+              annotations.badBucketLabel(buckets.get(s).labels.get("le"), names[s], args.get(1));
               continue;
             }
             groups
@@ -369,12 +370,16 @@ final class Calls {
                 .add(upperBound[s], v.values[i]);
           }
           double q = in[0].values[0];
-          annotations.invalidQuantile(q);
+          annotations.invalidQuantile(q, args.get(0));
           for (Histogram h : groups.values()) {
             out.add(
                 h.labels,
                 Quantiles.histogramQuantile(
-                    q, h.bounds, h.counts, h.n, () -> annotations.forcedMonotonicity(h.name)),
+                    q,
+                    h.bounds,
+                    h.counts,
+                    h.n,
+                    () -> annotations.forcedMonotonicity(h.name, args.get(1))),
                 -1);
           }
         });
@@ -484,7 +489,7 @@ final class Calls {
           scalars[j] = scalarArgs.get(j).get(0).v[step];
         }
         if (name.equals("quantile_over_time")) {
-          ev.query.annotations().invalidQuantile(scalars[0]);
+          ev.query.annotations().invalidQuantile(scalars[0], args.get(0));
         }
         OptionalDouble value =
             RangeFunctions.apply(
@@ -507,6 +512,14 @@ final class Calls {
       if (out.n > 0) {
         if (!seen.add(labels) && !ev.query.has(Feature.DELAYED_NAME_REMOVAL)) {
           throw Evaluator.error("vector cannot contain metrics with the same labelset");
+        }
+        if (prometheus3 && (name.equals("rate") || name.equals("increase"))) {
+          // Prometheus 3.5 places it at the range selector, or at the call for a subquery.
+          ev.query
+              .annotations()
+              .possibleNonCounter(
+                  s.labels.get(LabelSet.METRIC_NAME),
+                  arg instanceof Expr.MatrixSelector ? args.get(matrixIndex) : call);
         }
         result.add(out);
       }

@@ -425,7 +425,7 @@ final class Evaluator {
         List.of(input, param),
         (in, step, ts, out) -> {
           if (quantile) {
-            query.annotations().invalidQuantile(in[1].values[0]);
+            query.annotations().invalidQuantile(in[1].values[0], a.param());
           }
           aggregation.apply(in[0], groupOf, in[1].values[0], null, out);
         });

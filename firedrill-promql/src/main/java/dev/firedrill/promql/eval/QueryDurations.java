@@ -42,6 +42,14 @@ final class QueryDurations {
       return new Expr.MatrixSelector(vs, range, r);
     }
     if (e instanceof Expr.Subquery sq) {
+      boolean fixed =
+          sq.rangeExpr() != null && sq.rangeExpr().dependsOnQuery()
+              || sq.stepExpr() != null && sq.stepExpr().dependsOnQuery()
+              || sq.offsetExpr() != null && sq.offsetExpr().dependsOnQuery();
+      Expr inner = walk(sq.expr());
+      if (!fixed && inner == sq.expr()) {
+        return sq;
+      }
       long range =
           sq.rangeExpr() != null && sq.rangeExpr().dependsOnQuery()
               ? positive(sq.rangeExpr(), "range")
@@ -55,38 +63,41 @@ final class QueryDurations {
               ? millis(sq.offsetExpr())
               : sq.offsetMs();
       return new Expr.Subquery(
-          walk(sq.expr()),
-          range,
-          step,
-          offset,
-          sq.at(),
-          sq.rangeExpr(),
-          sq.stepExpr(),
-          sq.offsetExpr());
+          inner, range, step, offset, sq.at(), sq.rangeExpr(), sq.stepExpr(), sq.offsetExpr());
     }
+    // A node whose children are unchanged is kept itself: the API's warnings find their nodes'
+    // positions by identity.
     if (e instanceof Expr.Paren p) {
-      return new Expr.Paren(walk(p.expr()));
+      Expr inner = walk(p.expr());
+      return inner == p.expr() ? p : new Expr.Paren(inner);
     }
     if (e instanceof Expr.Unary u) {
-      return new Expr.Unary(u.negate(), walk(u.expr()));
+      Expr inner = walk(u.expr());
+      return inner == u.expr() ? u : new Expr.Unary(u.negate(), inner);
     }
     if (e instanceof Expr.Binary b) {
-      return new Expr.Binary(b.op(), walk(b.lhs()), walk(b.rhs()), b.returnBool(), b.matching());
+      Expr lhs = walk(b.lhs());
+      Expr rhs = walk(b.rhs());
+      return lhs == b.lhs() && rhs == b.rhs()
+          ? b
+          : new Expr.Binary(b.op(), lhs, rhs, b.returnBool(), b.matching());
     }
     if (e instanceof Expr.Aggregate a) {
-      return new Expr.Aggregate(
-          a.op(),
-          walk(a.expr()),
-          a.param() == null ? null : walk(a.param()),
-          a.grouping(),
-          a.without());
+      Expr inner = walk(a.expr());
+      Expr param = a.param() == null ? null : walk(a.param());
+      return inner == a.expr() && param == a.param()
+          ? a
+          : new Expr.Aggregate(a.op(), inner, param, a.grouping(), a.without());
     }
     if (e instanceof Expr.Call c) {
       List<Expr> args = new ArrayList<>(c.args().size());
+      boolean changed = false;
       for (Expr a : c.args()) {
-        args.add(walk(a));
+        Expr walked = walk(a);
+        changed |= walked != a;
+        args.add(walked);
       }
-      return new Expr.Call(c.function(), args);
+      return changed ? new Expr.Call(c.function(), args) : c;
     }
     return e;
   }

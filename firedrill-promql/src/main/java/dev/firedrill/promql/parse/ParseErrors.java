@@ -11,6 +11,12 @@ final class ParseErrors {
   private ParseErrors() {}
 
   static PromqlException at(String query, int pos, String message) {
+    return new PromqlException(
+        PromqlException.ErrorType.BAD_DATA, lineColumn(query, pos) + ": parse error: " + message);
+  }
+
+  /** {@code line:column} of {@code pos}, the column in UTF-8 bytes from 1. */
+  static String lineColumn(String query, int pos) {
     int line = 1;
     int lineStart = 0;
     for (int i = 0; i < pos; i++) {
@@ -20,7 +26,6 @@ final class ParseErrors {
       }
     }
     int column = GoText.utf8Length(query.substring(lineStart, pos)) + 1;
-    return new PromqlException(
-        PromqlException.ErrorType.BAD_DATA, line + ":" + column + ": parse error: " + message);
+    return line + ":" + column;
   }
 }

@@ -165,7 +165,7 @@ final class Parser {
     this.lexer = new Lexer(query, prometheus3);
   }
 
-  Expr parse() {
+  PromqlParser.Located parseLocated() {
     if (peek().type() == TokenType.EOF) {
       throw error(0, "no expression found in input");
     }
@@ -174,7 +174,8 @@ final class Parser {
     if (end.type() != TokenType.EOF) {
       throw unexpected(end);
     }
-    return new TypeChecker(query, positions, maxDepth).check(expr);
+    Expr checked = new TypeChecker(query, positions, maxDepth).check(expr);
+    return new PromqlParser.Located(query, checked, positions.starts());
   }
 
   /** Binary operations of at least {@code minPrecedence}; {@code ^} is right-associative. */

@@ -2,6 +2,8 @@ package dev.firedrill.promql.parse;
 
 import dev.firedrill.promql.ast.Expr;
 import dev.firedrill.promql.model.PromqlException;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -46,23 +48,44 @@ public final class PromqlParser {
 
   /** As {@link #parse(String)}, in the given syntax. */
   public static Expr parse(String query, Syntax syntax) {
+    return parseLocated(query, syntax).expr();
+  }
+
+  /**
+   * A parsed query with where its nodes stand, for messages about them after parsing (the API's
+   * warnings and infos name the node's line and column, as Prometheus 3's do).
+   */
+  public record Located(String query, Expr expr, Map<Expr, Integer> starts) {
+
+    /**
+     * Prometheus's {@code line:column} of where {@code node} starts (the column in UTF-8 bytes);
+     * empty for a node made after parsing.
+     */
+    public Optional<String> position(Expr node) {
+      Integer start = node == null ? null : starts.get(node);
+      return start == null ? Optional.empty() : Optional.of(ParseErrors.lineColumn(query, start));
+    }
+  }
+
+  /** As {@link #parse(String, Syntax)}, with the nodes' positions. */
+  public static Located parseLocated(String query, Syntax syntax) {
     try {
-      return new Parser(query, CALLER_MAX_DEPTH, syntax).parse();
+      return new Parser(query, CALLER_MAX_DEPTH, syntax).parseLocated();
     } catch (Parser.TooDeep e) {
       // Go's stacks grow, so Prometheus parses any nesting; parsing is pure, so it can run again.
       return parseOnDeepStack(query, syntax);
     }
   }
 
-  private static Expr parseOnDeepStack(String query, Syntax syntax) {
-    AtomicReference<Expr> result = new AtomicReference<>();
+  private static Located parseOnDeepStack(String query, Syntax syntax) {
+    AtomicReference<Located> result = new AtomicReference<>();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     Thread thread =
         new Thread(
             null,
             () -> {
               try {
-                result.set(new Parser(query, MAX_NESTING, syntax).parse());
+                result.set(new Parser(query, MAX_NESTING, syntax).parseLocated());
               } catch (Parser.TooDeep e) {
                 failure.set(
                     new PromqlException(

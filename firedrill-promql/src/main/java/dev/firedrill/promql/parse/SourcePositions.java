@@ -1,6 +1,7 @@
 package dev.firedrill.promql.parse;
 
 import dev.firedrill.promql.ast.Expr;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -21,6 +22,19 @@ final class SourcePositions {
 
   int start(Expr node) {
     return starts.get(node);
+  }
+
+  /** A node the type checker rebuilt stands where the one it replaces stood. */
+  void same(Expr rebuilt, Expr original) {
+    Integer start = starts.get(original);
+    if (start != null && rebuilt != original) {
+      starts.put(rebuilt, start);
+    }
+  }
+
+  /** Every node's start, by identity; read-only. */
+  Map<Expr, Integer> starts() {
+    return Collections.unmodifiableMap(starts);
   }
 
   void operator(Expr.Binary node, int pos) {

@@ -44,6 +44,7 @@ final class TypeChecker {
       throw new Parser.TooDeep();
     }
     Expr checked = checkNode(node);
+    positions.same(checked, node);
     depth--;
     return checked;
   }
