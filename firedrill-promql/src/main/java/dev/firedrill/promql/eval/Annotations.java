@@ -127,10 +127,12 @@ public final class Annotations {
         node);
   }
 
-  void startTimeOverlap(String metricName) {
-    warnings.add(
+  void startTimeOverlap(String metricName, Expr node) {
+    add(
+        warnings,
         "PromQL warning: sample has start time that overlaps with previous sample timestamp for"
             + " metric "
-            + GoQuote.of(metricName));
+            + GoQuote.of(metricName),
+        node);
   }
 }

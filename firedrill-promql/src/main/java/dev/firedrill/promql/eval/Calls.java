@@ -466,7 +466,8 @@ final class Calls {
       Points out = new Points(labels, absent ? 1 : ev.steps);
       long[] startTimes = START_TIME_FUNCTIONS.contains(name) ? s.st : null;
       String metricName = s.labels.metricName();
-      Runnable overlap = () -> ev.query.annotations().startTimeOverlap(metricName);
+      Runnable overlap =
+          () -> ev.query.annotations().startTimeOverlap(metricName, args.get(matrixIndex));
       int from = 0;
       int to = 0;
       for (int step = 0; step < ev.steps; step++) {
