@@ -18,7 +18,8 @@ import java.util.Optional;
  * the recording group and one of the alerting group after the fault: up to an interval each, set by
  * each group's offset (a hash of its file's path, which in the lab is a fresh temp dir) and each
  * target's. Simulated on phases of their own, prediction and measurement can differ by nearly three
- * intervals; on the live ones only the fault's own instant within the interval is left to differ.
+ * intervals; on the live ones only the fault's own instant within the interval is left to differ
+ * (and a real scrape or evaluation finishing late under load).
  *
  * <p>A group is known by its name and its file's name (the lab copies the rule files it is given,
  * keeping their names), and evaluates at the offset its file's live path gives it; a job's phase is
