@@ -11,7 +11,10 @@ import dev.firedrill.experiment.Experiment;
 import dev.firedrill.experiment.Numbers;
 import dev.firedrill.lab.stack.TempDirs;
 import dev.firedrill.promconfig.Config;
+import dev.firedrill.prometheus.HttpPrometheusClient;
+import dev.firedrill.prometheus.PrometheusException;
 import dev.firedrill.simulate.LabModel;
+import dev.firedrill.simulate.LivePhases;
 import dev.firedrill.simulate.ModelException;
 import dev.firedrill.simulate.ModelFile;
 import dev.firedrill.simulate.Simulator;
@@ -170,6 +173,7 @@ final class SimulateCommand implements Callable<Integer> {
             + (this.alertmanagerConfig == null ? "the bundled lab" : alertmanagerConfig)
             + "; nothing outside this process is changed");
     out.println("SIMULATION: " + mode.describe());
+    LivePhases live = livePhases(experiment, out);
     out.flush();
     StopSignal.Flag flag = new StopSignal.Flag();
     Simulator.Outcome outcome;
@@ -187,7 +191,8 @@ final class SimulateCommand implements Callable<Integer> {
                   Simulator.startEndingBy(experiment, duration("--warmup", warmup), now),
                   Optional.of(journalFile),
                   flag,
-                  mode.compat()),
+                  mode.compat(),
+                  live),
               DrillRunner.console(out),
               line -> {
                 err.println("simulated alertmanager: " + line);
@@ -209,6 +214,31 @@ final class SimulateCommand implements Callable<Integer> {
     out.println("journal: " + journalFile.path());
     out.flush();
     return ExitCode.of(outcome.result());
+  }
+
+  /**
+   * The phases of the Prometheus the drill names, which the simulated groups and scrapes keep; the
+   * simulation's own when it does not answer, saying why.
+   */
+  private static LivePhases livePhases(Experiment experiment, PrintWriter out) {
+    try {
+      HttpPrometheusClient client = Wiring.prometheus(experiment, System.getenv());
+      LivePhases live = LivePhases.read(client);
+      out.println(
+          "SIMULATION: rule groups and scrapes on the phases of "
+              + client.server()
+              + " ("
+              + live.describe()
+              + ")");
+      return live;
+    } catch (UserError | PrometheusException e) {
+      out.println(
+          "SIMULATION: rule groups and scrapes on phases of their own (none read from"
+              + " prometheus.url: "
+              + e.getMessage()
+              + ")");
+      return LivePhases.NONE;
+    }
   }
 
   private LabModel model() {

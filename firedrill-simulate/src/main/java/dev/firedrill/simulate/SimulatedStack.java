@@ -17,6 +17,7 @@ import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.notify.OutgoingAlert;
 import dev.firedrill.embedded.rules.EngineRuleQuery;
 import dev.firedrill.embedded.rules.RuleFileLoader;
+import dev.firedrill.embedded.rules.RuleGroupSpec;
 import dev.firedrill.embedded.rules.RuleManager;
 import dev.firedrill.embedded.scrape.ScrapeTarget;
 import dev.firedrill.embedded.storage.Storage;
@@ -76,8 +77,9 @@ public final class SimulatedStack implements AutoCloseable {
   }
 
   /**
-   * Assembles the stack at {@code start}, its Prometheus answering as {@code compat}'s; nothing is
-   * scraped until the clock moves.
+   * Assembles the stack at {@code start}, its Prometheus answering, scraping and scheduling its
+   * groups as {@code compat}'s, on the phases of {@code live} where it has them; nothing is scraped
+   * until the clock moves.
    *
    * @param events a line for each webhook Alertmanager could not deliver
    */
@@ -88,6 +90,7 @@ public final class SimulatedStack implements AutoCloseable {
       LabModel model,
       Instant start,
       Compat compat,
+      LivePhases live,
       Consumer<String> events) {
     VirtualClock clock = new VirtualClock(start);
     VirtualDriver driver = VirtualDriver.on(clock);
@@ -112,7 +115,8 @@ public final class SimulatedStack implements AutoCloseable {
           EmbeddedPrometheus.simulate(
               EmbeddedPrometheus.Settings.of(prometheusConfig, prometheusYaml, 0)
                   .withCompat(compat),
-              new Components(metrics, alerts -> alertmanager.put(received(alerts, clock.now()))),
+              new Components(
+                  metrics, alerts -> alertmanager.put(received(alerts, clock.now())), compat, live),
               driver);
       return new SimulatedStack(clock, metrics, prometheus, alertmanager, api, receiver);
     } catch (IOException | RuntimeException e) {
@@ -209,7 +213,7 @@ public final class SimulatedStack implements AutoCloseable {
   }
 
   /** The embedded Prometheus's parts over the model: simulated scrapes and the real rule files. */
-  private record Components(LabMetrics metrics, AlertSink sink)
+  private record Components(LabMetrics metrics, AlertSink sink, Compat compat, LivePhases live)
       implements EmbeddedPrometheus.Components {
 
     @Override
@@ -217,7 +221,15 @@ public final class SimulatedStack implements AutoCloseable {
       List<Recurring> work = new ArrayList<>();
       for (ScrapeConfig job : config.scrapeConfigs()) {
         ScrapeTarget.of(job)
-            .forEach(target -> work.add(new SimulatedScrape(target, metrics, storage)));
+            .forEach(
+                target ->
+                    work.add(
+                        new SimulatedScrape(
+                            target,
+                            metrics,
+                            storage,
+                            live.lastScrapeMs(job.jobName()),
+                            compat == Compat.PROMETHEUS_3)));
       }
       return work;
     }
@@ -230,10 +242,13 @@ public final class SimulatedStack implements AutoCloseable {
               config.global().evaluationInterval().toMillis(),
               RESEND_DELAY.toMillis(),
               config.global().externalLabels().toMap(),
-              externalUrl.toString());
+              externalUrl.toString(),
+              compat);
       RuleManager manager =
           new RuleManager(
-              RuleFileLoader.readingAs(engine).load(RuleEvaluations.ruleFiles(config)),
+              RuleFileLoader.readingAs(engine).load(RuleEvaluations.ruleFiles(config)).stream()
+                  .map(this::onLivePath)
+                  .toList(),
               options,
               new EngineRuleQuery(engine),
               storage,
@@ -245,6 +260,16 @@ public final class SimulatedStack implements AutoCloseable {
               .toEpochMilli()); // every group scheduled from now, as a Prometheus starting then
       RuleEvaluations work = new RuleEvaluations(manager);
       return new EmbeddedPrometheus.Rules(List.of(work), work::groups, () -> {});
+    }
+
+    /** The group on the path its live twin has, so that it evaluates at the same offset. */
+    private RuleGroupSpec onLivePath(RuleGroupSpec spec) {
+      return live.ruleFile(spec.file(), spec.name())
+          .map(
+              file ->
+                  new RuleGroupSpec(
+                      file, spec.name(), spec.intervalMs(), spec.limit(), spec.rules()))
+          .orElse(spec);
     }
   }
 }

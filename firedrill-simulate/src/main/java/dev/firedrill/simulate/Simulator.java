@@ -40,7 +40,9 @@ public final class Simulator {
   /**
    * One simulation. {@code warmup} runs the model before the drill so that rate windows are full;
    * {@code start} is the virtual time the warm-up starts at; {@code compat} is the PromQL the
-   * embedded Prometheus answers with (the default mode when null).
+   * embedded Prometheus answers with (the default mode when null); {@code live} the phases of the
+   * live Prometheus the drill names, which the simulated groups and scrapes keep ({@link
+   * LivePhases#NONE} when null).
    */
   public record Request(
       Experiment experiment,
@@ -53,7 +55,8 @@ public final class Simulator {
       Instant start,
       Optional<JournalFile> journal,
       StopSignal stop,
-      Compat compat) {
+      Compat compat,
+      LivePhases live) {
     public Request {
       Objects.requireNonNull(experiment, "experiment");
       Objects.requireNonNull(model, "model");
@@ -66,6 +69,7 @@ public final class Simulator {
       journal = journal == null ? Optional.empty() : journal;
       stop = stop == null ? StopSignal.noop() : stop;
       compat = compat == null ? Compat.defaultMode() : compat;
+      live = live == null ? LivePhases.NONE : live;
     }
   }
 
@@ -118,6 +122,7 @@ public final class Simulator {
             request.model(),
             request.start(),
             request.compat(),
+            request.live(),
             events)) {
       Clock clock = stack.clock();
       clock.sleep(request.warmup());

@@ -50,6 +50,7 @@ class SimulatedDrillTest {
             START,
             Optional.of(new JournalFile(journal)),
             null,
+            null,
             null);
     return Simulator.run(request, new ConsoleLines(lines::add), lines::add, Clock.system());
   }

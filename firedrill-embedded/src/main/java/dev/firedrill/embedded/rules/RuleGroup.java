@@ -4,6 +4,7 @@ import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.notify.OutgoingAlert;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.storage.Appender;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StaleNaN;
@@ -32,10 +33,10 @@ final class RuleGroup {
   private long lastEvaluationMs = Long.MIN_VALUE;
   private long durationNanos;
 
-  RuleGroup(RuleGroupSpec spec, long intervalMs, List<Rule> rules) {
+  RuleGroup(RuleGroupSpec spec, long intervalMs, List<Rule> rules, Compat compat) {
     this.spec = spec;
     this.intervalMs = intervalMs;
-    this.schedule = new EvalSchedule(spec.file(), spec.name(), intervalMs);
+    this.schedule = new EvalSchedule(spec.file(), spec.name(), intervalMs, compat);
     this.rules = List.copyOf(rules);
     rules.forEach(rule -> seriesInPreviousEval.add(Set.of()));
   }

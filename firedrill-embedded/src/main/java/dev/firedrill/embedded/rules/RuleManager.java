@@ -4,6 +4,7 @@ import dev.firedrill.embedded.notify.AlertSink;
 import dev.firedrill.embedded.rules.snapshot.AlertSnapshot;
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.storage.Appender;
+import dev.firedrill.promql.eval.Compat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +26,15 @@ public final class RuleManager {
    *     --rules.alert.resend-delay} (1 m by default)
    * @param externalLabels {@code $externalLabels} in templates
    * @param externalUrl {@code $externalURL} in templates and the start of each alert's generatorURL
+   * @param compat the Prometheus whose group offsets the groups keep (2.42's and 3.x's hash the
+   *     group's file and name differently)
    */
   public record Options(
       long evaluationIntervalMs,
       long resendDelayMs,
       Map<String, String> externalLabels,
-      String externalUrl) {
+      String externalUrl,
+      Compat compat) {
     public Options {
       if (evaluationIntervalMs <= 0) {
         throw new IllegalArgumentException(
@@ -41,6 +45,16 @@ public final class RuleManager {
       }
       externalLabels = Map.copyOf(externalLabels);
       Objects.requireNonNull(externalUrl, "externalUrl");
+      Objects.requireNonNull(compat, "compat");
+    }
+
+    /** Scheduled as the default mode's Prometheus schedules groups. */
+    public Options(
+        long evaluationIntervalMs,
+        long resendDelayMs,
+        Map<String, String> externalLabels,
+        String externalUrl) {
+      this(evaluationIntervalMs, resendDelayMs, externalLabels, externalUrl, Compat.defaultMode());
     }
 
     /** Prometheus's defaults: evaluation every minute, resend every minute. */
@@ -81,7 +95,7 @@ public final class RuleManager {
           rules.add(new RecordingRule((RuleSpec.Recording) rule));
         }
       }
-      groups.add(new RuleGroup(spec, interval, rules));
+      groups.add(new RuleGroup(spec, interval, rules, options.compat()));
     }
   }
 

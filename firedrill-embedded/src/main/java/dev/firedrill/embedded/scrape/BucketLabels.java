@@ -6,14 +6,15 @@ import dev.firedrill.format.GoFloat;
  * Prometheus 3's normalisation of a classic histogram's {@code le} and a summary's {@code quantile}
  * on ingest: a value that reads as a float is written as OpenMetrics writes floats ({@code 1} and
  * {@code 1.00} become {@code 1.0}, {@code 1e6} becomes {@code 1e+06}), so a series keeps one
- * identity whatever format it was scraped in. Prometheus 2 stores the text as exposed.
+ * identity whatever format it was scraped in. Prometheus 2 stores the text as exposed. Public for
+ * the simulated scrape, which stores its model's samples as this one stores scraped ones.
  */
-final class BucketLabels {
+public final class BucketLabels {
 
   private BucketLabels() {}
 
   /** Whether {@code label} of a family of {@code type} is normalised. */
-  static boolean normalised(String type, String label) {
+  public static boolean normalised(String type, String label) {
     return switch (label) {
       case "le" -> "histogram".equals(type) || "gaugehistogram".equals(type);
       case "quantile" -> "summary".equals(type);
@@ -22,7 +23,7 @@ final class BucketLabels {
   }
 
   /** {@code value} as Prometheus 3 stores it; unchanged when it is no float. */
-  static String normalise(String value) {
+  public static String normalise(String value) {
     Double f = ExpositionParser.parseFloat(value);
     return f == null ? value : openMetricsFloat(f);
   }

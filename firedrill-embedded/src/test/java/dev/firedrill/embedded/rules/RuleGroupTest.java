@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.embedded.rules.snapshot.GroupSnapshot;
 import dev.firedrill.embedded.rules.snapshot.RuleSnapshot;
+import dev.firedrill.promql.eval.Compat;
 import dev.firedrill.promql.eval.Value;
 import dev.firedrill.promql.model.LabelMatcher;
 import dev.firedrill.promql.model.LabelSet;
@@ -165,7 +166,7 @@ class RuleGroupTest {
   void evaluationsFallOnTheGroupsOffsetAndMissedSlotsAreSkippedNotCaughtUp() {
     RuleHarness rules = new RuleHarness(RULES, OPTIONS);
     long first = rules.start(START);
-    EvalSchedule schedule = new EvalSchedule("rules.yml", "sli", 15_000);
+    EvalSchedule schedule = new EvalSchedule("rules.yml", "sli", 15_000, Compat.defaultMode());
     assertThat(Math.floorMod(first, 15_000)).isEqualTo(schedule.offsetMs());
     assertThat(rules.manager.evaluateDue(first - 1)).isZero();
     assertThat(rules.manager.evaluateDue(first + 3 * 15_000 + 7)).isEqualTo(1);
@@ -177,10 +178,46 @@ class RuleGroupTest {
   }
 
   @Test
-  void theOffsetIsXxHash64OfFileAndNameAsPrometheusHashesLabels() {
+  void inMode2TheOffsetIsXxHash64OfFileAndNameAsPrometheus2HashesLabels() {
     byte[] key =
         "file\u00ffrules.yml\u00ffname\u00ffsli\u00ff".getBytes(StandardCharsets.ISO_8859_1);
     long expected = Long.remainderUnsigned(XxHash64.hash(key), 15_000_000_000L) / 1_000_000L;
-    assertThat(new EvalSchedule("rules.yml", "sli", 15_000).offsetMs()).isEqualTo(expected);
+    assertThat(new EvalSchedule("rules.yml", "sli", 15_000, Compat.PROMETHEUS_2).offsetMs())
+        .isEqualTo(expected);
+  }
+
+  /**
+   * The offsets, within a 1 s interval, at which the real binaries evaluated two groups of {@code
+   * /tmp/simphase-exp/rules.yml} (the sample timestamps of a {@code vector(1)} recording rule):
+   * Debian's 2.42 at .664 and .984, Debian's 3.5.3 at .243 and .560.
+   */
+  @Test
+  void eachModeOffsetsAGroupWhereThatMajorsRealBinaryEvaluatesIt() {
+    String file = "/tmp/simphase-exp/rules.yml";
+    assertThat(new EvalSchedule(file, "alpha", 1000, Compat.PROMETHEUS_2).offsetMs())
+        .isEqualTo(664);
+    assertThat(new EvalSchedule(file, "lab-sli", 1000, Compat.PROMETHEUS_2).offsetMs())
+        .isEqualTo(984);
+    assertThat(new EvalSchedule(file, "alpha", 1000, Compat.PROMETHEUS_3).offsetMs())
+        .isEqualTo(243);
+    assertThat(new EvalSchedule(file, "lab-sli", 1000, Compat.PROMETHEUS_3).offsetMs())
+        .isEqualTo(560);
+  }
+
+  /**
+   * 3.5.3 writes a string's length in one byte below 255 and in four from 255 on: the offsets it
+   * gave the groups of a 194- and a 274-character path (the wall-clock start of their evaluations,
+   * a millisecond or two after the slot: .054, .882; .080, .989).
+   */
+  @Test
+  void inMode3APathOf255BytesOrMoreHashesWithItsLengthInFourBytes() {
+    String a = "/tmp/simphase-exp/" + "a".repeat(170);
+    String b = "/tmp/simphase-exp/" + "b".repeat(250) + "/r.yml";
+    assertThat(new EvalSchedule(a + "/r.yml", "alpha", 1000, Compat.PROMETHEUS_3).offsetMs())
+        .isEqualTo(54);
+    assertThat(new EvalSchedule(a + "/r.yml", "lab-sli", 1000, Compat.PROMETHEUS_3).offsetMs())
+        .isEqualTo(882);
+    assertThat(new EvalSchedule(b, "alpha", 1000, Compat.PROMETHEUS_3).offsetMs()).isEqualTo(78);
+    assertThat(new EvalSchedule(b, "lab-sli", 1000, Compat.PROMETHEUS_3).offsetMs()).isEqualTo(988);
   }
 }
