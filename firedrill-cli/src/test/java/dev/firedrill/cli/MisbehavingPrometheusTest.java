@@ -131,6 +131,7 @@ class MisbehavingPrometheusTest {
       System.out.printf(
           "%s: exit %d, verdict %s, drill %.1f s%n",
           c, run.exit(), record.path("verdict").asText(), took.toMillis() / 1000.0);
+      run.out().lines().filter(l -> l.contains(c.said)).limit(1).forEach(System.out::println);
       assertThat(took).as(run.describe()).isLessThan(LONGEST);
       assertThat(record.path("injected_at").isMissingNode()).as(run.describe()).isFalse();
       assertThat(record.path("rollback_ok").asBoolean()).as(run.describe()).isTrue();

@@ -71,7 +71,7 @@ class MisbehavingProxyAdminTest {
           s -> {
             m.on(s);
             if (phase == Phase.INJECT) {
-              s.after(1, healthy -> healthy.delay(Duration.ZERO).respondJson(200, HEALTHY_ADMIN));
+              s.after(0, healthy -> healthy.delay(Duration.ZERO).respondJson(200, HEALTHY_ADMIN));
             }
           });
       String name = (phase + "-" + m).toLowerCase();
@@ -105,6 +105,7 @@ class MisbehavingProxyAdminTest {
       System.out.printf(
           "%s %s: exit %d, verdict %s, run %.1f s%n",
           phase, m, run.exit(), record.path("verdict").asText(), took.toMillis() / 1000.0);
+      run.out().lines().filter(l -> l.contains(" http-error: ")).forEach(System.out::println);
       assertThat(admin.requests().get(before).method())
           .as("the first request that misbehaved\n%s", run.describe())
           .isEqualTo(phase.first);
