@@ -105,6 +105,26 @@ class MisbehavingAlertSourcesTest {
     }
   }
 
+  /** A runbook or dashboard link ({@code check_links}) whose page never ends still has a status. */
+  @org.junit.jupiter.api.Test
+  void aLinkWhosePageNeverEndsIsCheckedByItsStatusAlone() {
+    try (StubHttpServer page = StubHttpServer.start()) {
+      page.endlessBody("<html><body>", "<p>runbook</p>");
+      LiveAlertStack stack =
+          new LiveAlertStack(
+              new HttpPrometheusClient(page.url(""), TIMEOUT, Optional.empty()),
+              Optional.empty(),
+              Optional.empty());
+
+      long start = System.nanoTime();
+      Optional<Integer> status = stack.linkStatus(page.url("/runbook").toString());
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(status).contains(200);
+      assertThat(took).isLessThan(LONGEST);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Source.class)
   void aValidEnvelopeOfTheWrongShapeIsOneLineNamingTheServer(Source source) throws Exception {
