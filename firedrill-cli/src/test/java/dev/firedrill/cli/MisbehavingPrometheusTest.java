@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firedrill.testing.Misbehaviour;
 import dev.firedrill.testing.StubHttpServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,21 +37,12 @@ class MisbehavingPrometheusTest {
   private static final Duration LONGEST = Duration.ofSeconds(3 + 1 + 2 * 1 + 4);
 
   enum Case {
-    NEVER_ANSWERS(StubHttpServer::hang, "timed out", ExitCode.INCONCLUSIVE),
+    NEVER_ANSWERS(Misbehaviour.NEVER_ANSWERS::on, "timed out", ExitCode.INCONCLUSIVE),
     ANSWERS_AFTER_THE_TIMEOUT(
-        s -> s.delay(Duration.ofSeconds(3)), "timed out", ExitCode.INCONCLUSIVE),
-    HTML_500(
-        s -> s.respond(500, "text/html", "<html><h1>Internal Server Error</h1></html>"),
-        "500",
-        ExitCode.INCONCLUSIVE),
-    HTML_503(
-        s -> s.respond(503, "text/html", "<html><h1>Service Unavailable</h1></html>"),
-        "503",
-        ExitCode.INCONCLUSIVE),
-    INVALID_JSON(
-        s -> s.respondJson(200, "{\"status\":\"success\",\"data\":{"),
-        "JSON",
-        ExitCode.INCONCLUSIVE),
+        Misbehaviour.ANSWERS_AFTER_THE_TIMEOUT::on, "timed out", ExitCode.INCONCLUSIVE),
+    HTML_500(Misbehaviour.HTML_500::on, "500", ExitCode.INCONCLUSIVE),
+    HTML_503(Misbehaviour.HTML_503::on, "503", ExitCode.INCONCLUSIVE),
+    INVALID_JSON(Misbehaviour.INVALID_JSON::on, "JSON", ExitCode.INCONCLUSIVE),
     THREE_SERIES(
         s ->
             s.respondJson(
@@ -75,8 +67,18 @@ class MisbehavingPrometheusTest {
     NAN(s -> s.respondJson(200, HEALTHY.replace("\"0\"", "\"NaN\"")), "NaN", ExitCode.ABORTED),
     PLUS_INF(
         s -> s.respondJson(200, HEALTHY.replace("\"0\"", "\"+Inf\"")), "Inf", ExitCode.ABORTED),
-    LOGIN_REDIRECT(
-        s -> s.redirect(302, "/login?redirect=%2Fapi%2Fv1%2Fquery"), "302", ExitCode.INCONCLUSIVE);
+    LOGIN_REDIRECT(Misbehaviour.LOGIN_REDIRECT::on, "302", ExitCode.INCONCLUSIVE),
+    CUT_MID_BODY(Misbehaviour.CUT_MID_BODY::on, "cannot reach Prometheus", ExitCode.INCONCLUSIVE),
+    ENDLESS_BODY(
+        s ->
+            s.endlessBody(
+                "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[",
+                "{\"metric\":{},\"value\":[1700000000,\"0\"]},"),
+        "larger than",
+        ExitCode.INCONCLUSIVE),
+    // Any measurement with the fault on that proves nothing leaves the drill inconclusive; the
+    // test also asserts that the drill read Prometheus again once it was back.
+    GONE_AND_BACK(Misbehaviour.GONE_AND_BACK::on, "cannot reach", ExitCode.INCONCLUSIVE);
 
     final Consumer<StubHttpServer> misbehave;
     final String said;
@@ -129,6 +131,7 @@ class MisbehavingPrometheusTest {
       System.out.printf(
           "%s: exit %d, verdict %s, drill %.1f s%n",
           c, run.exit(), record.path("verdict").asText(), took.toMillis() / 1000.0);
+      run.out().lines().filter(l -> l.contains(c.said)).limit(1).forEach(System.out::println);
       assertThat(took).as(run.describe()).isLessThan(LONGEST);
       assertThat(record.path("injected_at").isMissingNode()).as(run.describe()).isFalse();
       assertThat(record.path("rollback_ok").asBoolean()).as(run.describe()).isTrue();
@@ -139,6 +142,17 @@ class MisbehavingPrometheusTest {
       assertThat((run.out() + run.err()).lines().filter(l -> l.contains(c.said)).count())
           .as("a console line naming what Prometheus did (%s)\n%s", c.said, run.describe())
           .isPositive();
+      if (c == Case.GONE_AND_BACK) {
+        assertThat(run.out()).as(run.describe()).contains("after ok: error_ratio 0");
+      }
+      if (c == Case.ENDLESS_BODY) {
+        // Each answer was read up to the client's 32 MiB limit (plus what the sockets buffer),
+        // not for as long as the stub could send.
+        long answers = prometheus.requests().size() - 1;
+        assertThat(prometheus.bytesSent() / answers)
+            .as(run.describe())
+            .isLessThan(48L * 1024 * 1024);
+      }
     }
   }
 }

@@ -19,7 +19,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -320,7 +319,10 @@ public final class AlertmanagerClient {
     CompletableFuture<HttpResponse<String>> future =
         endpoint
             .client()
-            .sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            .sendAsync(
+                request.build(),
+                dev.firedrill.http.BoundedExchange.ofString(
+                    dev.firedrill.http.BoundedExchange.DEFAULT_MAX_BYTES));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -335,6 +337,9 @@ public final class AlertmanagerClient {
       if (find(cause, HttpTimeoutException.class) != null) {
         throw fail(
             server + ": " + subject + " timed out after " + Durations.format(timeout), cause);
+      }
+      if (find(cause, dev.firedrill.http.BoundedExchange.TooLarge.class) != null) {
+        throw fail(server + " answered " + subject + " with a " + cause.getMessage(), cause);
       }
       throw fail("cannot reach " + server + " (" + reason(cause) + ") for " + subject, cause);
     }

@@ -282,7 +282,13 @@ public final class LiveAlertStack implements AlertStack {
     try {
       HttpRequest request =
           HttpRequest.newBuilder(URI.create(url)).timeout(LINK_TIMEOUT).GET().build();
-      return Optional.of(links.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
+      // Only the status counts: the body is closed unread, so that a page without end (or one
+      // that trickles) cannot hold the detection; the request timeout covers the headers.
+      HttpResponse<java.io.InputStream> response =
+          links.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      try (java.io.InputStream unread = response.body()) {
+        return Optional.of(response.statusCode());
+      }
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     } catch (InterruptedException e) {

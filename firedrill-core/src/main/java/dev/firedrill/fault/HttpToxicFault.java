@@ -281,16 +281,28 @@ public final class HttpToxicFault implements Fault {
               + toxicSpec.proxy().toString().replaceAll("/+$", "")
               + "/proxies lists them)");
     }
-    if (answer.status() != 200 && answer.status() != 201) {
+    if (answer.status() != 200 && answer.status() != 201 || !json(answer.body())) {
+      // A 200 whose body is no JSON (a login page, a cut answer) is no proof the toxic is on:
+      // measuring the drill as though it were would be a pass for a fault never injected.
       throw new FaultException(
           spec.kind()
               + ": POST "
               + toxicsUrl()
               + " answered "
               + answer.describe()
+              + (answer.status() / 100 == 2 ? " with a body that is not JSON" : "")
               + "; expected 200 with the toxic");
     }
     created = true;
+  }
+
+  private static boolean json(String body) {
+    try {
+      JsonNode node = JSON.readTree(body);
+      return node != null && !node.isMissingNode();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** What the rollback says when this run never created the toxic it is named after. */

@@ -1,5 +1,6 @@
 package dev.firedrill.fault;
 
+import dev.firedrill.http.BoundedExchange;
 import dev.firedrill.http.Propagation;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -19,6 +20,10 @@ import java.util.Optional;
 public final class InjectorHttp {
 
   public static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  /** An injector's answers are a few lines of JSON. */
+  private static final int MAX_BYTES = 1024 * 1024;
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
 
@@ -44,8 +49,10 @@ public final class InjectorHttp {
     token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
     Propagation.injectCurrent(request);
     try {
+      // Bounded to the body's last byte: an API that sends its headers and then no end of body
+      // must not hold an injection or a rollback.
       HttpResponse<String> response =
-          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+          BoundedExchange.send(HTTP, request.build(), TIMEOUT, MAX_BYTES);
       return new Reply(response.statusCode(), response.body());
     } catch (ConnectException e) {
       throw new FaultException(
@@ -71,6 +78,10 @@ public final class InjectorHttp {
               + " within "
               + TIMEOUT.toSeconds()
               + "s",
+          e);
+    } catch (BoundedExchange.TooLarge e) {
+      throw new FaultException(
+          kind + ": " + api + " at " + url + " answered " + method + " with a " + e.getMessage(),
           e);
     } catch (IOException e) {
       throw new FaultException(

@@ -294,7 +294,10 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
     CompletableFuture<HttpResponse<String>> future =
         endpoint
             .client()
-            .sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            .sendAsync(
+                request.build(),
+                dev.firedrill.http.BoundedExchange.ofString(
+                    dev.firedrill.http.BoundedExchange.DEFAULT_MAX_BYTES));
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -309,6 +312,11 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (has(cause, HttpTimeoutException.class)) {
         throw timedOut(subject, cause);
+      }
+      if (has(cause, dev.firedrill.http.BoundedExchange.TooLarge.class)) {
+        throw fail(
+            "Prometheus at " + server() + " answered " + subject + " with a " + cause.getMessage(),
+            cause);
       }
       throw fail(
           "cannot reach Prometheus at " + server() + " (" + reason(cause) + ") for " + subject,

@@ -18,17 +18,21 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An HTTP server on 127.0.0.1 that answers every request with one canned response (or never
- * answers), and records what it was sent.
+ * An HTTP server on 127.0.0.1 that answers every request with one canned response, or misbehaves as
+ * a backend can (never answers, answers late, cuts its body, sends one without end, goes away and
+ * comes back on the same port), and records what it was sent. Every misbehaving-backend test uses
+ * this one server, whatever backend it stands in for.
  */
 public final class StubHttpServer implements AutoCloseable {
 
   /** What the stub saw: method, path (raw), headers (lower-case names, first value), body. */
   public record Request(String method, String path, Map<String, String> headers, String body) {}
 
-  private final HttpServer server;
+  private volatile HttpServer server;
+  private final int port;
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final CountDownLatch released = new CountDownLatch(1);
   private final List<Request> requests = new CopyOnWriteArrayList<>();
@@ -38,14 +42,33 @@ public final class StubHttpServer implements AutoCloseable {
   private volatile boolean hang;
   private volatile Duration delay = Duration.ZERO;
   private volatile String location;
+  private volatile Body bodyMode = Body.WHOLE;
+  private volatile boolean gone;
+  private volatile String endlessHead = "";
+  private volatile String endlessRepeated = " ";
+  private final AtomicLong bytesSent = new AtomicLong();
   private int healthyFor;
   private java.util.function.Consumer<StubHttpServer> later;
 
+  /** How the body of an answer is sent. */
+  private enum Body {
+    WHOLE,
+    CUT,
+    ENDLESS
+  }
+
   private StubHttpServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", this::handle);
-    server.setExecutor(threads);
-    server.start();
+    server = listen(0);
+    port = server.getAddress().getPort();
+  }
+
+  private HttpServer listen(int on) throws IOException {
+    HttpServer listening =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), on), 0);
+    listening.createContext("/", this::handle);
+    listening.setExecutor(threads);
+    listening.start();
+    return listening;
   }
 
   public static StubHttpServer start() {
@@ -63,6 +86,7 @@ public final class StubHttpServer implements AutoCloseable {
     this.body = body;
     this.hang = false;
     this.location = null;
+    this.bodyMode = Body.WHOLE;
     return this;
   }
 
@@ -94,19 +118,87 @@ public final class StubHttpServer implements AutoCloseable {
     return this;
   }
 
-  /** Answers every request only after {@code delay}, as a slow but healthy backend does. */
+  /**
+   * Answers every request only after {@code delay}, as a slow but healthy backend does (zero: at
+   * once again).
+   */
   public StubHttpServer delay(Duration delay) {
     this.delay = delay;
     return this;
   }
 
+  /**
+   * Sends the status, the headers and a Content-Length for the whole body, then the first half of
+   * the body, then closes the connection: a backend (or a proxy in front) dying mid-answer.
+   */
+  public StubHttpServer cutMidBody() {
+    this.bodyMode = Body.CUT;
+    return this;
+  }
+
+  /**
+   * Answers 200 with a chunked body that never ends: {@code head}, then {@code repeated} over and
+   * over until the client stops reading or the server closes (a well-formed start, such as a JSON
+   * array's opening and its elements, so that only a reader that bounds what it reads stops).
+   * {@link #bytesSent} says how much the client was sent.
+   */
+  public StubHttpServer endlessBody(String head, String repeated) {
+    this.endlessHead = head;
+    this.endlessRepeated = repeated;
+    this.bodyMode = Body.ENDLESS;
+    return this;
+  }
+
+  /** The bytes of response bodies written so far (those the client's socket accepted). */
+  public long bytesSent() {
+    return bytesSent.get();
+  }
+
+  /**
+   * Stops listening and closes every connection at once (the request being answered gets no answer;
+   * new ones are refused), and listens again on the same port, answering as before, once {@code
+   * away} has passed: a backend restarting mid-drill.
+   */
+  public StubHttpServer goneFor(Duration away) {
+    gone = true;
+    server.stop(0);
+    Thread back =
+        new Thread(
+            () -> {
+              try {
+                if (released.await(away.toNanos(), TimeUnit.NANOSECONDS)) {
+                  return;
+                }
+                server = listen(port);
+                gone = false;
+                if (released.getCount() == 0) {
+                  server.stop(0); // closed while it was coming back
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (IOException e) {
+                throw new UncheckedIOException(
+                    "cannot listen again on 127.0.0.1:" + port + " after " + away, e);
+              }
+            },
+            "stub-http-back-" + port);
+    back.setDaemon(true);
+    back.start();
+    return this;
+  }
+
+  /** Whether the server is away ({@link #goneFor}) now. */
+  public boolean gone() {
+    return gone;
+  }
+
   /** {@code http://127.0.0.1:PORT} with the given path appended. */
   public URI url(String path) {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+    return URI.create("http://127.0.0.1:" + port + path);
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return port;
   }
 
   public List<Request> requests() {
@@ -154,9 +246,13 @@ public final class StubHttpServer implements AutoCloseable {
               requestBody));
       synchronized (this) {
         if (later != null && requests.size() > healthyFor) {
-          later.accept(this);
-          later = null;
+          java.util.function.Consumer<StubHttpServer> then = later;
+          later = null; // before it runs, which may set the next change with after()
+          then.accept(this);
         }
+      }
+      if (gone) {
+        return; // its connection was closed with the listener
       }
       if (hang) {
         released.await(60, TimeUnit.SECONDS);
@@ -170,12 +266,42 @@ public final class StubHttpServer implements AutoCloseable {
       if (location != null) {
         exchange.getResponseHeaders().set("Location", location);
       }
+      Body mode = bodyMode;
+      if (mode == Body.ENDLESS) {
+        exchange.sendResponseHeaders(200, 0);
+        sendWithoutEnd(exchange.getResponseBody());
+        return;
+      }
       exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
+      OutputStream out = exchange.getResponseBody();
+      if (mode == Body.CUT) {
+        out.write(bytes, 0, bytes.length / 2);
+        out.flush();
+        bytesSent.addAndGet(bytes.length / 2);
+        // Closing short of the Content-Length makes the server drop the connection.
+        return;
+      }
+      try (out) {
         out.write(bytes);
+        bytesSent.addAndGet(bytes.length);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** {@code head}, then {@code repeated} over and over, until the client or the server stops. */
+  private void sendWithoutEnd(OutputStream out) throws IOException {
+    byte[] head = endlessHead.getBytes(StandardCharsets.UTF_8);
+    byte[] again =
+        endlessRepeated
+            .repeat(Math.max(1, 8192 / endlessRepeated.length()))
+            .getBytes(StandardCharsets.UTF_8);
+    out.write(head);
+    bytesSent.addAndGet(head.length);
+    while (released.getCount() > 0 && !Thread.currentThread().isInterrupted()) {
+      out.write(again); // throws once the client has closed the connection
+      bytesSent.addAndGet(again.length);
     }
   }
 }

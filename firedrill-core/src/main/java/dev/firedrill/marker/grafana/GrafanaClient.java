@@ -1,5 +1,6 @@
 package dev.firedrill.marker.grafana;
 
+import dev.firedrill.http.BoundedExchange;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
@@ -66,8 +67,10 @@ final class GrafanaClient {
     }
     Propagation.inject(context, request::header);
     try {
+      // Bounded to the body's last byte: the request timeout alone ends at the headers.
       HttpResponse<String> response =
-          endpoint.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+          BoundedExchange.send(
+              endpoint.client(), request.build(), timeout, BoundedExchange.DEFAULT_MAX_BYTES);
       return Outcome.answered(response.statusCode(), response.body());
     } catch (HttpTimeoutException e) {
       return Outcome.noAnswer("no answer within " + millis(timeout));

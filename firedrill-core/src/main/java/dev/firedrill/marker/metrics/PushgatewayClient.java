@@ -1,5 +1,6 @@
 package dev.firedrill.marker.metrics;
 
+import dev.firedrill.http.BoundedExchange;
 import dev.firedrill.http.Propagation;
 import io.opentelemetry.context.Context;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -18,6 +19,9 @@ final class PushgatewayClient {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
   private static final int MAX_BODY = 200;
+
+  /** A Pushgateway answers a PUT or DELETE with an empty body or one line. */
+  private static final int MAX_ANSWER = 64 * 1024;
 
   private final PushgatewayGroup group;
   private final HttpClient http;
@@ -56,7 +60,8 @@ final class PushgatewayClient {
     Propagation.inject(context, request::header);
     HttpResponse<String> response;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      // Bounded to the body's last byte: the request timeout alone ends at the headers.
+      response = BoundedExchange.send(http, request.build(), REQUEST_TIMEOUT, MAX_ANSWER);
     } catch (IOException e) {
       throw new PushException(method + " " + group.url() + ": " + describe(e));
     }
