@@ -2,6 +2,7 @@ package dev.firedrill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.kubernetes.testing.TestCluster;
 import dev.firedrill.net.Loopback;
 import dev.firedrill.testing.FiredrillJar;
 import dev.firedrill.testing.Poll;
@@ -173,6 +174,107 @@ class EnvironmentSecretsLeakTest {
           }
         });
     assertThat(leaks).as("where each credential leaked; the consoles:%n%s", console).isEmpty();
+  }
+
+  @Test
+  void theKubeconfigsTokenShowsInNoFileNorConsoleOfAPassingOrARefusedPodDelete() throws Exception {
+    Path out = Files.createDirectory(dir.resolve("out"));
+    Map<String, String> console = new LinkedHashMap<>();
+    try (TestCluster cluster = new TestCluster(Duration.ofMillis(100), Duration.ofMillis(100));
+        StubHttpServer prometheus = StubHttpServer.start();
+        StubHttpServer refusing = StubHttpServer.start()) {
+      cluster.deployment("shop", "web", 3, Map.of("app", "web"));
+      prometheus.respondJson(200, HEALTHY);
+      Path kubeconfig = cluster.kubeconfig(Files.createDirectory(dir.resolve("cluster")));
+      FiredrillJar.Run passing = podDelete("pod-delete-passing", out, prometheus, kubeconfig);
+      assertThat(passing.exit()).as(passing.output()).isEqualTo(ExitCode.HELD);
+      assertThat(cluster.replacements()).as("a pod was deleted, so the token was used").isOne();
+      console.put("passing", passing.output());
+
+      // An API server that refuses the token, quoting it in its Status message.
+      refusing.respondJson(
+          401,
+          "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":"
+              + "\"Unauthorized: token "
+              + TestCluster.TOKEN
+              + " is unknown\",\"reason\":\"Unauthorized\",\"code\":401}");
+      Path refused =
+          Files.writeString(
+              Files.createDirectory(dir.resolve("refusing")).resolve("kubeconfig"),
+              Files.readString(kubeconfig).replaceAll("server: .*", "server: " + refusing.url("")));
+      FiredrillJar.Run failing = podDelete("pod-delete-failing", out, prometheus, refused);
+      assertThat(failing.exit()).as(failing.output()).isNotEqualTo(ExitCode.HELD);
+      assertThat(refusing.requests())
+          .as("the token reached the refusing server")
+          .anySatisfy(
+              r ->
+                  assertThat(r.headers().get("authorization"))
+                      .isEqualTo("Bearer " + TestCluster.TOKEN));
+      console.put("failing", failing.output());
+    }
+    for (String id : List.of("pod-delete-passing", "pod-delete-failing")) {
+      for (String format : List.of("md", "junit", "html")) {
+        CliRun report =
+            CliRun.of("report", out.resolve(id + ".json").toString(), "--format", format);
+        console.put("report " + format + " of " + id + " stdout", report.out());
+        console.put("report " + format + " of " + id + " stderr", report.err());
+      }
+    }
+    assertThat(SecretScan.findings(TestCluster.TOKEN, List.of(out), console))
+        .as("where the kubeconfig's token leaked; the consoles:%n%s", console)
+        .isEmpty();
+  }
+
+  private FiredrillJar.Run podDelete(
+      String id, Path out, StubHttpServer prometheus, Path kubeconfig) throws Exception {
+    Path file = out.resolve(id + ".yaml");
+    Files.writeString(
+        file,
+        """
+        id: %s
+        title: The kubeconfig's token does not leak
+        prometheus: {url: %s, timeout: 5s}
+        steady_state:
+          interval: 1s
+          slis:
+            - name: error_ratio
+              query: 'sum(rate(errors_total[1m]))'
+              max: 0.02
+        hypothesis:
+          recovery: 10s
+        kubernetes:
+          context: mock
+        method:
+          duration: 3s
+          faults:
+            - kind: pod-delete
+              namespace: shop
+              selector:
+                labels: {app: web}
+              mode: one
+              interval: 1m
+              ttl: 3m
+        abort:
+          rules: [{sli: error_ratio, above: 0.5}]
+        blast_radius:
+          traffic_share: 34%%
+          max_duration: 5m
+          namespaces: [shop]
+          max_percent: 34%%
+          max_pods: 1
+        """
+            .formatted(id, prometheus.url("")));
+    return FiredrillJar.run(
+        dir,
+        LIMIT,
+        Map.of("KUBECONFIG", kubeconfig.toString(), "HOME", dir.toString()),
+        "run",
+        file.toString(),
+        "--journal",
+        out.resolve(id + ".json").toString(),
+        "--history",
+        out.resolve("history.sqlite").toString(),
+        "--verbose");
   }
 
   private FiredrillJar.Run drill(
