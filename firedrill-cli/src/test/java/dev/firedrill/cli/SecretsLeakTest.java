@@ -22,15 +22,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The credentials a drill reads from files (Prometheus's, Alertmanager's, the receiver's and
  * Grafana's tokens), each a recognisable value, through a drill that passes and one whose backends
  * all fail and echo the token each was sent in its error body, with {@code --verbose}, then the
- * Markdown and JUnit reports: no piece of any token shows in any file written nor on the console.
- * {@link SecretScan} is the scan.
+ * Markdown and JUnit reports: no piece of any token shows in any file written (the SQLite history
+ * among them) nor on the console. {@link SecretScan} is the scan.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecretsLeakTest {
 
   private static final String HEALTHY =
       "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
-          + "[{\"metric\":{},\"value\":[1700000000,\"0\"]}]}}";
+          + "[{\"metric\":{},\"value\":[1700000000,\"0\"]}],"
+          // one answer serves the queries, the rules and the alerts: the stub has no paths
+          + "\"groups\":[{\"name\":\"checkout\",\"file\":\"checkout.yml\",\"interval\":1,"
+          + "\"rules\":[{\"type\":\"alerting\",\"name\":\"CheckoutDown\",\"query\":\"up == 0\","
+          + "\"duration\":0,\"labels\":{},\"annotations\":{},\"alerts\":[],\"health\":\"ok\","
+          + "\"state\":\"inactive\"}]}],\"alerts\":[]}}";
 
   @TempDir Path dir;
 
@@ -81,7 +86,7 @@ class SecretsLeakTest {
     }
     assertThat(Files.list(out).map(p -> p.getFileName().toString()).toList())
         .as("the journals, spans and reports the scan reads")
-        .contains("passing.json", "failing.json");
+        .contains("passing.json", "failing.json", "history.sqlite");
     for (Map.Entry<String, String> token : tokens.entrySet()) {
       SecretScan.assertNowhere(token.getValue(), List.of(out), console);
     }
@@ -169,6 +174,11 @@ class SecretsLeakTest {
               max: 0.02
         hypothesis:
           recovery: 1s
+          alerts:
+            # silent, and so held, and a row in the history the scan reads
+            - alert: CheckoutDown
+              expect: silent
+              within: 2s
         method:
           duration: 2s
           faults:
@@ -193,7 +203,13 @@ class SecretsLeakTest {
                 grafana.url(""),
                 secrets.resolve("grafana.token")));
     return CliRun.of(
-        "run", file.toString(), "--journal", out.resolve(id + ".json").toString(), "--verbose");
+        "run",
+        file.toString(),
+        "--journal",
+        out.resolve(id + ".json").toString(),
+        "--history",
+        out.resolve("history.sqlite").toString(),
+        "--verbose");
   }
 
   private static String echo(String token) {

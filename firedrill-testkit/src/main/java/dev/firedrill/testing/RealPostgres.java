@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -149,6 +150,71 @@ public final class RealPostgres implements AutoCloseable {
       return Assertions.fail("cannot create schema " + name + ": " + e.getMessage());
     }
     return url() + "?currentSchema=" + name;
+  }
+
+  /**
+   * A role that must log in with {@code password} (SCRAM over TCP, where {@link #USER} is trusted),
+   * and a URL to a new schema it owns: for a test that the password a client sends is one it never
+   * shows.
+   */
+  public String newSchemaForPasswordRole(String role, String password) {
+    if (!role.matches("[a-z][a-z0-9_]*") || password.contains("'")) {
+      throw new IllegalArgumentException(
+          "role " + role + ": expected a lower-case SQL name and a password without quotes");
+    }
+    Path hba = dir.resolve("data").resolve("pg_hba.conf");
+    try {
+      // The first matching line wins: this one must come before initdb's trust lines.
+      Files.writeString(
+          hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba));
+    } catch (IOException e) {
+      return Assertions.fail("cannot write " + hba + ": " + e.getMessage());
+    }
+    String schema = "test_" + SCHEMAS.incrementAndGet();
+    try (Connection connection = connect(url());
+        Statement statement = connection.createStatement()) {
+      statement.execute("SET password_encryption = 'scram-sha-256'");
+      statement.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+      statement.execute("CREATE SCHEMA " + schema + " AUTHORIZATION " + role);
+      statement.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      return Assertions.fail("cannot create role " + role + ": " + e.getMessage());
+    }
+    return url() + "?currentSchema=" + schema;
+  }
+
+  /**
+   * Every row of every table in {@code schema}, one line a row, read as {@link #USER}: what a
+   * client stored, for a scan.
+   */
+  public String dump(String schema) {
+    StringBuilder text = new StringBuilder();
+    try (Connection connection = connect(url());
+        Statement statement = connection.createStatement()) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet names =
+          connection.getMetaData().getTables(null, schema, "%", new String[] {"TABLE"})) {
+        while (names.next()) {
+          tables.add(names.getString("TABLE_NAME"));
+        }
+      }
+      for (String table : tables) {
+        try (ResultSet rows =
+            statement.executeQuery("SELECT * FROM \"" + schema + "\".\"" + table + "\"")) {
+          int columns = rows.getMetaData().getColumnCount();
+          while (rows.next()) {
+            text.append(table);
+            for (int i = 1; i <= columns; i++) {
+              text.append('\t').append(rows.getString(i));
+            }
+            text.append('\n');
+          }
+        }
+      }
+    } catch (SQLException e) {
+      return Assertions.fail("cannot dump schema " + schema + ": " + e.getMessage());
+    }
+    return text.toString();
   }
 
   /** Stops the server with pg_ctl's fast shutdown (bounded), then kills it if it is still there. */
@@ -353,6 +419,14 @@ public final class RealPostgres implements AutoCloseable {
 
     public String newSchema() {
       return server.newSchema();
+    }
+
+    public String newSchemaForPasswordRole(String role, String password) {
+      return server.newSchemaForPasswordRole(role, password);
+    }
+
+    public String dump(String schema) {
+      return server.dump(schema);
     }
   }
 }

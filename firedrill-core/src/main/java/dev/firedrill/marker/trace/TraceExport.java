@@ -10,12 +10,17 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
 
 /**
@@ -86,22 +91,74 @@ public final class TraceExport {
 
   /**
    * The SDK logs a failed export with the collector's response body, and a collector (or a proxy in
-   * front of it) may echo the credentials it refused: header values never reach the log.
+   * front of it) may echo the credentials it refused, whole or only the part after the scheme: no
+   * header value, nor its credentials, reaches the log.
    */
-  private static void redactInExporterLogs(Collection<String> secrets) {
-    List<String> values = secrets.stream().filter(v -> !v.isBlank()).toList();
+  private static void redactInExporterLogs(Collection<String> values) {
+    List<String> secrets = secrets(values);
     EXPORTER_LOG.setFilter(
         record -> {
-          String message = record.getMessage();
-          if (message != null) {
-            for (String secret : values) {
-              message = message.replace(secret, "<redacted>");
+          record.setMessage(redact(record.getMessage(), secrets));
+          Object[] parameters = record.getParameters();
+          if (parameters != null) {
+            Object[] redacted = new Object[parameters.length];
+            for (int i = 0; i < parameters.length; i++) {
+              redacted[i] = redact(String.valueOf(parameters[i]), secrets);
             }
-            record.setMessage(message);
+            record.setParameters(redacted);
           }
           record.setThrown(null); // an exception's message may quote the response too
           return true;
         });
+  }
+
+  /**
+   * Each header value, its credentials without the scheme ({@code Bearer TOKEN}: {@code TOKEN}),
+   * and for {@code Basic} the decoded {@code user:password} and the password; longest first, so a
+   * value is replaced whole before a part of it is.
+   */
+  static List<String> secrets(Collection<String> values) {
+    Set<String> secrets = new LinkedHashSet<>();
+    for (String value : values) {
+      String text = value.strip();
+      if (text.isEmpty()) {
+        continue;
+      }
+      secrets.add(text);
+      String[] words = text.split("\\s+", 2);
+      if (words.length == 2) {
+        String credentials = words[1].strip();
+        secrets.add(credentials);
+        if (words[0].equalsIgnoreCase("Basic")) {
+          try {
+            String decoded =
+                new String(Base64.getDecoder().decode(credentials), StandardCharsets.UTF_8);
+            secrets.add(decoded);
+            int colon = decoded.indexOf(':');
+            if (colon >= 0 && colon + 1 < decoded.length()) {
+              secrets.add(decoded.substring(colon + 1));
+            }
+          } catch (IllegalArgumentException notBase64) {
+            // not what Basic expects, so nothing more to hide than the credentials as given
+          }
+        }
+      }
+    }
+    return secrets.stream()
+        .filter(secret -> !secret.isEmpty())
+        .sorted(Comparator.comparingInt(String::length).reversed())
+        .toList();
+  }
+
+  static String redact(String text, List<String> secrets) {
+    if (text == null) {
+      return null;
+    }
+    String result = text;
+    for (String secret : secrets) {
+      result = result.replace(secret, "<redacted>");
+    }
+    return result;
   }
 
   /** {@code drill-x.json} → {@code drill-x.spans.jsonl}, in the same directory. */

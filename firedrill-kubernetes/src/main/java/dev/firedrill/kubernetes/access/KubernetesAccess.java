@@ -44,6 +44,11 @@ public final class KubernetesAccess {
     // firedrill waits on its own clock; fabric8's retries would turn an eviction's 429 (a
     // PodDisruptionBudget's no, which skips the pod) into twenty seconds of backoff.
     config.setRequestRetryBackoffLimit(0);
+    // A kubeconfig's token is the "auto" one; a service account's or a system property's the other.
+    ClientText.hide(config.getAutoOAuthToken());
+    ClientText.hide(config.getOauthToken());
+    ClientText.hide(config.getPassword());
+    ClientText.hide(config.getProxyPassword());
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

@@ -14,10 +14,12 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -96,8 +98,11 @@ class TraceExportTest {
         };
     otel.addHandler(capture);
     try (StubHttpServer collector = StubHttpServer.start()) {
-      // a collector that echoes the credentials it refused
-      collector.respond(401, "text/plain", "invalid credentials: Bearer " + TOKEN);
+      // a collector that echoes the credentials it refused, with their scheme and without
+      collector.respond(
+          401,
+          "text/plain",
+          "invalid credentials: Bearer " + TOKEN + "; token " + TOKEN + " is unknown");
       TraceExport.Opened opened =
           TraceExport.open(
               Map.of(
@@ -129,7 +134,10 @@ class TraceExportTest {
       assertThat(logged)
           .extracting(LogRecord::getMessage)
           .anySatisfy(
-              message -> assertThat(message).contains("401", "invalid credentials: <redacted>"));
+              message ->
+                  assertThat(message)
+                      .contains(
+                          "401", "invalid credentials: <redacted>", "token <redacted> is unknown"));
       assertThat(logged)
           .allSatisfy(
               record ->
@@ -138,6 +146,19 @@ class TraceExportTest {
     } finally {
       otel.removeHandler(capture);
     }
+  }
+
+  @Test
+  void theCredentialsOfABasicHeaderAreHiddenDecodedAndAsThePasswordAlone() {
+    String basic =
+        Base64.getEncoder().encodeToString(("drills:" + TOKEN).getBytes(StandardCharsets.UTF_8));
+    List<String> secrets = TraceExport.secrets(List.of("Basic " + basic, "lab"));
+
+    assertThat(secrets).containsExactly("Basic " + basic, basic, "drills:" + TOKEN, TOKEN, "lab");
+    assertThat(
+            TraceExport.redact(
+                "refused " + basic + " (drills:" + TOKEN + "), password " + TOKEN, secrets))
+        .isEqualTo("refused <redacted> (<redacted>), password <redacted>");
   }
 
   @Test
