@@ -42,6 +42,21 @@ public final class ConnectFailures {
     return null;
   }
 
+  /**
+   * {@link #reason} when it knows one, else the exception's own message, else its kind: one line
+   * for the console that never starts with a Java class name when there is a message to show.
+   */
+  public static String describe(Throwable cause) {
+    String known = reason(cause);
+    if (known != null) {
+      return known;
+    }
+    String message = cause.getMessage();
+    return message == null || message.isBlank()
+        ? cause.getClass().getSimpleName()
+        : message.replaceAll("\\s+", " ");
+  }
+
   private static <T extends Throwable> T find(Throwable error, Class<T> type) {
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (type.isInstance(t)) {

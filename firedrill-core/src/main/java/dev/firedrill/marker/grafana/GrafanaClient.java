@@ -1,6 +1,7 @@
 package dev.firedrill.marker.grafana;
 
 import dev.firedrill.http.BoundedExchange;
+import dev.firedrill.http.ConnectFailures;
 import dev.firedrill.http.HttpEndpoint;
 import dev.firedrill.http.HttpSettingsException;
 import dev.firedrill.http.Propagation;
@@ -78,8 +79,7 @@ final class GrafanaClient {
       return Outcome.noAnswer(
           "cannot connect" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
     } catch (IOException e) {
-      return Outcome.noAnswer(
-          e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return Outcome.noAnswer(ConnectFailures.describe(e));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.firedrill.marker.metrics;
 
+import dev.firedrill.http.ConnectFailures;
 import dev.firedrill.http.BoundedExchange;
 import dev.firedrill.http.Propagation;
 import io.opentelemetry.context.Context;
@@ -79,9 +80,7 @@ final class PushgatewayClient {
   }
 
   private static String describe(IOException e) {
-    String message = e.getMessage();
-    String kind = e.getClass().getSimpleName();
-    return message == null || message.isBlank() ? kind : kind + " " + message;
+    return ConnectFailures.describe(e);
   }
 
   /** A push or delete that did not succeed, as one line. */
