@@ -37,7 +37,7 @@ class ChunkTest {
   }
 
   @Test
-  void steadyScrapesOfACounterDecodeExactlyAndCostAFewBytesASample() {
+  void steadyScrapesOfACounterDecodeExactly() {
     long[] t = new long[Chunk.MAX_SAMPLES];
     double[] v = new double[t.length];
     for (int i = 0; i < t.length; i++) {
