@@ -283,16 +283,25 @@ class EmbeddedPrometheusBenchmark {
     return fail("no go_memstats_heap_inuse_bytes in " + url + "/metrics");
   }
 
-  /** The child JVM's heap in use after a full GC, from {@code jcmd}. */
+  /**
+   * The child JVM's heap in use after a full GC, from {@code jcmd}: both commands in one attach, as
+   * a second jcmd's JVM takes a second or more to start and the child meanwhile parses a scrape of
+   * 10,000 series every 250 ms, which would be counted as heap.
+   */
   private static double jvmHeapUsed(long pid) throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    run(List.of(jcmd.toString(), String.valueOf(pid), "GC.run"));
-    String info = run(List.of(jcmd.toString(), String.valueOf(pid), "GC.heap_info"));
-    Matcher used = HEAP_USED.matcher(info);
-    if (!used.find()) {
-      return fail("no heap use in jcmd GC.heap_info: " + info);
+    Path commands = Files.createTempFile("heap", ".jcmd");
+    try {
+      Files.writeString(commands, "GC.run\nGC.heap_info\n");
+      String info = run(List.of(jcmd.toString(), String.valueOf(pid), "-f", commands.toString()));
+      Matcher used = HEAP_USED.matcher(info);
+      if (!used.find()) {
+        return fail("no heap use in jcmd GC.heap_info: " + info);
+      }
+      return Long.parseLong(used.group(1)) * 1024.0;
+    } finally {
+      Files.delete(commands);
     }
-    return Long.parseLong(used.group(1)) * 1024.0;
   }
 
   private static String run(List<String> command) throws IOException, InterruptedException {

@@ -146,32 +146,37 @@ public final class Scraper {
   private int append(
       ScrapeTarget target, TargetState state, List<ExposedSample> samples, long nowMs) {
     // Sized for a steady target, so 10,000 series are not rehashed on every scrape.
-    Map<LabelSet, LabelSet> current = new HashMap<>(Math.max(16, state.series.size() * 2));
-    Map<LabelSet, LabelSet> timestamped = new HashMap<>(Math.max(16, state.timestamped.size() * 2));
+    Map<LabelSet, TargetState.Cached> current =
+        new HashMap<>(Math.max(16, state.series.size() * 2));
+    Map<LabelSet, TargetState.Cached> timestamped =
+        new HashMap<>(Math.max(16, state.timestamped.size() * 2));
     int added = 0;
     for (ExposedSample sample : samples) {
       LabelSet exposed = sample.labels();
-      LabelSet stored = state.series.get(exposed);
-      if (stored == null) {
-        stored = state.timestamped.get(exposed);
+      TargetState.Cached cached = state.series.get(exposed);
+      if (cached == null) {
+        cached = state.timestamped.get(exposed);
       }
-      if (stored == null) {
-        stored = TargetLabels.apply(exposed, target.labels(), target.honorLabels());
+      if (cached == null) {
+        LabelSet key = interned(exposed);
+        cached =
+            new TargetState.Cached(
+                key, TargetLabels.apply(key, target.labels(), target.honorLabels()));
         added++;
       }
       // Out-of-order and duplicate samples are refused by the storage and, as in Prometheus, do not
-      // fail the scrape.
+      // fail the scrape. The cache keeps the first scrape's key, not this scrape's equal one.
       if (sample.hasTimestamp()) {
-        timestamped.put(exposed, stored);
-        storage.append(stored, sample.timestampMs(), sample.value());
+        timestamped.put(cached.exposed(), cached);
+        storage.append(cached.stored(), sample.timestampMs(), sample.value());
       } else {
-        current.put(exposed, stored);
-        storage.append(stored, nowMs, sample.value());
+        current.put(cached.exposed(), cached);
+        storage.append(cached.stored(), nowMs, sample.value());
       }
     }
-    for (Map.Entry<LabelSet, LabelSet> previous : state.series.entrySet()) {
+    for (Map.Entry<LabelSet, TargetState.Cached> previous : state.series.entrySet()) {
       if (!current.containsKey(previous.getKey())) {
-        storage.append(previous.getValue(), nowMs, StaleNaN.VALUE);
+        storage.append(previous.getValue().stored(), nowMs, StaleNaN.VALUE);
       }
     }
     state.series = current;
@@ -179,11 +184,23 @@ public final class Scraper {
     return added;
   }
 
+  /**
+   * The labels with the JVM's one instance of each name and value: a parsed exposition has a fresh
+   * string for each, and 10,000 cached series would otherwise keep 10,000 copies of each name.
+   */
+  private static LabelSet interned(LabelSet labels) {
+    LabelSet.Builder b = LabelSet.builder();
+    for (int i = 0; i < labels.size(); i++) {
+      b.set(labels.name(i).intern(), labels.value(i).intern());
+    }
+    return b.build();
+  }
+
   private void remove(ScrapeTarget target, TargetState state, long nowMs) {
     synchronized (state) {
       state.removed = true;
-      for (LabelSet stored : state.series.values()) {
-        storage.append(stored, nowMs, StaleNaN.VALUE);
+      for (TargetState.Cached cached : state.series.values()) {
+        storage.append(cached.stored(), nowMs, StaleNaN.VALUE);
       }
       if (state.lastScrapeMs != Long.MIN_VALUE) {
         LabelSet.Builder labels = target.labels().toBuilder();

@@ -15,13 +15,13 @@ final class TargetState {
   /**
    * Exposed labels to stored labels, for the series of the last scrape written without a timestamp.
    */
-  Map<LabelSet, LabelSet> series = new HashMap<>();
+  Map<LabelSet, Cached> series = new HashMap<>();
 
   /**
    * Exposed labels to stored labels, for the series written with their own timestamp (never marked
    * stale).
    */
-  Map<LabelSet, LabelSet> timestamped = new HashMap<>();
+  Map<LabelSet, Cached> timestamped = new HashMap<>();
 
   /**
    * When the last scrape was stamped; Long.MIN_VALUE before the first (then there are no report
@@ -30,4 +30,7 @@ final class TargetState {
   long lastScrapeMs = Long.MIN_VALUE;
 
   boolean removed;
+
+  /** A series as first exposed (the key the cache keeps) and as stored. */
+  record Cached(LabelSet exposed, LabelSet stored) {}
 }

@@ -3,6 +3,7 @@ package dev.firedrill.embedded.storage;
 import dev.firedrill.promql.model.LabelSet;
 import dev.firedrill.promql.model.StoredSeries;
 import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * One series' samples. Its monitor guards them: one writer appends while queries copy, and the
@@ -21,6 +22,10 @@ final class MemSeries {
   }
 
   final LabelSet labels;
+
+  /** Its index in the storage's series; the storage's, under its write lock. */
+  int id;
+
   private final ArrayList<Chunk> chunks = new ArrayList<>(1);
 
   /**
@@ -51,16 +56,19 @@ final class MemSeries {
       }
       if (timestampMs == last) {
         // Prometheus compares bits, so a staleness marker and an ordinary NaN differ.
-        return Double.doubleToRawLongBits(head.lastValue()) == Double.doubleToRawLongBits(value)
+        return head.lastValueBits() == Double.doubleToRawLongBits(value)
             ? Outcome.UNCHANGED
             : Outcome.DUPLICATE;
       }
     }
-    if (head == null || !head.accepts(timestampMs)) {
-      head = new Chunk(timestampMs);
-      chunks.add(head);
+    if (head == null || head.full()) {
+      if (head != null) {
+        head.seal();
+      }
+      chunks.add(new Chunk(timestampMs, value));
+    } else {
+      head.add(timestampMs, value);
     }
-    head.add(timestampMs, value);
     return Outcome.APPENDED;
   }
 
@@ -84,45 +92,60 @@ final class MemSeries {
   synchronized boolean hasSamples(long minTimeMs, long maxTimeMs) {
     long lo = Math.max(minTimeMs, floorMs);
     for (Chunk chunk : chunks) {
-      int i = chunk.firstAtOrAfter(lo);
-      if (i < chunk.count()) {
-        return chunk.timestamp(i) <= maxTimeMs;
+      long first = chunk.firstAtOrAfter(lo);
+      if (first != Long.MAX_VALUE) {
+        return first <= maxTimeMs;
       }
     }
     return false;
   }
 
-  /** A copy of the samples in {@code [minTimeMs, maxTimeMs]}, or null when there are none. */
-  synchronized StoredSeries read(long minTimeMs, long maxTimeMs) {
+  /**
+   * A copy of the samples in {@code [minTimeMs, maxTimeMs]}, or null when there are none; {@code
+   * scratch} takes the decoded samples first, so the copy is no longer than they are.
+   */
+  synchronized StoredSeries read(long minTimeMs, long maxTimeMs, Scratch scratch) {
     long lo = Math.max(minTimeMs, floorMs);
     if (maxTimeMs < lo) {
       return null;
     }
-    int n = 0;
-    int size = chunks.size();
-    int[] from = new int[size];
-    int[] to = new int[size];
-    for (int c = 0; c < size; c++) {
-      Chunk chunk = chunks.get(c);
-      if (chunk.lastTimestamp() < lo || chunk.timestamp(0) > maxTimeMs) {
-        continue;
+    int bound = 0;
+    for (Chunk chunk : chunks) {
+      if (overlaps(chunk, lo, maxTimeMs)) {
+        bound += chunk.count();
       }
-      from[c] = chunk.firstAtOrAfter(lo);
-      to[c] = maxTimeMs == Long.MAX_VALUE ? chunk.count() : chunk.firstAtOrAfter(maxTimeMs + 1);
-      n += to[c] - from[c];
+    }
+    if (bound == 0) {
+      return null;
+    }
+    scratch.ensure(bound);
+    int n = 0;
+    for (Chunk chunk : chunks) {
+      if (overlaps(chunk, lo, maxTimeMs)) {
+        n = chunk.copy(lo, maxTimeMs, scratch.timestamps, scratch.values, n);
+      }
     }
     if (n == 0) {
       return null;
     }
-    long[] timestamps = new long[n];
-    double[] values = new double[n];
-    int at = 0;
-    for (int c = 0; c < size; c++) {
-      if (to[c] > from[c]) {
-        chunks.get(c).copy(from[c], to[c], timestamps, values, at);
-        at += to[c] - from[c];
+    return new StoredSeries(
+        labels, Arrays.copyOf(scratch.timestamps, n), Arrays.copyOf(scratch.values, n), n);
+  }
+
+  private static boolean overlaps(Chunk chunk, long lo, long hi) {
+    return chunk.lastTimestamp() >= lo && chunk.firstTimestamp() <= hi;
+  }
+
+  /** One select's room to decode a series into before it is copied out; one thread's. */
+  static final class Scratch {
+    long[] timestamps = new long[Chunk.MAX_SAMPLES];
+    double[] values = new double[Chunk.MAX_SAMPLES];
+
+    void ensure(int n) {
+      if (timestamps.length < n) {
+        timestamps = new long[n];
+        values = new double[n];
       }
     }
-    return new StoredSeries(labels, timestamps, values, n);
   }
 }

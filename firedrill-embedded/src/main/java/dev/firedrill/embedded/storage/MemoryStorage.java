@@ -34,6 +34,15 @@ public final class MemoryStorage implements Storage {
   /** Label name to its values' postings; guarded by {@link #indexLock}. */
   private final Map<String, LabelValues> index = new HashMap<>();
 
+  /**
+   * Each series' place in label order, by id, so a select sorts ints rather than comparing label
+   * sets; null after series come or go, and rebuilt by the next select that needs it. Written under
+   * the read lock by one reader at a time (its monitor), read under the read lock.
+   */
+  private volatile int[] rankById;
+
+  private final Object rankMonitor = new Object();
+
   /** Samples before this are out of bounds, as in Prometheus's head after truncation. */
   private volatile long minValidTimeMs = Long.MIN_VALUE;
 
@@ -63,21 +72,22 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public List<StoredSeries> select(List<LabelMatcher> matchers, long minTimeMs, long maxTimeMs) {
-    List<StoredSeries> out = new ArrayList<>();
-    for (MemSeries s : matching(matchers)) {
-      StoredSeries read = s.read(minTimeMs, maxTimeMs);
+    List<MemSeries> matched = matching(matchers, true);
+    List<StoredSeries> out = new ArrayList<>(matched.size());
+    MemSeries.Scratch scratch = new MemSeries.Scratch();
+    for (MemSeries s : matched) {
+      StoredSeries read = s.read(minTimeMs, maxTimeMs, scratch);
       if (read != null) {
         out.add(read);
       }
     }
-    out.sort((a, b) -> a.labels().compareTo(b.labels()));
     return out;
   }
 
   @Override
   public List<String> labelNames(List<LabelMatcher> matchers, long minTimeMs, long maxTimeMs) {
     TreeSet<String> names = new TreeSet<>();
-    for (MemSeries s : matching(matchers)) {
+    for (MemSeries s : matching(matchers, false)) {
       if (s.hasSamples(minTimeMs, maxTimeMs)) {
         names.addAll(s.labels.names());
       }
@@ -155,6 +165,8 @@ public final class MemoryStorage implements Storage {
     }
     int id = nextId++;
     series[id] = s;
+    s.id = id;
+    rankById = null;
     LabelSet labels = s.labels;
     for (int i = 0; i < labels.size(); i++) {
       String name = labels.name(i);
@@ -168,6 +180,7 @@ public final class MemoryStorage implements Storage {
   }
 
   private void reindex(MemSeries[] kept, int n) {
+    rankById = null;
     series = kept;
     nextId = 0;
     index.clear();
@@ -182,7 +195,7 @@ public final class MemoryStorage implements Storage {
    * its label has fewer values than there are candidates left; every other matcher filters the
    * candidates by their labels.
    */
-  private List<MemSeries> matching(List<LabelMatcher> matchers) {
+  private List<MemSeries> matching(List<LabelMatcher> matchers, boolean labelOrder) {
     indexLock.readLock().lock();
     try {
       List<Postings> equal = new ArrayList<>();
@@ -221,17 +234,48 @@ public final class MemoryStorage implements Storage {
           filters.add(m);
         }
       }
-      List<MemSeries> out = new ArrayList<>();
       int count = candidates == null ? nextId : candidates.length;
+      int[] rank = labelOrder ? ranks() : null;
+      // (rank << 32 | id): one primitive sort puts the matches in label order.
+      long[] keys = new long[count];
+      int n = 0;
       for (int i = 0; i < count; i++) {
-        MemSeries s = series[candidates == null ? i : candidates[i]];
-        if (matchesAll(filters, s.labels)) {
-          out.add(s);
+        int id = candidates == null ? i : candidates[i];
+        if (matchesAll(filters, series[id].labels)) {
+          keys[n++] = labelOrder ? ((long) rank[id] << 32) | id : id;
         }
+      }
+      if (labelOrder) {
+        Arrays.sort(keys, 0, n);
+      }
+      List<MemSeries> out = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        out.add(series[(int) keys[i]]);
       }
       return out;
     } finally {
       indexLock.readLock().unlock();
+    }
+  }
+
+  /** Each id's rank in label order; under the read lock. */
+  private int[] ranks() {
+    int[] rank = rankById;
+    if (rank != null) {
+      return rank;
+    }
+    synchronized (rankMonitor) {
+      rank = rankById;
+      if (rank == null) {
+        MemSeries[] sorted = Arrays.copyOf(series, nextId);
+        Arrays.sort(sorted, (a, b) -> a.labels.compareTo(b.labels));
+        rank = new int[nextId];
+        for (int i = 0; i < sorted.length; i++) {
+          rank[sorted[i].id] = i;
+        }
+        rankById = rank;
+      }
+      return rank;
     }
   }
 

@@ -77,7 +77,19 @@ public final class LabelSet implements Comparable<LabelSet> {
   }
 
   public LabelSet withoutMetricName() {
-    return has(METRIC_NAME) ? toBuilder().remove(METRIC_NAME).build() : this;
+    int at = Arrays.binarySearch(names, METRIC_NAME);
+    if (at < 0) {
+      return this;
+    }
+    // Every series of a query goes through here, so the sorted arrays are cut, not rebuilt.
+    return names.length == 1 ? EMPTY : new LabelSet(without(names, at), without(values, at));
+  }
+
+  private static String[] without(String[] from, int at) {
+    String[] out = new String[from.length - 1];
+    System.arraycopy(from, 0, out, 0, at);
+    System.arraycopy(from, at + 1, out, at, out.length - at);
+    return out;
   }
 
   public Map<String, String> toMap() {
@@ -98,24 +110,30 @@ public final class LabelSet implements Comparable<LabelSet> {
 
   /** Only the named labels (PromQL's {@code on(...)} / {@code by(...)}). */
   public LabelSet keep(Collection<String> keep) {
-    Builder b = builder();
-    for (int i = 0; i < names.length; i++) {
-      if (keep.contains(names[i])) {
-        b.set(names[i], values[i]);
-      }
-    }
-    return b.build();
+    return filter(keep, true);
   }
 
   /** All but the named labels (PromQL's {@code ignoring(...)} / {@code without(...)}). */
   public LabelSet drop(Collection<String> drop) {
-    Builder b = builder();
+    return filter(drop, false);
+  }
+
+  /** The labels whose name is in {@code named} or not: a subset of sorted labels stays sorted. */
+  private LabelSet filter(Collection<String> named, boolean in) {
+    String[] keptNames = new String[names.length];
+    String[] keptValues = new String[names.length];
+    int n = 0;
     for (int i = 0; i < names.length; i++) {
-      if (!drop.contains(names[i])) {
-        b.set(names[i], values[i]);
+      if (named.contains(names[i]) == in) {
+        keptNames[n] = names[i];
+        keptValues[n] = values[i];
+        n++;
       }
     }
-    return b.build();
+    if (n == names.length) {
+      return this;
+    }
+    return n == 0 ? EMPTY : new LabelSet(Arrays.copyOf(keptNames, n), Arrays.copyOf(keptValues, n));
   }
 
   public List<String> names() {
