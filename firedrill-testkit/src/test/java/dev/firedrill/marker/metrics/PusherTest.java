@@ -185,7 +185,7 @@ class PusherTest {
     assertThat(notes)
         .first()
         .asString()
-        .startsWith("metrics: pushgateway PUT " + dead + group() + ": ConnectException");
+        .startsWith("metrics: pushgateway PUT " + dead + group() + ": connection refused");
   }
 
   @Test
