@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -125,7 +126,7 @@ final class KillMatrix {
                       kind.enforcer,
                       kind.how)));
       notDrilled.forEach(why -> lines.add("  not drilled on this machine: " + why));
-      Map<Integer, Integer> exits = new java.util.TreeMap<>();
+      Map<Integer, Integer> exits = new TreeMap<>();
       results.forEach(r -> exits.merge(r.cleanupExit(), 1, Integer::sum));
       lines.add("  cleanup's last exit code -> trials (-1: no journal, so no cleanup): " + exits);
       long atOnce = results.stream().filter(r -> r.cleanupAt() == Trial.CleanupAt.AT_ONCE).count();
