@@ -80,9 +80,12 @@ final class Trial {
     this.number = number;
     List<FaultKind> kinds = lab.kinds();
     KillPoint[] points = KillPoint.values();
-    // Every kind meets every point in turn, so a short run covers the whole matrix.
+    // Every kind meets every point in turn, the next one at each round of the kinds, so a short
+    // run covers the whole matrix and three rounds give each kind three neighbouring points. (It
+    // was (number / kinds + number): with 15 kinds each kind met only every other point, and
+    // pod-delete and spring-chaos-monkey were never killed inside their injection.)
     this.kind = kinds.get(number % kinds.size());
-    this.aimed = points[(number / kinds.size() + number) % points.length];
+    this.aimed = points[(number % kinds.size() + number / kinds.size()) % points.length];
     this.cleanupAt = random.nextBoolean() ? CleanupAt.AT_ONCE : CleanupAt.AFTER_THE_TTL;
     this.delayMillis =
         aimed.spread.isZero() ? 0 : (long) (random.nextDouble() * aimed.spread.toMillis());
