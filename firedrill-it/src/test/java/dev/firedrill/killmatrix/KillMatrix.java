@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +34,8 @@ final class KillMatrix {
   static final Duration WITHIN = Duration.ofMillis(4000);
 
   /** What a run found, over all its trials. */
-  record Figures(long seed, int lanes, List<Trial.Result> results, Duration took) {
+  record Figures(
+      long seed, int lanes, List<Trial.Result> results, Duration took, List<String> notDrilled) {
 
     long leftBehind() {
       return results.stream().filter(r -> !r.leftBehind().isEmpty()).count();
@@ -102,9 +104,31 @@ final class KillMatrix {
                       phase.words,
                       count,
                       longest.get(phase).toMillis() / 1000.0)));
-      Map<FaultKind, Integer> kinds = new EnumMap<>(FaultKind.class);
-      results.forEach(r -> kinds.merge(r.kind(), 1, Integer::sum));
-      lines.add("  fault 0 of each trial: " + kinds + "; fault 1: http-latency");
+      Map<FaultKind, List<Trial.Result>> kinds = new EnumMap<>(FaultKind.class);
+      results.forEach(r -> kinds.computeIfAbsent(r.kind(), k -> new ArrayList<>()).add(r));
+      lines.add("  fault 0 of each trial (fault 1: http-latency), its ttl enforced by:");
+      kinds.forEach(
+          (kind, of) ->
+              lines.add(
+                  String.format(
+                      Locale.ROOT,
+                      "    %-20s %4d trials, %d left something behind, longest kill-to-clean %.1f"
+                          + " s; ttl: %s (%s)",
+                      kind.kind,
+                      of.size(),
+                      of.stream().filter(r -> !r.leftBehind().isEmpty()).count(),
+                      of.stream()
+                              .map(Trial.Result::killToClean)
+                              .max(Duration::compareTo)
+                              .orElse(Duration.ZERO)
+                              .toMillis()
+                          / 1000.0,
+                      kind.enforcer,
+                      kind.how)));
+      notDrilled.forEach(why -> lines.add("  not drilled on this machine: " + why));
+      Map<Integer, Integer> exits = new TreeMap<>();
+      results.forEach(r -> exits.merge(r.cleanupExit(), 1, Integer::sum));
+      lines.add("  cleanup's last exit code -> trials (-1: no journal, so no cleanup): " + exits);
       long atOnce = results.stream().filter(r -> r.cleanupAt() == Trial.CleanupAt.AT_ONCE).count();
       long sevens = results.stream().filter(r -> r.cleanupExit() == 7).count();
       lines.add(
@@ -171,6 +195,7 @@ final class KillMatrix {
     }
     List<Trial.Result> sorted = new ArrayList<>(results);
     sorted.sort(Comparator.comparingInt(Trial.Result::number));
-    return new Figures(seed, lanes, sorted, Duration.ofNanos(System.nanoTime() - start));
+    return new Figures(
+        seed, lanes, sorted, Duration.ofNanos(System.nanoTime() - start), lab.notDrilled());
   }
 }

@@ -39,7 +39,7 @@ class KillMatrixBenchmark {
         .prometheus()
         .awaitQuery(SyntheticService.ERROR_RATIO, Results.valueNear(0, 0), Duration.ofSeconds(30));
     KillMatrix.Figures figures;
-    try (MatrixLab lab = new MatrixLab(stack)) {
+    try (MatrixLab lab = new MatrixLab(stack, dir)) {
       figures = KillMatrix.run(lab, dir, SEED, TRIALS, LANES, BUDGET, KillMatrixIT::print);
     }
     BenchReport report = new BenchReport("KillMatrixBenchmark");

@@ -45,7 +45,7 @@ class StopSignalsIT {
   @ParameterizedTest(name = "{0} x{1}")
   @CsvSource({"INT, 1", "INT, 2", "TERM, 1"})
   void theRollbackCompletesAndTheDrillEndsAborted(String signal, int times) throws Exception {
-    try (MatrixLab lab = new MatrixLab(stack)) {
+    try (MatrixLab lab = new MatrixLab(stack, dir)) {
       String id = "sig-" + signal.toLowerCase() + "-" + times;
       MatrixLab.Props props =
           lab.props(Files.createDirectories(dir.resolve(id)), id, FaultKind.PROCESS_STOP);
@@ -58,7 +58,7 @@ class StopSignalsIT {
                 props.dir().resolve("run.err"),
                 Trial.JVM,
                 "run",
-                lab.experiment(props, FaultKind.PROCESS_STOP).toString(),
+                lab.experiment(props).toString(),
                 "--journal",
                 journal.toString());
         assertThat(
@@ -67,7 +67,7 @@ class StopSignalsIT {
                     () -> read(journal).map(KillPoint.DURING_OBSERVE.reached::test).orElse(false)))
             .as("both faults on; %s", output(props))
             .isTrue();
-        assertThat(lab.faultsLeft(props)).as("the faults are on").hasSize(2);
+        assertThat(lab.faultsLeft(props, true)).as("the faults are on").hasSize(2);
         for (int i = 0; i < times; i++) {
           Process kill =
               new ProcessBuilder("kill", "-s", signal, Long.toString(firedrill.pid())).start();
@@ -83,14 +83,14 @@ class StopSignalsIT {
           assertThat(fault.path("reverted").asBoolean()).as("%s", fault).isTrue();
           assertThat(fault.path("revert").path("ok").asBoolean()).as("%s", fault).isTrue();
         }
-        assertThat(lab.faultsLeft(props)).as("right after exit 3").isEmpty();
+        assertThat(lab.faultsLeft(props, true)).as("right after exit 3").isEmpty();
         assertThat(
                 Procs.waitFor(
                     Trial.GRACE.plusSeconds(10),
-                    () -> lab.leftovers(props, read(journal)).isEmpty()))
+                    () -> lab.leftovers(props, read(journal), true).isEmpty()))
             .as(
                 "the watchdog ends once the rollback released it: %s",
-                lab.leftovers(props, read(journal)))
+                lab.leftovers(props, read(journal), true))
             .isTrue();
       } finally {
         lab.release(props);

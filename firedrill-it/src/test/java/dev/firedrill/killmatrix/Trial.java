@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -43,7 +44,12 @@ final class Trial {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration POLL = Duration.ofMillis(5);
-  private static final Duration START_LIMIT = Duration.ofSeconds(40);
+
+  /**
+   * How long a drill may take to reach the aimed point: a Kubernetes drill's JVM (fabric8's client)
+   * took 20 s to its first measurement on a two-core machine at load average 40.
+   */
+  private static final Duration START_LIMIT = Duration.ofSeconds(90);
 
   /**
    * The lease's grace floor lowered to 2 s (a 1 s interval then gives a 3 s grace); the tiered
@@ -64,15 +70,22 @@ final class Trial {
   private final long delayMillis;
   private final List<String> problems = new ArrayList<>();
 
-  Trial(MatrixLab lab, Path dir, int number, SplittableRandom random) {
+  /** firedrill's exit code when it had ended by itself before the kill came. */
+  private OptionalInt exitedByItself = OptionalInt.empty();
+
+  Trial(MatrixLab lab, Path dir, int number, SplittableRandom random)
+      throws IOException, InterruptedException {
     this.lab = lab;
     this.dir = dir;
     this.number = number;
-    FaultKind[] kinds = FaultKind.values();
+    List<FaultKind> kinds = lab.kinds();
     KillPoint[] points = KillPoint.values();
-    // Every kind meets every point in turn, so a short run covers the whole matrix.
-    this.kind = kinds[number % kinds.length];
-    this.aimed = points[(number / kinds.length + number) % points.length];
+    // Every kind meets every point in turn, the next one at each round of the kinds, so a short
+    // run covers the whole matrix and three rounds give each kind three neighbouring points. (It
+    // was (number / kinds + number): with 15 kinds each kind met only every other point, and
+    // pod-delete and spring-chaos-monkey were never killed inside their injection.)
+    this.kind = kinds.get(number % kinds.size());
+    this.aimed = points[(number % kinds.size() + number / kinds.size()) % points.length];
     this.cleanupAt = random.nextBoolean() ? CleanupAt.AT_ONCE : CleanupAt.AFTER_THE_TTL;
     this.delayMillis =
         aimed.spread.isZero() ? 0 : (long) (random.nextDouble() * aimed.spread.toMillis());
@@ -90,7 +103,7 @@ final class Trial {
   }
 
   private Result drill(MatrixLab.Props props) throws Exception {
-    Path experiment = lab.experiment(props, kind);
+    Path experiment = lab.experiment(props);
     Path journal = props.dir().resolve("journal.json");
     Process firedrill =
         FiredrillJar.start(
@@ -98,6 +111,7 @@ final class Trial {
             props.dir().resolve("run.out"),
             props.dir().resolve("run.err"),
             JVM,
+            props.environment(),
             "run",
             experiment.toString(),
             "--journal",
@@ -129,14 +143,23 @@ final class Trial {
       exit = cleanup(journal, props, false);
     }
     if (Files.exists(journal)) {
-      secondCleanupIsANoOp(journal);
+      secondCleanupIsANoOp(journal, props);
     }
-    List<String> behind = lab.leftovers(props, readWhole(journal));
+    List<String> behind = lab.leftovers(props, readWhole(journal), true);
     behind.forEach(thing -> problems.add("left behind after the ttl: " + thing));
     String verdict =
         left.filter(j -> j.has("verdict"))
             .map(j -> j.path("verdict").asText() + " (" + j.path("reason").asText() + ")")
             .orElse("none");
+    if (exitedByItself.isPresent() && verdict.equals("none")) {
+      problems.add(
+          "firedrill exited "
+              + exitedByItself.getAsInt()
+              + " by itself before the kill, with no verdict, so the trial tested nothing: "
+              + tail(props.dir().resolve("run.err"))
+              + " "
+              + tail(props.dir().resolve("run.out")));
+    }
     if (verdict.startsWith("refused") || verdict.startsWith("not-run")) {
       problems.add("the drill never ran, so the trial tested nothing: " + verdict);
     }
@@ -161,11 +184,13 @@ final class Trial {
   private JsonNode awaitThenKill(Process firedrill, Path journal) throws Exception {
     long deadline = System.nanoTime() + START_LIMIT.toNanos();
     JsonNode seen = JSON.createObjectNode();
+    boolean reached = false;
     while (firedrill.isAlive() && System.nanoTime() - deadline < 0) {
       Optional<JsonNode> now = Files.exists(journal) ? readWhole(journal) : Optional.empty();
       if (now.isPresent()) {
         seen = now.get();
         if (aimed.reached.test(seen)) {
+          reached = true;
           break;
         }
       } else if (Files.exists(journal)) {
@@ -180,6 +205,21 @@ final class Trial {
         TimeUnit.NANOSECONDS.sleep(POLL.toNanos());
       }
       seen = readWhole(journal).orElse(seen);
+    }
+    if (!firedrill.isAlive()) {
+      exitedByItself = OptionalInt.of(firedrill.exitValue());
+    } else if (!reached) {
+      problems.add(
+          "the drill did not reach "
+              + aimed
+              + " within "
+              + START_LIMIT.toSeconds()
+              + " s of its start; the journal said "
+              + seen
+              + "; firedrill printed: "
+              + tail(journal.resolveSibling("run.out"))
+              + " "
+              + tail(journal.resolveSibling("run.err")));
     }
     firedrill.destroyForcibly(); // SIGKILL on Linux
     if (!firedrill.waitFor(10, TimeUnit.SECONDS)) {
@@ -211,6 +251,17 @@ final class Trial {
       if (fault.path("reverted").asBoolean(false) && !fault.has("revert")) {
         problems.add("fault " + index + ": reverted without its revert record");
       }
+      if (index == 0
+          && fault.has("ttl_enforced_by")
+          && !kind.enforcer.equals(fault.path("ttl_enforced_by").asText())) {
+        problems.add(
+            "fault 0 ("
+                + kind.kind
+                + "): the journal says its ttl is enforced by "
+                + fault.path("ttl_enforced_by")
+                + ", not "
+                + kind.enforcer);
+      }
       if (fault.has("started_at") && !fault.has("state")) {
         problems.add(
             "fault " + index + " (" + fault.path("kind").asText() + "): started with no state");
@@ -224,9 +275,15 @@ final class Trial {
    */
   private int cleanup(Path journal, MatrixLab.Props props, boolean withinTtl) throws Exception {
     FiredrillJar.Run run =
-        FiredrillJar.run(props.dir(), Duration.ofSeconds(60), JVM, "cleanup", journal.toString());
+        FiredrillJar.run(
+            props.dir(),
+            Duration.ofSeconds(60),
+            JVM,
+            props.environment(),
+            "cleanup",
+            journal.toString());
     if (run.exit() == 0) {
-      List<String> still = lab.faultsLeft(props);
+      List<String> still = lab.faultsLeft(props, true);
       if (!still.isEmpty()) {
         problems.add("cleanup exited 0 but left " + still + "; it said: " + run.output().strip());
       }
@@ -250,11 +307,16 @@ final class Trial {
     return run.exit();
   }
 
-  private void secondCleanupIsANoOp(Path journal) throws Exception {
+  private void secondCleanupIsANoOp(Path journal, MatrixLab.Props props) throws Exception {
     byte[] before = Files.readAllBytes(journal);
     FiredrillJar.Run again =
         FiredrillJar.run(
-            journal.getParent(), Duration.ofSeconds(60), JVM, "cleanup", journal.toString());
+            journal.getParent(),
+            Duration.ofSeconds(60),
+            JVM,
+            props.environment(),
+            "cleanup",
+            journal.toString());
     byte[] after = Files.readAllBytes(journal);
     if (again.exit() != 0 && again.exit() != 7) {
       problems.add("the second cleanup exited " + again.exit() + ": " + again.output().strip());
@@ -268,21 +330,30 @@ final class Trial {
   }
 
   /**
-   * Polls until nothing of the trial is left (its faults, then its watchdog), at most the ttl plus
-   * the watchdog's grace plus a margin after the kill; returns how long that took.
+   * Polls until nothing of the trial is in effect (its faults, then its watchdog), at most the ttl
+   * plus the watchdog's grace plus a margin after the kill; returns how long that took.
    */
   private Duration awaitClean(MatrixLab.Props props, Path journal, long killedAt)
       throws InterruptedException {
     long limit = killedAt + KillMatrix.TTL.plus(GRACE).plusSeconds(15).toNanos();
     while (true) {
       Optional<JsonNode> read = Files.exists(journal) ? readWhole(journal) : Optional.empty();
-      if (lab.leftovers(props, read).isEmpty()) {
+      if (lab.leftovers(props, read, false).isEmpty()) {
         return Duration.ofNanos(System.nanoTime() - killedAt);
       }
       if (System.nanoTime() - limit >= 0) {
         return Duration.ofNanos(System.nanoTime() - killedAt);
       }
       TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  private static String tail(Path file) {
+    try {
+      String text = Files.readString(file).strip();
+      return text.substring(Math.max(0, text.length() - 600));
+    } catch (IOException e) {
+      return "(no " + file.getFileName() + ": " + e.getMessage() + ")";
     }
   }
 

@@ -70,7 +70,21 @@ public final class FiredrillJar {
   /** As {@link #start(Path, Path, Path, String...)}, with JVM options before {@code -jar}. */
   public static Process start(Path dir, Path out, Path err, List<String> jvmOptions, String... args)
       throws IOException {
-    return new ProcessBuilder(command(jvmOptions, args))
+    return start(dir, out, err, jvmOptions, Map.of(), args);
+  }
+
+  /** With JVM options before {@code -jar} and {@code environment} added to this JVM's. */
+  public static Process start(
+      Path dir,
+      Path out,
+      Path err,
+      List<String> jvmOptions,
+      Map<String, String> environment,
+      String... args)
+      throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command(jvmOptions, args));
+    builder.environment().putAll(environment);
+    return builder
         .directory(dir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(out.toFile())
@@ -97,6 +111,17 @@ public final class FiredrillJar {
   public static Run run(Path dir, Duration limit, List<String> jvmOptions, String... args)
       throws IOException, InterruptedException {
     return runToEnd(command(jvmOptions, args), dir, Map.of(), limit, args);
+  }
+
+  /** With JVM options before {@code -jar} and {@code environment} added to this JVM's. */
+  public static Run run(
+      Path dir,
+      Duration limit,
+      List<String> jvmOptions,
+      Map<String, String> environment,
+      String... args)
+      throws IOException, InterruptedException {
+    return runToEnd(command(jvmOptions, args), dir, environment, limit, args);
   }
 
   /**

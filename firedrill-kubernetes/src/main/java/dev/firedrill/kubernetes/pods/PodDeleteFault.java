@@ -61,6 +61,12 @@ final class PodDeleteFault implements Fault {
    */
   private int readyBefore;
 
+  /**
+   * Rebuilt from the state journaled before the injection: a pod may have been deleted before the
+   * kill without the journal learning which, so "no pod was deleted" would claim too much.
+   */
+  private boolean fromStateBeforeInjection;
+
   private volatile boolean stopped;
   private Thread rounds;
   private boolean waited;
@@ -92,6 +98,7 @@ final class PodDeleteFault implements Fault {
     if (state.get("ready_before") instanceof Number ready) {
       fault.readyBefore = ready.intValue();
     }
+    fault.fromStateBeforeInjection = Boolean.TRUE.equals(state.get("injecting"));
     fault.waited = true; // cleanup after a crash checks once; the drill's recovery time is over
     return fault;
   }
@@ -399,6 +406,11 @@ final class PodDeleteFault implements Fault {
 
   @Override
   public Verification verify() {
+    if (victims.isEmpty() && fromStateBeforeInjection) {
+      return Verification.reverted(
+          "no victim was journaled (firedrill stopped while injecting it); a deleted pod leaves"
+              + " nothing to undo, and its owner replaces it");
+    }
     if (victims.isEmpty()) {
       return Verification.reverted("no pod was deleted" + eventsText());
     }
@@ -506,6 +518,17 @@ final class PodDeleteFault implements Fault {
     state.put("victims", victims.stream().map(Victim::state).toList());
     state.put("events", List.copyOf(events));
     return state;
+  }
+
+  /**
+   * Before the injection: the seed, no victims yet. A deleted pod leaves nothing to undo, so
+   * cleanup after a kill inside the injection has nothing to find and checks the selector's pods.
+   */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    Map<String, Object> state = state();
+    state.put("injecting", true);
+    return Optional.of(state);
   }
 
   @Override

@@ -91,6 +91,45 @@ class PodDeleteFaultTest {
                 + ")");
   }
 
+  /**
+   * A SIGKILL inside the injection: the journal holds the state recorded before it (the kill matrix
+   * found there was none, so cleanup asked for a human, exit 7), and cleanup's fault rebuilt from
+   * it claims no more than it knows.
+   */
+  @Test
+  void theStateJournaledBeforeTheInjectionRebuildsAFaultThatClaimsNothingItCannotKnow()
+      throws Exception {
+    cluster.deployment("shop", "web", 3, Map.of("app", "web"));
+    PodDeleteSpec spec =
+        Drills.spec(Drills.WEB, SelectionMode.ONE, 0, PodDeleteSpec.Via.DELETE, null);
+    PodDeleteFault fault = fault(spec, 0.34, null, Duration.ofSeconds(5), 42);
+    Map<String, Object> before = fault.stateBeforeInjection().orElseThrow();
+    assertThat(before)
+        .containsEntry("seed", 42L)
+        .containsEntry("victims", List.of())
+        .containsEntry("injecting", true);
+    fault.inject(); // the kill comes before the journal learns the victim
+
+    PodDeleteFault rebuilt =
+        PodDeleteFault.restore(
+            spec,
+            Drills.context(
+                kubeconfig,
+                Drills.blast(List.of("shop"), 0.34, null),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5)),
+            before);
+    rebuilt.revert();
+    Verification verification = rebuilt.verify();
+
+    assertThat(verification.reverted()).as(verification.detail()).isTrue();
+    assertThat(verification.detail())
+        .isEqualTo(
+            "no victim was journaled (firedrill stopped while injecting it); a deleted pod leaves"
+                + " nothing to undo, and its owner replaces it");
+    assertThat(fault.state()).doesNotContainKey("injecting");
+  }
+
   @Test
   void recoveryFailsWhenTheReplacementNeverBecomesReady() throws Exception {
     cluster.deployment("shop", "web", 3, Map.of("app", "web"));

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -224,6 +225,15 @@ final class QdiscFault implements Fault {
   @Override
   public Map<String, Object> state() {
     return Map.of("handle", handle);
+  }
+
+  /**
+   * The handle is drawn before {@code tc qdisc add}: cleanup after a kill inside the injection
+   * deletes the root qdisc only if it carries that handle (the watchdog holds the same state).
+   */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
   }
 
   @Override

@@ -92,6 +92,27 @@ class QdiscFaultTest {
     assertThat(root().isDefault()).isTrue();
   }
 
+  /**
+   * A SIGKILL between {@code tc qdisc add} and the journal learning the state: cleanup rebuilds the
+   * fault from the state journaled before the injection (the kill matrix found it had none, so
+   * cleanup asked for a human, exit 7).
+   */
+  @Test
+  void theStateJournaledBeforeTheInjectionLetsCleanupDeleteTheQdisc() throws Exception {
+    Fault fault = lab.revertOnClose(create(entry("network-bandwidth", "rate", "8mbit")));
+    Map<String, Object> before = fault.stateBeforeInjection().orElseThrow();
+    assertThat(before).isEqualTo(fault.state());
+    fault.inject();
+    assertThat(root().kind()).isEqualTo("tbf");
+
+    Fault rebuilt = restored(fault, before);
+    rebuilt.revert();
+    Verification verification = rebuilt.verify();
+
+    assertThat(verification.reverted()).as(verification.detail()).isTrue();
+    assertThat(root().isDefault()).isTrue();
+  }
+
   @Test
   void aDeviceWhoseRootQdiscIsConfiguredIsRefusedAndLeftAlone() throws Exception {
     NetLab.run(

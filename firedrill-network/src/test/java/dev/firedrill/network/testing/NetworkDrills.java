@@ -61,12 +61,17 @@ public final class NetworkDrills {
    * recorded state.
    */
   public static Fault restored(Fault fault) throws FaultException {
+    return restored(fault, fault.state());
+  }
+
+  /** As {@link #restored(Fault)}, from {@code state}: the one journaled before the injection. */
+  public static Fault restored(Fault fault, Map<String, Object> state) throws FaultException {
     FaultKinds kinds = FaultKinds.installed();
     FaultSpec spec = kinds.readJournal(kinds.writeJournal(fault.spec()));
-    Map<String, Object> state =
+    Map<String, Object> read =
         JSON.convertValue(
-            JSON.valueToTree(fault.state()),
+            JSON.valueToTree(state),
             new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {});
-    return kinds.restore(spec, context(blast(false)), state);
+    return kinds.restore(spec, context(blast(false)), read);
   }
 }

@@ -212,6 +212,15 @@ public final class ChaosMonkeyFault implements Fault {
     return state;
   }
 
+  /**
+   * The actuator is all a revert needs, and is known before the first request: cleanup after a kill
+   * inside the injection switches Chaos Monkey off (the watchdog holds the same state).
+   */
+  @Override
+  public Optional<Map<String, Object>> stateBeforeInjection() {
+    return Optional.of(state());
+  }
+
   private static boolean enabled(ActuatorClient.Answer status) {
     JsonNode node = status.json();
     return node != null && node.path("enabled").asBoolean(false);

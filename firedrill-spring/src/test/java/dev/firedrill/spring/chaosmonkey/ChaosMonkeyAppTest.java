@@ -203,6 +203,30 @@ class ChaosMonkeyAppTest {
     assertThat(entry + state).doesNotContain(TOKEN);
   }
 
+  /**
+   * A SIGKILL between enabling Chaos Monkey and the journal learning the state: cleanup rebuilds
+   * the fault from the state journaled before the injection (the kill matrix found there was none,
+   * so cleanup asked for a human, exit 7).
+   */
+  @Test
+  void theStateJournaledBeforeTheInjectionLetsCleanupSwitchTheAssaultOff() throws Exception {
+    ChaosMonkeySpec spec = spec(Monkeys.exceptions(1, "java.lang.IllegalStateException"));
+    Fault injected = Monkeys.fault(spec, context(1.0));
+    Map<String, Object> before = injected.stateBeforeInjection().orElseThrow();
+    assertThat(before).isEqualTo(injected.state());
+    injected.inject();
+    assertThat(failedGreetings(3)).isEqualTo(3);
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> stateBack = JSON.readValue(JSON.writeValueAsString(before), Map.class);
+    Fault restored = FaultKinds.installed().restore(spec, context(1.0), stateBack);
+    restored.revert();
+    Verification verification = restored.verify();
+
+    assertThat(verification.reverted()).as(verification.detail()).isTrue();
+    assertThat(failedGreetings(3)).isZero();
+  }
+
   /** The journal a SIGKILLed firedrill leaves: the fault injected, its state, no revert. */
   private static JournalFile killedRunJournal(ChaosMonkeySpec spec, Map<String, Object> state) {
     ObjectNode root = JSON.createObjectNode();
