@@ -1,7 +1,7 @@
 package dev.firedrill.marker.metrics;
 
-import dev.firedrill.http.ConnectFailures;
 import dev.firedrill.http.BoundedExchange;
+import dev.firedrill.http.ConnectFailures;
 import dev.firedrill.http.Propagation;
 import io.opentelemetry.context.Context;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
