@@ -429,4 +429,113 @@ class DrillTest {
     assertThat(result.reason()).startsWith("interrupted;");
     assertThat(fault.applied()).isFalse();
   }
+
+  @Test
+  void theSlotsASlowMeasurementMissedAreSkippedAndTheScheduleKeepsItsPace() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 10.0, 12));
+
+    DrillResult result = drill.run();
+
+    // The measurement at 10 s ends at 22 s: the slots at 15 and 20 are gone, 25 is kept.
+    assertThat(measurements())
+        .containsExactly(0.0, 5.0, 10.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    assertThat(result.reason())
+        .isEqualTo(
+            "10 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
+                + " 5s interval (the slowest 12.0s), so fewer were taken than planned");
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class))
+        .singleElement()
+        .satisfies(
+            slow -> {
+              assertThat(slow.phase()).isEqualTo(Phase.DURING);
+              assertThat(slow.took()).isEqualTo(Duration.ofSeconds(12));
+            });
+  }
+
+  @Test
+  void aMeasurementAsLongAsTheIntervalIsNotSlowAndMissesNoSlot() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 5));
+
+    DrillResult result = drill.run();
+
+    // It ends at 55 s, the next slot, which is due then and not missed; the one at 55 s, at the
+    // last one's 5 s pace, ends exactly with the method, so it is taken too.
+    assertThat(measurements())
+        .containsExactly(
+            0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    assertThat(result.reason())
+        .isEqualTo(
+            "12 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback");
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class)).isEmpty();
+  }
+
+  @Test
+  void aMeasurementThatWouldEndAfterTheMethodAtTheLastOnesPaceIsNotStarted() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 8));
+
+    DrillResult result = drill.run();
+
+    // 50 s + 8 s: the slot at 55 s is missed; at 60 s another 8 s would end at 68 s, after the
+    // method, so the rollback comes at 60 s without it.
+    assertThat(measurements())
+        .containsExactly(0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 60.0);
+    assertThat(drill.log())
+        .containsSubsequence("measure at 50.0", "revert burn", "measure at 60.0");
+    assertThat(result.reason())
+        .isEqualTo(
+            "10 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
+                + " 5s interval (the slowest 8.0s), so fewer were taken than planned");
+  }
+
+  @Test
+  void aFaultThatRefusesItsPlanRefusesTheDrillBeforeAnythingIsMeasured() {
+    drill.fault("burn").refusesToPlan("no cpu to burn on this host");
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo("method.faults[0] (cpu-burn): no cpu to burn on this host");
+    assertThat(drill.log()).isEmpty();
+    assertThat(result.journal().json().path("plan").path("refusals").get(0).asText())
+        .isEqualTo(result.reason());
+    assertThat(result.journal().faultNode(0).path("plan")).isEmpty();
+  }
+
+  @Test
+  void aFaultWhoseTargetsDidNotComeBackTurnsAHeldDrillIntoDeviation() {
+    drill.fault("delete").leavesItsTargetsDown("payments-0 not Ready 30s after its delete");
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the fault's targets did not recover: cpu-burn: payments-0 not Ready 30s after its"
+                + " delete; 12 measurements while the faults were on within steady state;"
+                + " recovered 0.0s after the rollback");
+    assertThat(result.rollbackOk()).isTrue();
+  }
+
+  /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
+  private ScriptedPrometheus.Answer slowAt(double t, double at, long seconds) {
+    if (t == at) {
+      clock.advance(Duration.ofSeconds(seconds));
+    }
+    return value(0.001);
+  }
+
+  /** When each measurement began, in seconds since the drill's start. */
+  private java.util.List<Double> measurements() {
+    return drill.log().stream()
+        .filter(entry -> entry.startsWith("measure at "))
+        .map(entry -> Double.valueOf(entry.substring("measure at ".length())))
+        .toList();
+  }
 }

@@ -65,4 +65,44 @@ class PlannerRefusalsTest {
     assertThat(budget.worstCaseMinutes()).isCloseTo(0.5, within(1e-9));
     assertThat(budget.remainingShare()).isEmpty();
   }
+
+  @Test
+  void anAbortSectionWithNeitherRulesNorABurnRateGuardIsRefused() {
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                TEXT,
+                "abort:\n  rules:\n    - sli: error_ratio\n      above: 0.05\n  burn_rate:\n"
+                    + "    error_ratio: up\n    objective: 0.999\n    max: 14.4\n",
+                "abort:\n  probe_errors: 3\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "abort has neither rules nor burn_rate: nothing could stop the drill early");
+    assertThat(Planner.budget(experiment)).isEmpty();
+  }
+
+  @Test
+  void aBurnRateGuardAloneOrARuleAloneIsEnoughToAbort() {
+    String rules = "  rules:\n    - sli: error_ratio\n      above: 0.05\n";
+    String guard = "  burn_rate:\n    error_ratio: up\n    objective: 0.999\n    max: 14.4\n";
+
+    assertThat(Planner.staticRefusals(MinimalExperiment.load(TEXT.replace(rules, "")))).isEmpty();
+    assertThat(Planner.staticRefusals(MinimalExperiment.load(TEXT.replace(guard, "")))).isEmpty();
+  }
+
+  @Test
+  void aWorstCaseAboveTheBudgetCeilingIsRefusedAtPlanTime() {
+    // 10 minutes at 5% of the traffic, all of it failing, against 43.2 minutes of budget: 0.5
+    // minutes, 1.157% of it, above a 1% ceiling.
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                TEXT, "  max_duration: 15m\n", "  max_duration: 15m\n  budget_ceiling: 0.01\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "worst-case spend 1.157% of the error budget is above the ceiling of 1%"
+                + " (blast_radius.budget_ceiling)");
+  }
 }
