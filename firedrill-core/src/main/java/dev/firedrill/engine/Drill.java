@@ -286,7 +286,8 @@ public final class Drill {
       Optional<Reading> remaining = ports.measurer().remainingBudget();
       if (remaining.isPresent()) {
         Reading reading = remaining.get();
-        if (reading.value().isEmpty()) {
+        // No data, an error, or a share outside 0..1 (a query in percent, say): no budget to trust.
+        if (reading.status() != Reading.Status.OK) {
           return Optional.of(
               new VerdictRules.Decision(
                   Verdict.INCONCLUSIVE,

@@ -5,12 +5,17 @@ import static dev.firedrill.testing.ScriptedPrometheus.noData;
 import static dev.firedrill.testing.ScriptedPrometheus.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.experiment.Abort;
+import dev.firedrill.experiment.AbortRule;
+import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -523,6 +528,102 @@ class DrillTest {
     assertThat(result.rollbackOk()).isTrue();
   }
 
+  private static final String BUDGET =
+      "error budget: 99.9% over 30d allows 43.20 min of total outage; worst case 5% of traffic"
+          + " for 1m spends 0.05 min, 0.1157% of the budget (ceiling 5%)";
+
+  /** {@link ScriptedDrill#experiment()} whose burn-rate guard reads the remaining budget. */
+  private DrillResult runWithRemainingBudget(ScriptedPrometheus.Answer remaining) {
+    drill.fault("burn");
+    drill.prometheus().answer("budget_remaining", t -> remaining);
+    return drill.run(
+        drill
+            .experiment()
+            .abort(
+                new Abort(
+                    List.of(new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2)),
+                    Optional.of(
+                        new BurnRateGuard(
+                            0.999,
+                            Duration.ofDays(30),
+                            ScriptedDrill.GUARD_ERROR_RATIO,
+                            100,
+                            Missing.FAIL,
+                            Optional.of("budget_remaining"))),
+                    Abort.DEFAULT_PROBE_ERRORS,
+                    Optional.empty()))
+            .build());
+  }
+
+  @Test
+  void aRemainingBudgetThatCoversTheWorstCaseIsJournaledAndTheDrillRuns() {
+    DrillResult result = runWithRemainingBudget(value(0.5));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.HELD);
+    assertThat(result.journal().json().get("budget_preflight").asText())
+        .isEqualTo(BUDGET + "; remaining 50% = 21.60 min");
+    assertThat(drill.lines())
+        .containsSubsequence(
+            "+0.0s plan " + BUDGET, "+0.0s before " + BUDGET + "; remaining 50% = 21.60 min");
+    assertThat(drill.log()).contains("inject burn");
+  }
+
+  @Test
+  void allOfTheBudgetLeftIsAShareItMayHave() {
+    assertThat(runWithRemainingBudget(value(1)).verdict()).isEqualTo(Verdict.HELD);
+    assertThat(drill.milestones(Milestone.BudgetChecked.class)).hasSize(1);
+  }
+
+  @Test
+  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection() {
+    DrillResult result = runWithRemainingBudget(value(0.001));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining budget, 0.04 min (0.1% of 43.20 min), does not cover the worst case of"
+                + " 0.05 min");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+  }
+
+  @Test
+  void noBudgetLeftRefusesTheDrill() {
+    DrillResult result = runWithRemainingBudget(value(0));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining budget, 0.00 min (0% of 43.20 min), does not cover the worst case of"
+                + " 0.05 min");
+  }
+
+  @Test
+  void aRemainingBudgetWithNoDataIsInconclusiveWithNothingInjected() {
+    DrillResult result = runWithRemainingBudget(noData());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining error budget could not be measured, nothing was injected:"
+                + " remaining_budget no data (empty result for budget_remaining)");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+    assertThat(drill.milestones(Milestone.BudgetChecked.class)).isEmpty();
+  }
+
+  @Test
+  void aRemainingBudgetOutsideZeroToOneIsNotTrusted() {
+    // 1.5 is no share of a budget: most likely a query in percent, which would let a drill run on
+    // a nearly spent budget (0.5 read as 50%).
+    DrillResult result = runWithRemainingBudget(value(1.5));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining error budget could not be measured, nothing was injected:"
+                + " remaining_budget 1.5 outside 0..1");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+  }
+
   /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
   private ScriptedPrometheus.Answer slowAt(double t, double at, long seconds) {
     if (t == at) {
@@ -532,7 +633,7 @@ class DrillTest {
   }
 
   /** When each measurement began, in seconds since the drill's start. */
-  private java.util.List<Double> measurements() {
+  private List<Double> measurements() {
     return drill.log().stream()
         .filter(entry -> entry.startsWith("measure at "))
         .map(entry -> Double.valueOf(entry.substring("measure at ".length())))
