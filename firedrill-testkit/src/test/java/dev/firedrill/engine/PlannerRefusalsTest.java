@@ -105,4 +105,29 @@ class PlannerRefusalsTest {
             "worst-case spend 1.157% of the error budget is above the ceiling of 1%"
                 + " (blast_radius.budget_ceiling)");
   }
+
+  @Test
+  void eachQueryThatIsNotPromqlIsRefusedNamingItsField() {
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                MinimalExperiment.replace(
+                    MinimalExperiment.replace(
+                        TEXT,
+                        "      max: 0.005\n",
+                        "      max: 0.005\n    - name: latency\n      query: sum(up\n      max: 1\n"),
+                    "    error_ratio: up\n",
+                    "    error_ratio: up +\n"),
+                "    max: 14.4\n",
+                "    max: 14.4\n    remaining_budget: up{\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "steady_state.slis[1].query (latency): not valid PromQL: 1:7: parse error: unclosed"
+                + " left parenthesis",
+            "abort.burn_rate.error_ratio: not valid PromQL: 1:5: parse error: unexpected end of"
+                + " input",
+            "abort.burn_rate.remaining_budget: not valid PromQL: 1:4: parse error: unexpected end"
+                + " of input inside braces");
+  }
 }
