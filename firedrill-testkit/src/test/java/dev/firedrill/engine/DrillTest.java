@@ -97,6 +97,8 @@ class DrillTest {
     assertThat(result.reason()).startsWith("error_ratio 0.08 > 0.05 in 2 measurements in a row;");
     assertThat(result.journal().json().get("aborted_at").asText())
         .isEqualTo("2026-11-29T10:00:25Z");
+    assertThat(result.journal().json().get("abort_reason").asText())
+        .isEqualTo("error_ratio 0.08 > 0.05 in 2 measurements in a row");
     assertThat(fault.applied()).isFalse();
     assertThat(drill.log().indexOf("revert burn"))
         .isGreaterThan(drill.log().indexOf("measure at 25.0"));
@@ -511,6 +513,11 @@ class DrillTest {
     assertThat(result.journal().json().path("plan").path("refusals").get(0).asText())
         .isEqualTo(result.reason());
     assertThat(result.journal().faultNode(0).path("plan")).isEmpty();
+    assertThat(result.journal().verdict()).isEqualTo("refused");
+    assertThat(result.journal().json().get("reason").asText()).isEqualTo(result.reason());
+    assertThat(result.journal().json().get("rollback_ok").asBoolean()).isTrue();
+    assertThat(result.journal().json().get("finished_at").asText())
+        .isEqualTo("2026-11-29T10:00:00Z");
   }
 
   @Test
