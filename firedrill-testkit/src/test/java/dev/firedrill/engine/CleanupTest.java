@@ -236,9 +236,26 @@ class CleanupTest {
         .add(entry(0, true, "resumed 1 process"))
         .add(entry(1, false, "kill: no such process"));
     Files.writeString(record, undone.toString());
+    Path holds = dir.resolve("drill.journal.holds.json");
+    ObjectNode held = JSON.createObjectNode();
+    held.put("experiment_id", "drill");
+    held.put("method_duration", "1m");
+    held.putArray("faults").add(hold(0)).add(hold(1));
+    Files.writeString(holds, held.toString());
+    // What a writer killed between its temp file and the rename leaves beside the files.
+    List<Path> leftovers =
+        List.of(
+            dir.resolve(".drill.journal.json.1.tmp"),
+            dir.resolve(".drill.journal.holds.json.2.tmp"),
+            dir.resolve(".drill.journal.lease.json.3.tmp"),
+            dir.resolve(".drill.journal.watchdog.json.4.tmp"));
+    for (Path leftover : leftovers) {
+      Files.writeString(leftover, "{");
+    }
+    JournalFile file = file();
     List<String> lines = new ArrayList<>();
 
-    cleanup(file(), lines);
+    cleanup(file, lines);
 
     assertThat(lines)
         .containsExactly(
@@ -247,6 +264,30 @@ class CleanupTest {
             "fault 1 (cpu-burn): b refused to go; before that, the watchdog could not undo it at"
                 + " 2026-11-29T10:01:00Z (its lease ran out): kill: no such process; run by hand:"
                 + " undo b");
+    assertRevert(
+        file.read().faultNode(0),
+        true,
+        0,
+        "cleanup: the watchdog already undid it at 2026-11-29T10:01:00Z (its lease ran out):"
+            + " resumed 1 process; verified again: a gone",
+        null);
+    assertThat(dev.firedrill.watchdog.Holds.read(holds).orElseThrow().pending())
+        .as("a still-running watchdog drops what cleanup found clean, and only that")
+        .extracting(dev.firedrill.watchdog.Hold::index)
+        .containsExactly(1);
+    assertThat(leftovers).noneMatch(Files::exists);
+  }
+
+  private static ObjectNode hold(int index) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("index", index);
+    node.put("kind", "cpu-burn");
+    node.set("spec", FaultKinds.installed().writeJournal(ScriptedDrill.CPU_BURN));
+    node.putObject("state");
+    node.put("ttl", "30m");
+    node.put("deadline", "2026-11-29T10:30:00Z");
+    node.put("done", false);
+    return node;
   }
 
   private static ObjectNode entry(int index, boolean ok, String detail) {
