@@ -221,10 +221,11 @@ class DrillTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(result.reason())
-        .startsWith(
+        .isEqualTo(
             "the steady state could not be measured (a problem of the drill's queries"
-                + " or of its Prometheus, not of the system), nothing was injected: error_ratio")
-        .endsWith("; check its metric and label names against Prometheus");
+                + " or of its Prometheus, not of the system), nothing was injected: error_ratio no"
+                + " data (empty result for errors / requests); check its metric and label names"
+                + " against Prometheus");
     assertThat(fault.applied()).isFalse();
   }
 
@@ -651,6 +652,117 @@ class DrillTest {
             "the remaining error budget could not be measured, nothing was injected:"
                 + " remaining_budget 1.5 outside 0..1");
     assertThat(drill.log()).containsExactly("measure at 0.0");
+  }
+
+  @Test
+  void aSlotOneNanosecondAwayIsWaitedForAndNotSkipped() {
+    drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              if (t == 10.0) {
+                // Ends 1 ns before the slot at 20 s: the slots at 15 s is missed, 20 s is not.
+                clock.advance(Duration.ofSeconds(10).minusNanos(1));
+              }
+              return value(0.001);
+            });
+
+    drill.run();
+
+    assertThat(measurements())
+        .containsExactly(
+            0.0, 5.0, 10.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+  }
+
+  @Test
+  void theRecoveryMeasuresEveryIntervalUntilItsTimeIsUpAndTheLastWaitIsShorter() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 30 ? 0.02 : 0.001));
+
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .hypothesis(
+                    new dev.firedrill.experiment.Hypothesis(
+                        "errors stay under 1%", Duration.ofSeconds(12)))
+                .build());
+
+    // 12 s to recover at a 5 s interval: 60, 65, 70 and, 2 s later, 72.
+    assertThat(measurements()).endsWith(55.0, 60.0, 60.0, 65.0, 70.0, 72.0);
+    assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
+    assertThat(result.journal().json().has("recovered_at")).isFalse();
+  }
+
+  @Test
+  void aSlowMeasurementDuringTheRecoveryIsCountedToo() {
+    drill.fault("burn");
+    java.util.concurrent.atomic.AtomicInteger queries =
+        new java.util.concurrent.atomic.AtomicInteger();
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              // Preflight and the method's 12 answer at once; the recovery's first takes 7 s.
+              if (queries.incrementAndGet() == 14) {
+                clock.advance(Duration.ofSeconds(7));
+              }
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class))
+        .singleElement()
+        .satisfies(slow -> assertThat(slow.phase()).isEqualTo(Phase.AFTER));
+    assertThat(result.reason())
+        .isEqualTo(
+            "12 measurements while the faults were on within steady state; recovered 7.0s after"
+                + " the rollback; Prometheus was slow: 1 of 13 measurements took longer than the"
+                + " 5s interval (the slowest 7.0s), so fewer were taken than planned");
+  }
+
+  @Test
+  void offsetsCountFromTheDrillsStartNotTheClocks() {
+    clock.advance(Duration.ofMinutes(5));
+    drill.fault("burn");
+
+    drill.run();
+
+    assertThat(drill.lines())
+        .startsWith("+0.0s plan " + BUDGET)
+        .contains("+5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100");
+  }
+
+  @Test
+  void thePortsBuilderChains() {
+    DrillPorts.Builder builder =
+        DrillPorts.builder(
+            targets -> {
+              throw new AssertionError("not measured");
+            },
+            new FaultProvider() {
+              @Override
+              public dev.firedrill.fault.Fault create(dev.firedrill.experiment.FaultSpec spec) {
+                throw new AssertionError("not created");
+              }
+
+              @Override
+              public dev.firedrill.fault.Fault restore(
+                  dev.firedrill.experiment.FaultSpec spec, java.util.Map<String, Object> state) {
+                throw new AssertionError("not restored");
+              }
+            },
+            clock);
+    JournalFile file = new JournalFile(java.nio.file.Path.of("unused.json"));
+
+    assertThat(builder.journal(file)).isSameAs(builder);
+    assertThat(builder.observer(DrillObserver.noop())).isSameAs(builder);
+    assertThat(builder.stop(new StopSignal.Flag())).isSameAs(builder);
+    assertThat(builder.build().journalFile()).contains(file);
   }
 
   /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
