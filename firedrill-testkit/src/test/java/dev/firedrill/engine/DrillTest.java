@@ -765,6 +765,41 @@ class DrillTest {
     assertThat(builder.build().journalFile()).contains(file);
   }
 
+  @Test
+  void aHalfDoneInjectionsTargetsAreWhatTheRecoveryReads() {
+    String query = "errors{pod=~\"{{ targets }}\"}";
+    drill.fault("first").selects("payments-0");
+    drill.fault("second").failsToInject();
+    drill
+        .prometheus()
+        .answer("errors{pod=~\".*\"}", 0.001)
+        .answer("errors{pod=~\"payments-0\"}", 0.001);
+
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .steadyState(
+                    new dev.firedrill.experiment.SteadyState(
+                        Duration.ofSeconds(5),
+                        List.of(
+                            new dev.firedrill.experiment.Sli(
+                                "error_ratio",
+                                query,
+                                java.util.OptionalDouble.empty(),
+                                java.util.OptionalDouble.of(0.01),
+                                Missing.FAIL))))
+                .build());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
+    com.fasterxml.jackson.databind.JsonNode asRun = result.journal().json().get("queries_as_run");
+    assertThat(asRun).hasSize(2);
+    assertThat(asRun.get(1).get("injected").asBoolean()).isTrue();
+    assertThat(asRun.get(1).get("targets").get(0).asText()).isEqualTo("payments-0");
+    assertThat(asRun.get(1).get("slis").get(0).get("query").asText())
+        .isEqualTo("errors{pod=~\"payments-0\"}");
+  }
+
   /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
   private ScriptedPrometheus.Answer slowAt(double t, double at, long seconds) {
     if (t == at) {
