@@ -81,11 +81,12 @@ public final class Drill {
                     .observer()
                     .on(new Milestone.JournalUnwritable(message, clock.now(), offset())));
     this.observer = DrillObserver.composite(List.of(recorder, ports.observer()));
+    // Through mark, not the observer: each step of the rollback renews the watchdog's lease too.
     this.rollback =
         new Rollback(
             clock,
             this::offset,
-            observer,
+            this::mark,
             index -> ports.watchdog().ifPresent(watchdog -> watchdog.release(index)));
   }
 
@@ -285,7 +286,8 @@ public final class Drill {
       Optional<Reading> remaining = ports.measurer().remainingBudget();
       if (remaining.isPresent()) {
         Reading reading = remaining.get();
-        if (reading.value().isEmpty()) {
+        // No data, an error, or a share outside 0..1 (a query in percent, say): no budget to trust.
+        if (reading.status() != Reading.Status.OK) {
           return Optional.of(
               new VerdictRules.Decision(
                   Verdict.INCONCLUSIVE,
@@ -363,8 +365,10 @@ public final class Drill {
         }
         long after = clock.nanoTime();
         next += interval;
-        if (next <= after) {
-          next += ((after - next) / interval + 1) * interval;
+        if (next < after) {
+          // The slots that passed while it ran are skipped; one falling due just as it ended is
+          // not missed (a measurement as long as the interval is not slow, and loses nothing).
+          next += (after - next + interval - 1) / interval * interval;
         }
         continue;
       }

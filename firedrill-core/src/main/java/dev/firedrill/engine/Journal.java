@@ -85,8 +85,8 @@ public final class Journal {
     measurement.readings().forEach(reading -> readings.add(reading(reading)));
   }
 
-  /** Adds a fault entry and returns its index. */
-  int fault(FaultSpec spec, List<String> plan, String ttlEnforcedBy) {
+  /** Adds a fault entry, at the index the plan gave the fault. */
+  void fault(FaultSpec spec, List<String> plan, String ttlEnforcedBy) {
     ArrayNode faults = (ArrayNode) root.get("faults");
     ObjectNode node = faults.addObject();
     node.put("index", faults.size() - 1);
@@ -96,7 +96,6 @@ public final class Journal {
     ArrayNode actions = node.putArray("plan");
     plan.forEach(actions::add);
     node.put("injected", false);
-    return faults.size() - 1;
   }
 
   /**

@@ -23,6 +23,8 @@ public final class ScriptedFault implements Fault {
   private List<String> selects = List.of();
   private volatile List<String> selected = List.of();
   private TtlEnforcer enforcer = TtlEnforcer.INJECTOR;
+  private String planRefusal;
+  private String unrecovered;
 
   ScriptedFault(String name, FaultSpec spec, List<String> log) {
     this.name = name;
@@ -42,6 +44,21 @@ public final class ScriptedFault implements Fault {
   /** The next {@code times} reverts fail with {@code NAME refused to go} and leave the flag on. */
   public ScriptedFault failsToRevert(int times) {
     revertFailures = times;
+    return this;
+  }
+
+  /** Its plan is refused with {@code message}, as a fault's checks refuse it on this host. */
+  public ScriptedFault refusesToPlan(String message) {
+    planRefusal = message;
+    return this;
+  }
+
+  /**
+   * Once reverted, nothing is left to undo but its targets are not back, as after a pod delete
+   * whose replacement never became Ready: {@code detail} says what was seen.
+   */
+  public ScriptedFault leavesItsTargetsDown(String detail) {
+    unrecovered = detail;
     return this;
   }
 
@@ -81,7 +98,10 @@ public final class ScriptedFault implements Fault {
   }
 
   @Override
-  public List<String> plan() {
+  public List<String> plan() throws FaultException {
+    if (planRefusal != null) {
+      throw new FaultException(planRefusal);
+    }
     return List.of("apply " + name);
   }
 
@@ -107,9 +127,12 @@ public final class ScriptedFault implements Fault {
 
   @Override
   public Verification verify() {
-    return applied
-        ? Verification.remaining(name + " still applied")
-        : Verification.reverted(name + " gone");
+    if (applied) {
+      return Verification.remaining(name + " still applied");
+    }
+    return unrecovered == null
+        ? Verification.reverted(name + " gone")
+        : Verification.unrecovered(unrecovered);
   }
 
   @Override

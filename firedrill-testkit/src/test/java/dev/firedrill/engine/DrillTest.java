@@ -5,12 +5,17 @@ import static dev.firedrill.testing.ScriptedPrometheus.noData;
 import static dev.firedrill.testing.ScriptedPrometheus.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firedrill.experiment.Abort;
+import dev.firedrill.experiment.AbortRule;
+import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedDrill;
 import dev.firedrill.testing.ScriptedFault;
 import dev.firedrill.testing.ScriptedPrometheus;
 import dev.firedrill.time.VirtualClock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +97,8 @@ class DrillTest {
     assertThat(result.reason()).startsWith("error_ratio 0.08 > 0.05 in 2 measurements in a row;");
     assertThat(result.journal().json().get("aborted_at").asText())
         .isEqualTo("2026-11-29T10:00:25Z");
+    assertThat(result.journal().json().get("abort_reason").asText())
+        .isEqualTo("error_ratio 0.08 > 0.05 in 2 measurements in a row");
     assertThat(fault.applied()).isFalse();
     assertThat(drill.log().indexOf("revert burn"))
         .isGreaterThan(drill.log().indexOf("measure at 25.0"));
@@ -214,10 +221,11 @@ class DrillTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(result.reason())
-        .startsWith(
+        .isEqualTo(
             "the steady state could not be measured (a problem of the drill's queries"
-                + " or of its Prometheus, not of the system), nothing was injected: error_ratio")
-        .endsWith("; check its metric and label names against Prometheus");
+                + " or of its Prometheus, not of the system), nothing was injected: error_ratio no"
+                + " data (empty result for errors / requests); check its metric and label names"
+                + " against Prometheus");
     assertThat(fault.applied()).isFalse();
   }
 
@@ -303,6 +311,28 @@ class DrillTest {
     drill.run();
 
     assertThat(drill.lines()).contains("+61.5s rollback cpu-burn: flaky gone (attempt 3)");
+    assertThat(Thread.interrupted()).as("the backoff's waits leave no interrupt behind").isFalse();
+  }
+
+  @Test
+  void anInterruptDuringTheRollbacksBackoffIsHeldUntilEveryAttemptRan() {
+    drill.fault("flaky").failsToRevert(2);
+    AtomicBoolean raised = new AtomicBoolean();
+    clock.onAdvance(
+        now -> {
+          // Right after the first backoff: the second one is cut short, the third attempt is not.
+          if (drill.seconds() >= 60.5 && raised.compareAndSet(false, true)) {
+            Thread.currentThread().interrupt();
+          }
+        });
+
+    DrillResult result = drill.run();
+
+    assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+    assertThat(drill.lines()).contains("+60.5s rollback cpu-burn: flaky gone (attempt 3)");
+    assertThat(result.rollbackOk()).isTrue();
+    // The verdict is left alone: whether the recovery's measurement sees the kept interrupt
+    // depends on whether its queries' threads answered before the drill asked.
   }
 
   @Test
@@ -428,5 +458,361 @@ class DrillTest {
     assertThat(result.verdict()).isEqualTo(Verdict.ABORTED);
     assertThat(result.reason()).startsWith("interrupted;");
     assertThat(fault.applied()).isFalse();
+  }
+
+  @Test
+  void theSlotsASlowMeasurementMissedAreSkippedAndTheScheduleKeepsItsPace() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 10.0, 12));
+
+    DrillResult result = drill.run();
+
+    // The measurement at 10 s ends at 22 s: the slots at 15 and 20 are gone, 25 is kept.
+    assertThat(measurements())
+        .containsExactly(0.0, 5.0, 10.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    assertThat(result.reason())
+        .isEqualTo(
+            "10 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
+                + " 5s interval (the slowest 12.0s), so fewer were taken than planned");
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class))
+        .singleElement()
+        .satisfies(
+            slow -> {
+              assertThat(slow.phase()).isEqualTo(Phase.DURING);
+              assertThat(slow.took()).isEqualTo(Duration.ofSeconds(12));
+            });
+  }
+
+  @Test
+  void aMeasurementAsLongAsTheIntervalIsNotSlowAndMissesNoSlot() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 5));
+
+    DrillResult result = drill.run();
+
+    // It ends at 55 s, the next slot, which is due then and not missed; the one at 55 s, at the
+    // last one's 5 s pace, ends exactly with the method, so it is taken too.
+    assertThat(measurements())
+        .containsExactly(
+            0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    assertThat(result.reason())
+        .isEqualTo(
+            "12 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback");
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class)).isEmpty();
+  }
+
+  @Test
+  void aMeasurementThatWouldEndAfterTheMethodAtTheLastOnesPaceIsNotStarted() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 8));
+
+    DrillResult result = drill.run();
+
+    // 50 s + 8 s: the slot at 55 s is missed; at 60 s another 8 s would end at 68 s, after the
+    // method, so the rollback comes at 60 s without it.
+    assertThat(measurements())
+        .containsExactly(0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 60.0);
+    assertThat(drill.log())
+        .containsSubsequence("measure at 50.0", "revert burn", "measure at 60.0");
+    assertThat(result.reason())
+        .isEqualTo(
+            "10 measurements while the faults were on within steady state; recovered 0.0s after"
+                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
+                + " 5s interval (the slowest 8.0s), so fewer were taken than planned");
+  }
+
+  @Test
+  void aFaultThatRefusesItsPlanRefusesTheDrillBeforeAnythingIsMeasured() {
+    drill.fault("burn").refusesToPlan("no cpu to burn on this host");
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo("method.faults[0] (cpu-burn): no cpu to burn on this host");
+    assertThat(drill.log()).isEmpty();
+    assertThat(result.journal().json().path("plan").path("refusals").get(0).asText())
+        .isEqualTo(result.reason());
+    assertThat(result.journal().faultNode(0).path("plan")).isEmpty();
+    assertThat(result.journal().verdict()).isEqualTo("refused");
+    assertThat(result.journal().json().get("reason").asText()).isEqualTo(result.reason());
+    assertThat(result.journal().json().get("rollback_ok").asBoolean()).isTrue();
+    assertThat(result.journal().json().get("finished_at").asText())
+        .isEqualTo("2026-11-29T10:00:00Z");
+  }
+
+  @Test
+  void aFaultWhoseTargetsDidNotComeBackTurnsAHeldDrillIntoDeviation() {
+    drill.fault("delete").leavesItsTargetsDown("payments-0 not Ready 30s after its delete");
+
+    DrillResult result = drill.run();
+
+    assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the fault's targets did not recover: cpu-burn: payments-0 not Ready 30s after its"
+                + " delete; 12 measurements while the faults were on within steady state;"
+                + " recovered 0.0s after the rollback");
+    assertThat(result.rollbackOk()).isTrue();
+  }
+
+  private static final String BUDGET =
+      "error budget: 99.9% over 30d allows 43.20 min of total outage; worst case 5% of traffic"
+          + " for 1m spends 0.05 min, 0.1157% of the budget (ceiling 5%)";
+
+  /** {@link ScriptedDrill#experiment()} whose burn-rate guard reads the remaining budget. */
+  private DrillResult runWithRemainingBudget(ScriptedPrometheus.Answer remaining) {
+    drill.fault("burn");
+    drill.prometheus().answer("budget_remaining", t -> remaining);
+    return drill.run(
+        drill
+            .experiment()
+            .abort(
+                new Abort(
+                    List.of(new AbortRule("error_ratio", AbortRule.Direction.ABOVE, 0.05, 2)),
+                    Optional.of(
+                        new BurnRateGuard(
+                            0.999,
+                            Duration.ofDays(30),
+                            ScriptedDrill.GUARD_ERROR_RATIO,
+                            100,
+                            Missing.FAIL,
+                            Optional.of("budget_remaining"))),
+                    Abort.DEFAULT_PROBE_ERRORS,
+                    Optional.empty()))
+            .build());
+  }
+
+  @Test
+  void aRemainingBudgetThatCoversTheWorstCaseIsJournaledAndTheDrillRuns() {
+    DrillResult result = runWithRemainingBudget(value(0.5));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.HELD);
+    assertThat(result.journal().json().get("budget_preflight").asText())
+        .isEqualTo(BUDGET + "; remaining 50% = 21.60 min");
+    assertThat(drill.lines())
+        .containsSubsequence(
+            "+0.0s plan " + BUDGET, "+0.0s before " + BUDGET + "; remaining 50% = 21.60 min");
+    assertThat(drill.log()).contains("inject burn");
+  }
+
+  @Test
+  void allOfTheBudgetLeftIsAShareItMayHave() {
+    assertThat(runWithRemainingBudget(value(1)).verdict()).isEqualTo(Verdict.HELD);
+    assertThat(drill.milestones(Milestone.BudgetChecked.class)).hasSize(1);
+  }
+
+  @Test
+  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection() {
+    DrillResult result = runWithRemainingBudget(value(0.001));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining budget, 0.04 min (0.1% of 43.20 min), does not cover the worst case of"
+                + " 0.05 min");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+  }
+
+  @Test
+  void noBudgetLeftRefusesTheDrill() {
+    DrillResult result = runWithRemainingBudget(value(0));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining budget, 0.00 min (0% of 43.20 min), does not cover the worst case of"
+                + " 0.05 min");
+  }
+
+  @Test
+  void aRemainingBudgetWithNoDataIsInconclusiveWithNothingInjected() {
+    DrillResult result = runWithRemainingBudget(noData());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining error budget could not be measured, nothing was injected:"
+                + " remaining_budget no data (empty result for budget_remaining)");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+    assertThat(drill.milestones(Milestone.BudgetChecked.class)).isEmpty();
+  }
+
+  @Test
+  void aRemainingBudgetOutsideZeroToOneIsNotTrusted() {
+    // 1.5 is no share of a budget: most likely a query in percent, which would let a drill run on
+    // a nearly spent budget (0.5 read as 50%).
+    DrillResult result = runWithRemainingBudget(value(1.5));
+
+    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(result.reason())
+        .isEqualTo(
+            "the remaining error budget could not be measured, nothing was injected:"
+                + " remaining_budget 1.5 outside 0..1");
+    assertThat(drill.log()).containsExactly("measure at 0.0");
+  }
+
+  @Test
+  void aSlotOneNanosecondAwayIsWaitedForAndNotSkipped() {
+    drill.fault("burn");
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              if (t == 10.0) {
+                // Ends 1 ns before the slot at 20 s: the slots at 15 s is missed, 20 s is not.
+                clock.advance(Duration.ofSeconds(10).minusNanos(1));
+              }
+              return value(0.001);
+            });
+
+    drill.run();
+
+    assertThat(measurements())
+        .containsExactly(
+            0.0, 5.0, 10.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+  }
+
+  @Test
+  void theRecoveryMeasuresEveryIntervalUntilItsTimeIsUpAndTheLastWaitIsShorter() {
+    drill.fault("burn");
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> value(t >= 30 ? 0.02 : 0.001));
+
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .hypothesis(
+                    new dev.firedrill.experiment.Hypothesis(
+                        "errors stay under 1%", Duration.ofSeconds(12)))
+                .build());
+
+    // 12 s to recover at a 5 s interval: 60, 65, 70 and, 2 s later, 72.
+    assertThat(measurements()).endsWith(55.0, 60.0, 60.0, 65.0, 70.0, 72.0);
+    assertThat(result.verdict()).isEqualTo(Verdict.DEVIATED);
+    assertThat(result.journal().json().has("recovered_at")).isFalse();
+  }
+
+  @Test
+  void aSlowMeasurementDuringTheRecoveryIsCountedToo() {
+    drill.fault("burn");
+    java.util.concurrent.atomic.AtomicInteger queries =
+        new java.util.concurrent.atomic.AtomicInteger();
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              // Preflight and the method's 12 answer at once; the recovery's first takes 7 s.
+              if (queries.incrementAndGet() == 14) {
+                clock.advance(Duration.ofSeconds(7));
+              }
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(drill.milestones(Milestone.SlowMeasurement.class))
+        .singleElement()
+        .satisfies(slow -> assertThat(slow.phase()).isEqualTo(Phase.AFTER));
+    assertThat(result.reason())
+        .isEqualTo(
+            "12 measurements while the faults were on within steady state; recovered 7.0s after"
+                + " the rollback; Prometheus was slow: 1 of 13 measurements took longer than the"
+                + " 5s interval (the slowest 7.0s), so fewer were taken than planned");
+  }
+
+  @Test
+  void offsetsCountFromTheDrillsStartNotTheClocks() {
+    clock.advance(Duration.ofMinutes(5));
+    drill.fault("burn");
+
+    drill.run();
+
+    assertThat(drill.lines())
+        .startsWith("+0.0s plan " + BUDGET)
+        .contains("+5.0s during ok: error_ratio 0.001 <= 0.01, burn_rate 1 <= 100");
+  }
+
+  @Test
+  void thePortsBuilderChains() {
+    DrillPorts.Builder builder =
+        DrillPorts.builder(
+            targets -> {
+              throw new AssertionError("not measured");
+            },
+            new FaultProvider() {
+              @Override
+              public dev.firedrill.fault.Fault create(dev.firedrill.experiment.FaultSpec spec) {
+                throw new AssertionError("not created");
+              }
+
+              @Override
+              public dev.firedrill.fault.Fault restore(
+                  dev.firedrill.experiment.FaultSpec spec, java.util.Map<String, Object> state) {
+                throw new AssertionError("not restored");
+              }
+            },
+            clock);
+    JournalFile file = new JournalFile(java.nio.file.Path.of("unused.json"));
+
+    assertThat(builder.journal(file)).isSameAs(builder);
+    assertThat(builder.observer(DrillObserver.noop())).isSameAs(builder);
+    assertThat(builder.stop(new StopSignal.Flag())).isSameAs(builder);
+    assertThat(builder.build().journalFile()).contains(file);
+  }
+
+  @Test
+  void aHalfDoneInjectionsTargetsAreWhatTheRecoveryReads() {
+    String query = "errors{pod=~\"{{ targets }}\"}";
+    drill.fault("first").selects("payments-0");
+    drill.fault("second").failsToInject();
+    drill
+        .prometheus()
+        .answer("errors{pod=~\".*\"}", 0.001)
+        .answer("errors{pod=~\"payments-0\"}", 0.001);
+
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .steadyState(
+                    new dev.firedrill.experiment.SteadyState(
+                        Duration.ofSeconds(5),
+                        List.of(
+                            new dev.firedrill.experiment.Sli(
+                                "error_ratio",
+                                query,
+                                java.util.OptionalDouble.empty(),
+                                java.util.OptionalDouble.of(0.01),
+                                Missing.FAIL))))
+                .build());
+
+    assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
+    com.fasterxml.jackson.databind.JsonNode asRun = result.journal().json().get("queries_as_run");
+    assertThat(asRun).hasSize(2);
+    assertThat(asRun.get(1).get("injected").asBoolean()).isTrue();
+    assertThat(asRun.get(1).get("targets").get(0).asText()).isEqualTo("payments-0");
+    assertThat(asRun.get(1).get("slis").get(0).get("query").asText())
+        .isEqualTo("errors{pod=~\"payments-0\"}");
+  }
+
+  /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
+  private ScriptedPrometheus.Answer slowAt(double t, double at, long seconds) {
+    if (t == at) {
+      clock.advance(Duration.ofSeconds(seconds));
+    }
+    return value(0.001);
+  }
+
+  /** When each measurement began, in seconds since the drill's start. */
+  private List<Double> measurements() {
+    return drill.log().stream()
+        .filter(entry -> entry.startsWith("measure at "))
+        .map(entry -> Double.valueOf(entry.substring("measure at ".length())))
+        .toList();
   }
 }

@@ -65,4 +65,69 @@ class PlannerRefusalsTest {
     assertThat(budget.worstCaseMinutes()).isCloseTo(0.5, within(1e-9));
     assertThat(budget.remainingShare()).isEmpty();
   }
+
+  @Test
+  void anAbortSectionWithNeitherRulesNorABurnRateGuardIsRefused() {
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                TEXT,
+                "abort:\n  rules:\n    - sli: error_ratio\n      above: 0.05\n  burn_rate:\n"
+                    + "    error_ratio: up\n    objective: 0.999\n    max: 14.4\n",
+                "abort:\n  probe_errors: 3\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "abort has neither rules nor burn_rate: nothing could stop the drill early");
+    assertThat(Planner.budget(experiment)).isEmpty();
+  }
+
+  @Test
+  void aBurnRateGuardAloneOrARuleAloneIsEnoughToAbort() {
+    String rules = "  rules:\n    - sli: error_ratio\n      above: 0.05\n";
+    String guard = "  burn_rate:\n    error_ratio: up\n    objective: 0.999\n    max: 14.4\n";
+
+    assertThat(Planner.staticRefusals(MinimalExperiment.load(TEXT.replace(rules, "")))).isEmpty();
+    assertThat(Planner.staticRefusals(MinimalExperiment.load(TEXT.replace(guard, "")))).isEmpty();
+  }
+
+  @Test
+  void aWorstCaseAboveTheBudgetCeilingIsRefusedAtPlanTime() {
+    // 10 minutes at 5% of the traffic, all of it failing, against 43.2 minutes of budget: 0.5
+    // minutes, 1.157% of it, above a 1% ceiling.
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                TEXT, "  max_duration: 15m\n", "  max_duration: 15m\n  budget_ceiling: 0.01\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "worst-case spend 1.157% of the error budget is above the ceiling of 1%"
+                + " (blast_radius.budget_ceiling)");
+  }
+
+  @Test
+  void eachQueryThatIsNotPromqlIsRefusedNamingItsField() {
+    Experiment experiment =
+        MinimalExperiment.load(
+            MinimalExperiment.replace(
+                MinimalExperiment.replace(
+                    MinimalExperiment.replace(
+                        TEXT,
+                        "      max: 0.005\n",
+                        "      max: 0.005\n    - name: latency\n      query: sum(up\n      max: 1\n"),
+                    "    error_ratio: up\n",
+                    "    error_ratio: up +\n"),
+                "    max: 14.4\n",
+                "    max: 14.4\n    remaining_budget: up{\n"));
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "steady_state.slis[1].query (latency): not valid PromQL: 1:7: parse error: unclosed"
+                + " left parenthesis",
+            "abort.burn_rate.error_ratio: not valid PromQL: 1:5: parse error: unexpected end of"
+                + " input",
+            "abort.burn_rate.remaining_budget: not valid PromQL: 1:4: parse error: unexpected end"
+                + " of input inside braces");
+  }
 }
