@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the marker's backend, and the whole run within the plan, the timeouts and the markers' own close
  * limit.
  */
+// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
+@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class MisbehavingMarkersTest {
 
@@ -102,7 +106,14 @@ class MisbehavingMarkersTest {
       Path journal = dir.resolve(name + ".json");
 
       long start = System.nanoTime();
-      CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+      CliRun run =
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              journal.toString(),
+              "--history",
+              CliRun.historyBeside(journal));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
 
       JsonNode record = new ObjectMapper().readTree(journal.toFile());

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,6 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the timeouts and the recovery window, with the fault rolled back and verified, and one console
  * line saying what Prometheus did.
  */
+// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
+@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MisbehavingPrometheusTest {
 
@@ -121,7 +125,14 @@ class MisbehavingPrometheusTest {
           """
               .formatted(prometheus.url("")));
       Path journal = dir.resolve(c.name().toLowerCase() + ".json");
-      CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+      CliRun run =
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              journal.toString(),
+              "--history",
+              CliRun.historyBeside(journal));
 
       JsonNode record = new ObjectMapper().readTree(journal.toFile());
       Duration took =

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,6 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * when only the injection met the misbehaviour, and otherwise either verifies its rollback or ends
  * rollback-failed (exit 7) printing the command a human must run; never "rolled back" unverified.
  */
+// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
+@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MisbehavingProxyAdminTest {
 
@@ -98,7 +102,14 @@ class MisbehavingProxyAdminTest {
       Path journal = dir.resolve(name + ".json");
 
       long start = System.nanoTime();
-      CliRun run = CliRun.of("run", file.toString(), "--journal", journal.toString());
+      CliRun run =
+          CliRun.of(
+              "run",
+              file.toString(),
+              "--journal",
+              journal.toString(),
+              "--history",
+              CliRun.historyBeside(journal));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
 
       JsonNode record = new ObjectMapper().readTree(journal.toFile());
