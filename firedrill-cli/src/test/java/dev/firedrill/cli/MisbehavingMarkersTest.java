@@ -3,10 +3,8 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.testing.Misbehaviour;
 import dev.firedrill.testing.StubHttpServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -83,10 +81,11 @@ class MisbehavingMarkersTest {
       // after misbehaves.
       marker.after(1, m::on);
       String name = (b + "-" + m).toLowerCase();
-      Path file = dir.resolve(name + ".yaml");
-      Files.writeString(
-          file,
-          """
+      ExperimentRun drill =
+          ExperimentRun.of(
+              dir,
+              name,
+              """
           id: misbehaving-marker
           title: A misbehaving marker backend does not change the drill
           prometheus: {url: %s, timeout: 1s}
@@ -102,21 +101,10 @@ class MisbehavingMarkersTest {
           blast_radius: {traffic_share: 5%%, max_duration: 15m, max_workers: 1}
           %s
           """
-              .formatted(prometheus.url(""), b.yaml.formatted(marker.url(""))));
-      Path journal = dir.resolve(name + ".json");
-
-      long start = System.nanoTime();
-      CliRun run =
-          CliRun.of(
-              "run",
-              file.toString(),
-              "--journal",
-              journal.toString(),
-              "--history",
-              CliRun.historyBeside(journal));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
-
-      JsonNode record = new ObjectMapper().readTree(journal.toFile());
+                  .formatted(prometheus.url(""), b.yaml.formatted(marker.url(""))));
+      CliRun run = drill.run();
+      JsonNode record = drill.journal();
+      Duration took = drill.took();
       System.out.printf(
           "%s %s: exit %d, verdict %s, run %.1f s%n",
           b, m, run.exit(), record.path("verdict").asText(), took.toMillis() / 1000.0);

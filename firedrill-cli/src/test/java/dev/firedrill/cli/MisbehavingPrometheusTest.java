@@ -3,10 +3,8 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.testing.Misbehaviour;
 import dev.firedrill.testing.StubHttpServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,10 +103,11 @@ class MisbehavingPrometheusTest {
       // Healthy for the preflight's query, misbehaving from the first measurement with the fault
       // on.
       prometheus.after(1, c.misbehave);
-      Path file = dir.resolve(c.name().toLowerCase() + ".yaml");
-      Files.writeString(
-          file,
-          """
+      ExperimentRun drill =
+          ExperimentRun.of(
+              dir,
+              c.name().toLowerCase(),
+              """
           id: misbehaving-prometheus
           title: A misbehaving Prometheus ends the drill on time
           prometheus: {url: %s, timeout: 1s}
@@ -123,18 +122,9 @@ class MisbehavingPrometheusTest {
           abort: {rules: [{sli: error_ratio, above: 0.5}]}
           blast_radius: {traffic_share: 5%%, max_duration: 15m, max_workers: 1}
           """
-              .formatted(prometheus.url("")));
-      Path journal = dir.resolve(c.name().toLowerCase() + ".json");
-      CliRun run =
-          CliRun.of(
-              "run",
-              file.toString(),
-              "--journal",
-              journal.toString(),
-              "--history",
-              CliRun.historyBeside(journal));
-
-      JsonNode record = new ObjectMapper().readTree(journal.toFile());
+                  .formatted(prometheus.url("")));
+      CliRun run = drill.run();
+      JsonNode record = drill.journal();
       Duration took =
           Duration.between(
               Instant.parse(record.get("started_at").asText()),

@@ -3,10 +3,8 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.testing.Misbehaviour;
 import dev.firedrill.testing.StubHttpServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -79,10 +77,11 @@ class MisbehavingProxyAdminTest {
             }
           });
       String name = (phase + "-" + m).toLowerCase();
-      Path file = dir.resolve(name + ".yaml");
-      Files.writeString(
-          file,
-          """
+      ExperimentRun drill =
+          ExperimentRun.of(
+              dir,
+              name,
+              """
           id: misbehaving-admin
           title: A misbehaving proxy admin API never leaves an unverified rollback
           prometheus: {url: %s, timeout: 1s}
@@ -98,21 +97,10 @@ class MisbehavingProxyAdminTest {
           abort: {rules: [{sli: error_ratio, above: 0.5}]}
           blast_radius: {traffic_share: 20%%, max_duration: 15m}
           """
-              .formatted(prometheus.url(""), admin.url("")));
-      Path journal = dir.resolve(name + ".json");
-
-      long start = System.nanoTime();
-      CliRun run =
-          CliRun.of(
-              "run",
-              file.toString(),
-              "--journal",
-              journal.toString(),
-              "--history",
-              CliRun.historyBeside(journal));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
-
-      JsonNode record = new ObjectMapper().readTree(journal.toFile());
+                  .formatted(prometheus.url(""), admin.url("")));
+      CliRun run = drill.run();
+      JsonNode record = drill.journal();
+      Duration took = drill.took();
       System.out.printf(
           "%s %s: exit %d, verdict %s, run %.1f s%n",
           phase, m, run.exit(), record.path("verdict").asText(), took.toMillis() / 1000.0);
