@@ -24,8 +24,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the marker's backend, and the whole run within the plan, the timeouts and the markers' own close
  * limit.
  */
-// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class MisbehavingMarkersTest {
 
@@ -69,6 +67,10 @@ class MisbehavingMarkersTest {
 
   @TempDir Path dir;
 
+  // Its cases run four at a time: each is a drill on stubs, a folder and a history of its own,
+  // mostly waiting out the timeouts it tests. The class itself runs alone, as every class here does
+  // (another sends signals to this JVM).
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void aMisbehavingMarkerBackendIsReportedAndLeavesTheDrillAsItWas(Backend b, Misbehaviour m)

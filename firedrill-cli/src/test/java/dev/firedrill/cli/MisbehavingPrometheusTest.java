@@ -23,8 +23,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the timeouts and the recovery window, with the fault rolled back and verified, and one console
  * line saying what Prometheus did.
  */
-// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MisbehavingPrometheusTest {
 
@@ -95,6 +93,10 @@ class MisbehavingPrometheusTest {
 
   @TempDir Path dir;
 
+  // Its cases run four at a time: each is a drill on stubs, a folder and a history of its own,
+  // mostly waiting out the timeouts it tests. The class itself runs alone, as every class here does
+  // (another sends signals to this JVM).
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest
   @EnumSource(Case.class)
   void aPrometheusMisbehavingMidDrillEndsItOnTimeWithTheFaultRolledBack(Case c) throws Exception {

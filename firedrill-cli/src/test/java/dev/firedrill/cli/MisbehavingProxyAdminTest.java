@@ -23,8 +23,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * when only the injection met the misbehaviour, and otherwise either verifies its rollback or ends
  * rollback-failed (exit 7) printing the command a human must run; never "rolled back" unverified.
  */
-// Each case is a drill on stubs, folders and a history of its own, mostly waiting out timeouts.
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MisbehavingProxyAdminTest {
 
@@ -59,6 +57,10 @@ class MisbehavingProxyAdminTest {
 
   @TempDir Path dir;
 
+  // Its cases run four at a time: each is a drill on stubs, a folder and a history of its own,
+  // mostly waiting out the timeouts it tests. The class itself runs alone, as every class here does
+  // (another sends signals to this JVM).
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void aMisbehavingAdminApiNeverLeavesAnUnverifiedRollback(Phase phase, Misbehaviour m)
