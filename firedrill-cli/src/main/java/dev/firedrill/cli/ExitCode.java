@@ -8,6 +8,7 @@ import dev.firedrill.engine.Verdict;
 import dev.firedrill.guard.Reading;
 import dev.firedrill.history.RegressionCheck;
 import dev.firedrill.lab.stack.LabStop;
+import java.util.Optional;
 
 /** Every exit code firedrill returns, decided here and nowhere else. */
 final class ExitCode {
@@ -26,19 +27,24 @@ final class ExitCode {
   /**
    * A failed rollback outranks every verdict: it is what a pipeline most needs to see. A failed
    * alert expectation turns a held (or inconclusive) system verdict into 1; a worse system verdict
-   * keeps its own code.
+   * keeps its own code. An expectation the alert stack left unmeasured turns a held system verdict
+   * into 4: the drill did not prove its alerts, and a pipeline must not read that as a pass.
    */
   static int of(DrillResult result) {
     if (!result.rollbackOk()) {
       return ROLLBACK_FAILED;
     }
     int system = of(result.verdict());
-    boolean alertsFailed =
-        result
-            .observability()
-            .filter(o -> o.verdict() == ObservabilityResult.Verdict.DEVIATED)
-            .isPresent();
-    return alertsFailed && (system == HELD || system == INCONCLUSIVE) ? DEVIATED : system;
+    Optional<ObservabilityResult.Verdict> alerts =
+        result.observability().map(ObservabilityResult::verdict);
+    if (alerts.equals(Optional.of(ObservabilityResult.Verdict.DEVIATED))
+        && (system == HELD || system == INCONCLUSIVE)) {
+      return DEVIATED;
+    }
+    if (alerts.equals(Optional.of(ObservabilityResult.Verdict.INCONCLUSIVE)) && system == HELD) {
+      return INCONCLUSIVE;
+    }
+    return system;
   }
 
   /**

@@ -89,6 +89,24 @@ class ExitCodeTest {
   }
 
   @Test
+  void anAlertStackThatCouldNotBeReadTurnsHeldIntoFourAndLeavesOtherCodes() {
+    Optional<ObservabilityResult> unread =
+        Optional.of(
+            new ObservabilityResult(
+                ObservabilityResult.Verdict.INCONCLUSIVE,
+                "PaymentsDown: unknown: 3 of 3 reads of the alerts failed",
+                List.of()));
+    assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", true, List.of(), null, unread)))
+        .isEqualTo(4);
+    assertThat(ExitCode.of(new DrillResult(Verdict.DEVIATED, "r", true, List.of(), null, unread)))
+        .isEqualTo(1);
+    assertThat(ExitCode.of(new DrillResult(Verdict.ABORTED, "r", true, List.of(), null, unread)))
+        .isEqualTo(3);
+    assertThat(ExitCode.of(new DrillResult(Verdict.HELD, "r", false, List.of("x"), null, unread)))
+        .isEqualTo(7);
+  }
+
+  @Test
   void whatCleanupAndLabDownCouldNotUndoIsSevenLikeAFailedRollback() {
     Cleanup.Outcome reverted =
         new Cleanup.Outcome(0, "process-kill", true, "reverted: SIGCONT sent");

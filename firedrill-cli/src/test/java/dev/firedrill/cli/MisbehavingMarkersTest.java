@@ -61,8 +61,7 @@ class MisbehavingMarkersTest {
   }
 
   static Stream<Arguments> cases() {
-    return Stream.of(Backend.values())
-        .flatMap(b -> Stream.of(Misbehaviour.values()).map(m -> Arguments.of(b, m)));
+    return Misbehaviour.against(Backend.values());
   }
 
   @TempDir Path dir;

@@ -51,8 +51,7 @@ class MisbehavingProxyAdminTest {
   }
 
   static Stream<Arguments> cases() {
-    return Stream.of(Phase.values())
-        .flatMap(p -> Stream.of(Misbehaviour.values()).map(m -> Arguments.of(p, m)));
+    return Misbehaviour.against(Phase.values());
   }
 
   @TempDir Path dir;

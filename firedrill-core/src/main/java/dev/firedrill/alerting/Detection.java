@@ -32,7 +32,13 @@ public final class Detection {
   private final boolean alertmanager;
   private final List<Tracked> tracked = new ArrayList<>();
   private RuleBook rules;
-  private Optional<String> lastError = Optional.empty();
+
+  /** Reads of the alerts (Prometheus's, or Grafana's) while watching: whether an alert fired. */
+  private final Reads alertReads = new Reads("the alerts");
+
+  /** Reads of Alertmanager's alerts while watching: where an alert was routed, its startsAt. */
+  private final Reads routedReads = new Reads("Alertmanager");
+
   private List<Truncation> truncations = List.of();
 
   /**
@@ -139,9 +145,18 @@ public final class Detection {
     List<RoutedAlert> routed = List.of();
     try {
       promAlerts = Optional.of(stack.alerts());
-      routed = alertmanager ? stack.routed() : List.of();
+      alertReads.succeeded();
     } catch (AlertStackException e) {
-      lastError = Optional.of(e.getMessage());
+      alertReads.failed(e.getMessage());
+    }
+    // Read whatever the alerts did: an Alertmanager that answers still routes and dates the alert.
+    if (alertmanager) {
+      try {
+        routed = stack.routed();
+        routedReads.succeeded();
+      } catch (AlertStackException e) {
+        routedReads.failed(e.getMessage());
+      }
     }
     List<Delivery> deliveries = stack.deliveries();
     truncations = stack.truncations();
@@ -197,8 +212,42 @@ public final class Detection {
     return Optional.ofNullable(rules).map(RuleBook::intervalsText);
   }
 
-  public Optional<String> lastError() {
-    return lastError;
+  /** How many reads of one source failed while watching, and why the last one did. */
+  private static final class Reads {
+    private final String source;
+    private int total;
+    private int failed;
+    private String lastFailure = "";
+
+    Reads(String source) {
+      this.source = source;
+    }
+
+    void succeeded() {
+      total++;
+    }
+
+    void failed(String why) {
+      total++;
+      failed++;
+      lastFailure = why;
+    }
+
+    boolean anyFailed() {
+      return failed > 0;
+    }
+
+    /** {@code 3 of 5 reads of Alertmanager failed (the last: ...)}. */
+    String text() {
+      return failed
+          + " of "
+          + total
+          + (total == 1 ? " read of " : " reads of ")
+          + source
+          + " failed (the last: "
+          + lastFailure
+          + ")";
+    }
   }
 
   /** What was seen of one expected alert, first occurrence of each kind. */
@@ -354,6 +403,27 @@ public final class Detection {
       DetectionRow.Check runbook = linkCheck("runbook_url", expectation.runbookUrl());
       DetectionRow.Check dashboard = linkCheck("dashboard", expectation.dashboard());
       if (expectation.expect() == Expect.SILENT) {
+        if (!fired && alertReads.anyFailed()) {
+          return new DetectionRow(
+              expectation,
+              false,
+              detect,
+              source,
+              floor,
+              notify,
+              receiver,
+              receivers,
+              runbook,
+              dashboard,
+              false,
+              "unknown: "
+                  + alertReads.text()
+                  + ", so whether it stayed silent for "
+                  + Durations.format(expectation.within())
+                  + " after injection is not known",
+              List.of(),
+              true);
+        }
         boolean held = !fired;
         return new DetectionRow(
             expectation,
@@ -377,12 +447,22 @@ public final class Detection {
             List.of());
       }
       List<String> failures = new ArrayList<>();
-      if (!fired) {
+      // What could not be read: not a failure of the alert, but no pass either.
+      List<String> unknowns = new ArrayList<>();
+      if (!fired && alertReads.anyFailed()) {
+        unknowns.add(
+            "unknown: "
+                + alertReads.text()
+                + ", so whether it fired within "
+                + Durations.format(expectation.within())
+                + " is not known"
+                + floor.map(f -> "; its floor is " + f.text()).orElse(""));
+      } else if (!fired) {
         failures.add(
             "missed: did not fire within "
                 + Durations.format(expectation.within())
                 + floor.map(f -> "; its floor is " + f.text()).orElse("")
-                + lastError.map(e -> "; last error reading the stack: " + e).orElse(""));
+                + (routedReads.anyFailed() ? "; " + routedReads.text() : ""));
       } else if (detect.isPresent() && detect.get().compareTo(expectation.within()) > 0) {
         failures.add(
             "fired "
@@ -393,6 +473,11 @@ public final class Detection {
       }
       if (receiver.wrong()) {
         failures.add("misrouted: " + receiver.detail());
+      } else if (fired
+          && expectation.receiver().isPresent()
+          && receiverSeen().isEmpty()
+          && routedReads.anyFailed()) {
+        unknowns.add("routing unknown: " + routedReads.text());
       }
       if (runbook.wrong()) {
         failures.add("wrong runbook: " + runbook.detail());
@@ -400,15 +485,20 @@ public final class Detection {
       if (dashboard.wrong()) {
         failures.add("wrong dashboard: " + dashboard.detail());
       }
+      List<String> problems = new ArrayList<>(unknowns);
+      problems.addAll(failures);
       String reason =
-          failures.isEmpty()
+          problems.isEmpty()
               ? "fired "
                   + detect.map(d -> Durations.seconds(d) + " after injection").orElse("")
                   + " ("
                   + source
                   + ")"
                   + unnotified()
-              : String.join("; ", failures);
+                  + (routedReads.anyFailed() && routedAlert.isEmpty()
+                      ? "; " + routedReads.text()
+                      : "")
+              : String.join("; ", problems);
       return new DetectionRow(
           expectation,
           fired,
@@ -420,9 +510,10 @@ public final class Detection {
           receivers,
           runbook,
           dashboard,
-          failures.isEmpty(),
+          problems.isEmpty(),
           reason,
-          truncationWarnings());
+          truncationWarnings(),
+          failures.isEmpty() && !unknowns.isEmpty());
     }
 
     /**

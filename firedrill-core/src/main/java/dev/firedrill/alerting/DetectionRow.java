@@ -11,7 +11,9 @@ import java.util.Optional;
  * startsAt}), and whether its routing and links were right. {@code receivers}: where the alert was
  * routed (the webhook's receiver, else Alertmanager's), empty when unseen. {@code held} with its
  * reason. {@code warnings}: what may explain a missing notification without failing the row, such
- * as a webhook Alertmanager cut short ({@code truncatedAlerts}).
+ * as a webhook Alertmanager cut short ({@code truncatedAlerts}). {@code unknown}: not held only
+ * because the stack could not be read (whether it fired, or where it was routed, is not known);
+ * nothing that was seen was wrong.
  */
 public record DetectionRow(
     AlertExpectation expectation,
@@ -26,11 +28,47 @@ public record DetectionRow(
     Check dashboard,
     boolean held,
     String reason,
-    List<String> warnings) {
+    List<String> warnings,
+    boolean unknown) {
 
   public DetectionRow {
     receivers = List.copyOf(receivers);
     warnings = List.copyOf(warnings);
+    if (held && unknown) {
+      throw new IllegalArgumentException("a held row is measured, not unknown");
+    }
+  }
+
+  /** A row that was measured: held, or failed on what was seen. */
+  public DetectionRow(
+      AlertExpectation expectation,
+      boolean fired,
+      Optional<Duration> timeToDetect,
+      String detectSource,
+      Optional<Floor> floor,
+      Optional<Duration> timeToNotify,
+      Check receiver,
+      List<String> receivers,
+      Check runbook,
+      Check dashboard,
+      boolean held,
+      String reason,
+      List<String> warnings) {
+    this(
+        expectation,
+        fired,
+        timeToDetect,
+        detectSource,
+        floor,
+        timeToNotify,
+        receiver,
+        receivers,
+        runbook,
+        dashboard,
+        held,
+        reason,
+        warnings,
+        false);
   }
 
   /** A comparison of what the alert carried with what the experiment expected. */

@@ -39,7 +39,7 @@ public final class DetectionTable {
             row.receiver().status().text(),
             row.runbook().status().text(),
             row.dashboard().status().text(),
-            row.held() ? "held" : "FAILED"
+            row.held() ? "held" : row.unknown() ? "unknown" : "FAILED"
           });
     }
     int[] widths = new int[HEADER.length];

@@ -27,11 +27,10 @@ public record ObservabilityResult(Verdict verdict, String reason, List<Detection
   }
 
   /**
-   * Deviated when a row failed; inconclusive when an alert stayed unknown because the stack did not
-   * answer.
+   * Deviated when a row failed on what was seen; inconclusive when every row that did not hold is
+   * unknown because the stack could not be read.
    */
-  public static ObservabilityResult of(
-      List<DetectionRow> rows, java.util.Optional<String> stackError) {
+  public static ObservabilityResult of(List<DetectionRow> rows) {
     List<DetectionRow> failed = rows.stream().filter(r -> !r.held()).toList();
     if (failed.isEmpty()) {
       return new ObservabilityResult(
@@ -39,7 +38,7 @@ public record ObservabilityResult(Verdict verdict, String reason, List<Detection
           rows.size() + " expected alert" + (rows.size() == 1 ? "" : "s") + " behaved as expected",
           rows);
     }
-    boolean blind = stackError.isPresent() && failed.stream().allMatch(r -> !r.fired());
+    boolean blind = failed.stream().allMatch(DetectionRow::unknown);
     String reasons =
         failed.stream()
             .map(r -> r.expectation().describe() + ": " + r.reason())

@@ -503,8 +503,7 @@ public final class Drill {
     if (injectedAt != null && ports.detection().isPresent()) {
       Detection detection = ports.detection().get();
       ObservabilityResult result =
-          ObservabilityResult.of(
-              detection.rows(injectedAt, measuredErrorRatio(detection)), detection.lastError());
+          ObservabilityResult.of(detection.rows(injectedAt, measuredErrorRatio(detection)));
       observability = Optional.of(result);
       mark(new Milestone.AlertsJudged(result, clock.now(), offset()));
     }

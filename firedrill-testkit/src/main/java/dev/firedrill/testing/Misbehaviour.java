@@ -2,6 +2,8 @@ package dev.firedrill.testing;
 
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * What any HTTP backend can do wrong, as a {@link StubHttpServer} does it: the cases every
@@ -30,6 +32,14 @@ public enum Misbehaviour {
 
   Misbehaviour(Consumer<StubHttpServer> misbehave) {
     this.misbehave = misbehave;
+  }
+
+  /**
+   * Each of {@code sides} (a backend, a phase: what a test varies besides the misbehaviour) with
+   * each misbehaviour, as a {@code @MethodSource}'s arguments {@code (side, misbehaviour)}.
+   */
+  public static <T> Stream<Arguments> against(T[] sides) {
+    return Stream.of(sides).flatMap(side -> Stream.of(values()).map(m -> Arguments.of(side, m)));
   }
 
   /** Makes {@code server} misbehave so from now on. */

@@ -33,8 +33,15 @@ public final class StubHttpServer implements AutoCloseable {
 
   private volatile HttpServer server;
   private final int port;
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-  private final CountDownLatch released = new CountDownLatch(1);
+  private final ExecutorService threads;
+  private final CountDownLatch released;
+
+  /** The stub that listens: itself, or the one {@link #route} made this one a route of. */
+  private final StubHttpServer root;
+
+  /** The root's routes by path prefix, longest first; none on a route. */
+  private final List<Map.Entry<String, StubHttpServer>> routes = new CopyOnWriteArrayList<>();
+
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private volatile int status = 200;
   private volatile String body = "";
@@ -58,8 +65,49 @@ public final class StubHttpServer implements AutoCloseable {
   }
 
   private StubHttpServer() throws IOException {
+    root = this;
+    threads = Executors.newCachedThreadPool();
+    released = new CountDownLatch(1);
     server = listen(0);
     port = server.getAddress().getPort();
+  }
+
+  /** A route of {@code root}: its listener and port, answers of its own. */
+  private StubHttpServer(StubHttpServer root) {
+    this.root = root;
+    this.threads = root.threads;
+    this.released = root.released;
+    this.port = root.port;
+  }
+
+  /**
+   * The requests whose raw path starts with {@code prefix} (the longest prefix of several wins) are
+   * answered by the stub this returns, which is set up, counts its requests ({@link #after}, {@link
+   * #requests}) and misbehaves on its own; every other request by this one. So one backend can
+   * serve a healthy API beside a misbehaving one, as Grafana serves its data-source proxy beside
+   * its alerting API. The route shares this stub's port: {@link #goneFor} on it takes the whole
+   * server away, and {@link #close} is this stub's.
+   */
+  public StubHttpServer route(String prefix) {
+    if (root != this) {
+      throw new IllegalStateException("a route has no routes of its own; route from the root");
+    }
+    StubHttpServer route = new StubHttpServer(this);
+    routes.add(Map.entry(prefix, route));
+    routes.sort(
+        java.util.Comparator.comparingInt(
+                (Map.Entry<String, StubHttpServer> e) -> e.getKey().length())
+            .reversed());
+    return route;
+  }
+
+  /** The stub that answers {@code path}: the route with the longest matching prefix, else this. */
+  private StubHttpServer answering(String path) {
+    return routes.stream()
+        .filter(e -> path.startsWith(e.getKey()))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElse(this);
   }
 
   private HttpServer listen(int on) throws IOException {
@@ -160,6 +208,10 @@ public final class StubHttpServer implements AutoCloseable {
    * away} has passed: a backend restarting mid-drill.
    */
   public StubHttpServer goneFor(Duration away) {
+    if (root != this) {
+      root.goneFor(away);
+      return this;
+    }
     gone = true;
     server.stop(0);
     Thread back =
@@ -189,7 +241,7 @@ public final class StubHttpServer implements AutoCloseable {
 
   /** Whether the server is away ({@link #goneFor}) now. */
   public boolean gone() {
-    return gone;
+    return root.gone;
   }
 
   /** {@code http://127.0.0.1:PORT} with the given path appended. */
@@ -214,6 +266,10 @@ public final class StubHttpServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (root != this) {
+      root.close();
+      return;
+    }
     released.countDown();
     server.stop(0);
     threads.shutdownNow();
@@ -238,12 +294,16 @@ public final class StubHttpServer implements AutoCloseable {
           .forEach(
               (name, values) ->
                   headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
-      requests.add(
-          new Request(
-              exchange.getRequestMethod(),
-              exchange.getRequestURI().getRawPath(),
-              headers,
-              requestBody));
+      String path = exchange.getRequestURI().getRawPath();
+      answering(path)
+          .answer(exchange, new Request(exchange.getRequestMethod(), path, headers, requestBody));
+    }
+  }
+
+  /** Records {@code request} as this stub's (a route's, or the root's) and answers it so. */
+  private void answer(HttpExchange exchange, Request request) throws IOException {
+    try {
+      requests.add(request);
       synchronized (this) {
         if (later != null && requests.size() > healthyFor) {
           java.util.function.Consumer<StubHttpServer> then = later;
@@ -251,7 +311,7 @@ public final class StubHttpServer implements AutoCloseable {
           then.accept(this);
         }
       }
-      if (gone) {
+      if (root.gone) {
         return; // its connection was closed with the listener
       }
       if (hang) {

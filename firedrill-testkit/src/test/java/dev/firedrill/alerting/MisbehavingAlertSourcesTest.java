@@ -69,8 +69,7 @@ class MisbehavingAlertSourcesTest {
   }
 
   static Stream<Arguments> cases() {
-    return Stream.of(Source.values())
-        .flatMap(s -> Stream.of(Misbehaviour.values()).map(m -> Arguments.of(s, m)));
+    return Misbehaviour.against(Source.values());
   }
 
   @ParameterizedTest(name = "{0} {1}")

@@ -181,6 +181,54 @@ class DetectionDrillTest {
   }
 
   @Test
+  void anAlertTheStackNeverShowedBecauseItCouldNotBeReadIsUnknownNotMissed() {
+    drill.fault("errors");
+    stack.unreadable(0.5, 1000); // from just after preflight's read
+
+    DrillResult result = run(burn(Duration.ofSeconds(40), null));
+
+    DetectionRow row = onlyRow(result);
+    assertThat(row.held()).isFalse();
+    assertThat(row.unknown()).isTrue();
+    assertThat(row.reason())
+        .matches(
+            "unknown: (\\d+) of \\1 reads of the alerts failed \\(the last: Prometheus at"
+                + " http://127.0.0.1:9 is unreachable\\), so whether it fired within 40s is not"
+                + " known; its floor is .*");
+    assertThat(result.observability().get().verdict())
+        .isEqualTo(ObservabilityResult.Verdict.INCONCLUSIVE);
+    assertThat(drill.lines()).anyMatch(l -> l.contains(" unknown") && l.contains("detect "));
+  }
+
+  @Test
+  void aSilentAlertTheStackCouldNotShowIsUnknownNotHeld() {
+    drill.fault("errors");
+    stack.unreadable(20, 25);
+
+    DrillResult result =
+        run(
+            new AlertExpectation(
+                "PaymentsDown",
+                Map.of(),
+                AlertExpectation.Expect.SILENT,
+                Duration.ofSeconds(40),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                false));
+
+    DetectionRow row = onlyRow(result);
+    assertThat(row.held()).isFalse();
+    assertThat(row.unknown()).isTrue();
+    assertThat(row.reason())
+        .startsWith("unknown: ")
+        .contains(" reads of the alerts failed (the last: Prometheus at http://127.0.0.1:9")
+        .endsWith("so whether it stayed silent for 40s after injection is not known");
+    assertThat(result.observability().get().verdict())
+        .isEqualTo(ObservabilityResult.Verdict.INCONCLUSIVE);
+  }
+
+  @Test
   void aMisroutedAlertAndAWrongRunbookAreReportedAsSuch() {
     drill.fault("errors");
     stack

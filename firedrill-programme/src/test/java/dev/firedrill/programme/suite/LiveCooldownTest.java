@@ -69,7 +69,7 @@ class LiveCooldownTest {
         true,
         List.of(),
         null,
-        Optional.of(ObservabilityResult.of(List.of(row), Optional.empty())));
+        Optional.of(ObservabilityResult.of(List.of(row))));
   }
 
   private Cooldown.Waited await(int pollsFiring, Duration limit) throws Exception {
