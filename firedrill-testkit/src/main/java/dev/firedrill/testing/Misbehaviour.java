@@ -19,7 +19,10 @@ public enum Misbehaviour {
   HTML_503(s -> s.respond(503, "text/html", "<html><h1>Service Unavailable</h1></html>")),
   INVALID_JSON(s -> s.respondJson(200, "{\"status\":\"success\",\"data\":{")),
   LOGIN_REDIRECT(s -> s.redirect(302, "/login?redirect=%2Fapi")),
+  /** Half the body, then a FIN. */
   CUT_MID_BODY(StubHttpServer::cutMidBody),
+  /** Half the body, then a TCP reset (RST). */
+  RESET_MID_BODY(StubHttpServer::resetMidBody),
   /** A JSON array that never closes: only a reader that bounds what it reads stops. */
   ENDLESS_BODY(s -> s.endlessBody("[", "{\"id\":1,\"name\":\"firedrill\"},")),
   /**

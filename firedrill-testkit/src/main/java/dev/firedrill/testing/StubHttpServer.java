@@ -22,16 +22,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An HTTP server on 127.0.0.1 that answers every request with one canned response, or misbehaves as
- * a backend can (never answers, answers late, cuts its body, sends one without end, goes away and
- * comes back on the same port), and records what it was sent. Every misbehaving-backend test uses
- * this one server, whatever backend it stands in for.
+ * a backend can (never answers, answers late, cuts its body with a FIN or a reset, sends one
+ * without end, goes away and comes back on the same port), and records what it was sent. Every
+ * misbehaving-backend test uses this one server, whatever backend it stands in for. The JDK's
+ * server answers behind a {@link SplicingFront} that holds the public port.
  */
 public final class StubHttpServer implements AutoCloseable {
 
   /** What the stub saw: method, path (raw), headers (lower-case names, first value), body. */
   public record Request(String method, String path, Map<String, String> headers, String body) {}
 
-  private volatile HttpServer server;
+  private final HttpServer server;
+  private final SplicingFront front;
   private final int port;
   private final ExecutorService threads;
   private final CountDownLatch released;
@@ -61,6 +63,7 @@ public final class StubHttpServer implements AutoCloseable {
   private enum Body {
     WHOLE,
     CUT,
+    RESET,
     ENDLESS
   }
 
@@ -68,8 +71,9 @@ public final class StubHttpServer implements AutoCloseable {
     root = this;
     threads = Executors.newCachedThreadPool();
     released = new CountDownLatch(1);
-    server = listen(0);
-    port = server.getAddress().getPort();
+    server = listen();
+    front = new SplicingFront(server.getAddress().getPort(), threads);
+    port = front.port();
   }
 
   /** A route of {@code root}: its listener and port, answers of its own. */
@@ -78,6 +82,8 @@ public final class StubHttpServer implements AutoCloseable {
     this.threads = root.threads;
     this.released = root.released;
     this.port = root.port;
+    this.server = null;
+    this.front = null;
   }
 
   /**
@@ -110,9 +116,9 @@ public final class StubHttpServer implements AutoCloseable {
         .orElse(this);
   }
 
-  private HttpServer listen(int on) throws IOException {
+  private HttpServer listen() throws IOException {
     HttpServer listening =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), on), 0);
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     listening.createContext("/", this::handle);
     listening.setExecutor(threads);
     listening.start();
@@ -185,6 +191,15 @@ public final class StubHttpServer implements AutoCloseable {
   }
 
   /**
+   * As {@link #cutMidBody}, but the connection ends with a TCP reset (RST), not a FIN: a backend's
+   * process killed mid-answer, or a proxy or load balancer in front giving up on it.
+   */
+  public StubHttpServer resetMidBody() {
+    this.bodyMode = Body.RESET;
+    return this;
+  }
+
+  /**
    * Answers 200 with a chunked body that never ends: {@code head}, then {@code repeated} over and
    * over until the client stops reading or the server closes (a well-formed start, such as a JSON
    * array's opening and its elements, so that only a reader that bounds what it reads stops).
@@ -213,7 +228,7 @@ public final class StubHttpServer implements AutoCloseable {
       return this;
     }
     gone = true;
-    server.stop(0);
+    front.drop();
     Thread back =
         new Thread(
             () -> {
@@ -221,10 +236,10 @@ public final class StubHttpServer implements AutoCloseable {
                 if (released.await(away.toNanos(), TimeUnit.NANOSECONDS)) {
                   return;
                 }
-                server = listen(port);
+                front.relisten();
                 gone = false;
                 if (released.getCount() == 0) {
-                  server.stop(0); // closed while it was coming back
+                  front.drop(); // closed while it was coming back
                 }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -271,6 +286,7 @@ public final class StubHttpServer implements AutoCloseable {
       return;
     }
     released.countDown();
+    front.close();
     server.stop(0);
     threads.shutdownNow();
   }
@@ -332,6 +348,10 @@ public final class StubHttpServer implements AutoCloseable {
         sendWithoutEnd(exchange.getResponseBody());
         return;
       }
+      if (mode == Body.RESET) {
+        resetWith(exchange, bytes);
+        return;
+      }
       exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
       OutputStream out = exchange.getResponseBody();
       if (mode == Body.CUT) {
@@ -348,6 +368,34 @@ public final class StubHttpServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * The status line, the headers with a Content-Length for the whole body, and half the body, sent
+   * through the front in place of the JDK server, which cannot send a reset; then the reset.
+   */
+  private void resetWith(HttpExchange exchange, byte[] bytes) throws IOException {
+    StringBuilder head =
+        new StringBuilder("HTTP/1.1 ")
+            .append(status)
+            .append(status / 100 == 2 ? " OK" : " Error")
+            .append("\r\nContent-Type: ")
+            .append(contentType)
+            .append("\r\nContent-Length: ")
+            .append(bytes.length)
+            .append("\r\n");
+    if (location != null) {
+      head.append("Location: ").append(location).append("\r\n");
+    }
+    byte[] headBytes = head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] answer = java.util.Arrays.copyOf(headBytes, headBytes.length + bytes.length / 2);
+    System.arraycopy(bytes, 0, answer, headBytes.length, bytes.length / 2);
+    SplicingFront.Spliced connection =
+        root.front
+            .connection(exchange.getRemoteAddress().getPort())
+            .orElseThrow(() -> new IOException("no client connection for " + exchange));
+    connection.reset(answer);
+    bytesSent.addAndGet(bytes.length / 2);
   }
 
   /** {@code head}, then {@code repeated} over and over, until the client or the server stops. */
