@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * One in-process {@code firedrill run} of an experiment written to {@code dir/NAME.yaml}, with its
@@ -15,6 +16,13 @@ import java.time.Duration;
 record ExperimentRun(CliRun run, JsonNode journal, Duration took) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The drill's own time, from the journal's {@code started_at} to its {@code finished_at}. */
+  Duration drillTime() {
+    return Duration.between(
+        Instant.parse(journal.get("started_at").asText()),
+        Instant.parse(journal.get("finished_at").asText()));
+  }
 
   static ExperimentRun of(Path dir, String name, String experiment) throws IOException {
     Path file = dir.resolve(name + ".yaml");

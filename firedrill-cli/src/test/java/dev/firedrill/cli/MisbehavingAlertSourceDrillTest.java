@@ -204,10 +204,7 @@ class MisbehavingAlertSourceDrillTest {
                   .formatted(experiment, alert, receiver));
       CliRun run = drill.run();
       JsonNode record = drill.journal();
-      Duration took =
-          Duration.between(
-              Instant.parse(record.get("started_at").asText()),
-              Instant.parse(record.get("finished_at").asText()));
+      Duration took = drill.drillTime();
       JsonNode row = record.path("detection").path("alerts").path(0);
       System.out.printf(
           "%s %s: exit %d, verdict %s, observability %s, drill %.1f s, run %.1f s%n",

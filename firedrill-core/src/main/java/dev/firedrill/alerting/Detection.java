@@ -403,28 +403,10 @@ public final class Detection {
       DetectionRow.Check runbook = linkCheck("runbook_url", expectation.runbookUrl());
       DetectionRow.Check dashboard = linkCheck("dashboard", expectation.dashboard());
       if (expectation.expect() == Expect.SILENT) {
-        if (!fired && alertReads.anyFailed()) {
-          return new DetectionRow(
-              expectation,
-              false,
-              detect,
-              source,
-              floor,
-              notify,
-              receiver,
-              receivers,
-              runbook,
-              dashboard,
-              false,
-              "unknown: "
-                  + alertReads.text()
-                  + ", so whether it stayed silent for "
-                  + Durations.format(expectation.within())
-                  + " after injection is not known",
-              List.of(),
-              true);
-        }
-        boolean held = !fired;
+        // Not seen firing while some reads failed: it may have fired unseen.
+        boolean unknown = !fired && alertReads.anyFailed();
+        boolean held = !fired && !unknown;
+        String within = Durations.format(expectation.within());
         return new DetectionRow(
             expectation,
             fired,
@@ -437,14 +419,21 @@ public final class Detection {
             runbook,
             dashboard,
             held,
-            held
-                ? "stayed silent for " + Durations.format(expectation.within()) + " after injection"
-                : "fired "
-                    + detect
-                        .map(d -> Durations.seconds(d) + " after injection")
-                        .orElse("during the window")
-                    + " though it must stay silent",
-            List.of());
+            unknown
+                ? "unknown: "
+                    + alertReads.text()
+                    + ", so whether it stayed silent for "
+                    + within
+                    + " after injection is not known"
+                : held
+                    ? "stayed silent for " + within + " after injection"
+                    : "fired "
+                        + detect
+                            .map(d -> Durations.seconds(d) + " after injection")
+                            .orElse("during the window")
+                        + " though it must stay silent",
+            List.of(),
+            unknown);
       }
       List<String> failures = new ArrayList<>();
       // What could not be read: not a failure of the alert, but no pass either.

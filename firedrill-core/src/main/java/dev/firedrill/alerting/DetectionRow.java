@@ -39,38 +39,6 @@ public record DetectionRow(
     }
   }
 
-  /** A row that was measured: held, or failed on what was seen. */
-  public DetectionRow(
-      AlertExpectation expectation,
-      boolean fired,
-      Optional<Duration> timeToDetect,
-      String detectSource,
-      Optional<Floor> floor,
-      Optional<Duration> timeToNotify,
-      Check receiver,
-      List<String> receivers,
-      Check runbook,
-      Check dashboard,
-      boolean held,
-      String reason,
-      List<String> warnings) {
-    this(
-        expectation,
-        fired,
-        timeToDetect,
-        detectSource,
-        floor,
-        timeToNotify,
-        receiver,
-        receivers,
-        runbook,
-        dashboard,
-        held,
-        reason,
-        warnings,
-        false);
-  }
-
   /** A comparison of what the alert carried with what the experiment expected. */
   public record Check(Status status, String detail) {
     public enum Status {

@@ -62,7 +62,8 @@ class LiveCooldownTest {
             DetectionRow.Check.unchecked(""),
             true,
             "fired",
-            List.of());
+            List.of(),
+            false);
     return new DrillResult(
         Verdict.DEVIATED,
         "",
