@@ -240,6 +240,7 @@ class MisbehavingAlertSourceDrillTest {
           .isEqualTo("inconclusive");
       assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INCONCLUSIVE);
       assertThat(row.path("held").asBoolean()).as(run.describe()).isFalse();
+      assertThat(row.path("unknown").asBoolean()).as(run.describe()).isTrue();
       assertThat(row.path("reason").asText())
           .as(run.describe())
           .startsWith(s == Source.ALERTMANAGER ? "routing unknown: " : "unknown: ")

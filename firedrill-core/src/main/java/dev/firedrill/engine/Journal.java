@@ -217,6 +217,9 @@ public final class Journal {
       r.put("runbook_detail", row.runbook().detail());
       r.put("dashboard", row.dashboard().status().text());
       r.put("held", row.held());
+      // Not held only because the stack could not be read: the reports and the history must not
+      // call it a failure of the alert.
+      r.put("unknown", row.unknown());
       r.put("reason", row.reason());
       if (!row.warnings().isEmpty()) {
         ArrayNode warnings = r.putArray("warnings");

@@ -25,8 +25,9 @@ public final class JournalRows {
   }
 
   /**
-   * No rows when the drill watched no alerts (or ended before it could). A simulation's rows are
-   * marked in their run id, so the history never shows a prediction as a run.
+   * No rows when the drill watched no alerts (or ended before it could), and none for an alert the
+   * drill could not see (its row {@code unknown}). A simulation's rows are marked in their run id,
+   * so the history never shows a prediction as a run.
    */
   public static List<DetectionRecord> of(JsonNode journal, String journalPath)
       throws HistoryException {
@@ -45,6 +46,11 @@ public final class JournalRows {
     String verdict = journal.path("verdict").asText("unfinished");
     List<DetectionRecord> records = new ArrayList<>();
     for (JsonNode row : journal.path("detection").path("alerts")) {
+      if (row.path("unknown").asBoolean(false)) {
+        // The drill could not read the stack for this alert: no datum of its history. Kept as
+        // "did not fire", it would show as an alert that stopped firing.
+        continue;
+      }
       String alert = row.path("alert").asText("");
       if (alert.isEmpty()) {
         throw new HistoryException(

@@ -90,6 +90,20 @@ class JournalRowsTest {
   }
 
   @Test
+  void anAlertTheDrillCouldNotSeeIsNoRowOfItsHistory() throws Exception {
+    ObjectNode journal = (ObjectNode) Journals.outage().deepCopy();
+    ((ObjectNode) journal.at("/detection/alerts/1"))
+        .put("fired", false)
+        .put("held", false)
+        .put("unknown", true)
+        .put("reason", "unknown: 3 of 3 reads of the alerts failed");
+
+    assertThat(JournalRows.of(journal, "j.json"))
+        .extracting(DetectionRecord::alert)
+        .containsExactly("CheckoutErrorBudgetBurn", "PaymentsDown");
+  }
+
+  @Test
   void aJournalWithoutDetectionHasNoRows() throws Exception {
     ObjectNode journal = (ObjectNode) Journals.outage().deepCopy();
     journal.remove("detection");

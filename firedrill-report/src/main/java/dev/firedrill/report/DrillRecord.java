@@ -132,6 +132,7 @@ public record DrillRecord(
       String runbookDetail,
       String dashboard,
       boolean held,
+      boolean unknown,
       String reason) {
 
     public Alert {
@@ -155,9 +156,17 @@ public record DrillRecord(
     }
 
     /** Why this row failed, as one word for JUnit's failure type; empty when it held. */
+    /** {@code held}, {@code unknown} (the stack could not be read) or {@code FAILED}. */
+    public String result() {
+      return held ? "held" : unknown ? "unknown" : "FAILED";
+    }
+
     public Optional<String> failureKind() {
       if (held) {
         return Optional.empty();
+      }
+      if (unknown) {
+        return Optional.of("unknown");
       }
       if (!expectsFiring()) {
         return Optional.of("fired");

@@ -30,7 +30,7 @@ public final class HtmlReport {
       .verdict.held{background:#1f8a4c}.verdict.deviated,.verdict.aborted,.verdict.failed{background:#c0392b}
       .verdict.inconclusive,.verdict.not-run,.verdict.refused,.verdict.unfinished{background:#b7791f}
       table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid #dde2ea;padding:4px 6px;text-align:left;vertical-align:top}
-      th{background:#f4f6f9}tr.failed td{background:#fdecea}td.num{text-align:right;font-variant-numeric:tabular-nums}
+      th{background:#f4f6f9}tr.failed td{background:#fdecea}tr.unknown td{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
       dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}dl.facts dt{color:#5b6575}dl.facts dd{margin:0}
       svg.chart{display:block;max-width:100%;height:auto;font-size:11px}
       .panel-frame{fill:#fff;stroke:#dde2ea}.panel-title{font-weight:600;fill:#1d2430}.panel-range,.y-label,.tick-label,.axis-label{fill:#5b6575}
@@ -275,7 +275,7 @@ public final class HtmlReport {
         .append("<th>dashboard</th><th>result</th></tr>\n");
     for (Alert a : alerts) {
       h.append("<tr class=\"")
-          .append(a.held() ? "held" : "failed")
+          .append(a.result().toLowerCase(java.util.Locale.ROOT))
           .append("\" data-alert=\"")
           .append(esc(a.describe()))
           .append("\"><td>")
@@ -305,7 +305,7 @@ public final class HtmlReport {
           .append("</td><td>")
           .append(esc(a.dashboard()))
           .append("</td><td>")
-          .append(a.held() ? "held" : "FAILED")
+          .append(a.result())
           .append(": ")
           .append(esc(a.reason()))
           .append("</td></tr>\n");

@@ -204,6 +204,7 @@ public final class JournalReader {
             a.path("runbook_detail").asText(""),
             a.path("dashboard").asText("-"),
             a.path("held").asBoolean(false),
+            a.path("unknown").asBoolean(false),
             a.path("reason").asText(""));
     OptionalDouble pending = activeSince(row.describe(), events);
     return new Alert(
@@ -224,6 +225,7 @@ public final class JournalReader {
         row.runbookDetail(),
         row.dashboard(),
         row.held(),
+        row.unknown(),
         row.reason());
   }
 

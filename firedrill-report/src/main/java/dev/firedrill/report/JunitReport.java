@@ -36,13 +36,16 @@ public final class JunitReport {
       cases.add(
           a.held()
               ? new Case(suite + ".alerts", name, time, "pass", "", "")
-              : new Case(
-                  suite + ".alerts",
-                  name,
-                  time,
-                  "failure",
-                  a.failureKind().orElse("failed"),
-                  a.reason()));
+              // Not measured is an error of the run, not a failure of the alert.
+              : a.unknown()
+                  ? new Case(suite + ".alerts", name, time, "error", "unknown", a.reason())
+                  : new Case(
+                      suite + ".alerts",
+                      name,
+                      time,
+                      "failure",
+                      a.failureKind().orElse("failed"),
+                      a.reason()));
     }
     long failures = cases.stream().filter(c -> c.outcome().equals("failure")).count();
     long errors = cases.stream().filter(c -> c.outcome().equals("error")).count();

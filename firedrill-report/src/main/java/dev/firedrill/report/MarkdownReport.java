@@ -180,6 +180,10 @@ public final class MarkdownReport {
   }
 
   private static String alertBehaviour(Alert a) {
+    if (a.unknown()) {
+      // The stack could not be read: whether it fired, or where it went, is not known.
+      return "unknown: " + a.reason();
+    }
     if (!a.fired()) {
       return a.expectsFiring()
           ? "did not fire within " + Numbers.format(a.withinS()) + "s (gap)"

@@ -276,7 +276,11 @@ final class TimelineSvg {
     for (Alert a : alerts) {
       double mid = y + LANE / 2;
       svg.open(
-          "g", "class", "alert-lane " + (a.held() ? "held" : "failed"), "data-alert", a.describe());
+          "g",
+          "class",
+          "alert-lane " + a.result().toLowerCase(java.util.Locale.ROOT),
+          "data-alert",
+          a.describe());
       svg.label(
           a.alert(),
           a.describe(),

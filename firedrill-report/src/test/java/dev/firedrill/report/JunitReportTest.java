@@ -92,6 +92,33 @@ class JunitReportTest {
   }
 
   @Test
+  void anAlertTheStackCouldNotShowIsAnErrorNotAFailureInEveryReport() throws Exception {
+    ObjectNode journal = Journals.tree("payments-outage");
+    ObjectNode pending = (ObjectNode) journal.at("/detection/alerts/1");
+    String reason = "unknown: 3 of 3 reads of the alerts failed (the last: Alertmanager at x: 503)";
+    pending.put("fired", false).put("held", false).put("unknown", true).put("reason", reason);
+    pending.remove("time_to_detect_s");
+    DrillRecord record = Journals.record(journal);
+
+    String xml = JunitReport.render(record);
+    assertThat(xml)
+        .contains(
+            """
+          <testcase classname="firedrill.payments-outage.alerts" name="CheckoutOrdersPending fires within 30s" time="0.000">
+            <error message="unknown: 3 of 3 reads of the alerts failed (the last: Alertmanager at x: 503)" type="unknown"/>
+          </testcase>
+        """);
+    assertCountsMatch(xml);
+    assertThat(HtmlReport.render(record))
+        .contains("<tr class=\"unknown\" data-alert=\"CheckoutOrdersPending\">")
+        .contains("<td>unknown: " + reason + "</td>")
+        .doesNotContain("FAILED: " + reason);
+    assertThat(MarkdownReport.render(record))
+        .contains("unknown: " + reason)
+        .doesNotContain("did not fire within 30s (gap)");
+  }
+
+  @Test
   void markupInTheTitleAndReasonIsEscaped() throws Exception {
     ObjectNode journal = Journals.tree("payments-outage");
     ((ObjectNode) journal.get("experiment"))
