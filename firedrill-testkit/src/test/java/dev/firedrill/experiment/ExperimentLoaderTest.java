@@ -363,6 +363,38 @@ class ExperimentLoaderTest {
   }
 
   @Test
+  void anUnknownKeyIsRefusedInEverySectionOfTheDrill() {
+    // A typo in any of these would otherwise drop the setting it meant, silently.
+    assertThat(
+            problems(
+                replace(TEXT, "steady_state:\n  slis:", "steady_state:\n  colour: red\n  slis:")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /steady_state/colour: unknown key; ");
+    assertThat(
+            problems(
+                replace(
+                    TEXT, "method:\n  duration: 10m", "method:\n  colour: red\n  duration: 10m")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /method/colour: unknown key; ");
+    assertThat(problems(replace(TEXT, "abort:\n  rules:", "abort:\n  colour: red\n  rules:")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/colour: unknown key; ");
+    assertThat(
+            problems(
+                replace(TEXT, "      above: 0.05\n", "      above: 0.05\n      colour: red\n")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/rules/0/colour: unknown key; ");
+    assertThat(problems(replace(TEXT, "    max: 14.4\n", "    max: 14.4\n    colour: red\n")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/burn_rate/colour: unknown key; ");
+  }
+
+  @Test
   void unknownFaultKind() {
     assertThat(problems(replace(TEXT, "kind: process-kill", "kind: proces-kill")))
         .containsExactly(
