@@ -6,6 +6,7 @@ import static dev.firedrill.testing.MinimalExperiment.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firedrill.testing.MinimalExperiment;
 import dev.firedrill.yaml.Problem;
 import java.net.URI;
 import java.nio.file.Path;
@@ -360,6 +361,73 @@ class ExperimentLoaderTest {
         .containsExactly(
             "exp.yaml: /method/faults/0/workers: unknown key; workers applies to cpu-burn,"
                 + " not process-kill (line 15, column 7)");
+  }
+
+  @Test
+  void anUnknownKeyIsRefusedInEverySectionOfTheDrill() {
+    // A typo in any of these would otherwise drop the setting it meant, silently.
+    assertThat(
+            problems(
+                replace(TEXT, "steady_state:\n  slis:", "steady_state:\n  colour: red\n  slis:")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /steady_state/colour: unknown key; ");
+    assertThat(
+            problems(
+                replace(
+                    TEXT, "method:\n  duration: 10m", "method:\n  colour: red\n  duration: 10m")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /method/colour: unknown key; ");
+    assertThat(problems(replace(TEXT, "abort:\n  rules:", "abort:\n  colour: red\n  rules:")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/colour: unknown key; ");
+    assertThat(
+            problems(
+                replace(TEXT, "      above: 0.05\n", "      above: 0.05\n      colour: red\n")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/rules/0/colour: unknown key; ");
+    assertThat(problems(replace(TEXT, "    max: 14.4\n", "    max: 14.4\n    colour: red\n")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /abort/burn_rate/colour: unknown key; ");
+  }
+
+  @Test
+  void aShareOfExactlyOneIsAllowedAndOneOfExactlyAHundredIsAskedAbout() {
+    assertThat(
+            MinimalExperiment.load(replace(TEXT, "traffic_share: 0.05", "traffic_share: 1"))
+                .blastRadius()
+                .trafficShare())
+        .isEqualTo(1.0);
+    assertThat(problems(replace(TEXT, "traffic_share: 0.05", "traffic_share: 100")))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "exp.yaml: /blast_radius/traffic_share: expected a share in (0, 1], such as 0.05 or"
+                + " \"5%\", got 100; did you mean \"100%\" or 1?");
+    assertThat(problems(replace(TEXT, "traffic_share: 0.05", "traffic_share: 0")))
+        .singleElement()
+        .asString()
+        .startsWith("exp.yaml: /blast_radius/traffic_share: expected a share in (0, 1]");
+  }
+
+  @Test
+  void aBurnRateObjectiveOfExactlyZeroOrOneAndAMaxOfExactlyZeroAreRefused() {
+    for (String objective : new String[] {"0", "1"}) {
+      assertThat(problems(replace(TEXT, "objective: 0.999", "objective: " + objective)))
+          .containsExactly(
+              "exp.yaml: /abort/burn_rate/objective: expected an objective strictly between 0 and 1,"
+                  + " such as 0.999 or \"99.9%\", got "
+                  + objective
+                  + " (line 21, column 5)");
+    }
+    assertThat(problems(replace(TEXT, "    max: 14.4\n", "    max: 0\n")))
+        .containsExactly(
+            "exp.yaml: /abort/burn_rate/max: expected a burn rate greater than 0, such as 14.4, got 0"
+                + " (line 22, column 5)");
   }
 
   @Test
