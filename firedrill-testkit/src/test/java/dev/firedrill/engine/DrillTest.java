@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Whole drills of the engine on a virtual clock: each verdict, the rollback's retries, stop and
@@ -460,67 +462,57 @@ class DrillTest {
     assertThat(fault.applied()).isFalse();
   }
 
-  @Test
-  void theSlotsASlowMeasurementMissedAreSkippedAndTheScheduleKeepsItsPace() {
+  /**
+   * One measurement of the method is slow; the schedule stays {@code begin + k * 5s}. 12 s at 10 s
+   * ends at 22 s: the slots at 15 and 20 are gone, 25 is kept. 5 s at 50 s ends at 55 s, the next
+   * slot, which is due then and not missed (a measurement as long as the interval is not slow); the
+   * one at 55 s, at the last one's 5 s pace, ends exactly with the method, so it is taken too. 8 s
+   * at 50 s misses the slot at 55 s; at 60 s another 8 s would end at 68 s, after the method, so
+   * the rollback comes at 60 s without it.
+   */
+  @ParameterizedTest(name = "{1}s at {0}s")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "10; 12; 0 5 10 25 30 35 40 45 50 55 60; 10",
+        "50; 5; 0 5 10 15 20 25 30 35 40 45 50 55 60; 12",
+        "50; 8; 0 5 10 15 20 25 30 35 40 45 50; 10"
+      })
+  void aSlowMeasurementSkipsTheSlotsItMissedAndTheScheduleKeepsItsPace(
+      double at, long seconds, String beforeRollback, int during) {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 10.0, 12));
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, at, seconds));
 
     DrillResult result = drill.run();
 
-    // The measurement at 10 s ends at 22 s: the slots at 15 and 20 are gone, 25 is kept.
-    assertThat(measurements())
-        .containsExactly(0.0, 5.0, 10.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    List<String> log = drill.log();
+    assertThat(log.subList(0, log.indexOf("revert burn")))
+        .filteredOn(entry -> entry.startsWith("measure at "))
+        .extracting(entry -> entry.substring("measure at ".length()))
+        .as("preflight's measurement and the method's, before the rollback")
+        .containsExactlyElementsOf(
+            java.util.Arrays.stream(beforeRollback.split(" ")).map(t -> t + ".0").toList());
+    assertThat(log).endsWith("revert burn", "measure at 60.0");
+    boolean slow = seconds > 5;
     assertThat(result.reason())
         .isEqualTo(
-            "10 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
-                + " 5s interval (the slowest 12.0s), so fewer were taken than planned");
+            during
+                + " measurements while the faults were on within steady state; recovered 0.0s"
+                + " after the rollback"
+                + (slow
+                    ? "; Prometheus was slow: 1 of "
+                        + (during + 1)
+                        + " measurements took longer than the 5s interval (the slowest "
+                        + seconds
+                        + ".0s), so fewer were taken than planned"
+                    : ""));
     assertThat(drill.milestones(Milestone.SlowMeasurement.class))
-        .singleElement()
-        .satisfies(
-            slow -> {
-              assertThat(slow.phase()).isEqualTo(Phase.DURING);
-              assertThat(slow.took()).isEqualTo(Duration.ofSeconds(12));
+        .hasSize(slow ? 1 : 0)
+        .allSatisfy(
+            slowOne -> {
+              assertThat(slowOne.phase()).isEqualTo(Phase.DURING);
+              assertThat(slowOne.took()).isEqualTo(Duration.ofSeconds(seconds));
             });
-  }
-
-  @Test
-  void aMeasurementAsLongAsTheIntervalIsNotSlowAndMissesNoSlot() {
-    drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 5));
-
-    DrillResult result = drill.run();
-
-    // It ends at 55 s, the next slot, which is due then and not missed; the one at 55 s, at the
-    // last one's 5 s pace, ends exactly with the method, so it is taken too.
-    assertThat(measurements())
-        .containsExactly(
-            0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
-    assertThat(result.reason())
-        .isEqualTo(
-            "12 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback");
-    assertThat(drill.milestones(Milestone.SlowMeasurement.class)).isEmpty();
-  }
-
-  @Test
-  void aMeasurementThatWouldEndAfterTheMethodAtTheLastOnesPaceIsNotStarted() {
-    drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 8));
-
-    DrillResult result = drill.run();
-
-    // 50 s + 8 s: the slot at 55 s is missed; at 60 s another 8 s would end at 68 s, after the
-    // method, so the rollback comes at 60 s without it.
-    assertThat(measurements())
-        .containsExactly(0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 60.0);
-    assertThat(drill.log())
-        .containsSubsequence("measure at 50.0", "revert burn", "measure at 60.0");
-    assertThat(result.reason())
-        .isEqualTo(
-            "10 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
-                + " 5s interval (the slowest 8.0s), so fewer were taken than planned");
   }
 
   @Test
@@ -604,54 +596,39 @@ class DrillTest {
     assertThat(drill.milestones(Milestone.BudgetChecked.class)).hasSize(1);
   }
 
-  @Test
-  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection() {
-    DrillResult result = runWithRemainingBudget(value(0.001));
+  /** A share of the budget short of the worst case (0.05 min), none left included. */
+  @ParameterizedTest(name = "{0} left")
+  @CsvSource({"0.001, '0.04 min (0.1% of 43.20 min)'", "0, '0.00 min (0% of 43.20 min)'"})
+  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection(
+      double share, String remaining) {
+    DrillResult result = runWithRemainingBudget(value(share));
 
     assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
     assertThat(result.reason())
         .isEqualTo(
-            "the remaining budget, 0.04 min (0.1% of 43.20 min), does not cover the worst case of"
-                + " 0.05 min");
+            "the remaining budget, " + remaining + ", does not cover the worst case of 0.05 min");
     assertThat(drill.log()).containsExactly("measure at 0.0");
   }
 
-  @Test
-  void noBudgetLeftRefusesTheDrill() {
-    DrillResult result = runWithRemainingBudget(value(0));
-
-    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
-    assertThat(result.reason())
-        .isEqualTo(
-            "the remaining budget, 0.00 min (0% of 43.20 min), does not cover the worst case of"
-                + " 0.05 min");
-  }
-
-  @Test
-  void aRemainingBudgetWithNoDataIsInconclusiveWithNothingInjected() {
-    DrillResult result = runWithRemainingBudget(noData());
+  /**
+   * No data, or a value that is no share of a budget: 1.5 is most likely a query in percent, which
+   * would let a drill run on a nearly spent budget (0.5 read as 50%).
+   */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource({
+    "NaN, remaining_budget no data (empty result for budget_remaining)",
+    "1.5, remaining_budget 1.5 outside 0..1"
+  })
+  void aRemainingBudgetItCannotTrustIsInconclusiveWithNothingInjected(
+      double share, String reading) {
+    DrillResult result = runWithRemainingBudget(Double.isNaN(share) ? noData() : value(share));
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(result.reason())
         .isEqualTo(
-            "the remaining error budget could not be measured, nothing was injected:"
-                + " remaining_budget no data (empty result for budget_remaining)");
+            "the remaining error budget could not be measured, nothing was injected: " + reading);
     assertThat(drill.log()).containsExactly("measure at 0.0");
     assertThat(drill.milestones(Milestone.BudgetChecked.class)).isEmpty();
-  }
-
-  @Test
-  void aRemainingBudgetOutsideZeroToOneIsNotTrusted() {
-    // 1.5 is no share of a budget: most likely a query in percent, which would let a drill run on
-    // a nearly spent budget (0.5 read as 50%).
-    DrillResult result = runWithRemainingBudget(value(1.5));
-
-    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-    assertThat(result.reason())
-        .isEqualTo(
-            "the remaining error budget could not be measured, nothing was injected:"
-                + " remaining_budget 1.5 outside 0..1");
-    assertThat(drill.log()).containsExactly("measure at 0.0");
   }
 
   @Test
