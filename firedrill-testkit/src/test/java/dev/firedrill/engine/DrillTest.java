@@ -380,6 +380,28 @@ class DrillTest {
   }
 
   @Test
+  void anInterruptBeforeInjectionIsNotRunWithNothingInjectedAndKeepsTheFlag() {
+    ScriptedFault fault = drill.fault("burn");
+    // Raised on the drill's thread as preflight starts: its measurement waits for its queries and
+    // sees the interrupt at once.
+    drill.observer(
+        milestone -> {
+          if (milestone instanceof Milestone.PhaseStarted started
+              && started.phase() == Phase.PREFLIGHT) {
+            Thread.currentThread().interrupt();
+          }
+        });
+
+    DrillResult result = drill.run();
+
+    assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+    assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(result.reason()).isEqualTo("interrupted before injection; nothing was injected");
+    assertThat(fault.applied()).isFalse();
+    assertThat(drill.log()).noneMatch(entry -> entry.startsWith("inject"));
+  }
+
+  @Test
   void anInternalErrorBeforeInjectionIsInconclusiveWithNothingInjected() {
     ScriptedFault fault = drill.fault("burn");
     drill
@@ -700,6 +722,7 @@ class DrillTest {
             "12 measurements while the faults were on within steady state; recovered 7.0s after"
                 + " the rollback; Prometheus was slow: 1 of 13 measurements took longer than the"
                 + " 5s interval (the slowest 7.0s), so fewer were taken than planned");
+    assertThat(result.journal().json().get("recovery_seconds").asDouble()).isEqualTo(7.0);
   }
 
   @Test
@@ -742,15 +765,50 @@ class DrillTest {
     assertThat(builder.build().journalFile()).contains(file);
   }
 
-  @Test
-  void aHalfDoneInjectionsTargetsAreWhatTheRecoveryReads() {
-    String query = "errors{pod=~\"{{ targets }}\"}";
+  /**
+   * Each way out of the faults' phase (the method's end, a fault that fails to inject, an
+   * interrupt, a bug while measuring) rolls back and journals it alike, and the recovery reads what
+   * the started faults selected, resolved once: after a half-done injection too.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "the method's end; HELD; ",
+        "a fault that fails to inject; FAILED; ",
+        "an interrupt; ABORTED; interrupted",
+        "a bug while measuring; INCONCLUSIVE; internal error while the faults were on:"
+            + " java.lang.IllegalStateException: bug in the measurer"
+      })
+  void everyWayOutOfTheFaultsRollsBackOnTheTargetsTheyRead(
+      String way, Verdict verdict, String abortReason) {
+    String selected = "errors{pod=~\"payments-0\"}";
     drill.fault("first").selects("payments-0");
-    drill.fault("second").failsToInject();
-    drill
-        .prometheus()
-        .answer("errors{pod=~\".*\"}", 0.001)
-        .answer("errors{pod=~\"payments-0\"}", 0.001);
+    ScriptedFault second = drill.fault("second");
+    drill.prometheus().answer("errors{pod=~\".*\"}", 0.001).answer(selected, 0.001);
+    AtomicBoolean raised = new AtomicBoolean();
+    switch (way) {
+      case "a fault that fails to inject" -> second.failsToInject();
+      case "an interrupt" ->
+          clock.onAdvance(
+              now -> {
+                if (drill.seconds() >= 7 && raised.compareAndSet(false, true)) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      case "a bug while measuring" ->
+          drill
+              .prometheus()
+              .answer(
+                  selected,
+                  t -> {
+                    if (t == 10.0) {
+                      throw new IllegalStateException("bug in the measurer");
+                    }
+                    return value(0.001);
+                  });
+      default -> {}
+    }
 
     DrillResult result =
         drill.run(
@@ -762,19 +820,27 @@ class DrillTest {
                         List.of(
                             new dev.firedrill.experiment.Sli(
                                 "error_ratio",
-                                query,
+                                "errors{pod=~\"{{ targets }}\"}",
                                 java.util.OptionalDouble.empty(),
                                 java.util.OptionalDouble.of(0.01),
                                 Missing.FAIL))))
                 .build());
+    boolean interrupted = Thread.interrupted();
 
-    assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
-    com.fasterxml.jackson.databind.JsonNode asRun = result.journal().json().get("queries_as_run");
-    assertThat(asRun).hasSize(2);
+    assertThat(interrupted).isEqualTo(way.equals("an interrupt"));
+    assertThat(result.verdict()).isEqualTo(verdict);
+    com.fasterxml.jackson.databind.JsonNode journal = result.journal().json();
+    com.fasterxml.jackson.databind.JsonNode asRun = journal.get("queries_as_run");
+    assertThat(asRun).as("before injection, and once after it").hasSize(2);
     assertThat(asRun.get(1).get("injected").asBoolean()).isTrue();
     assertThat(asRun.get(1).get("targets").get(0).asText()).isEqualTo("payments-0");
-    assertThat(asRun.get(1).get("slis").get(0).get("query").asText())
-        .isEqualTo("errors{pod=~\"payments-0\"}");
+    assertThat(asRun.get(1).get("slis").get(0).get("query").asText()).isEqualTo(selected);
+    assertThat(journal.has("rollback_at")).isTrue();
+    assertThat(journal.has("rollback_done_at")).isTrue();
+    assertThat(journal.path("abort_reason").asText(null)).isEqualTo(abortReason);
+    assertThat(drill.log()).contains("revert first", "revert second");
+    assertThat(drill.milestones().get(drill.milestones().size() - 1))
+        .isInstanceOf(Milestone.DrillFinished.class);
   }
 
   /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */
