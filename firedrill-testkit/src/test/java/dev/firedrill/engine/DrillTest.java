@@ -382,15 +382,22 @@ class DrillTest {
   @Test
   void anInterruptBeforeInjectionIsNotRunWithNothingInjectedAndKeepsTheFlag() {
     ScriptedFault fault = drill.fault("burn");
-    // Raised on the drill's thread as preflight starts: its measurement waits for its queries and
-    // sees the interrupt at once.
-    drill.observer(
-        milestone -> {
-          if (milestone instanceof Milestone.PhaseStarted started
-              && started.phase() == Phase.PREFLIGHT) {
-            Thread.currentThread().interrupt();
-          }
-        });
+    // The preflight's query interrupts the drill's thread (this one) and answers only once the
+    // drill gave it up: the drill cannot find its answer ready and miss the interrupt.
+    Thread drilling = Thread.currentThread();
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              drilling.interrupt();
+              try {
+                new java.util.concurrent.CountDownLatch(1).await();
+              } catch (InterruptedException cancelled) {
+                Thread.currentThread().interrupt();
+              }
+              return value(0.001);
+            });
 
     DrillResult result = drill.run();
 
