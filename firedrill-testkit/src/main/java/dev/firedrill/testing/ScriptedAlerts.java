@@ -28,6 +28,7 @@ public final class ScriptedAlerts implements AlertStack {
   private final List<Truncation> truncations = new ArrayList<>();
   private double unreadableFrom = Double.POSITIVE_INFINITY;
   private double unreadableUntil = Double.POSITIVE_INFINITY;
+  private final List<Double> reads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   ScriptedAlerts(ScriptedDrill drill) {
     this.drill = drill;
@@ -59,6 +60,11 @@ public final class ScriptedAlerts implements AlertStack {
     unreadableFrom = from;
     unreadableUntil = until;
     return this;
+  }
+
+  /** When the drill read the alerts, in seconds since it began: its polls, in order. */
+  public List<Double> reads() {
+    return List.copyOf(reads);
   }
 
   /** One alert's life, in seconds since the drill began. */
@@ -116,6 +122,7 @@ public final class ScriptedAlerts implements AlertStack {
   @Override
   public List<PromAlert> alerts() throws AlertStackException {
     double t = drill.seconds();
+    reads.add(t);
     if (t >= unreadableFrom && t < unreadableUntil) {
       throw new AlertStackException("Prometheus at http://127.0.0.1:9 is unreachable");
     }

@@ -8,10 +8,14 @@ import dev.firedrill.alerting.DetectionRow;
 import dev.firedrill.alerting.ObservabilityResult;
 import dev.firedrill.alerting.RuleBook;
 import dev.firedrill.alerting.Truncation;
+import dev.firedrill.experiment.Abort;
 import dev.firedrill.experiment.AlertExpectation;
+import dev.firedrill.experiment.BurnRateGuard;
 import dev.firedrill.experiment.Hypothesis;
+import dev.firedrill.experiment.Missing;
 import dev.firedrill.testing.ScriptedAlerts;
 import dev.firedrill.testing.ScriptedDrill;
+import dev.firedrill.testing.ScriptedPrometheus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +124,88 @@ class DetectionDrillTest {
                 .get("time_to_detect_s")
                 .asDouble())
         .isEqualTo(22.0);
+  }
+
+  @Test
+  void theJournalsRowHasEveryFieldOfTheRowInSeconds() {
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(22).notifiedAt(23.5, "team-checkout");
+
+    DrillResult result = run(burn(Duration.ofMinutes(1), "team-checkout"));
+
+    JsonNode journal = result.journal().json();
+    JsonNode row = journal.get("detection").get("alerts").get(0);
+    assertThat(row.get("alert").asText()).isEqualTo("CheckoutBurn");
+    assertThat(row.get("matchers").toString()).isEqualTo("{\"service\":\"checkout\"}");
+    assertThat(row.get("expect").asText()).isEqualTo("firing");
+    assertThat(row.get("within_s").asDouble()).isEqualTo(60.0);
+    assertThat(row.get("fired").asBoolean()).isTrue();
+    assertThat(row.get("floor_s").asDouble()).isEqualTo(22.0);
+    assertThat(row.get("floor_reason").asText())
+        .isEqualTo(
+            "the 1m window: at a 100% error ratio, 0.2 of it needs 12.0s of data, then for: 10s");
+    assertThat(row.get("time_to_notify_s").asDouble()).isEqualTo(1.5);
+    assertThat(row.get("receiver_expected").asText()).isEqualTo("team-checkout");
+    assertThat(row.get("held").asBoolean()).isTrue();
+    assertThat(journal.get("detection").get("verdict").asText()).isEqualTo("held");
+    assertThat(journal.get("detection_intervals").asText())
+        .isEqualTo(stack.rules().intervalsText());
+    assertThat(drill.milestones(Milestone.DetectionIntervals.class))
+        .singleElement()
+        .satisfies(m -> assertThat(m.text()).isEqualTo(stack.rules().intervalsText()));
+  }
+
+  @Test
+  void afterTheRecoveryTheDrillPollsTheAlertsEveryIntervalUntilTheWindowEnds() {
+    drill.fault("errors");
+
+    run(burn(Duration.ofSeconds(90), "team-checkout"));
+
+    // A poll after each measurement (preflight's is the detection's preflight, not a poll), the
+    // recovery's at 60 s, then every 5 s from the detect phase's start until 90 s.
+    assertThat(stack.reads()).endsWith(55.0, 60.0, 60.0, 60.0, 65.0, 70.0, 75.0, 80.0, 85.0, 90.0);
+    List<Milestone.PhaseStarted> phases = drill.milestones(Milestone.PhaseStarted.class);
+    assertThat(phases.get(phases.size() - 1).phase()).isEqualTo(Phase.DETECT);
+    assertThat(phases.get(phases.size() - 1).at()).isEqualTo(drill.at(60));
+    assertThat(drill.seconds()).isEqualTo(90.0);
+  }
+
+  @Test
+  void theFloorIsOfTheErrorRatioTheBurnRateGuardMeasured() {
+    drill.fault("errors");
+    checkoutBurn().pendingAt(12).firingAt(30);
+    String gauge = "checkout_error_ratio";
+    drill.prometheus().answer(gauge, t -> ScriptedPrometheus.value(t > 0 ? 0.5 : 0.001));
+
+    DrillResult result =
+        drill.run(
+            drill
+                .experiment()
+                .hypothesis(
+                    new Hypothesis(
+                        "",
+                        Duration.ofSeconds(30),
+                        List.of(burn(Duration.ofSeconds(40), "team-checkout"))))
+                .abort(
+                    new Abort(
+                        List.of(),
+                        Optional.of(
+                            new BurnRateGuard(
+                                0.999,
+                                Duration.ofDays(30),
+                                gauge,
+                                1000,
+                                Missing.FAIL,
+                                Optional.empty())),
+                        Abort.DEFAULT_PROBE_ERRORS,
+                        Optional.empty()))
+                .build());
+
+    // Every reading of a gauge counts (it has no window to fill): 0.5, not an outage's 100%.
+    assertThat(onlyRow(result).floor().get().reason())
+        .isEqualTo(
+            "the 1m window: at the 50% error ratio measured while the faults were on, 0.2 of it"
+                + " takes 24.0s of data, then for: 10s");
   }
 
   @Test

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Whole drills of the engine on a virtual clock: each verdict, the rollback's retries, stop and
@@ -378,6 +380,35 @@ class DrillTest {
   }
 
   @Test
+  void anInterruptBeforeInjectionIsNotRunWithNothingInjectedAndKeepsTheFlag() {
+    ScriptedFault fault = drill.fault("burn");
+    // The preflight's query interrupts the drill's thread (this one) and answers only once the
+    // drill gave it up: the drill cannot find its answer ready and miss the interrupt.
+    Thread drilling = Thread.currentThread();
+    drill
+        .prometheus()
+        .answer(
+            ScriptedDrill.ERROR_RATIO,
+            t -> {
+              drilling.interrupt();
+              try {
+                new java.util.concurrent.CountDownLatch(1).await();
+              } catch (InterruptedException cancelled) {
+                Thread.currentThread().interrupt();
+              }
+              return value(0.001);
+            });
+
+    DrillResult result = drill.run();
+
+    assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+    assertThat(result.verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(result.reason()).isEqualTo("interrupted before injection; nothing was injected");
+    assertThat(fault.applied()).isFalse();
+    assertThat(drill.log()).noneMatch(entry -> entry.startsWith("inject"));
+  }
+
+  @Test
   void anInternalErrorBeforeInjectionIsInconclusiveWithNothingInjected() {
     ScriptedFault fault = drill.fault("burn");
     drill
@@ -460,67 +491,57 @@ class DrillTest {
     assertThat(fault.applied()).isFalse();
   }
 
-  @Test
-  void theSlotsASlowMeasurementMissedAreSkippedAndTheScheduleKeepsItsPace() {
+  /**
+   * One measurement of the method is slow; the schedule stays {@code begin + k * 5s}. 12 s at 10 s
+   * ends at 22 s: the slots at 15 and 20 are gone, 25 is kept. 5 s at 50 s ends at 55 s, the next
+   * slot, which is due then and not missed (a measurement as long as the interval is not slow); the
+   * one at 55 s, at the last one's 5 s pace, ends exactly with the method, so it is taken too. 8 s
+   * at 50 s misses the slot at 55 s; at 60 s another 8 s would end at 68 s, after the method, so
+   * the rollback comes at 60 s without it.
+   */
+  @ParameterizedTest(name = "{1}s at {0}s")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "10; 12; 0 5 10 25 30 35 40 45 50 55 60; 10",
+        "50; 5; 0 5 10 15 20 25 30 35 40 45 50 55 60; 12",
+        "50; 8; 0 5 10 15 20 25 30 35 40 45 50; 10"
+      })
+  void aSlowMeasurementSkipsTheSlotsItMissedAndTheScheduleKeepsItsPace(
+      double at, long seconds, String beforeRollback, int during) {
     drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 10.0, 12));
+    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, at, seconds));
 
     DrillResult result = drill.run();
 
-    // The measurement at 10 s ends at 22 s: the slots at 15 and 20 are gone, 25 is kept.
-    assertThat(measurements())
-        .containsExactly(0.0, 5.0, 10.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
+    List<String> log = drill.log();
+    assertThat(log.subList(0, log.indexOf("revert burn")))
+        .filteredOn(entry -> entry.startsWith("measure at "))
+        .extracting(entry -> entry.substring("measure at ".length()))
+        .as("preflight's measurement and the method's, before the rollback")
+        .containsExactlyElementsOf(
+            java.util.Arrays.stream(beforeRollback.split(" ")).map(t -> t + ".0").toList());
+    assertThat(log).endsWith("revert burn", "measure at 60.0");
+    boolean slow = seconds > 5;
     assertThat(result.reason())
         .isEqualTo(
-            "10 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
-                + " 5s interval (the slowest 12.0s), so fewer were taken than planned");
+            during
+                + " measurements while the faults were on within steady state; recovered 0.0s"
+                + " after the rollback"
+                + (slow
+                    ? "; Prometheus was slow: 1 of "
+                        + (during + 1)
+                        + " measurements took longer than the 5s interval (the slowest "
+                        + seconds
+                        + ".0s), so fewer were taken than planned"
+                    : ""));
     assertThat(drill.milestones(Milestone.SlowMeasurement.class))
-        .singleElement()
-        .satisfies(
-            slow -> {
-              assertThat(slow.phase()).isEqualTo(Phase.DURING);
-              assertThat(slow.took()).isEqualTo(Duration.ofSeconds(12));
+        .hasSize(slow ? 1 : 0)
+        .allSatisfy(
+            slowOne -> {
+              assertThat(slowOne.phase()).isEqualTo(Phase.DURING);
+              assertThat(slowOne.took()).isEqualTo(Duration.ofSeconds(seconds));
             });
-  }
-
-  @Test
-  void aMeasurementAsLongAsTheIntervalIsNotSlowAndMissesNoSlot() {
-    drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 5));
-
-    DrillResult result = drill.run();
-
-    // It ends at 55 s, the next slot, which is due then and not missed; the one at 55 s, at the
-    // last one's 5 s pace, ends exactly with the method, so it is taken too.
-    assertThat(measurements())
-        .containsExactly(
-            0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 60.0);
-    assertThat(result.reason())
-        .isEqualTo(
-            "12 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback");
-    assertThat(drill.milestones(Milestone.SlowMeasurement.class)).isEmpty();
-  }
-
-  @Test
-  void aMeasurementThatWouldEndAfterTheMethodAtTheLastOnesPaceIsNotStarted() {
-    drill.fault("burn");
-    drill.prometheus().answer(ScriptedDrill.ERROR_RATIO, t -> slowAt(t, 50.0, 8));
-
-    DrillResult result = drill.run();
-
-    // 50 s + 8 s: the slot at 55 s is missed; at 60 s another 8 s would end at 68 s, after the
-    // method, so the rollback comes at 60 s without it.
-    assertThat(measurements())
-        .containsExactly(0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 60.0);
-    assertThat(drill.log())
-        .containsSubsequence("measure at 50.0", "revert burn", "measure at 60.0");
-    assertThat(result.reason())
-        .isEqualTo(
-            "10 measurements while the faults were on within steady state; recovered 0.0s after"
-                + " the rollback; Prometheus was slow: 1 of 11 measurements took longer than the"
-                + " 5s interval (the slowest 8.0s), so fewer were taken than planned");
   }
 
   @Test
@@ -604,54 +625,39 @@ class DrillTest {
     assertThat(drill.milestones(Milestone.BudgetChecked.class)).hasSize(1);
   }
 
-  @Test
-  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection() {
-    DrillResult result = runWithRemainingBudget(value(0.001));
+  /** A share of the budget short of the worst case (0.05 min), none left included. */
+  @ParameterizedTest(name = "{0} left")
+  @CsvSource({"0.001, '0.04 min (0.1% of 43.20 min)'", "0, '0.00 min (0% of 43.20 min)'"})
+  void aRemainingBudgetShortOfTheWorstCaseRefusesTheDrillBeforeInjection(
+      double share, String remaining) {
+    DrillResult result = runWithRemainingBudget(value(share));
 
     assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
     assertThat(result.reason())
         .isEqualTo(
-            "the remaining budget, 0.04 min (0.1% of 43.20 min), does not cover the worst case of"
-                + " 0.05 min");
+            "the remaining budget, " + remaining + ", does not cover the worst case of 0.05 min");
     assertThat(drill.log()).containsExactly("measure at 0.0");
   }
 
-  @Test
-  void noBudgetLeftRefusesTheDrill() {
-    DrillResult result = runWithRemainingBudget(value(0));
-
-    assertThat(result.verdict()).isEqualTo(Verdict.REFUSED);
-    assertThat(result.reason())
-        .isEqualTo(
-            "the remaining budget, 0.00 min (0% of 43.20 min), does not cover the worst case of"
-                + " 0.05 min");
-  }
-
-  @Test
-  void aRemainingBudgetWithNoDataIsInconclusiveWithNothingInjected() {
-    DrillResult result = runWithRemainingBudget(noData());
+  /**
+   * No data, or a value that is no share of a budget: 1.5 is most likely a query in percent, which
+   * would let a drill run on a nearly spent budget (0.5 read as 50%).
+   */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource({
+    "NaN, remaining_budget no data (empty result for budget_remaining)",
+    "1.5, remaining_budget 1.5 outside 0..1"
+  })
+  void aRemainingBudgetItCannotTrustIsInconclusiveWithNothingInjected(
+      double share, String reading) {
+    DrillResult result = runWithRemainingBudget(Double.isNaN(share) ? noData() : value(share));
 
     assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(result.reason())
         .isEqualTo(
-            "the remaining error budget could not be measured, nothing was injected:"
-                + " remaining_budget no data (empty result for budget_remaining)");
+            "the remaining error budget could not be measured, nothing was injected: " + reading);
     assertThat(drill.log()).containsExactly("measure at 0.0");
     assertThat(drill.milestones(Milestone.BudgetChecked.class)).isEmpty();
-  }
-
-  @Test
-  void aRemainingBudgetOutsideZeroToOneIsNotTrusted() {
-    // 1.5 is no share of a budget: most likely a query in percent, which would let a drill run on
-    // a nearly spent budget (0.5 read as 50%).
-    DrillResult result = runWithRemainingBudget(value(1.5));
-
-    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-    assertThat(result.reason())
-        .isEqualTo(
-            "the remaining error budget could not be measured, nothing was injected:"
-                + " remaining_budget 1.5 outside 0..1");
-    assertThat(drill.log()).containsExactly("measure at 0.0");
   }
 
   @Test
@@ -723,6 +729,7 @@ class DrillTest {
             "12 measurements while the faults were on within steady state; recovered 7.0s after"
                 + " the rollback; Prometheus was slow: 1 of 13 measurements took longer than the"
                 + " 5s interval (the slowest 7.0s), so fewer were taken than planned");
+    assertThat(result.journal().json().get("recovery_seconds").asDouble()).isEqualTo(7.0);
   }
 
   @Test
@@ -765,15 +772,50 @@ class DrillTest {
     assertThat(builder.build().journalFile()).contains(file);
   }
 
-  @Test
-  void aHalfDoneInjectionsTargetsAreWhatTheRecoveryReads() {
-    String query = "errors{pod=~\"{{ targets }}\"}";
+  /**
+   * Each way out of the faults' phase (the method's end, a fault that fails to inject, an
+   * interrupt, a bug while measuring) rolls back and journals it alike, and the recovery reads what
+   * the started faults selected, resolved once: after a half-done injection too.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "the method's end; HELD; ",
+        "a fault that fails to inject; FAILED; ",
+        "an interrupt; ABORTED; interrupted",
+        "a bug while measuring; INCONCLUSIVE; internal error while the faults were on:"
+            + " java.lang.IllegalStateException: bug in the measurer"
+      })
+  void everyWayOutOfTheFaultsRollsBackOnTheTargetsTheyRead(
+      String way, Verdict verdict, String abortReason) {
+    String selected = "errors{pod=~\"payments-0\"}";
     drill.fault("first").selects("payments-0");
-    drill.fault("second").failsToInject();
-    drill
-        .prometheus()
-        .answer("errors{pod=~\".*\"}", 0.001)
-        .answer("errors{pod=~\"payments-0\"}", 0.001);
+    ScriptedFault second = drill.fault("second");
+    drill.prometheus().answer("errors{pod=~\".*\"}", 0.001).answer(selected, 0.001);
+    AtomicBoolean raised = new AtomicBoolean();
+    switch (way) {
+      case "a fault that fails to inject" -> second.failsToInject();
+      case "an interrupt" ->
+          clock.onAdvance(
+              now -> {
+                if (drill.seconds() >= 7 && raised.compareAndSet(false, true)) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      case "a bug while measuring" ->
+          drill
+              .prometheus()
+              .answer(
+                  selected,
+                  t -> {
+                    if (t == 10.0) {
+                      throw new IllegalStateException("bug in the measurer");
+                    }
+                    return value(0.001);
+                  });
+      default -> {}
+    }
 
     DrillResult result =
         drill.run(
@@ -785,19 +827,27 @@ class DrillTest {
                         List.of(
                             new dev.firedrill.experiment.Sli(
                                 "error_ratio",
-                                query,
+                                "errors{pod=~\"{{ targets }}\"}",
                                 java.util.OptionalDouble.empty(),
                                 java.util.OptionalDouble.of(0.01),
                                 Missing.FAIL))))
                 .build());
+    boolean interrupted = Thread.interrupted();
 
-    assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
-    com.fasterxml.jackson.databind.JsonNode asRun = result.journal().json().get("queries_as_run");
-    assertThat(asRun).hasSize(2);
+    assertThat(interrupted).isEqualTo(way.equals("an interrupt"));
+    assertThat(result.verdict()).isEqualTo(verdict);
+    com.fasterxml.jackson.databind.JsonNode journal = result.journal().json();
+    com.fasterxml.jackson.databind.JsonNode asRun = journal.get("queries_as_run");
+    assertThat(asRun).as("before injection, and once after it").hasSize(2);
     assertThat(asRun.get(1).get("injected").asBoolean()).isTrue();
     assertThat(asRun.get(1).get("targets").get(0).asText()).isEqualTo("payments-0");
-    assertThat(asRun.get(1).get("slis").get(0).get("query").asText())
-        .isEqualTo("errors{pod=~\"payments-0\"}");
+    assertThat(asRun.get(1).get("slis").get(0).get("query").asText()).isEqualTo(selected);
+    assertThat(journal.has("rollback_at")).isTrue();
+    assertThat(journal.has("rollback_done_at")).isTrue();
+    assertThat(journal.path("abort_reason").asText(null)).isEqualTo(abortReason);
+    assertThat(drill.log()).contains("revert first", "revert second");
+    assertThat(drill.milestones().get(drill.milestones().size() - 1))
+        .isInstanceOf(Milestone.DrillFinished.class);
   }
 
   /** 0.001, after {@code seconds} of virtual time when asked at {@code at}. */

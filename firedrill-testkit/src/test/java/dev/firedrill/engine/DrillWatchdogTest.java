@@ -31,6 +31,7 @@ class DrillWatchdogTest {
 
   private final ScriptedDrill drill = new ScriptedDrill(new VirtualClock(ScriptedDrill.START));
   private long[] watchdog;
+  private WatchdogFiles files;
 
   @TempDir Path dir;
 
@@ -54,28 +55,14 @@ class DrillWatchdogTest {
 
   @Test
   void theRollbackReleasesTheHoldAndTheWatchdogExitsByItself() throws Exception {
-    Path journal = dir.resolve("drill.json");
-    WatchdogFiles files = WatchdogFiles.beside(journal);
     drill.fault("pause").heldByTheWatchdog();
     drill.fault("burn");
-    drill
-        .journal(new JournalFile(journal))
-        .watchdog(
-            new DeadMansSwitch(
-                files,
-                "drill",
-                Duration.ofMinutes(1),
-                Duration.ofSeconds(30),
-                WorkerLauncher.current(),
-                ProcessTable.system(),
-                Clock.system()));
 
-    DrillResult result = drill.run();
+    DrillResult result = runWatched();
 
     assertThat(result.verdict()).isEqualTo(Verdict.HELD);
     JsonNode json = result.journal().json();
     JsonNode node = json.path("watchdog");
-    watchdog = new long[] {node.path("pid").asLong(), node.path("start").asLong()};
     assertThat(node.path("holds").asText()).isEqualTo(files.holds().toString());
     assertThat(node.path("lease").asText()).isEqualTo(files.lease().toString());
     assertThat(node.path("record").asText()).isEqualTo(files.record().toString());
@@ -106,26 +93,11 @@ class DrillWatchdogTest {
    */
   @Test
   void everyMilestoneRenewsTheLeaseAndAFailedInjectionUpdatesItsHold() throws Exception {
-    Path journal = dir.resolve("drill.json");
-    WatchdogFiles files = WatchdogFiles.beside(journal);
     drill.fault("pause").heldByTheWatchdog();
     drill.fault("stop").heldByTheWatchdog().failsToInject();
-    drill
-        .journal(new JournalFile(journal))
-        .watchdog(
-            new DeadMansSwitch(
-                files,
-                "drill",
-                Duration.ofMinutes(1),
-                Duration.ofSeconds(30),
-                WorkerLauncher.current(),
-                ProcessTable.system(),
-                Clock.system()));
 
-    DrillResult result = drill.run();
+    DrillResult result = runWatched();
 
-    JsonNode node = result.journal().json().path("watchdog");
-    watchdog = new long[] {node.path("pid").asLong(), node.path("start").asLong()};
     assertThat(result.verdict()).isEqualTo(Verdict.FAILED);
     List<Milestone> milestones = drill.milestones();
     int started = indexOf(milestones, Milestone.WatchdogStarted.class);
@@ -149,6 +121,31 @@ class DrillWatchdogTest {
     assertThat(holds.pending()).isEmpty();
     assertThat(Procs.waitFor(Duration.ofSeconds(10), () -> !Procs.alive(watchdog[0], watchdog[1])))
         .isTrue();
+  }
+
+  /**
+   * Runs the drill with a journal in {@link #dir} and a real watchdog beside it (a 1 min lease, 30
+   * s grace); keeps the watchdog's process so that it is killed after the test whatever it
+   * asserted.
+   */
+  private DrillResult runWatched() {
+    Path journal = dir.resolve("drill.json");
+    files = WatchdogFiles.beside(journal);
+    drill
+        .journal(new JournalFile(journal))
+        .watchdog(
+            new DeadMansSwitch(
+                files,
+                "drill",
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(30),
+                WorkerLauncher.current(),
+                ProcessTable.system(),
+                Clock.system()));
+    DrillResult result = drill.run();
+    JsonNode node = result.journal().json().path("watchdog");
+    watchdog = new long[] {node.path("pid").asLong(), node.path("start").asLong()};
+    return result;
   }
 
   private static int indexOf(List<Milestone> milestones, Class<? extends Milestone> type) {

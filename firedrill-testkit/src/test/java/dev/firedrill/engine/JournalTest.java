@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.PrometheusSource;
+import dev.firedrill.testing.ControlGroup;
 import dev.firedrill.testing.ScriptedDrill;
+import java.net.URI;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +51,33 @@ class JournalTest {
                                "error_ratio": "sum(rate(errors[5m])) / sum(rate(requests[5m]))",
                                "max": 100.0}}
                 """));
+  }
+
+  @Test
+  void anExperimentsRulesUrlAndControlQueriesAreDescribedToo() {
+    Experiment controlled = new ControlGroup(drill, 0.30).experiment();
+    Experiment experiment =
+        drill
+            .experiment()
+            .prometheus(
+                new PrometheusSource(
+                    URI.create("http://127.0.0.1:9090"),
+                    null,
+                    null,
+                    Optional.of(URI.create("http://127.0.0.1:8880/vmalert")),
+                    null))
+            .steadyState(controlled.steadyState())
+            .build();
+
+    JsonNode described = drill.run(experiment).journal().json().get("experiment");
+
+    assertThat(described.get("prometheus_rules_url").asText())
+        .isEqualTo("http://127.0.0.1:8880/vmalert");
+    assertThat(described.get("slis").get(0).has("control")).isFalse();
+    assertThat(described.get("slis").get(1).get("control").asText())
+        .isEqualTo(ControlGroup.P95_CONTROL);
+    assertThat(described.get("slis").get(1).get("range").asText())
+        .isEqualTo("delta <= 0.05 vs control");
   }
 
   @Test

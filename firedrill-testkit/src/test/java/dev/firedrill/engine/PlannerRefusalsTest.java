@@ -3,10 +3,18 @@ package dev.firedrill.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.firedrill.experiment.Control;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.experiment.Missing;
+import dev.firedrill.experiment.Sli;
+import dev.firedrill.experiment.SteadyState;
 import dev.firedrill.guard.ErrorBudget;
 import dev.firedrill.testing.MinimalExperiment;
+import dev.firedrill.testing.ScriptedDrill;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /** The refusals the experiment file alone earns, at their boundaries. */
@@ -104,6 +112,36 @@ class PlannerRefusalsTest {
         .containsExactly(
             "worst-case spend 1.157% of the error budget is above the ceiling of 1%"
                 + " (blast_radius.budget_ceiling)");
+  }
+
+  @Test
+  void aControlQueryThatIsNotPromqlIsRefusedNamingItsSli() {
+    ScriptedDrill drill = new ScriptedDrill();
+    Sli errorRatio = drill.experiment().build().steadyState().slis().get(0);
+    Sli p95 =
+        new Sli(
+            "p95",
+            "p95{pod=~\"{{ targets }}\"}",
+            OptionalDouble.empty(),
+            OptionalDouble.empty(),
+            Missing.FAIL,
+            Optional.of(
+                new Control(
+                    "p95{pod!~\"{{ targets }}\"",
+                    OptionalDouble.empty(),
+                    OptionalDouble.of(0.05),
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty())));
+    Experiment experiment =
+        drill
+            .experiment()
+            .steadyState(new SteadyState(Duration.ofSeconds(5), List.of(errorRatio, p95)))
+            .build();
+
+    assertThat(Planner.staticRefusals(experiment))
+        .containsExactly(
+            "steady_state.slis[1].control (p95): not valid PromQL: 1:14: parse error: unexpected"
+                + " end of input inside braces");
   }
 
   @Test
