@@ -3,6 +3,7 @@ package dev.firedrill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firedrill.testing.SecretScan;
+import dev.firedrill.testing.StubHttpServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -103,6 +104,18 @@ final class LeakHunt {
           }
         });
     assertThat(leaks).as("where each credential leaked; the consoles:%n%s", console).isEmpty();
+  }
+
+  /** Each backend got its credential ({@link #secret} of its name) in its form: it was read. */
+  void assertReceived(Map<String, StubHttpServer> backends, Map<String, Form> forms) {
+    backends.forEach(
+        (name, backend) ->
+            assertThat(backend.requests())
+                .as("%s's credential reached it, so it was read", name)
+                .anySatisfy(
+                    r ->
+                        assertThat(r.headers().get("authorization"))
+                            .isEqualTo(forms.get(name).header(secret(name)))));
   }
 
   /** An error page quoting the header it refused, and the credential alone. */
