@@ -59,6 +59,7 @@ final class AlertmanagerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    UrlOptions.refuseUserInfo("firedrill alertmanager", "--external-url", externalUrl);
     AlertmanagerConfig loaded;
     try {
       loaded = AlertmanagerConfig.load(config);

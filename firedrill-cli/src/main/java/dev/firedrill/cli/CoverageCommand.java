@@ -3,6 +3,7 @@ package dev.firedrill.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.firedrill.engine.JournalPaths;
 import dev.firedrill.experiment.Experiment;
+import dev.firedrill.format.ControlChars;
 import dev.firedrill.history.DetectionRecord;
 import dev.firedrill.history.HistoryException;
 import dev.firedrill.history.HistoryStore;
@@ -19,6 +20,7 @@ import dev.firedrill.time.Clock;
 import dev.firedrill.time.Durations;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +50,7 @@ final class CoverageCommand implements Callable<Integer> {
       paramLabel = "URL",
       description =
           "Read the rules a live Prometheus evaluates (/api/v1/rules), and its intervals.")
-  URI prometheus;
+  String prometheus;
 
   @Option(
       names = "--experiments",
@@ -100,6 +102,7 @@ final class CoverageCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    UrlOptions.refuseUserInfo("coverage", "--prometheus", prometheus);
     if (rules.isEmpty() && prometheus == null) {
       throw new UserError(
           "coverage: expected --rules PATH (rule files or directories) or --prometheus URL",
@@ -152,9 +155,28 @@ final class CoverageCommand implements Callable<Integer> {
         : ExitCode.HELD;
   }
 
+  /** Parsed here rather than by picocli, whose error would quote the value. */
+  private URI prometheusUrl() {
+    try {
+      URI url = new URI(prometheus);
+      if (url.getHost() != null
+          && ("http".equalsIgnoreCase(url.getScheme())
+              || "https".equalsIgnoreCase(url.getScheme()))) {
+        return url;
+      }
+    } catch (URISyntaxException e) {
+      // refused below
+    }
+    throw new UserError(
+        "coverage: --prometheus "
+            + ControlChars.quote(prometheus)
+            + ": expected an http or https URL such as http://127.0.0.1:9090",
+        ExitCode.INVALID);
+  }
+
   private List<RuleSet.Alert> live(Duration scrape, Duration evaluation) {
     HttpPrometheusClient client =
-        new HttpPrometheusClient(prometheus, Duration.ofSeconds(10), Optional.empty());
+        new HttpPrometheusClient(prometheusUrl(), Duration.ofSeconds(10), Optional.empty());
     try {
       Duration s = scrape;
       Duration e = evaluation;

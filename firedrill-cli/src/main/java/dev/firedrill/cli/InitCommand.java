@@ -110,6 +110,7 @@ final class InitCommand implements Callable<Integer> {
               + " yet; write its method.faults entry by hand (firedrill schema lists its keys)",
           ExitCode.INVALID);
     }
+    UrlOptions.refuseUserInfo("firedrill init", "--prometheus", prometheus);
     if (!prometheus.matches("(?i)https?://[^/\\s]+.*")) {
       // Written as is into the scaffold, a wrong url would only be refused by validate, later.
       throw new UserError(

@@ -80,14 +80,9 @@ final class LabCheckoutCommand implements Callable<Integer> {
   }
 
   private URI paymentsUrl() {
+    UrlOptions.refuseUserInfo("firedrill checkout", "--payments", payments);
     try {
-      URI url = new URI(payments);
-      if (url.getRawUserInfo() != null) {
-        throw new UserError(
-            "firedrill checkout: --payments must not carry user-info (expected http://HOST:PORT)",
-            ExitCode.INVALID);
-      }
-      return url;
+      return new URI(payments);
     } catch (java.net.URISyntaxException e) {
       throw new UserError(
           "firedrill checkout: --payments is not a URL (expected http://HOST:PORT)",

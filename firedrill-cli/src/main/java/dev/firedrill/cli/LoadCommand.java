@@ -130,6 +130,7 @@ final class LoadCommand implements Callable<Integer> {
   private LoadPlan plan() {
     Duration length = LabOptions.positive(NAME, "--duration", duration, LoadPlan.MAX_DURATION);
     Duration clientTimeout = LabOptions.positive(NAME, "--timeout", timeout, Duration.ofMinutes(5));
+    UrlOptions.refuseUserInfo("firedrill load", "--url", url);
     URI target;
     try {
       target = new URI(url);

@@ -183,6 +183,7 @@ final class ProxyCommand implements Callable<Integer> {
   }
 
   private URI upstream(ProxyConfig.Mode chosen) {
+    UrlOptions.refuseUserInfo("firedrill proxy", "--upstream", upstream);
     String text =
         chosen == ProxyConfig.Mode.TCP && !upstream.contains("://")
             ? "tcp://" + upstream

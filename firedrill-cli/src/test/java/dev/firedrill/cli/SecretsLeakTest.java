@@ -7,137 +7,167 @@ import dev.firedrill.testing.StubHttpServer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The credentials a drill reads from files (Prometheus's, Alertmanager's, the receiver's and
- * Grafana's tokens), each a recognisable value, through a drill that passes and one whose backends
- * all fail and echo the token each was sent in its error body, with {@code --verbose}, then the
- * Markdown and JUnit reports: no piece of any token shows in any file written (the SQLite history
- * among them) nor on the console. {@link SecretScan} is the scan.
+ * The credentials a drill reads from files, each a recognisable value: Prometheus's, Alertmanager's
+ * and Grafana's as a bearer token file and as a basic-auth password file, the receiver's token
+ * file. A drill that passes and one whose backends all fail and echo the credential each was sent
+ * in its error body, with {@code --verbose}, then the Markdown, JUnit and HTML reports: no piece of
+ * any credential shows in any file written (the SQLite history among them) nor on the console. The
+ * same from the environment, and the credentials only the environment gives, against the packaged
+ * jar: {@code EnvironmentSecretsLeakTest}. {@link LeakHunt} is what both share; {@link SecretScan}
+ * the scan. URLs with credentials in them, in every URL field and option, are refused unechoed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecretsLeakTest {
 
-  private static final String HEALTHY =
-      "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
-          + "[{\"metric\":{},\"value\":[1700000000,\"0\"]}],"
-          // one answer serves the queries, the rules and the alerts: the stub has no paths
-          + "\"groups\":[{\"name\":\"checkout\",\"file\":\"checkout.yml\",\"interval\":1,"
-          + "\"rules\":[{\"type\":\"alerting\",\"name\":\"CheckoutDown\",\"query\":\"up == 0\","
-          + "\"duration\":0,\"labels\":{},\"annotations\":{},\"alerts\":[],\"health\":\"ok\","
-          + "\"state\":\"inactive\"}]}],\"alerts\":[]}}";
-
   @TempDir Path dir;
 
-  private final Map<String, String> tokens = new LinkedHashMap<>();
+  private final LeakHunt hunt = new LeakHunt();
 
-  private String token(String name) {
-    return tokens.computeIfAbsent(name, n -> "fd" + UUID.randomUUID().toString().replace("-", ""));
-  }
-
-  @Test
-  void noTokenShowsInAnyFileOrOnTheConsoleOfAPassingOrAFailingDrill() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = LeakHunt.Form.class,
+      names = {"BEARER_FILE", "BASIC_FILE"})
+  void noCredentialShowsInAnyFileOrOnTheConsoleOfAPassingOrAFailingDrill(LeakHunt.Form form)
+      throws Exception {
     Path secrets = Files.createDirectory(dir.resolve("secrets"));
     Path out = Files.createDirectory(dir.resolve("out"));
     for (String name : List.of("prometheus", "alertmanager", "receiver", "grafana")) {
-      Files.writeString(secrets.resolve(name + ".token"), token(name) + "\n");
+      Files.writeString(secrets.resolve(name + ".secret"), hunt.secret(name) + "\n");
     }
-    Map<String, String> console = new LinkedHashMap<>();
     try (StubHttpServer prometheus = StubHttpServer.start();
         StubHttpServer alertmanager = StubHttpServer.start();
         StubHttpServer grafana = StubHttpServer.start()) {
       // A drill that passes: every backend healthy.
-      prometheus.respondJson(200, HEALTHY);
+      prometheus.respondJson(200, LeakHunt.HEALTHY);
       alertmanager.respondJson(200, "[]");
       grafana.respondJson(200, "{\"id\":1,\"message\":\"Annotation added\"}");
-      CliRun passing = drill("passing", out, secrets, prometheus, alertmanager, grafana);
+      CliRun passing = drill("passing", form, out, secrets, prometheus, alertmanager, grafana);
       assertThat(passing.exit()).as(passing.describe()).isEqualTo(ExitCode.HELD);
-      assertThat(prometheus.requests())
-          .as("the token reached Prometheus, so it was read")
-          .anySatisfy(
-              r ->
-                  assertThat(r.headers().get("authorization"))
-                      .isEqualTo("Bearer " + token("prometheus")));
-      record(console, "passing", passing);
+      hunt.assertReceived(
+          Map.of("prometheus", prometheus, "alertmanager", alertmanager, "grafana", grafana),
+          Map.of("prometheus", form, "alertmanager", form, "grafana", form));
+      hunt.console("passing", passing);
 
-      // A drill whose backends fail, each echoing the token it was sent in an HTML error page.
-      prometheus.respond(500, "text/html", echo(token("prometheus")));
-      alertmanager.respond(503, "text/html", echo(token("alertmanager")));
-      grafana.respond(401, "text/html", echo(token("grafana")));
-      CliRun failing = drill("failing", out, secrets, prometheus, alertmanager, grafana);
+      // A drill whose backends fail, each echoing the credential it was sent in an HTML page.
+      prometheus.respond(500, "text/html", LeakHunt.echo(hunt.secret("prometheus")));
+      alertmanager.respond(503, "text/html", LeakHunt.echo(hunt.secret("alertmanager")));
+      grafana.respond(401, "text/html", LeakHunt.echo(hunt.secret("grafana")));
+      CliRun failing = drill("failing", form, out, secrets, prometheus, alertmanager, grafana);
       assertThat(failing.exit()).as(failing.describe()).isNotEqualTo(ExitCode.HELD);
-      record(console, "failing", failing);
+      hunt.console("failing", failing);
     }
-    for (Path journal : List.of(out.resolve("passing.json"), out.resolve("failing.json"))) {
-      for (String format : List.of("md", "junit", "html")) {
-        CliRun report = CliRun.of("report", journal.toString(), "--format", format);
-        record(console, "report " + format + " of " + journal.getFileName(), report);
-      }
-    }
+    hunt.reports(List.of(out.resolve("passing.json"), out.resolve("failing.json")));
     assertThat(Files.list(out).map(p -> p.getFileName().toString()).toList())
         .as("the journals, spans and reports the scan reads")
         .contains("passing.json", "failing.json", "history.sqlite");
-    for (Map.Entry<String, String> token : tokens.entrySet()) {
-      SecretScan.assertNowhere(token.getValue(), List.of(out), console);
-    }
+    hunt.assertNowhere(List.of(out));
   }
 
+  /**
+   * Every URL field of the experiment file, each as {@code FIELD -> PLACE=YAML}: the password of a
+   * URL with user-info in it is never shown, by validate or plan, the URL malformed or not.
+   */
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "prometheus: {url: 'URL'}",
-        "alertmanager: {url: 'URL'}",
-        "markers: {grafana: {url: 'URL'}}",
-        "markers: {metrics: {pushgateway: 'URL'}}"
+        "url -> PROMETHEUS=url: 'URL'",
+        "url -> PROMETHEUS=url: 'MALFORMED'",
+        "rules_url -> PROMETHEUS=url: 'http://127.0.0.1:9', rules_url: 'URL'",
+        "url -> EXTRA=alertmanager: {url: 'URL'}",
+        "url -> EXTRA=markers: {grafana: {url: 'URL'}}",
+        "pushgateway -> EXTRA=markers: {metrics: {pushgateway: 'URL'}}",
+        "proxy -> FAULT=kind: http-latency, proxy: 'URL', share: 0.05, latency: 50ms, ttl: 1m",
+        "proxy -> FAULT=kind: exporter-down, proxy: 'URL', proxy_name: payments, ttl: 1m",
+        "actuator -> FAULT=kind: spring-chaos-monkey, actuator: 'URL',"
+            + " assaults: {level: 5, latency_range: 100ms..300ms}, ttl: 1m"
       })
-  void aUrlWithUserInfoIsRefusedWithoutEchoingIt(String section) throws Exception {
-    String password = token("userinfo");
-    String url = "http://firedrill:" + password + "@127.0.0.1:9/";
-    Path file = dir.resolve("userinfo.yaml");
-    String experiment =
-        """
-        id: userinfo
-        title: User-info is refused
-        prometheus: {url: 'http://127.0.0.1:9'}
-        steady_state:
-          slis: [{name: error_ratio, query: 'sum(rate(errors_total[1m]))', max: 0.02}]
-        method:
-          duration: 2s
-          faults: [{kind: cpu-burn, workers: 1, ttl: 1m}]
-        abort: {rules: [{sli: error_ratio, above: 0.5}]}
-        blast_radius: {traffic_share: 5%, max_duration: 15m, max_workers: 1}
-        """;
-    String key = section.substring(0, section.indexOf(':'));
-    experiment =
-        key.equals("prometheus")
-            ? experiment.replace(
-                "prometheus: {url: 'http://127.0.0.1:9'}", section.replace("URL", url))
-            : experiment + section.replace("URL", url) + "\n";
-    Files.writeString(file, experiment);
+  void aUrlWithUserInfoInAnyUrlFieldIsRefusedWithoutEchoingIt(String field) throws Exception {
+    String password = hunt.secret("userinfo");
+    String key = field.substring(0, field.indexOf(" -> "));
+    String place = field.substring(field.indexOf(" -> ") + 4, field.indexOf('='));
+    String yaml =
+        field
+            .substring(field.indexOf('=') + 1)
+            .replace("MALFORMED", "http://firedrill:" + password + "@127.0.0.1:9/a b")
+            .replace("URL", "http://firedrill:" + password + "@127.0.0.1:9/");
+    Map<String, String> places =
+        new java.util.HashMap<>(
+            Map.of(
+                "PROMETHEUS", "url: 'http://127.0.0.1:9'",
+                "EXTRA", "",
+                "FAULT", "kind: cpu-burn, workers: 1, ttl: 1m"));
+    places.put(place, yaml);
+    Path file =
+        Files.writeString(
+            dir.resolve("userinfo.yaml"),
+            """
+            id: userinfo
+            title: User-info is refused
+            prometheus: {%s}
+            %s
+            steady_state:
+              slis: [{name: error_ratio, query: 'sum(rate(errors_total[1m]))', max: 0.02}]
+            method:
+              duration: 2s
+              faults: [{%s}]
+            abort: {rules: [{sli: error_ratio, above: 0.5}]}
+            blast_radius: {traffic_share: 5%%, max_duration: 15m, max_workers: 1}
+            """
+                .formatted(places.get("PROMETHEUS"), places.get("EXTRA"), places.get("FAULT")));
 
     for (String command : List.of("validate", "plan")) {
       CliRun run = CliRun.of(command, file.toString(), "--verbose");
       assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
-      assertThat(run.err()).as(run.describe()).contains("user");
-      SecretScan.assertNowhere(
-          password,
-          List.of(),
-          Map.of(command + " stdout", run.out(), command + " stderr", run.err()));
+      assertThat(run.err())
+          .as(run.describe())
+          .containsPattern(key + "\\b.*credentials in the URL are refused");
+      hunt.console(command, run);
     }
+    hunt.assertNowhere(List.of()); // the file itself holds it: only what was printed
+  }
+
+  /** Every option that takes a URL: refused in one line that does not show the password. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "init --fault http-latency --prometheus URL",
+        "load --url URL --rate 1 --duration 1s",
+        "coverage --prometheus URL",
+        "proxy --listen 127.0.0.1:0 --admin 127.0.0.1:0 --upstream URL",
+        "proxy --listen 127.0.0.1:0 --admin 127.0.0.1:0 --upstream MALFORMED",
+        "lab checkout --payments URL",
+        "alertmanager --config alertmanager.yml --external-url URL",
+        "history --history jdbc:postgresql://firedrill:PASSWORD@127.0.0.1:9/drills"
+      })
+  void aUrlWithUserInfoInAnyOptionIsRefusedWithoutEchoingIt(String line) throws Exception {
+    String password = hunt.secret("userinfo");
+    String[] args =
+        line.replace("MALFORMED", "http://firedrill:" + password + "@127.0.0.1:9/a%zz")
+            .replace("URL", "http://firedrill:" + password + "@127.0.0.1:9/")
+            .replace("PASSWORD", password)
+            .replace("alertmanager.yml", dir.resolve("alertmanager.yml").toString())
+            .split(" ");
+    CliRun run = CliRun.of(args);
+    assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.INVALID);
+    assertThat(run.err()).as(run.describe()).contains("credentials in the URL are refused");
+    assertThat(run.err().strip().lines()).as("one line").hasSize(1);
+    hunt.console(line, run);
+    hunt.assertNowhere(List.of(dir));
   }
 
   private CliRun drill(
       String id,
+      LeakHunt.Form form,
       Path out,
       Path secrets,
       StubHttpServer prometheus,
@@ -152,20 +182,20 @@ class SecretsLeakTest {
         title: No token leaks
         prometheus:
           url: %s
-          timeout: 1s
-          bearer_token_file: %s
+          timeout: 5s
+          %s
         alertmanager:
           url: %s
-          timeout: 1s
-          bearer_token_file: %s
+          timeout: 5s
+          %s
         receiver:
           listen: 127.0.0.1:%d
           bearer_token_file: %s
         markers:
           grafana:
             url: %s
-            timeout: 1s
-            bearer_token_file: %s
+            timeout: 5s
+            %s
         steady_state:
           interval: 1s
           slis:
@@ -195,13 +225,13 @@ class SecretsLeakTest {
             .formatted(
                 id,
                 prometheus.url(""),
-                secrets.resolve("prometheus.token"),
+                form.yaml(secrets.resolve("prometheus.secret")),
                 alertmanager.url(""),
-                secrets.resolve("alertmanager.token"),
+                form.yaml(secrets.resolve("alertmanager.secret")),
                 freePort(),
-                secrets.resolve("receiver.token"),
+                secrets.resolve("receiver.secret"),
                 grafana.url(""),
-                secrets.resolve("grafana.token")));
+                form.yaml(secrets.resolve("grafana.secret"))));
     return CliRun.of(
         "run",
         file.toString(),
@@ -210,15 +240,6 @@ class SecretsLeakTest {
         "--history",
         out.resolve("history.sqlite").toString(),
         "--verbose");
-  }
-
-  private static String echo(String token) {
-    return "<html><body><h1>Denied</h1><p>Authorization: Bearer " + token + "</p></body></html>";
-  }
-
-  private static void record(Map<String, String> console, String what, CliRun run) {
-    console.put(what + " stdout", run.out());
-    console.put(what + " stderr", run.err());
   }
 
   private static int freePort() throws Exception {

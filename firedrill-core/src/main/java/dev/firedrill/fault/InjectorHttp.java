@@ -44,6 +44,18 @@ public final class InjectorHttp {
     this.token = token;
   }
 
+  /**
+   * {@code body} with the token replaced: an API that refuses it may quote it (an error page
+   * echoing the Authorization header), and the body reaches messages, the journal and the console.
+   * Before every cut, since a token cut in half escapes its redaction.
+   */
+  private String redact(String body) {
+    if (body == null || token.isEmpty() || token.get().isBlank()) {
+      return body;
+    }
+    return body.replace(token.get(), "<redacted>");
+  }
+
   public Reply send(String method, URI url, HttpRequest.Builder request) throws FaultException {
     request.timeout(TIMEOUT);
     token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
@@ -53,7 +65,7 @@ public final class InjectorHttp {
       // must not hold an injection or a rollback.
       HttpResponse<String> response =
           BoundedExchange.send(HTTP, request.build(), TIMEOUT, MAX_BYTES);
-      return new Reply(response.statusCode(), response.body());
+      return new Reply(response.statusCode(), redact(response.body()));
     } catch (ConnectException e) {
       throw new FaultException(
           kind

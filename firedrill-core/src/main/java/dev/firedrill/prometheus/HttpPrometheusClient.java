@@ -169,7 +169,9 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
               + " to "
               + subject
               + ": "
-              + redact(OneLine.shortened(response.body() == null ? "" : response.body(), 200)),
+              // redacted before it is cut: a token cut in half escapes its redaction
+              + OneLine.shortened(
+                  redact(response.body() == null ? "" : response.body()), OneLine.BODY_LIMIT),
           null);
     }
     try {
@@ -441,7 +443,7 @@ public final class HttpPrometheusClient implements PrometheusClient, PrometheusA
         + " refused "
         + subject
         + " (HTTP 403: "
-        + OneLine.shortened(body.strip(), OneLine.BODY_LIMIT)
+        + OneLine.shortened(redact(body), OneLine.BODY_LIMIT)
         + "); through the proxy firedrill sends only POST /api/v1/query and GETs, so this call"
         + " needs Prometheus itself (set prometheus.rules_url to Grafana's"
         + " /api/prometheus/grafana for Grafana-managed rules)";

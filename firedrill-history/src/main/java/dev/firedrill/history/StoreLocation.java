@@ -48,6 +48,16 @@ public final class StoreLocation {
     }
     String value = given.get().strip();
     if (value.startsWith(POSTGRES)) {
+      String rest = value.substring(POSTGRES.length());
+      String authority = rest.startsWith("//") ? rest.substring(2).split("[/?#]", 2)[0] : "";
+      if (authority.contains("@")) {
+        // The URL reaches messages and the console: the password must not be in it.
+        throw new HistoryException(
+            where
+                + ": credentials in the URL are refused (the value is not shown); expected the user"
+                + " in FIREDRILL_HISTORY_USER or PGUSER and the password in the file"
+                + " FIREDRILL_HISTORY_PASSWORD_FILE names or in PGPASSWORD");
+      }
       return new StoreLocation(value, Optional.empty(), env);
     }
     if (value.startsWith(SQLITE)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,19 @@ class StoreLocationTest {
         .hasMessage(
             "FIREDRILL_HISTORY jdbc:h2:mem:: unsupported database (expected jdbc:sqlite:FILE, "
                 + "jdbc:postgresql://HOST[:PORT]/DB or a file path)");
+  }
+
+  @Test
+  void aPostgresUrlWithUserInfoIsRefusedWithoutShowingIt() {
+    for (String where : List.of("--history", "FIREDRILL_HISTORY")) {
+      String url = "jdbc:postgresql://drill:s3cret-pass@127.0.0.1:5432/drills";
+      Optional<String> option = where.equals("--history") ? Optional.of(url) : Optional.empty();
+      Map<String, String> env = where.equals("--history") ? Map.of() : Map.of(where, url);
+      assertThatThrownBy(() -> StoreLocation.resolve(option, dir, env))
+          .isInstanceOf(HistoryException.class)
+          .hasMessageStartingWith(where + ": credentials in the URL are refused")
+          .hasMessageNotContaining("s3cret");
+    }
   }
 
   @Test

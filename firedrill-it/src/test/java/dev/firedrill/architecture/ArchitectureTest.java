@@ -52,6 +52,49 @@ class ArchitectureTest {
             .importPackages("dev.firedrill");
   }
 
+  /**
+   * Every server firedrill opens is a LoopbackHttpServer, bound to 127.0.0.1 unless told and with
+   * its limits on connections, slow requests and idle ones (docs/security.md); the fault proxy's
+   * data port, which speaks HTTP itself, has the same limits of its own (ClientLimits), and
+   * Loopback opens a socket only to find a free port.
+   */
+  @Test
+  void onlyLoopbackHttpServerTheProxysListenersAndLoopbackOpenAServer() {
+    // dev.firedrill.testing is the testkit's, never in the jar: its stubs are servers of their own.
+    noClasses()
+        .that()
+        .haveNameNotMatching("dev\\.firedrill\\.net\\.LoopbackHttpServer(\\$.*)?")
+        .and()
+        .resideOutsideOfPackage("dev.firedrill.testing..")
+        .should()
+        .callMethod(com.sun.net.httpserver.HttpServer.class, "create")
+        .orShould()
+        .callMethod(
+            com.sun.net.httpserver.HttpServer.class,
+            "create",
+            java.net.InetSocketAddress.class,
+            int.class)
+        .check(firedrill);
+    noClasses()
+        .that()
+        .haveNameNotMatching(
+            "dev\\.firedrill\\.(proxy\\.Listener|proxy\\.HttpListener|net\\.Loopback)(\\$.*)?")
+        .and()
+        .resideOutsideOfPackage("dev.firedrill.testing..")
+        .should()
+        .callConstructor(java.net.ServerSocket.class)
+        .orShould()
+        .callConstructor(java.net.ServerSocket.class, int.class)
+        .orShould()
+        .callConstructor(java.net.ServerSocket.class, int.class, int.class)
+        .orShould()
+        .callConstructor(
+            java.net.ServerSocket.class, int.class, int.class, java.net.InetAddress.class)
+        .orShould()
+        .callMethod(java.nio.channels.ServerSocketChannel.class, "open")
+        .check(firedrill);
+  }
+
   @Test
   void topLevelPackagesFormNoCycle() {
     slices().matching("dev.firedrill.(*)..").should().beFreeOfCycles().check(firedrill);

@@ -30,8 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * proxy's data port and the proxy's admin API send a byte a second of a header that never ends
  * (each one the server cuts is replaced, so the attack lasts the whole drill): the drill still
  * measures every interval, sees the page arrive by webhook, rolls back and verifies, and ends when
- * its plan says. The real Prometheus and Alertmanager, on loopback; the attack is bounded in count
- * and in time.
+ * its plan says; and the three servers each cut slow clients (the attack had to open more than it
+ * holds). The real Prometheus and Alertmanager, on loopback; the attack is bounded in count and in
+ * time. The drill carries Prometheus's and Alertmanager's tokens from files, recognisable values
+ * that the lab's servers receive: neither shows in the lab's logs and data (its processes' logs,
+ * Prometheus's and Alertmanager's), the journal or the console.
  */
 class SlowLorisDrillTest {
 
@@ -50,8 +53,8 @@ class SlowLorisDrillTest {
       """
       id: slow-loris
       title: Checkout pages on payments latency while slow clients hold the receiver and the proxy
-      prometheus: {url: http://127.0.0.1:19090, timeout: 2s}
-      alertmanager: {url: http://127.0.0.1:19093}
+      prometheus: {url: http://127.0.0.1:19090, timeout: 2s, bearer_token_file: '%s'}
+      alertmanager: {url: http://127.0.0.1:19093, bearer_token_file: '%s'}
       receiver: {listen: 127.0.0.1:19101}
       steady_state:
         interval: %ds
@@ -90,17 +93,25 @@ class SlowLorisDrillTest {
     try (RealLab lab =
         RealLab.start(Stacks.stable(), "slow-loris", LabStackOptions.firedrillCommand())) {
       BetweenDrills.awaitQuiet(lab.stack().prometheusUrl(), lab.stack().prometheusUrl());
+      LeakHunt hunt = new LeakHunt();
+      Path prometheusToken =
+          Files.writeString(dir.resolve("prometheus.token"), hunt.secret("prometheus") + "\n");
+      Path alertmanagerToken =
+          Files.writeString(dir.resolve("alertmanager.token"), hunt.secret("alertmanager") + "\n");
       Path file =
           Files.writeString(
               dir.resolve("slow-loris.yaml"),
               lab.ports()
                   .rewrite(
                       EXPERIMENT.formatted(
+                          prometheusToken,
+                          alertmanagerToken,
                           INTERVAL.toSeconds(),
                           RECOVERY.toSeconds(),
                           METHOD.toSeconds(),
                           METHOD.toSeconds())));
-      Path journal = dir.resolve("slow-loris.json");
+      Path out = Files.createDirectory(dir.resolve("out")); // scanned; the token files are not
+      Path journal = out.resolve("slow-loris.json");
       Duration attack = METHOD.plus(RECOVERY).plus(MARGIN);
 
       CliRun run;
@@ -141,10 +152,16 @@ class SlowLorisDrillTest {
         assertThat(proxyAdmin.opened())
             .as("the admin API cut slow clients, and the attack replaced them")
             .isGreaterThan(CONNECTIONS);
+        assertThat(proxyData.opened())
+            .as("the proxy's data port cut slow clients, and the attack replaced them")
+            .isGreaterThan(CONNECTIONS);
       } finally {
         BetweenDrills.deliverResolved(lab.ports().webhook(), "CheckoutLatencyHigh");
       }
       assertThat(run.exit()).as(run.describe()).isEqualTo(ExitCode.HELD);
+      hunt.console("the drill", run);
+      assertThat(lab.dir().resolve("logs")).as("the lab's processes' logs").isNotEmptyDirectory();
+      hunt.assertNowhere(List.of(lab.dir(), out));
       JsonNode result = new ObjectMapper().readTree(journal.toFile());
 
       // Measured on schedule while the fault was on: one reading an interval, give or take one.

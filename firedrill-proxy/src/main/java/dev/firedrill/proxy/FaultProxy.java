@@ -34,12 +34,18 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   public static FaultProxy start(ProxyConfig config, Clock clock) throws IOException {
+    return start(config, clock, ClientLimits.DEFAULT);
+  }
+
+  /** With other limits on the data port's clients (tests: short timeouts, few connections). */
+  static FaultProxy start(ProxyConfig config, Clock clock, ClientLimits limits) throws IOException {
     FaultProxy proxy = new FaultProxy(config, clock);
     try {
       String name = "firedrill-proxy-" + config.name();
       if (config.mode() == ProxyConfig.Mode.HTTP) {
         HttpProxyHandler handler =
-            new HttpProxyHandler(config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock);
+            new HttpProxyHandler(
+                config.upstream(), proxy.pool, proxy.toxics, proxy.metrics, clock, limits);
         proxy.loop =
             new HttpListener(
                 config.listen(),
@@ -48,7 +54,8 @@ public final class FaultProxy implements AutoCloseable {
                 new Forwarding(config.upstream()),
                 handler,
                 proxy.toxics,
-                proxy.metrics);
+                proxy.metrics,
+                limits);
       } else {
         proxy.listener =
             new Listener(
@@ -109,6 +116,11 @@ public final class FaultProxy implements AutoCloseable {
   /** How many connections to the upstream the proxy opened (HTTP mode; keep-alive reuses them). */
   long upstreamConnectionsOpened() {
     return pool.opened() + (loop != null ? loop.upstreamConnectionsOpened() : 0);
+  }
+
+  /** Client connections open on the data port now (HTTP mode; 0 in TCP mode). */
+  int clients() {
+    return loop != null ? loop.clients() : 0;
   }
 
   public ToxicTable toxics() {

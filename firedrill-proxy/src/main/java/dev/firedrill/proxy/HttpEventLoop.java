@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -68,6 +69,8 @@ final class HttpEventLoop implements AutoCloseable {
   final ToxicTable toxics;
   final ProxyMetrics metrics;
   final Forwarding forwarding;
+  final ClientLimits limits;
+  private final AtomicInteger clients;
   private final InetSocketAddress upstreamAddress;
   private final HttpProxyHandler handler;
   private final Workers workers;
@@ -88,8 +91,12 @@ final class HttpEventLoop implements AutoCloseable {
       Workers workers,
       ToxicTable toxics,
       ProxyMetrics metrics,
-      AtomicLong opened)
+      AtomicLong opened,
+      ClientLimits limits,
+      AtomicInteger clients)
       throws IOException {
+    this.limits = limits;
+    this.clients = clients;
     this.upstreamAddress = upstreamAddress;
     this.forwarding = forwarding;
     this.handler = handler;
@@ -169,6 +176,7 @@ final class HttpEventLoop implements AutoCloseable {
         exchanges.add(exchange);
       } catch (IOException e) {
         closeQuietly(channel);
+        clients.decrementAndGet();
       }
     }
   }
@@ -224,7 +232,9 @@ final class HttpEventLoop implements AutoCloseable {
 
   /** The exchange is over and its client channel closed. */
   void ended(LoopExchange exchange) {
-    exchanges.remove(exchange);
+    if (exchanges.remove(exchange)) {
+      clients.decrementAndGet();
+    }
   }
 
   /**
@@ -242,16 +252,23 @@ final class HttpEventLoop implements AutoCloseable {
       try {
         handover.channel().configureBlocking(true);
       } catch (IOException | RuntimeException e) {
-        try {
-          handover.channel().close();
-        } catch (IOException ignored) {
-          // gone anyway
-        }
+        closeQuietly(handover.channel());
+        clients.decrementAndGet();
         continue;
       }
-      workers.serve(
-          handover.channel().socket(),
-          (socket, executor) -> handler.handle(socket, handover.reader(), handover.head()));
+      boolean served =
+          workers.serve(
+              handover.channel().socket(),
+              (socket, executor) -> {
+                try {
+                  handler.handle(socket, handover.reader(), handover.head());
+                } finally {
+                  clients.decrementAndGet();
+                }
+              });
+      if (!served) {
+        clients.decrementAndGet();
+      }
     }
     handovers.clear();
   }

@@ -7,13 +7,15 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * HTTP mode's listener: accepts connections and deals them out, in turn, to a few {@link
  * HttpEventLoop}s, one per core up to {@link #MAX_LOOPS}. More than one loop, because every proxied
  * request goes through a loop twice: with one, that one thread is the proxy's whole share of a busy
- * machine's CPU.
+ * machine's CPU. At most {@link ClientLimits#connections()} clients are connected at once; one more
+ * is closed as it is accepted.
  */
 final class HttpListener implements AutoCloseable {
 
@@ -24,6 +26,11 @@ final class HttpListener implements AutoCloseable {
   private final Workers workers;
   private final List<HttpEventLoop> loops = new ArrayList<>();
   private final AtomicLong opened = new AtomicLong();
+  private final ClientLimits limits;
+
+  /** Client connections open: the acceptor counts them in, the loops and workers out. */
+  private final AtomicInteger clients = new AtomicInteger();
+
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -34,8 +41,10 @@ final class HttpListener implements AutoCloseable {
       Forwarding forwarding,
       HttpProxyHandler handler,
       ToxicTable toxics,
-      ProxyMetrics metrics)
+      ProxyMetrics metrics,
+      ClientLimits limits)
       throws IOException {
+    this.limits = limits;
     this.server = ServerSocketChannel.open();
     this.workers = new Workers(name);
     try {
@@ -53,7 +62,9 @@ final class HttpListener implements AutoCloseable {
                 workers,
                 toxics,
                 metrics,
-                opened));
+                opened,
+                limits,
+                clients));
       }
     } catch (IOException | RuntimeException e) {
       close();
@@ -90,19 +101,34 @@ final class HttpListener implements AutoCloseable {
         }
         continue; // too many files, say
       }
+      if (clients.get() >= limits.connections()) {
+        closeQuietly(channel); // only this thread counts in, so the bound holds
+        continue;
+      }
+      clients.incrementAndGet();
       try {
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
       } catch (IOException e) {
-        try {
-          channel.close();
-        } catch (IOException ignored) {
-          // gone anyway
-        }
+        closeQuietly(channel);
+        clients.decrementAndGet();
         continue;
       }
       loops.get(next).adopt(channel);
       next = (next + 1) % loops.size();
+    }
+  }
+
+  /** Client connections open now. */
+  int clients() {
+    return clients.get();
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // gone anyway
     }
   }
 

@@ -6,6 +6,7 @@ import dev.firedrill.net.http1.Http1Reader;
 import dev.firedrill.time.Clock;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -25,7 +26,10 @@ import java.util.Optional;
 final class HttpProxyHandler {
 
   static final int MAX_BODY = 8 * 1024 * 1024;
+
+  /** How long one read of a request's body or the upstream's answer may wait. */
   static final int IDLE_TIMEOUT_MS = 60_000;
+
   private static final int MAX_REQUESTS_PER_CONNECTION = 1_000_000;
 
   private final UpstreamPool upstream;
@@ -34,13 +38,16 @@ final class HttpProxyHandler {
   private final ToxicTable toxics;
   private final ProxyMetrics metrics;
   private final Clock clock;
+  private final ClientLimits limits;
 
   HttpProxyHandler(
       URI upstreamUrl,
       UpstreamPool upstream,
       ToxicTable toxics,
       ProxyMetrics metrics,
-      Clock clock) {
+      Clock clock,
+      ClientLimits limits) {
+    this.limits = limits;
     this.upstream = upstream;
     this.forwarding = new Forwarding(upstreamUrl);
     this.upstreamAuthority = forwarding.upstreamAuthority();
@@ -62,7 +69,8 @@ final class HttpProxyHandler {
   void handle(Socket client, Http1Reader in, Http1Head first) throws IOException {
     client.setTcpNoDelay(true);
     client.setSoTimeout(IDLE_TIMEOUT_MS);
-    in.source(Http1Reader.Source.of(client.getInputStream()));
+    InputStream raw = client.getInputStream();
+    in.source(Http1Reader.Source.of(raw));
     // Per connection, reused by every request on it: the response goes out in one write per 16 KiB
     // (head and a small body together), the request to the upstream in one write (head and body).
     OutputStream out = new BufferedOutputStream(client.getOutputStream(), 16 * 1024);
@@ -73,10 +81,10 @@ final class HttpProxyHandler {
       next = null;
       try {
         if (head == null) {
-          head = in.readHead();
+          head = nextHead(client, in, raw);
         }
       } catch (SocketTimeoutException e) {
-        return; // idle keep-alive connection
+        return; // idle keep-alive connection, or a request too slow to arrive
       } catch (Http1Head.Malformed e) {
         answer(out, 400, "malformed request: " + e.getMessage(), true);
         return;
@@ -91,6 +99,38 @@ final class HttpProxyHandler {
       } finally {
         buffers.reset();
       }
+    }
+  }
+
+  /**
+   * The next request's head, as the event loop reads one: the client may wait {@link
+   * ClientLimits#idle()} to start it, then has {@link ClientLimits#request()} from its first byte
+   * to finish it, however slowly the bytes come (each read waits only for what is left).
+   */
+  private Http1Head nextHead(Socket client, Http1Reader in, InputStream raw) throws IOException {
+    long requestNanos = limits.request().toNanos();
+    long[] deadline = {in.buffered() > 0 ? clock.nanoTime() + requestNanos : 0};
+    client.setSoTimeout((int) limits.idle().toMillis());
+    in.source(
+        (into, offset, length) -> {
+          if (deadline[0] != 0) {
+            long left = deadline[0] - clock.nanoTime();
+            if (left <= 0) {
+              throw new SocketTimeoutException("request head not whole in time");
+            }
+            client.setSoTimeout((int) Math.max(1, (left + 999_999) / 1_000_000));
+          }
+          int n = raw.read(into, offset, length);
+          if (n > 0 && deadline[0] == 0) {
+            deadline[0] = clock.nanoTime() + requestNanos;
+          }
+          return n;
+        });
+    try {
+      return in.readHead();
+    } finally {
+      in.source(Http1Reader.Source.of(raw));
+      client.setSoTimeout(IDLE_TIMEOUT_MS);
     }
   }
 

@@ -20,7 +20,6 @@ import java.nio.channels.SocketChannel;
  */
 final class LoopExchange {
 
-  private static final long IDLE_NANOS = HttpProxyHandler.IDLE_TIMEOUT_MS * 1_000_000L;
   private static final long READ_NANOS = UpstreamPool.READ_TIMEOUT_MS * 1_000_000L;
   private static final long CONNECT_NANOS = UpstreamPool.CONNECT_TIMEOUT_MS * 1_000_000L;
 
@@ -52,7 +51,12 @@ final class LoopExchange {
   private final ByteBuf out = new ByteBuf();
   private ByteBuffer outBuffer;
   private State state = State.REQUEST;
-  private long deadline = System.nanoTime() + IDLE_NANOS;
+  private long deadline;
+
+  /** How long a kept-alive client may wait between requests, and a request take to arrive. */
+  private final long idleNanos;
+
+  private final long requestNanos;
   private boolean keepAlive;
   private boolean headRequest;
   private boolean retried;
@@ -67,6 +71,9 @@ final class LoopExchange {
     this.loop = loop;
     this.client = client;
     this.in = new Http1Reader(Http1Reader.Source.of(client));
+    this.idleNanos = loop.limits.idle().toNanos();
+    this.requestNanos = loop.limits.request().toNanos();
+    this.deadline = System.nanoTime() + idleNanos;
   }
 
   void register(Selector selector) throws IOException {
@@ -123,6 +130,9 @@ final class LoopExchange {
    * meanwhile (a pipelined request, or the end of its stream) waits in the buffer.
    */
   private void readClient() throws IOException {
+    // A request's first byte starts its clock, which later bytes do not restart: a client sending
+    // a byte a second is cut when its request has had its time, not kept for ever.
+    boolean between = state == State.REQUEST && pending == null && in.buffered() == 0;
     int n = in.fill();
     if (n < 0) {
       if (state == State.REQUEST) {
@@ -132,7 +142,9 @@ final class LoopExchange {
       clientEof = true;
     }
     if (state == State.REQUEST) {
-      deadline = System.nanoTime() + IDLE_NANOS;
+      if (between && n > 0) {
+        deadline = System.nanoTime() + requestNanos;
+      }
       nextRequest();
     } else {
       clientKey.interestOps(clientInterest());
@@ -405,7 +417,8 @@ final class LoopExchange {
       return;
     }
     state = State.REQUEST;
-    deadline = System.nanoTime() + IDLE_NANOS;
+    // A pipelined request's start already waits in the buffer: its clock runs from now.
+    deadline = System.nanoTime() + (in.buffered() > 0 ? requestNanos : idleNanos);
     try {
       nextRequest(); // a pipelined request may be buffered already
     } catch (IOException | RuntimeException e) {

@@ -38,15 +38,17 @@ final class Workers implements AutoCloseable {
 
   /**
    * Serves {@code socket} with {@code handler} on a thread of its own, then closes it; resets it
-   * when none is left.
+   * when none is left (and answers false).
    */
-  void serve(Socket socket, Listener.Handler handler) {
+  boolean serve(Socket socket, Listener.Handler handler) {
     open.add(socket);
     try {
       pool.execute(() -> run(socket, handler));
+      return true;
     } catch (RejectedExecutionException e) {
       Applied.reset(socket);
       open.remove(socket);
+      return false;
     }
   }
 

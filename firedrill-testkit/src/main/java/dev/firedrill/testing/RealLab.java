@@ -113,6 +113,11 @@ public final class RealLab implements AutoCloseable {
     return ports;
   }
 
+  /** The lab's folder: its processes' logs, Prometheus's and Alertmanager's data and logs. */
+  public Path dir() {
+    return dir;
+  }
+
   @Override
   public void close() {
     try {

@@ -1,5 +1,7 @@
 package dev.firedrill.marker.metrics;
 
+import dev.firedrill.format.ControlChars;
+import dev.firedrill.format.Shorten;
 import dev.firedrill.http.BoundedExchange;
 import dev.firedrill.http.ConnectFailures;
 import dev.firedrill.http.Propagation;
@@ -67,8 +69,11 @@ final class PushgatewayClient {
       throw new PushException(method + " " + group.url() + ": " + describe(e));
     }
     if (response.statusCode() / 100 != 2) {
-      String body = response.body().strip().lines().findFirst().orElse("");
-      body = body.length() > MAX_BODY ? body.substring(0, MAX_BODY) + "..." : body;
+      // Made safe to print before it is cut, and cut on code points: a cut at a char count split a
+      // surrogate pair, and one before quoting could end inside an escape.
+      String body =
+          Shorten.cut(
+              ControlChars.quote(response.body().strip().lines().findFirst().orElse("")), MAX_BODY);
       throw new PushException(
           method
               + " "

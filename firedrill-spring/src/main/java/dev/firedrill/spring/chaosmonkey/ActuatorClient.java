@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firedrill.fault.FaultException;
 import dev.firedrill.fault.InjectorHttp;
+import dev.firedrill.format.ControlChars;
+import dev.firedrill.format.Shorten;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -44,10 +46,8 @@ final class ActuatorClient {
               : node != null && node.hasNonNull("error")
                   ? node.get("error").asText()
                   : node == null ? body.strip() : "";
-      said = said.replaceAll("\\s+", " ");
-      if (said.length() > 200) {
-        said = said.substring(0, 197) + "...";
-      }
+      // The body comes redacted (InjectorHttp); quoted and cut on code points here.
+      said = Shorten.cut(ControlChars.quote(said.replaceAll("\\s+", " ")), 200);
       return said.isEmpty() ? Integer.toString(status) : status + " " + said;
     }
   }

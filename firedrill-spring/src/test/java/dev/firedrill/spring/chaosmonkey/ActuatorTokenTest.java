@@ -59,6 +59,34 @@ class ActuatorTokenTest {
         .doesNotContain(TOKEN);
   }
 
+  /**
+   * An actuator behind a gateway whose 401 page quotes the header it refused: the token was printed
+   * whole in the rollback's failure, the journal and the console (EnvironmentSecretsLeakTest found
+   * it); redacted before the body is cut now.
+   */
+  @Test
+  void aRefusalThatEchoesTheTokenNeverPrintsIt() throws Exception {
+    Path file = dir.resolve("token");
+    Files.writeString(file, TOKEN + "\n");
+    actuator.respond(
+        401, "text/html", "<html><p>Authorization: Bearer " + TOKEN + "</p><p>" + TOKEN + "</p>");
+    ChaosMonkeySpec spec =
+        Monkeys.spec(
+            actuator.url("/actuator"), new TokenSource.FromFile(file), Monkeys.latency(1, 10, 10));
+    Fault fault = Monkeys.fault(spec, Monkeys.context(1.0, Map.of()));
+
+    assertThatThrownBy(fault::inject)
+        .isInstanceOf(FaultException.class)
+        .hasMessageContaining("Bearer <redacted>")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TOKEN.substring(0, 12)));
+    try {
+      fault.revert(); // the rollback's failure printed the whole page, token and all
+    } catch (FaultException e) {
+      assertThat(e.getMessage()).contains("401").doesNotContain(TOKEN.substring(0, 12));
+    }
+    assertThat(fault.verify().detail()).doesNotContain(TOKEN.substring(0, 12));
+  }
+
   @Test
   void withoutATokenA401SaysWhereOneGoes() {
     actuator.respondJson(401, "{\"status\":401,\"error\":\"Unauthorized\"}");
