@@ -189,11 +189,7 @@ final class ProxyCommand implements Callable<Integer> {
             ? "tcp://" + upstream
             : upstream;
     try {
-      URI uri = new URI(text);
-      if (uri.getRawUserInfo() != null) {
-        throw new UserError("--upstream: credentials in the URL are refused", ExitCode.INVALID);
-      }
-      return uri;
+      return new URI(text);
     } catch (URISyntaxException e) {
       throw new UserError(
           "--upstream " + upstream + ": expected a URL such as http://127.0.0.1:9000",

@@ -1,5 +1,6 @@
 package dev.firedrill.history;
 
+import dev.firedrill.net.UrlCredentials;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -48,9 +49,7 @@ public final class StoreLocation {
     }
     String value = given.get().strip();
     if (value.startsWith(POSTGRES)) {
-      String rest = value.substring(POSTGRES.length());
-      String authority = rest.startsWith("//") ? rest.substring(2).split("[/?#]", 2)[0] : "";
-      if (authority.contains("@")) {
+      if (UrlCredentials.present(value)) {
         // The URL reaches messages and the console: the password must not be in it.
         throw new HistoryException(
             where
