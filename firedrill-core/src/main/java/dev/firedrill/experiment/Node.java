@@ -2,6 +2,7 @@ package dev.firedrill.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.firedrill.net.UrlCredentials;
 import dev.firedrill.time.Durations;
 import dev.firedrill.yaml.NearestName;
 import dev.firedrill.yaml.Problem;
@@ -314,7 +315,7 @@ public final class Node {
     } catch (URISyntaxException e) {
       uri = null;
     }
-    if (text.contains("@") && (uri == null || uri.getRawUserInfo() != null)) {
+    if (UrlCredentials.present(text)) {
       problem("credentials in the URL are refused; " + credentialsHint);
       return null;
     }

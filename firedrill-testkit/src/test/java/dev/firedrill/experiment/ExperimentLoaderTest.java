@@ -600,6 +600,12 @@ class ExperimentLoaderTest {
         .containsExactly(
             "exp.yaml: /prometheus/url: credentials in the URL are refused; use bearer_token_env,"
                 + " bearer_token_file or basic_auth (username with password_env or password_file) (line 4, column 3)");
+    // A password holding an unencoded @ leaves java.net.URI no user-info, only an authority.
+    assertThat(
+            problems(replace(TEXT, "http://127.0.0.1:9090", "http://admin:s3@cr3t@127.0.0.1:9090")))
+        .containsExactly(
+            "exp.yaml: /prometheus/url: credentials in the URL are refused; use bearer_token_env,"
+                + " bearer_token_file or basic_auth (username with password_env or password_file) (line 4, column 3)");
     assertThat(problems(replace(TEXT, "http://127.0.0.1:9090", "ftp://127.0.0.1:9090")))
         .containsExactly(
             "exp.yaml: /prometheus/url: expected an http or https URL such as http://127.0.0.1:9090,"
